@@ -1,0 +1,48 @@
+# The whole set-up on a fresh Debian 12 machine:
+#   make demo   install missing packages, build, route and check a bundled fabric
+#   make check  install missing packages, build, run every test (unit + end-to-end)
+BUILD ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure build demo check unit e2e bench fuzz install format clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	@bash scripts/demo.sh $(BUILD)/ibrt
+
+check: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+unit: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L unit
+
+e2e: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L e2e
+
+bench: build
+	@bash scripts/bench.sh $(BUILD)
+
+fuzz: deps
+	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DIBRT_FUZZ=ON >/dev/null
+	@cmake --build $(BUILD)-fuzz -j $(JOBS) --target $(notdir $(basename $(wildcard fuzz/fuzz_*.cpp)))
+	@echo "fuzz targets are in $(BUILD)-fuzz/fuzz/; e.g. $(BUILD)-fuzz/fuzz/fuzz_ibnetdiscover test-fabrics/"
+
+install: build
+	@cmake --install $(BUILD)
+
+format:
+	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	@rm -rf $(BUILD) $(BUILD)-fuzz

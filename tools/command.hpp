@@ -1,0 +1,36 @@
+// Subcommand registry of the `ibrt` tool. Each tools/cmd_<name>.cpp defines one subcommand
+// and registers it with a static CommandRegistrar, so adding a command touches one file.
+//
+// Exit codes follow the convention of checkers such as ibdiagnet and fsck:
+//   0 success / clean, 1 violations found, 2 bad input or usage.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ibrt::tools {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitViolations = 1;
+inline constexpr int kExitBadInput = 2;
+
+struct Command {
+    std::string name;
+    std::string description;
+    // Adds options to `sub` and returns the action run when the subcommand is chosen.
+    std::function<std::function<int()>(CLI::App& sub)> setup;
+};
+
+std::vector<Command>& command_registry();
+
+struct CommandRegistrar {
+    explicit CommandRegistrar(Command c) { command_registry().push_back(std::move(c)); }
+};
+
+// Progress line on stderr for long runs; silent when stderr is not a terminal unless forced.
+void progress(const std::string& line);
+
+} // namespace ibrt::tools
