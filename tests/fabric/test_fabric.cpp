@@ -92,3 +92,25 @@ TEST_CASE("Lids maps every LID of an LMC range to its port") {
     unaligned.assign(f.port_id(h, 1), 49, 2); // paper 000's BaseLID(P(300))
     CHECK_FALSE(unaligned.aligned());
 }
+
+#include "fabric/graph.hpp"
+
+TEST_CASE("levels from CAs and components") {
+    FabricBuilder b;
+    NodeId h0 = b.add_node(NodeType::CA, 1, 1, "h0");
+    NodeId l0 = b.add_node(NodeType::Switch, 4, 2, "l0");
+    NodeId s0 = b.add_node(NodeType::Switch, 4, 3, "s0");
+    NodeId island = b.add_node(NodeType::Switch, 4, 4, "island");
+    b.connect(h0, 1, l0, 1);
+    b.connect(l0, 2, s0, 1);
+    Fabric f = std::move(b).build();
+    auto lv = levels_from_cas(f);
+    CHECK(lv[h0] == 0);
+    CHECK(lv[l0] == 1);
+    CHECK(lv[s0] == 2);
+    CHECK(lv[island] == kUnreached);
+    auto c = connected_components(f);
+    CHECK(c.count == 2);
+    CHECK(c.of_node[s0] == c.of_node[h0]);
+    CHECK(c.of_node[island] != c.of_node[h0]);
+}
