@@ -1,0 +1,228 @@
+// libibrt.so: ibrt's engines as named routing engines inside a stock opensm 3.3.23.
+//
+// opensm loads event plugins before it sets up its routing engines, and 3.3.23 exports
+// osm_register_external_routing_engine(), so create() registers every ibrt engine by name and
+// `routing_engine mlid,updn` selects one with a fallback (shared/notes/opensm-plugin-api.md
+// §1, §2.2). Each routing run snapshots the subnet into a Fabric, runs the engine on opensm's
+// LIDs and copies the LFTs into sw->new_lft; opensm pushes them to the switches.
+//
+// The plugin must never crash the SM: every callback catches everything at the C boundary,
+// logs it and returns -1, so opensm tries the next engine (and finally minhop).
+#include "engines/engine.hpp"
+#include "engines/opensm/plugin_options.hpp"
+#include "engines/opensm/subnet_snapshot.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engines/opensm/osm_includes.hpp"
+
+namespace {
+
+using namespace ibrt;
+
+struct PluginContext;
+
+// What path_sl and update_sl2vl answer from: written by the routing run under opensm's
+// exclusive lock, read by SA threads under the shared lock. The pointer is swapped atomically
+// so a reader never sees a half-built routing.
+struct RoutedSubnet {
+    Routing routing;
+    std::unordered_map<std::uint64_t, NodeId> node_by_guid;
+    std::vector<PortNum> num_ports; // per NodeId
+};
+
+struct EngineContext {
+    PluginContext* plugin = nullptr;
+    std::string name;
+    std::unique_ptr<Engine> engine;
+    std::shared_ptr<const RoutedSubnet> last;
+    unsigned runs = 0;
+};
+
+struct PluginContext {
+    osm_opensm_t* osm = nullptr;
+    osm::PluginOptions options;
+    std::vector<std::unique_ptr<EngineContext>> engines;
+};
+
+osm_log_t* log_of(const EngineContext* e) { return &e->plugin->osm->log; }
+
+void write_report(const EngineContext& e, const Routing& r, const osm::SubnetSnapshot& s,
+                  double ms) {
+    const std::string& path = e.plugin->options.report;
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp);
+        std::size_t entries = 0;
+        for (const Lft& t : r.lft)
+            for (PortNum p : t) entries += p != kNoPath;
+        out << "{\"engine\": \"" << e.name << "\", \"run\": " << e.runs
+            << ", \"switches\": " << s.fabric.switches().size()
+            << ", \"end_nodes\": " << s.fabric.cas().size() << ", \"links\": " << s.fabric.num_links()
+            << ", \"lmc\": " << int(r.lmc) << ", \"max_lid\": " << r.lids.max_lid()
+            << ", \"lft_entries\": " << entries << ", \"route_ms\": " << ms << "}\n";
+        if (!out) throw std::runtime_error("cannot write report " + tmp);
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        throw std::runtime_error("cannot rename report to " + path);
+}
+
+int route(EngineContext* e) {
+    osm_opensm_t* osm = e->plugin->osm;
+    const auto t0 = std::chrono::steady_clock::now();
+    osm::SubnetSnapshot snap = osm::snapshot_subnet(osm->subn);
+    EngineOptions opt;
+    opt.lmc = e->plugin->options.lmc;
+    opt.seed = e->plugin->options.seed;
+    Routing r = e->engine->route(snap.fabric, &snap.lids, opt);
+
+    // Validate everything before touching opensm's tables, so a failure leaves them as they
+    // were (opensm then routes with the next engine from a clean slate).
+    for (NodeId n : snap.fabric.switches()) {
+        const osm_switch_t* sw = snap.switch_of[n];
+        if (!sw) throw std::runtime_error("switch without opensm switch object");
+        const Lft& t = r.lft.at(n);
+        for (std::size_t lid = 1; lid < t.size() && lid <= sw->max_lid_ho; ++lid)
+            if (t[lid] != kNoPath && t[lid] >= sw->num_ports)
+                throw std::runtime_error("engine produced port " + std::to_string(t[lid]) +
+                                         " for LID " + std::to_string(lid) + " on '" +
+                                         snap.fabric.node(n).desc + "'");
+    }
+    std::size_t entries = 0;
+    for (NodeId n : snap.fabric.switches()) {
+        osm_switch_t* sw = snap.switch_of[n];
+        const Lft& t = r.lft[n];
+        for (std::size_t lid = 1; lid <= sw->max_lid_ho; ++lid) {
+            const PortNum p = lid < t.size() ? t[lid] : kNoPath;
+            sw->new_lft[lid] = p;
+            entries += p != kNoPath;
+        }
+    }
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ++e->runs;
+    OSM_LOG(log_of(e), OSM_LOG_INFO,
+            "ibrt %s: routed %zu switches, %zu end nodes, LMC %d, %zu LFT entries in %.1f ms\n",
+            e->name.c_str(), snap.fabric.switches().size(), snap.fabric.cas().size(), int(r.lmc),
+            entries, ms);
+    if (!e->plugin->options.report.empty()) write_report(*e, r, snap, ms);
+
+    auto routed = std::make_shared<RoutedSubnet>();
+    routed->node_by_guid = std::move(snap.node_by_guid);
+    for (const Node& node : snap.fabric.nodes()) routed->num_ports.push_back(node.num_ports);
+    routed->routing = std::move(r);
+    std::atomic_store(&e->last, std::shared_ptr<const RoutedSubnet>(std::move(routed)));
+    return 0;
+}
+
+int cb_build_lid_matrices(void*) { return 1; } // opensm's min-hop matrices: other code reads them
+
+int cb_ucast_build_fwd_tables(void* ctx) {
+    auto* e = static_cast<EngineContext*>(ctx);
+    try {
+        return route(e);
+    } catch (const RoutingError& err) {
+        OSM_LOG(log_of(e), OSM_LOG_ERROR, "ERR IB01: ibrt %s declines this fabric: %s\n",
+                e->name.c_str(), err.what());
+    } catch (const std::exception& err) {
+        OSM_LOG(log_of(e), OSM_LOG_ERROR, "ERR IB02: ibrt %s failed: %s\n", e->name.c_str(),
+                err.what());
+    } catch (...) {
+        OSM_LOG(log_of(e), OSM_LOG_ERROR, "ERR IB03: ibrt %s failed: unknown exception\n",
+                e->name.c_str());
+    }
+    return -1;
+}
+
+uint8_t cb_path_sl(void* ctx, uint8_t hint, const ib_net16_t, const ib_net16_t dlid) {
+    auto* e = static_cast<EngineContext*>(ctx);
+    const auto r = std::atomic_load(&e->last);
+    if (!r || r->routing.sl_by_dlid.empty()) return hint; // no SL rule: keep QoS policy's SL
+    return r->routing.path_sl(cl_ntoh16(dlid));
+}
+
+void cb_update_sl2vl(void* ctx, osm_physp_t* port, uint8_t in_port, uint8_t out_port,
+                     ib_slvl_table_t* t) {
+    auto* e = static_cast<EngineContext*>(ctx);
+    try {
+        const auto r = std::atomic_load(&e->last);
+        if (!r || r->routing.sl2vl.empty()) return; // keep opensm's configured table
+        const auto it = r->node_by_guid.find(
+            cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(port))));
+        if (it == r->node_by_guid.end()) return;
+        const auto& per_node = r->routing.sl2vl.tables.at(it->second);
+        if (per_node.empty()) return;
+        const std::size_t stride = std::size_t(r->num_ports[it->second]) + 1;
+        const std::size_t idx = std::size_t(in_port) * stride + out_port;
+        if (idx >= per_node.size()) return;
+        for (uint8_t sl = 0; sl < 16; ++sl) ib_slvl_table_set(t, sl, per_node[idx][sl]);
+    } catch (...) {
+        // Keep opensm's table; the SM must not die over an SL2VL lookup.
+    }
+}
+
+void cb_destroy(void*) {} // contexts belong to the plugin and die with it
+
+int cb_setup(osm_routing_engine_t* re, osm_opensm_t*) {
+    re->build_lid_matrices = cb_build_lid_matrices;
+    re->ucast_build_fwd_tables = cb_ucast_build_fwd_tables;
+    re->ucast_dump_tables = nullptr;
+    re->update_sl2vl = cb_update_sl2vl;
+    re->update_vlarb = nullptr;
+    re->path_sl = cb_path_sl;
+    re->mcast_build_stree = nullptr; // opensm's default spanning tree
+    re->destroy = cb_destroy;
+    return 0;
+}
+
+void* plugin_create(osm_opensm_t* osm) {
+    try {
+        auto plugin = std::make_unique<PluginContext>();
+        plugin->osm = osm;
+        const char* opts = osm->subn.opt.event_plugin_options;
+        plugin->options = osm::parse_plugin_options(opts ? opts : "");
+        for (const std::string& err : plugin->options.errors)
+            OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR IB04: ibrt event_plugin_options: %s\n",
+                    err.c_str());
+        for (const std::string& name : engine_names()) {
+            auto e = std::make_unique<EngineContext>();
+            e->plugin = plugin.get();
+            e->name = name;
+            e->engine = make_engine(name);
+            // opensm strdup()s the name; the module's own context field is ignored (§2.2).
+            external_routing_engine_module_t mod = {e->name.c_str(), cb_setup, nullptr};
+            if (osm_register_external_routing_engine(osm, &mod, e.get()) != CL_SUCCESS) {
+                OSM_LOG(&osm->log, OSM_LOG_ERROR,
+                        "ERR IB05: ibrt cannot register routing engine '%s' (name taken?)\n",
+                        name.c_str());
+                continue;
+            }
+            plugin->engines.push_back(std::move(e));
+        }
+        OSM_LOG(&osm->log, OSM_LOG_INFO, "ibrt plugin loaded: %zu routing engines registered\n",
+                plugin->engines.size());
+        // Non-NULL even with no engine registered: opensm would dlclose() us otherwise while
+        // it may still hold our setup pointers.
+        return plugin.release();
+    } catch (const std::exception& err) {
+        OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR IB06: ibrt plugin failed to load: %s\n", err.what());
+    } catch (...) {
+    }
+    return nullptr;
+}
+
+void plugin_delete(void* ctx) { delete static_cast<PluginContext*>(ctx); }
+
+void plugin_report(void*, osm_epi_event_id_t, void*) {}
+
+} // namespace
+
+// The symbol opensm's loader dlsym()s; its version string must equal the running opensm's.
+extern "C" __attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {
+    OSM_VERSION, plugin_create, plugin_delete, plugin_report};

@@ -1,0 +1,58 @@
+// event_plugin_options parsing: pure, so it is unit-tested without opensm.
+#include "engines/opensm/plugin_options.hpp"
+
+#include <charconv>
+
+namespace ibrt::osm {
+
+namespace {
+
+template <class T> bool parse_number(std::string_view v, T& out) {
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    return ec == std::errc() && p == v.data() + v.size();
+}
+
+} // namespace
+
+PluginOptions parse_plugin_options(std::string_view text) {
+    PluginOptions o;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (text[i] == ' ' || text[i] == ',' || text[i] == '\t')) ++i;
+        std::size_t j = i;
+        while (j < text.size() && text[j] != ' ' && text[j] != ',' && text[j] != '\t') ++j;
+        std::string_view tok = text.substr(i, j - i);
+        i = j;
+        if (tok.empty()) continue;
+        const auto eq = tok.find('=');
+        std::string_view key = tok.substr(0, eq);
+        if (const auto dot = key.find('.'); dot != std::string_view::npos) {
+            if (key.substr(0, dot) != "ibrt") continue; // another plugin's option
+            key = key.substr(dot + 1);
+        }
+        if (eq == std::string_view::npos) {
+            o.errors.push_back("option '" + std::string(tok) + "' has no '=value'");
+            continue;
+        }
+        const std::string_view val = tok.substr(eq + 1);
+        const std::string bad = "option '" + std::string(tok) + "': ";
+        if (key == "report") {
+            if (val.empty()) o.errors.push_back(bad + "empty path");
+            else o.report = std::string(val);
+        } else if (key == "seed") {
+            if (!parse_number(val, o.seed)) o.errors.push_back(bad + "not an unsigned integer");
+        } else if (key == "lmc") {
+            int lmc = -1;
+            if (val == "auto") o.lmc.reset();
+            else if (!parse_number(val, lmc) || lmc < 0 || lmc > 7)
+                o.errors.push_back(bad + "LMC must be 0..7 or auto");
+            else o.lmc = lmc;
+        } else {
+            o.errors.push_back("unknown option '" + std::string(key) +
+                               "' (known: report, seed, lmc)");
+        }
+    }
+    return o;
+}
+
+} // namespace ibrt::osm
