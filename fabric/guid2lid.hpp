@@ -1,6 +1,14 @@
-// opensm's persistent LID file `guid2lid` (osm_db_files.c, osm_lid_mgr.c): records of
-// `<port guid> <min lid> <max lid>` separated by blank lines. A file without the blank lines
-// is what opensm silently misreads as one record, so the reader diagnoses it.
+// opensm's persistent LID file `guid2lid` (osm_db_files.c osm_db_restore, osm_db_pack.c
+// unpack_lids, osm_lid_mgr.c; opensm-plugin-api.md §3.3): records of
+// `<port guid> <min lid> <max lid>` separated by blank lines, numbers as strtoul(.., 0) reads
+// them (0x hex, leading-0 octal, decimal). The reader rejects what opensm would misread or
+// drop, naming the line:
+//   - a record followed by another non-empty line without a blank line in between (opensm
+//     appends it to the first record's value and silently loses that GUID);
+//   - lines that start with a blank or are blank-only, and CR line endings (opensm's reader
+//     either stops there or does not see a separator);
+//   - comments (opensm has none; it would take `#...` as a key);
+//   - LIDs of 0 or >= 0xC000, min > max, text after the max LID, a GUID listed twice.
 #pragma once
 
 #include "fabric/fabric.hpp"
@@ -8,6 +16,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ibrt {
@@ -19,14 +28,20 @@ struct Guid2LidEntry {
 };
 
 std::vector<Guid2LidEntry> read_guid2lid(std::istream& in, const std::string& source);
+std::vector<Guid2LidEntry> read_guid2lid_text(std::string_view text, const std::string& source);
 std::vector<Guid2LidEntry> read_guid2lid_file(const std::string& path);
 
-// Resolves the GUIDs against `f`; LMC of each port is lg(max - min + 1). Throws InputError
-// for unknown GUIDs, ranges that are not a power of two, or overlaps.
+// Resolves the GUIDs against `f`: a CA/router port by its port GUID, a switch (its port 0) by
+// its node GUID (or port-0 GUID). The LMC of each port is lg(max - min + 1). Throws InputError
+// naming the record's line for unknown GUIDs, ranges that are not a power of two or wider
+// than LMC 7, overlapping ranges and two records for one port. Alignment of min to 2^LMC is
+// not enforced (paper-mode LIDs are unaligned; opensm would drop such records): see
+// Lids::aligned().
 Lids bind_guid2lid(const std::vector<Guid2LidEntry>& entries, const Fabric& f,
                    const std::string& source);
 
-// Writes every end port with a LID, in node order, in the exact form opensm writes.
+// Writes every end port with a LID, in node order (switch port 0, then CA/router ports 1..n),
+// in the exact form opensm writes: `0x%016llx 0x%04x 0x%04x` and a blank line.
 void write_guid2lid(std::ostream& out, const Fabric& f, const Lids& lids);
 
 } // namespace ibrt

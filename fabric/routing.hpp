@@ -17,14 +17,37 @@ inline constexpr PortNum kNoPath = 0xff; // OSM_NO_PATH: an LFT entry that drops
 // A linear forwarding table: out port by DLID.
 using Lft = std::vector<PortNum>;
 
-// SL -> VL for one (in port, out port) pair of a switch, or for an end port (in = out = 0).
+// SL -> VL for one (in port, out port) pair of a switch, or for an end port. VL 15 = drop.
 using Sl2VlTable = std::array<std::uint8_t, 16>;
 
+// SL2VL tables (IBA 7.6.6; opensm-plugin-api.md §4.4, §6.4). Per node, a flat vector indexed
+// by index(num_ports, in, out):
+//   - a switch: the table for packets entering `in` (0 = from the switch itself) and leaving
+//     `out`, as SLtoVLMappingTable with modifier in << 8 | out;
+//   - a CA or router: the table of its port p is at (in = 0, out = p), i.e. "from the node
+//     out of port p" (on the wire the MAD modifier is 0 on that port).
+// An empty vector for a node means no tables are known for it (opensm keeps its configured
+// ones); an empty `tables` means none for any node. Pairs a source does not give (opensm's
+// dump omits out ports without a cable, and port 0 of a base-SP0 switch) hold VL 15.
 struct Sl2Vl {
-    // Per node: tables indexed by in_port * (num_ports + 1) + out_port; empty = identity/VL0.
     std::vector<std::vector<Sl2VlTable>> tables;
     bool empty() const { return tables.empty(); }
+    static std::size_t index(PortNum num_ports, PortNum in, PortNum out) {
+        return std::size_t(in) * (std::size_t(num_ports) + 1) + out;
+    }
+    static std::size_t size(PortNum num_ports) {
+        return (std::size_t(num_ports) + 1) * (std::size_t(num_ports) + 1);
+    }
+    // The table, or nullptr when the node has no tables (or the pair is out of range).
+    const Sl2VlTable* find(NodeId n, PortNum num_ports, PortNum in, PortNum out) const {
+        if (n >= tables.size()) return nullptr;
+        const std::size_t i = index(num_ports, in, out);
+        return i < tables[n].size() ? &tables[n][i] : nullptr;
+    }
 };
+
+inline constexpr Sl2VlTable kSl2VlDropAll = {15, 15, 15, 15, 15, 15, 15, 15,
+                                             15, 15, 15, 15, 15, 15, 15, 15};
 
 struct Routing {
     Lids lids;
@@ -42,9 +65,7 @@ struct Routing {
         const Lft& t = lft[sw];
         return dlid < t.size() ? t[dlid] : kNoPath;
     }
-    std::uint8_t path_sl(Lid dlid) const {
-        return dlid < sl_by_dlid.size() ? sl_by_dlid[dlid] : 0;
-    }
+    std::uint8_t path_sl(Lid dlid) const { return dlid < sl_by_dlid.size() ? sl_by_dlid[dlid] : 0; }
 };
 
 } // namespace ibrt

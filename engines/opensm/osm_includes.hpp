@@ -3,6 +3,7 @@
 //  - osm_config.h first: it defines ENABLE_OSM_PERF_MGR, which changes osm_opensm_t's layout;
 //  - osm_event_plugin.h has a struct member named `delete`, so the keyword is renamed while
 //    the C headers are read (std headers must already be included by then);
+//  - a bare FDR10 macro is removed again;
 //  - several headers lack extern "C", so all of them are wrapped.
 #pragma once
 
@@ -25,3 +26,5 @@ extern "C" {
 #include <opensm/osm_version.h>
 }
 #undef delete
+// ib_types.h defines FDR10 as a bare macro, which would rewrite ibrt::LinkSpeed::FDR10.
+#undef FDR10

@@ -156,12 +156,14 @@ void cb_update_sl2vl(void* ctx, osm_physp_t* port, uint8_t in_port, uint8_t out_
         const auto it = r->node_by_guid.find(
             cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(port))));
         if (it == r->node_by_guid.end()) return;
-        const auto& per_node = r->routing.sl2vl.tables.at(it->second);
-        if (per_node.empty()) return;
-        const std::size_t stride = std::size_t(r->num_ports[it->second]) + 1;
-        const std::size_t idx = std::size_t(in_port) * stride + out_port;
-        if (idx >= per_node.size()) return;
-        for (uint8_t sl = 0; sl < 16; ++sl) ib_slvl_table_set(t, sl, per_node[idx][sl]);
+        // opensm asks an end port with in = out = 0; ibrt keeps a CA port p's table at (0, p).
+        const osm_node_t* node = osm_physp_get_node_ptr(port);
+        const bool end_port = osm_node_get_type(node) != IB_NODE_TYPE_SWITCH;
+        const Sl2VlTable* table = r->routing.sl2vl.find(
+            it->second, r->num_ports[it->second], end_port ? 0 : in_port,
+            end_port ? osm_physp_get_port_num(port) : out_port);
+        if (!table) return;
+        for (uint8_t sl = 0; sl < 16; ++sl) ib_slvl_table_set(t, sl, (*table)[sl]);
     } catch (...) {
         // Keep opensm's table; the SM must not die over an SL2VL lookup.
     }
@@ -224,5 +226,7 @@ void plugin_report(void*, osm_epi_event_id_t, void*) {}
 } // namespace
 
 // The symbol opensm's loader dlsym()s; its version string must equal the running opensm's.
-extern "C" __attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {
+extern "C" {
+__attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {
     OSM_VERSION, plugin_create, plugin_delete, plugin_report};
+}

@@ -84,7 +84,7 @@ TEST_CASE("Lids maps every LID of an LMC range to its port") {
     CHECK(lids.owner(8) == kNoPort);
     CHECK(lids.owner(1) == f.port_id(s, 0));
     CHECK(lids.aligned());
-    CHECK_THROWS(lids.assign(f.port_id(s, 0), 5, 0)); // overlap
+    CHECK_THROWS(lids.assign(f.port_id(s, 0), 5, 0));      // overlap
     CHECK_THROWS(lids.assign(f.port_id(s, 0), 0xbfff, 1)); // past 49151
     lids.assign(f.port_id(s, 0), 9, 0);
     CHECK(lids.owner(1) == kNoPort);

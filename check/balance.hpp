@@ -1,0 +1,64 @@
+// Check 4 of `ibrt check`: link load balance of a traffic pattern over the routing.
+//
+// Every source endpoint sends one unit to each of its destinations. The unit travels over
+// the DLID the routing's path selection chose (Routing::dlid_choice, as in the MLID paper's
+// path selection by rank), or, without path selection, is spread evenly over the
+// destination's 2^LMC LIDs. The load of a directed link is the sum of the units crossing it;
+// statistics are taken over directed switch-to-switch links (max, mean, population stddev,
+// max/mean), overall and per (level, level) pair with levels counted from the CAs
+// (fabric/graph.hpp). LID usage says how many of each destination's LIDs carry traffic.
+//
+// Cost: flows are folded into injections per (DLID, source switch), and each is walked once,
+// so all-to-all on N endpoints costs O(#DLIDs x #source switches x path length).
+#pragma once
+
+#include "check/traffic.hpp"
+#include "fabric/fabric.hpp"
+#include "fabric/routing.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ibrt::check {
+
+struct LoadStats {
+    std::uint64_t links = 0;
+    double max = 0, mean = 0, stddev = 0;
+    double spread = 0; // max / mean; 0 when nothing is loaded
+};
+
+struct LevelLoad {
+    int from_level = 0, to_level = 0;
+    LoadStats stats;
+};
+
+struct LinkLoad {
+    PortId port = kNoPort; // sending port of the directed link
+    double load = 0;
+};
+
+struct LidUsage {
+    std::uint64_t destinations = 0;
+    std::vector<std::uint64_t> by_lids_used; // [k] = destinations with k of their LIDs used
+    std::uint64_t min_sources_per_lid = 0, max_sources_per_lid = 0;
+    double mean_sources_per_lid = 0;
+};
+
+struct BalanceReport {
+    std::string pattern;
+    std::uint64_t flows = 0;               // (source, destination) pairs
+    double unrouted = 0;                   // units whose walk fails (see the reachability check)
+    std::uint64_t selection_fallbacks = 0; // dlid_choice entries not owned by the destination
+    LoadStats links;
+    std::vector<LevelLoad> levels; // by (from, to)
+    std::vector<LinkLoad> hottest; // the busiest loaded switch-to-switch links, at most 5
+    LidUsage lid_usage;
+    std::vector<double> load; // per port slot: load of the link out of that port
+};
+
+BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPattern& p,
+                            const std::function<void(double)>& progress = {});
+
+} // namespace ibrt::check

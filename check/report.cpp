@@ -1,0 +1,237 @@
+// Running the checks and rendering text and JUnit; JSON is in report_json.cpp.
+#include "check/report.hpp"
+
+#include "check/endpoints.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace ibrt::check {
+
+CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& opt) {
+    CheckReport rep;
+    rep.strict = opt.strict;
+    rep.max_examples = opt.max_examples;
+    rep.switches = f.switches().size();
+    rep.cas = f.cas().size();
+    rep.endpoints = collect_endpoints(f, r.lids).ports.size();
+    for (std::uint32_t lid = 1; lid <= r.lids.max_lid(); ++lid)
+        rep.lids += r.lids.owner(static_cast<Lid>(lid)) != kNoPort;
+
+    auto phase = [&](const std::string& name) -> std::function<void(double)> {
+        if (!opt.progress) return {};
+        return [&opt, name](double x) { opt.progress(name, x); };
+    };
+    ForwardingOptions fo;
+    fo.max_examples = opt.max_examples;
+    fo.progress = phase("reachability");
+    rep.forwarding = check_forwarding(f, r, fo);
+    if (opt.deadlock) {
+        rep.deadlock = check_credit_loops(f, r, phase("deadlock"));
+        rep.deadlock_checked = true;
+    }
+    if (opt.balance) {
+        TrafficPattern a2a;
+        rep.balance.push_back(check_balance(f, r, a2a, phase("balance all-to-all")));
+        if (opt.pattern.kind != TrafficPattern::Kind::AllToAll)
+            rep.balance.push_back(
+                check_balance(f, r, opt.pattern, phase("balance " + opt.pattern.name())));
+    }
+    return rep;
+}
+
+namespace {
+
+std::string source_text(const Fabric& f, PortId src) {
+    return fmt::format("\"{}\":{}", node_name(f, f.port_node(src)), f.port_num(src));
+}
+
+std::string plural(std::uint64_t n, const char* one, const char* many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+} // namespace
+
+std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
+    std::vector<CheckVerdict> v;
+    {
+        const auto& re = rep.forwarding.reach;
+        CheckVerdict c{"reachability", re.failures() == 0, {}, {}};
+        if (c.passed) {
+            c.summary = fmt::format("{} (source port, DLID) pairs over {}: all reach their "
+                                    "destination",
+                                    re.pairs, plural(re.dlids, "DLID", "DLIDs"));
+        } else {
+            std::string kinds;
+            for (int k = 1; k < kNumWalkOutcomes; ++k)
+                if (re.by_outcome[k])
+                    kinds +=
+                        fmt::format("{}{} {}", kinds.empty() ? "" : ", ",
+                                    outcome_key(static_cast<WalkOutcome>(k)), re.by_outcome[k]);
+            c.summary =
+                fmt::format("{} of {} (source port, DLID) pairs fail, on {}: {}", re.failures(),
+                            re.pairs, plural(re.dlids_with_failures, "DLID", "DLIDs"), kinds);
+        }
+        for (const PathExample& e : re.examples)
+            c.details += fmt::format("DLID {} from {}: {}: {}\n", e.dlid, source_text(f, e.src),
+                                     outcome_text(e.trace.outcome), format_trace(f, e.trace));
+        v.push_back(std::move(c));
+    }
+    {
+        const auto& m = rep.forwarding.minimal;
+        CheckVerdict c{"minimality", !rep.strict || m.non_minimal == 0, {}, {}};
+        if (m.non_minimal == 0)
+            c.summary = fmt::format("{} reached pairs: all on shortest paths", m.pairs);
+        else
+            c.summary = fmt::format("{} of {} reached pairs are longer than the shortest path "
+                                    "(by up to {}){}",
+                                    m.non_minimal, m.pairs, plural(m.max_extra_hops, "hop", "hops"),
+                                    rep.strict ? "" : "; a violation only with --strict");
+        for (const PathExample& e : m.examples)
+            c.details +=
+                fmt::format("DLID {} from {}: {} switch hops, shortest {}: {}\n", e.dlid,
+                            source_text(f, e.src), e.hops, e.min_hops, format_trace(f, e.trace));
+        v.push_back(std::move(c));
+    }
+    if (rep.deadlock_checked) {
+        const auto& d = rep.deadlock;
+        CheckVerdict c{"deadlock", d.loops.empty() && d.vl15_drops == 0, {}, {}};
+        c.summary = fmt::format("{} channels, {} on {}: ", d.channels,
+                                plural(d.dependencies, "dependency", "dependencies"),
+                                plural(d.vls, "VL", "VLs"));
+        if (d.loops.empty())
+            c.summary += "no credit loop";
+        else
+            c.summary += plural(d.loops.size(), "credit loop", "credit loops");
+        if (d.vl15_drops)
+            c.summary += fmt::format("; {} walks dropped by SL2VL (VL15)", d.vl15_drops);
+        std::size_t shown = 0;
+        for (const CreditLoop& l : d.loops) {
+            if (shown++ == rep.max_examples) {
+                c.details += fmt::format("... and {} more\n", d.loops.size() - rep.max_examples);
+                break;
+            }
+            std::string cyc;
+            for (const Channel& ch : l.cycle)
+                cyc += (cyc.empty() ? "" : " => ") + format_channel(f, ch);
+            c.details += fmt::format("cycle of {} (component of {}): {}\n",
+                                     plural(l.cycle.size(), "channel", "channels"),
+                                     l.component_channels, cyc);
+        }
+        v.push_back(std::move(c));
+    }
+    for (const BalanceReport& b : rep.balance) {
+        CheckVerdict c{"balance/" + b.pattern, true, {}, {}};
+        c.summary = fmt::format("{} flows over {} switch links: max {:g}, mean {:g}, stddev "
+                                "{:g}, max/mean {:g}",
+                                b.flows, b.links.links, b.links.max, b.links.mean, b.links.stddev,
+                                b.links.spread);
+        if (b.unrouted > 0) c.summary += fmt::format("; {:g} units unrouted", b.unrouted);
+        for (const LevelLoad& l : b.levels)
+            c.details += fmt::format("level {}->{}: {} links, max {:g}, mean {:g}, stddev {:g}, "
+                                     "max/mean {:g}\n",
+                                     l.from_level, l.to_level, l.stats.links, l.stats.max,
+                                     l.stats.mean, l.stats.stddev, l.stats.spread);
+        for (const LinkLoad& h : b.hottest)
+            c.details += fmt::format("hot link {}: {:g}\n", format_link(f, h.port), h.load);
+        const LidUsage& u = b.lid_usage;
+        std::string hist;
+        for (std::size_t k = 0; k < u.by_lids_used.size(); ++k)
+            if (u.by_lids_used[k])
+                hist += fmt::format("{}{} LIDs used: {}", hist.empty() ? "" : ", ", k,
+                                    u.by_lids_used[k]);
+        c.details +=
+            fmt::format("LID usage over {}: {}; sources per LID min {} max {} mean {:g}\n",
+                        plural(u.destinations, "destination", "destinations"), hist,
+                        u.min_sources_per_lid, u.max_sources_per_lid, u.mean_sources_per_lid);
+        v.push_back(std::move(c));
+    }
+    return v;
+}
+
+bool has_violations(const CheckReport& rep) {
+    if (rep.forwarding.reach.failures() > 0) return true;
+    if (rep.strict && rep.forwarding.minimal.non_minimal > 0) return true;
+    if (rep.deadlock_checked && (!rep.deadlock.loops.empty() || rep.deadlock.vl15_drops > 0))
+        return true;
+    return false;
+}
+
+void write_text(std::ostream& out, const Fabric& f, const CheckReport& rep) {
+    out << fmt::format("ibrt check: {}, {}, {}, {}\n", plural(rep.switches, "switch", "switches"),
+                       plural(rep.cas, "CA", "CAs"), plural(rep.endpoints, "end port", "end ports"),
+                       plural(rep.lids, "LID", "LIDs"));
+    for (const CheckVerdict& c : verdicts(f, rep)) {
+        const bool info = c.name.starts_with("balance/");
+        const bool warn = c.name == "minimality" && rep.forwarding.minimal.non_minimal > 0;
+        const char* tag = !c.passed ? "FAIL" : info ? "INFO" : warn ? "WARN" : "PASS";
+        out << fmt::format("{:<5}{}: {}\n", tag, c.name, c.summary);
+        std::size_t pos = 0;
+        while (pos < c.details.size()) {
+            const std::size_t nl = c.details.find('\n', pos);
+            out << "       " << c.details.substr(pos, nl - pos) << '\n';
+            pos = nl + 1;
+        }
+    }
+    out << (has_violations(rep) ? "verdict: violations\n" : "verdict: clean\n");
+}
+
+namespace {
+
+std::string xml_escape(std::string_view s) {
+    std::string o;
+    o.reserve(s.size());
+    for (char ch : s) {
+        switch (ch) {
+        case '<':
+            o += "&lt;";
+            break;
+        case '>':
+            o += "&gt;";
+            break;
+        case '&':
+            o += "&amp;";
+            break;
+        case '"':
+            o += "&quot;";
+            break;
+        case '\'':
+            o += "&apos;";
+            break;
+        default:
+            o += ch;
+        }
+    }
+    return o;
+}
+
+} // namespace
+
+void write_junit(std::ostream& out, const Fabric& f, const CheckReport& rep) {
+    const auto v = verdicts(f, rep);
+    std::size_t failures = 0;
+    for (const auto& c : v) failures += !c.passed;
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out << fmt::format("<testsuites name=\"ibrt check\" tests=\"{}\" failures=\"{}\" "
+                       "errors=\"0\">\n",
+                       v.size(), failures);
+    out << fmt::format("  <testsuite name=\"ibrt check\" tests=\"{}\" failures=\"{}\" "
+                       "errors=\"0\" skipped=\"0\">\n",
+                       v.size(), failures);
+    for (const auto& c : v) {
+        out << fmt::format("    <testcase classname=\"ibrt.check\" name=\"{}\"",
+                           xml_escape(c.name));
+        out << ">\n";
+        if (!c.passed)
+            out << fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
+                               xml_escape(c.name), xml_escape(c.summary), xml_escape(c.details));
+        else
+            out << fmt::format("      <system-out>{}\n{}</system-out>\n", xml_escape(c.summary),
+                               xml_escape(c.details));
+        out << "    </testcase>\n";
+    }
+    out << "  </testsuite>\n</testsuites>\n";
+}
+
+} // namespace ibrt::check

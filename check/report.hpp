@@ -1,0 +1,58 @@
+// `ibrt check` as a library: run every check over a Fabric + Routing and render the verdict
+// for people (text), scripts (JSON, schema in docs/check.md) and CI (JUnit XML).
+//
+// Verdict: violations are unreachable pairs (dead ends, loops), credit loops and SL2VL drops
+// (VL15); non-minimal paths count only in strict mode. Balance is informational.
+#pragma once
+
+#include "check/balance.hpp"
+#include "check/credit_loops.hpp"
+#include "check/reachability.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace ibrt::check {
+
+struct CheckOptions {
+    bool strict = false; // non-minimal paths are violations
+    std::size_t max_examples = 10;
+    bool deadlock = true;
+    bool balance = true;
+    // Balance is always computed for all-to-all; a different pattern is added after it.
+    TrafficPattern pattern;
+    // Progress: the phase name and the fraction done.
+    std::function<void(const std::string&, double)> progress;
+};
+
+struct CheckReport {
+    bool strict = false;
+    std::size_t max_examples = 10;
+    std::uint64_t switches = 0, cas = 0, endpoints = 0, lids = 0;
+    ForwardingReport forwarding;
+    bool deadlock_checked = false;
+    DeadlockReport deadlock;
+    std::vector<BalanceReport> balance;
+};
+
+CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& opt = {});
+
+// One line per check for JUnit and the summary: name, pass/fail, what failed.
+struct CheckVerdict {
+    std::string name; // "reachability", "minimality", "deadlock", "balance/<pattern>"
+    bool passed = true;
+    std::string summary; // one line
+    std::string details; // the examples, one per line
+};
+std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep);
+bool has_violations(const CheckReport& rep);
+
+void write_text(std::ostream& out, const Fabric& f, const CheckReport& rep);
+nlohmann::ordered_json to_json(const Fabric& f, const CheckReport& rep);
+void write_junit(std::ostream& out, const Fabric& f, const CheckReport& rep);
+
+} // namespace ibrt::check

@@ -1,0 +1,36 @@
+// The table of routing engines. Engines live in static libraries, so self-registration by
+// static objects would be dropped by the linker; each engine unit instead exports one factory
+// and gets one line here.
+#include "engines/engine.hpp"
+
+#include <array>
+
+namespace ibrt {
+
+std::unique_ptr<Engine> make_mlid_engine(); // engines/mlid: paper 000 §4
+std::unique_ptr<Engine> make_slid_engine(); // engines/slid: paper 000 §5 baseline
+
+namespace {
+struct EngineEntry {
+    std::string_view name;
+    std::unique_ptr<Engine> (*make)();
+};
+constexpr std::array kEngines{
+    EngineEntry{"mlid", &make_mlid_engine},
+    EngineEntry{"slid", &make_slid_engine},
+};
+} // namespace
+
+std::unique_ptr<Engine> make_engine(std::string_view name) {
+    for (const auto& e : kEngines)
+        if (e.name == name) return e.make();
+    return nullptr;
+}
+
+std::vector<std::string> engine_names() {
+    std::vector<std::string> names;
+    for (const auto& e : kEngines) names.emplace_back(e.name);
+    return names;
+}
+
+} // namespace ibrt

@@ -1,0 +1,251 @@
+// Fat-tree recognition (paper 000 §3, generalized to any folded-Clos fabric); see the header.
+#include "engines/fattree/fat_tree_shape.hpp"
+
+#include "fabric/graph.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace ibrt::fattree {
+
+std::string describe_node(const Fabric& f, NodeId n) {
+    const Node& node = f.node(n);
+    const char* kind = node.is_switch()                ? "switch"
+                       : node.type == NodeType::Router ? "router"
+                                                       : "CA";
+    if (node.desc.empty()) return fmt::format("{} 0x{:016x}", kind, node.guid);
+    return fmt::format("{} '{}' (GUID 0x{:016x})", kind, node.desc, node.guid);
+}
+
+namespace {
+
+struct UnionFind {
+    std::vector<std::uint32_t> parent;
+    explicit UnionFind(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+    std::uint32_t find(std::uint32_t x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    }
+    void unite(std::uint32_t a, std::uint32_t b) {
+        a = find(a);
+        b = find(b);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+};
+
+void check_connected(const Fabric& f) {
+    const Components comp = connected_components(f);
+    if (comp.count <= 1) return;
+    for (NodeId n = 0; n < f.num_nodes(); ++n)
+        if (comp.of_node[n] != 0)
+            throw RoutingError(fmt::format("not a fat tree: the fabric is disconnected ({} "
+                                           "components); {} is not connected to {}",
+                                           comp.count, describe_node(f, n), describe_node(f, 0)));
+}
+
+} // namespace
+
+FatTreeShape recognize_fat_tree(const Fabric& f) {
+    if (f.cas().empty()) throw RoutingError("not a fat tree: the fabric has no CAs or routers");
+    if (f.switches().empty()) throw RoutingError("not a fat tree: the fabric has no switches");
+    check_connected(f);
+
+    const std::vector<int> lv = levels_from_cas(f);
+    FatTreeShape t;
+    const std::size_t nn = f.num_nodes();
+    t.level.assign(nn, 0);
+    for (NodeId s : f.switches()) {
+        if (lv[s] > 255)
+            throw RoutingError(fmt::format("not a fat tree: {} is {} levels above the CAs",
+                                           describe_node(f, s), lv[s]));
+        t.level[s] = static_cast<std::uint8_t>(lv[s]);
+        t.height = std::max(t.height, lv[s]);
+    }
+    // Every cable must join adjacent levels; breadth-first levels differ by at most one, so
+    // the only violations are cables within a level and CAs cabled to CAs.
+    for (NodeId n = 0; n < nn; ++n) {
+        const Node& node = f.node(n);
+        for (PortNum p = 1; p <= node.num_ports; ++p) {
+            const Port& port = f.port(n, p);
+            if (!port.connected() || port.peer_node < n) continue;
+            const NodeId m = port.peer_node;
+            if (!node.is_switch() && !f.node(m).is_switch())
+                throw RoutingError(fmt::format("not a fat tree: {} port {} is cabled directly "
+                                               "to {} port {}",
+                                               describe_node(f, n), p, describe_node(f, m),
+                                               port.peer_port));
+            if (node.is_switch() && f.node(m).is_switch() && lv[n] == lv[m])
+                throw RoutingError(fmt::format(
+                    "not a fat tree: {} port {} and {} port {} are both on level {} (a cable "
+                    "within a level{})",
+                    describe_node(f, n), p, describe_node(f, m), port.peer_port, lv[n],
+                    lv[n] == 1 ? ", or CAs attached above the leaf level" : ""));
+        }
+    }
+
+    // Up and down port lists.
+    t.up_begin.assign(nn + 1, 0);
+    t.down_begin.assign(nn + 1, 0);
+    std::vector<PortNum> ports;
+    std::vector<NodeId> group_peer;
+    std::vector<std::vector<PortNum>> groups;
+    for (NodeId n = 0; n < nn; ++n) {
+        t.up_begin[n] = static_cast<std::uint32_t>(t.up_ports.size());
+        t.down_begin[n] = static_cast<std::uint32_t>(t.down_ports.size());
+        const Node& node = f.node(n);
+        if (!node.is_switch()) continue;
+        for (int dir = 0; dir < 2; ++dir) { // 0: down, 1: up
+            group_peer.clear();
+            groups.clear();
+            for (PortNum p = 1; p <= node.num_ports; ++p) {
+                const Port& port = f.port(n, p);
+                if (!port.connected()) continue;
+                const bool up = lv[port.peer_node] > lv[n];
+                if (up != (dir == 1)) continue;
+                auto it = std::find(group_peer.begin(), group_peer.end(), port.peer_node);
+                if (it == group_peer.end()) {
+                    group_peer.push_back(port.peer_node);
+                    groups.emplace_back();
+                    it = group_peer.end() - 1;
+                }
+                groups[it - group_peer.begin()].push_back(p);
+            }
+            if (dir == 0) {
+                for (auto& g : groups) t.down_ports.insert(t.down_ports.end(), g.begin(), g.end());
+            } else {
+                for (std::size_t round = 0;; ++round) {
+                    bool any = false;
+                    for (auto& g : groups)
+                        if (round < g.size()) {
+                            t.up_ports.push_back(g[round]);
+                            any = true;
+                        }
+                    if (!any) break;
+                }
+            }
+        }
+    }
+    t.up_begin[nn] = static_cast<std::uint32_t>(t.up_ports.size());
+    t.down_begin[nn] = static_cast<std::uint32_t>(t.down_ports.size());
+
+    // Switches by level.
+    t.by_level.assign(f.switches().begin(), f.switches().end());
+    std::stable_sort(t.by_level.begin(), t.by_level.end(),
+                     [&](NodeId a, NodeId b) { return t.level[a] < t.level[b]; });
+    t.level_begin.assign(t.height + 2, 0);
+    t.up_radix.assign(t.height + 1, 0);
+    {
+        std::size_t i = 0;
+        for (int L = 1; L <= t.height + 1; ++L) {
+            while (i < t.by_level.size() && t.level[t.by_level[i]] < L) ++i;
+            t.level_begin[L] = static_cast<std::uint32_t>(i);
+        }
+    }
+    for (NodeId s : t.by_level)
+        t.up_radix[t.level[s]] =
+            std::max(t.up_radix[t.level[s]], t.up_begin[s + 1] - t.up_begin[s]);
+
+    // Leaves and pods.
+    t.leaf_index.assign(nn, FatTreeShape::kNotLeaf);
+    for (NodeId s : t.by_level)
+        if (t.level[s] == 1) {
+            t.leaf_index[s] = static_cast<std::uint32_t>(t.leaves.size());
+            t.leaves.push_back(s);
+        }
+    std::sort(t.leaves.begin(), t.leaves.end());
+    for (std::uint32_t i = 0; i < t.leaves.size(); ++i) t.leaf_index[t.leaves[i]] = i;
+    const std::size_t nl = t.leaves.size();
+    t.pod.assign(std::size_t(t.height) * nl, 0);
+    {
+        UnionFind uf(nn);
+        for (int L = 1; L <= t.height; ++L) {
+            for (std::uint32_t k = t.level_begin[L]; k < t.level_begin[L + 1]; ++k) {
+                const NodeId s = t.by_level[k];
+                for (std::uint32_t j = t.down_begin[s]; j < t.down_begin[s + 1]; ++j) {
+                    const NodeId c = f.port(s, t.down_ports[j]).peer_node;
+                    if (f.node(c).is_switch()) uf.unite(s, c);
+                }
+            }
+            for (std::size_t i = 0; i < nl; ++i) t.pod[(L - 1) * nl + i] = uf.find(t.leaves[i]);
+        }
+    }
+
+    // End ports and their digits.
+    const int H = t.height;
+    // Index of the down group of switch s that contains port p.
+    auto down_group_index = [&](NodeId s, PortNum p) {
+        std::uint32_t g = 0;
+        NodeId prev = kNoNode;
+        for (std::uint32_t j = t.down_begin[s]; j < t.down_begin[s + 1]; ++j) {
+            const NodeId peer = f.port(s, t.down_ports[j]).peer_node;
+            if (j != t.down_begin[s] && peer != prev) ++g;
+            prev = peer;
+            if (t.down_ports[j] == p) return g;
+        }
+        return g;
+    };
+    std::vector<PortId> ends;
+    std::vector<std::uint32_t> dig;
+    std::vector<std::uint32_t> ends_leaf;
+    std::vector<PortNum> ends_leaf_port;
+    for (NodeId c : f.cas()) {
+        const Node& node = f.node(c);
+        for (PortNum p = 1; p <= node.num_ports; ++p) {
+            const Port& port = f.port(c, p);
+            if (!port.connected()) continue;
+            ends.push_back(f.port_id(c, p));
+            ends_leaf.push_back(t.leaf_index[port.peer_node]);
+            ends_leaf_port.push_back(port.peer_port);
+            // Canonical ancestor chain: first up port at every level.
+            NodeId below = port.peer_node;
+            dig.push_back(down_group_index(below, port.peer_port));
+            for (int L = 2; L <= H; ++L) {
+                const std::uint32_t first_up = t.up_begin[below];
+                if (first_up == t.up_begin[below + 1]) {
+                    for (; L <= H; ++L) dig.push_back(0);
+                    break;
+                }
+                const Port& up = f.port(below, t.up_ports[first_up]);
+                dig.push_back(down_group_index(up.peer_node, up.peer_port));
+                below = up.peer_node;
+            }
+        }
+    }
+    std::vector<std::uint32_t> order(ends.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        for (int L = H; L >= 1; --L) {
+            const std::uint32_t da = dig[std::size_t(a) * H + L - 1];
+            const std::uint32_t db = dig[std::size_t(b) * H + L - 1];
+            if (da != db) return da < db;
+        }
+        return ends[a] < ends[b];
+    });
+    t.end_ports.resize(ends.size());
+    t.end_leaf.resize(ends.size());
+    t.end_leaf_port.resize(ends.size());
+    t.digits.resize(dig.size());
+    t.end_index.assign(f.num_port_slots(), FatTreeShape::kNoEnd);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const std::uint32_t k = order[i];
+        t.end_ports[i] = ends[k];
+        t.end_leaf[i] = ends_leaf[k];
+        t.end_leaf_port[i] = ends_leaf_port[k];
+        std::copy_n(dig.begin() + std::size_t(k) * H, H, t.digits.begin() + i * H);
+        t.end_index[ends[k]] = static_cast<std::uint32_t>(i);
+    }
+    t.end_of_ca.assign(f.cas().size(), FatTreeShape::kNoEnd);
+    for (std::size_t a = 0; a < f.cas().size(); ++a) {
+        const NodeId c = f.cas()[a];
+        for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
+            if (f.port(c, p).connected()) {
+                t.end_of_ca[a] = t.end_index[f.port_id(c, p)];
+                break;
+            }
+    }
+    return t;
+}
+
+} // namespace ibrt::fattree

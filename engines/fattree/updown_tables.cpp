@@ -1,0 +1,243 @@
+// Fat-tree forwarding tables (paper 000 §4.3, equations (1) and (2)); see the header.
+#include "engines/fattree/updown_tables.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ibrt::fattree {
+
+std::uint64_t path_space(const FatTreeShape& t) {
+    constexpr std::uint64_t kCap = std::uint64_t(1) << 40;
+    std::uint64_t p = 1;
+    for (int L = 1; L < t.height; ++L)
+        p = std::min(kCap, p * std::max<std::uint64_t>(1, t.up_radix[L]));
+    return p;
+}
+
+namespace {
+
+enum class Kind : std::uint8_t { None, ToEnd, Down, Up };
+
+struct Choice {
+    std::uint32_t off = 0;   // into the candidate pool
+    std::uint16_t count = 0; // candidate ports
+    Kind kind = Kind::None;
+};
+
+// Per (switch, destination leaf): how the switch forwards toward the end ports of that leaf.
+struct LeafRoutes {
+    std::vector<Choice> choice; // [switch index * num_leaves + leaf]
+    std::vector<PortNum> pool;
+};
+
+LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
+                       const std::vector<std::uint32_t>& sw_index) {
+    const std::size_t nl = t.leaves.size();
+    const std::size_t ns = t.by_level.size();
+    const std::uint32_t down_off = static_cast<std::uint32_t>(t.up_ports.size());
+    LeafRoutes lr;
+    lr.choice.resize(ns * nl);
+    lr.pool = t.up_ports;
+    lr.pool.insert(lr.pool.end(), t.down_ports.begin(), t.down_ports.end());
+
+    std::vector<std::uint32_t> in_d(f.num_nodes(), 0), reach(f.num_nodes(), 0);
+    std::vector<NodeId> queue;
+    std::vector<PortNum> cand;
+    for (std::uint32_t c = 0; c < nl; ++c) {
+        const std::uint32_t stamp = c + 1;
+        const NodeId leaf = t.leaves[c];
+        // D: the leaf and its ancestors, i.e. the switches that reach it going down.
+        queue.assign(1, leaf);
+        in_d[leaf] = stamp;
+        for (std::size_t h = 0; h < queue.size(); ++h) {
+            const NodeId s = queue[h];
+            for (std::uint32_t j = t.up_begin[s]; j < t.up_begin[s + 1]; ++j) {
+                const NodeId p = f.port(s, t.up_ports[j]).peer_node;
+                if (in_d[p] != stamp) {
+                    in_d[p] = stamp;
+                    queue.push_back(p);
+                }
+            }
+        }
+        // Reach: D plus the switches with a parent in Reach (top level first).
+        for (std::size_t k = ns; k-- > 0;) {
+            const NodeId s = t.by_level[k];
+            bool ok = in_d[s] == stamp;
+            for (std::uint32_t j = t.up_begin[s]; !ok && j < t.up_begin[s + 1]; ++j)
+                ok = reach[f.port(s, t.up_ports[j]).peer_node] == stamp;
+            if (ok) reach[s] = stamp;
+        }
+        for (std::size_t k = 0; k < ns; ++k) {
+            const NodeId s = t.by_level[k];
+            Choice& ch = lr.choice[std::size_t(sw_index[s]) * nl + c];
+            if (s == leaf) {
+                ch.kind = Kind::ToEnd;
+            } else if (in_d[s] == stamp) {
+                std::uint32_t first = 0, last = 0, count = 0;
+                for (std::uint32_t j = t.down_begin[s]; j < t.down_begin[s + 1]; ++j)
+                    if (in_d[f.port(s, t.down_ports[j]).peer_node] == stamp) {
+                        if (count++ == 0) first = j;
+                        last = j;
+                    }
+                ch.kind = Kind::Down;
+                ch.count = static_cast<std::uint16_t>(count);
+                if (last - first + 1 == count) {
+                    ch.off = down_off + first;
+                } else {
+                    ch.off = static_cast<std::uint32_t>(lr.pool.size());
+                    for (std::uint32_t j = first; j <= last; ++j)
+                        if (in_d[f.port(s, t.down_ports[j]).peer_node] == stamp)
+                            lr.pool.push_back(t.down_ports[j]);
+                }
+            } else if (reach[s] == stamp) {
+                cand.clear();
+                for (std::uint32_t j = t.up_begin[s]; j < t.up_begin[s + 1]; ++j)
+                    if (reach[f.port(s, t.up_ports[j]).peer_node] == stamp)
+                        cand.push_back(t.up_ports[j]);
+                ch.kind = Kind::Up;
+                ch.count = static_cast<std::uint16_t>(cand.size());
+                if (cand.size() == t.up_begin[s + 1] - t.up_begin[s]) {
+                    ch.off = t.up_begin[s];
+                } else {
+                    ch.off = static_cast<std::uint32_t>(lr.pool.size());
+                    lr.pool.insert(lr.pool.end(), cand.begin(), cand.end());
+                }
+            } else if (t.level[s] == 1) {
+                const NodeId peer_ca = f.port(leaf, t.down_ports[t.down_begin[leaf]]).peer_node;
+                throw RoutingError(fmt::format(
+                    "degraded tree not routable: leaf {} cannot reach leaf {} (with {}) by an "
+                    "up*/down* path; the tree is not connected upward",
+                    describe_node(f, s), describe_node(f, leaf), describe_node(f, peer_ca)));
+            }
+        }
+    }
+    return lr;
+}
+
+void route_switch_lids(const Fabric& f, const FatTreeShape& t, Routing& r) {
+    // Switch-to-switch adjacency: for each switch, (peer, port on the peer back to it).
+    const std::size_t nn = f.num_nodes();
+    std::vector<std::uint32_t> begin(nn + 1, 0);
+    std::vector<std::pair<NodeId, PortNum>> adj;
+    for (NodeId s = 0; s < nn; ++s) {
+        begin[s] = static_cast<std::uint32_t>(adj.size());
+        if (!f.node(s).is_switch()) continue;
+        for (std::uint32_t j = t.up_begin[s]; j < t.up_begin[s + 1]; ++j) {
+            const Port& p = f.port(s, t.up_ports[j]);
+            adj.emplace_back(p.peer_node, p.peer_port);
+        }
+        for (std::uint32_t j = t.down_begin[s]; j < t.down_begin[s + 1]; ++j) {
+            const Port& p = f.port(s, t.down_ports[j]);
+            if (f.node(p.peer_node).is_switch()) adj.emplace_back(p.peer_node, p.peer_port);
+        }
+    }
+    begin[nn] = static_cast<std::uint32_t>(adj.size());
+    std::vector<std::uint32_t> seen(nn, 0);
+    std::vector<NodeId> queue;
+    std::uint32_t stamp = 0;
+    for (NodeId x : f.switches()) {
+        const PortId p0 = f.port_id(x, 0);
+        if (!r.lids.has_lid(p0)) continue;
+        const Lid base = r.lids.base(p0);
+        const unsigned count = 1u << r.lids.lmc(p0);
+        for (unsigned o = 0; o < count; ++o) r.lft[x][base + o] = 0;
+        ++stamp;
+        seen[x] = stamp;
+        queue.assign(1, x);
+        for (std::size_t h = 0; h < queue.size(); ++h) {
+            const NodeId v = queue[h];
+            for (std::uint32_t j = begin[v]; j < begin[v + 1]; ++j) {
+                const auto [w, port_on_w] = adj[j];
+                if (seen[w] == stamp) continue;
+                seen[w] = stamp;
+                for (unsigned o = 0; o < count; ++o) r.lft[w][base + o] = port_on_w;
+                queue.push_back(w);
+            }
+        }
+    }
+}
+
+} // namespace
+
+void build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r, bool single_path) {
+    const std::size_t nl = t.leaves.size();
+    std::vector<std::uint32_t> sw_index(f.num_nodes(), 0);
+    for (std::size_t k = 0; k < t.by_level.size(); ++k)
+        sw_index[t.by_level[k]] = static_cast<std::uint32_t>(k);
+    const LeafRoutes lr = leaf_routes(f, t, sw_index);
+
+    const std::uint64_t P = path_space(t);
+    // weight[L] = U_1 ... U_{L-1}; the up choice at level L is digit L of e.
+    std::vector<std::uint64_t> weight(t.height + 1, 1);
+    for (int L = 2; L <= t.height; ++L)
+        weight[L] = std::min<std::uint64_t>(P, weight[L - 1] *
+                                                   std::max<std::uint64_t>(1, t.up_radix[L - 1]));
+    // Digits by table when the path space is small (it is: (m/2)^(n-1) for FT(m,n)).
+    constexpr std::uint64_t kTableMax = std::uint64_t(1) << 20;
+    const bool tabled = P <= kTableMax;
+    std::vector<std::vector<std::uint32_t>> digit_table(t.height + 1);
+    if (tabled)
+        for (int L = 1; L <= t.height; ++L) {
+            const std::uint64_t U = std::max<std::uint64_t>(1, t.up_radix[L]);
+            digit_table[L].resize(P);
+            for (std::uint64_t e = 0; e < P; ++e)
+                digit_table[L][e] = static_cast<std::uint32_t>((e / weight[L]) % U);
+        }
+
+    const std::size_t ne = t.num_end_ports();
+    std::vector<Lid> base(ne);
+    std::vector<std::uint32_t> lids_of(ne);
+    std::vector<std::uint64_t> e_base(ne);
+    for (std::size_t i = 0; i < ne; ++i) {
+        base[i] = r.lids.base(t.end_ports[i]);
+        lids_of[i] = 1u << r.lids.lmc(t.end_ports[i]);
+        e_base[i] = (std::uint64_t(i) * (single_path ? 1 : lids_of[i])) % P;
+    }
+
+    const std::size_t size = std::size_t(r.lids.max_lid()) + 1;
+    r.lft.assign(f.num_nodes(), {});
+    for (NodeId s : f.switches()) r.lft[s].assign(size, kNoPath);
+
+    for (NodeId s : t.by_level) {
+        Lft& lft = r.lft[s];
+        const Choice* row = lr.choice.data() + std::size_t(sw_index[s]) * nl;
+        const int L = t.level[s];
+        const std::uint64_t U = std::max<std::uint64_t>(1, t.up_radix[L]);
+        const std::uint32_t* dt = tabled ? digit_table[L].data() : nullptr;
+        for (std::size_t i = 0; i < ne; ++i) {
+            const Choice ch = row[t.end_leaf[i]];
+            const Lid b = base[i];
+            const std::uint32_t K = lids_of[i];
+            switch (ch.kind) {
+            case Kind::None:
+                break;
+            case Kind::ToEnd:
+                std::fill_n(lft.begin() + b, K, t.end_leaf_port[i]);
+                break;
+            case Kind::Down:
+                if (ch.count == 1) {
+                    std::fill_n(lft.begin() + b, K, lr.pool[ch.off]);
+                } else {
+                    for (std::uint32_t o = 0; o < K; ++o)
+                        lft[b + o] =
+                            lr.pool[ch.off +
+                                    (std::uint64_t(i) * K + (single_path ? 0 : o)) % ch.count];
+                }
+                break;
+            case Kind::Up:
+                for (std::uint32_t o = 0; o < K; ++o) {
+                    std::uint64_t e = e_base[i] + (single_path ? 0 : o);
+                    if (e >= P) e %= P;
+                    std::uint32_t d = dt ? dt[e] : static_cast<std::uint32_t>((e / weight[L]) % U);
+                    if (d >= ch.count) d %= ch.count;
+                    lft[b + o] = lr.pool[ch.off + d];
+                }
+                break;
+            }
+        }
+    }
+    route_switch_lids(f, t, r);
+}
+
+} // namespace ibrt::fattree

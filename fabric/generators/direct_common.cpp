@@ -1,0 +1,23 @@
+// Grid coordinates for HyperX and tori; see direct_common.hpp.
+#include "fabric/generators/direct_common.hpp"
+
+#include "fabric/generators/gen_builder.hpp"
+
+namespace ibrt::gen {
+
+Grid::Grid(std::vector<int> sizes) : k(std::move(sizes)), weight(k.size()) {
+    for (std::size_t d = k.size(); d-- > 0;) {
+        weight[d] = size;
+        size *= static_cast<std::uint64_t>(k[d]);
+        require(size <= (1u << 22), "the grid is too large to generate");
+    }
+}
+
+std::string Grid::coords(std::uint64_t index) const {
+    std::vector<int> c(k.size());
+    for (std::size_t d = 0; d < k.size(); ++d) c[d] = coord(index, d);
+    // Always dotted: "sw-1.0.3" reads better than "sw-103" and never collides.
+    return join_digits(c, false);
+}
+
+} // namespace ibrt::gen

@@ -1,0 +1,29 @@
+// Random irregular fabrics as in Nienaber, Yuan, Duan, "LID Assignment in InfiniBand Networks"
+// (paper 001) §VI: a random connected switch graph with a given average degree, then the
+// machines spread over the switches with uniform probability.
+//
+// Construction (deterministic for a seed, see rng.hpp): a random spanning tree (switches in a
+// shuffled order, each attached to a uniformly chosen earlier one) guarantees connectivity;
+// random extra edges between distinct, not yet adjacent switches follow until the graph has
+// round(S * D / 2) edges. Each machine then picks a switch uniformly (among those with a free
+// port when a radix is given). Ports: switch-to-switch cables first, neighbours in ascending
+// order, then the machines in the order they were placed. Labels "sw-<i>", "host-<i>".
+#pragma once
+
+#include "fabric/fabric.hpp"
+
+#include <cstdint>
+
+namespace ibrt::gen {
+
+struct RandomParams {
+    int switches = 16;
+    double degree = 8; // average switch-to-switch degree
+    int cas = 64;
+    std::uint64_t seed = 1;
+    int radix = 0; // 0: the most ports any switch ends up using
+};
+
+Fabric random_fabric(const RandomParams& params);
+
+} // namespace ibrt::gen

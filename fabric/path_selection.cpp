@@ -1,0 +1,156 @@
+// Reader and writer of the path-selection file; see the header for the format.
+#include "fabric/path_selection.hpp"
+
+#include "fabric/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+namespace ibrt {
+namespace {
+
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+std::string_view next_token(std::string_view& s) {
+    std::size_t i = 0;
+    while (i < s.size() && is_space(s[i])) ++i;
+    std::size_t j = i;
+    while (j < s.size() && !is_space(s[j])) ++j;
+    std::string_view tok = s.substr(i, j - i);
+    s.remove_prefix(j);
+    return tok;
+}
+
+bool parse_guid(std::string_view tok, std::uint64_t& v) {
+    if (tok.size() < 3 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X')) return false;
+    tok.remove_prefix(2);
+    if (tok.size() > 16) return false;
+    auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v, 16);
+    return ec == std::errc() && p == tok.data() + tok.size();
+}
+
+// The CA owning a port GUID, as an index into Fabric::cas(); npos if none.
+std::size_t ca_of_guid(const Fabric& f, const std::vector<std::size_t>& ca_index,
+                       std::uint64_t guid, PortId* port) {
+    const auto p = f.find_port_by_guid(guid);
+    if (!p) return std::string::npos;
+    *port = *p;
+    return ca_index[f.port_node(*p)];
+}
+
+PortId first_cabled_port(const Fabric& f, NodeId c) {
+    for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
+        if (f.port(c, p).connected()) return f.port_id(c, p);
+    return f.port_id(c, 1);
+}
+
+} // namespace
+
+std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
+                                                    const std::string& source) {
+    std::vector<PathSelectionEntry> out;
+    int line_no = 0;
+    while (!text.empty()) {
+        const std::size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+        ++line_no;
+        std::string_view rest = line;
+        const std::string_view a = next_token(rest);
+        if (a.empty() || a[0] == '#') continue;
+        const std::string_view b = next_token(rest);
+        const std::string_view d = next_token(rest);
+        if (d.empty() || !next_token(rest).empty())
+            throw InputError(source, line_no,
+                             "expected `<source port GUID> <destination port GUID> <DLID>`");
+        PathSelectionEntry e;
+        e.line = line_no;
+        if (!parse_guid(a, e.src_guid))
+            throw InputError(source, line_no, fmt::format("bad source port GUID '{}'", a));
+        if (!parse_guid(b, e.dst_guid))
+            throw InputError(source, line_no, fmt::format("bad destination port GUID '{}'", b));
+        unsigned v = 0;
+        auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+        if (ec != std::errc() || p != d.data() + d.size() || v == 0 || v > kMaxUnicastLid)
+            throw InputError(source, line_no,
+                             fmt::format("bad DLID '{}' (expected 1..{})", d, kMaxUnicastLid));
+        e.dlid = static_cast<Lid>(v);
+        out.push_back(e);
+    }
+    return out;
+}
+
+std::vector<PathSelectionEntry> read_path_selection_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, 0, "cannot open file");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return read_path_selection(ss.str(), path);
+}
+
+std::vector<Lid> bind_path_selection(const std::vector<PathSelectionEntry>& entries,
+                                     const Fabric& f, const Lids& lids, const std::string& source) {
+    const std::size_t n = f.cas().size();
+    std::vector<std::size_t> ca_index(f.num_nodes(), std::string::npos);
+    for (std::size_t i = 0; i < n; ++i) ca_index[f.cas()[i]] = i;
+    std::vector<Lid> choice(n * n, 0);
+    for (const auto& e : entries) {
+        PortId sp = kNoPort, dp = kNoPort;
+        const std::size_t a = ca_of_guid(f, ca_index, e.src_guid, &sp);
+        if (a == std::string::npos)
+            throw InputError(
+                source, e.line,
+                fmt::format("source 0x{:016x} is not a CA port of the fabric", e.src_guid));
+        const std::size_t b = ca_of_guid(f, ca_index, e.dst_guid, &dp);
+        if (b == std::string::npos)
+            throw InputError(
+                source, e.line,
+                fmt::format("destination 0x{:016x} is not a CA port of the fabric", e.dst_guid));
+        if (lids.owner(e.dlid) != dp)
+            throw InputError(
+                source, e.line,
+                fmt::format("DLID {} is not a LID of destination 0x{:016x}", e.dlid, e.dst_guid));
+        Lid& slot = choice[a * n + b];
+        if (slot != 0)
+            throw InputError(
+                source, e.line,
+                fmt::format("pair 0x{:016x} -> 0x{:016x} is given twice", e.src_guid, e.dst_guid));
+        slot = e.dlid;
+    }
+    for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = 0; b < n; ++b)
+            if (choice[a * n + b] == 0)
+                choice[a * n + b] = lids.base(first_cabled_port(f, f.cas()[b]));
+    return choice;
+}
+
+void write_path_selection(std::ostream& out, const Fabric& f, const Routing& r) {
+    out << "# ibrt path selection: the DLID each source port uses for each destination port\n"
+           "# <source port GUID> <destination port GUID> <DLID>\n";
+    const std::size_t n = f.cas().size();
+    std::vector<PortId> port(n);
+    std::vector<std::string> guid(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        port[i] = first_cabled_port(f, f.cas()[i]);
+        guid[i] = fmt::format("0x{:016x}", f.end_port_guid(port[i]));
+    }
+    fmt::memory_buffer buf;
+    for (std::size_t a = 0; a < n; ++a) {
+        buf.clear();
+        for (std::size_t b = 0; b < n; ++b) {
+            if (a == b) continue;
+            const Lid dlid =
+                r.dlid_choice.empty() ? r.lids.base(port[b]) : r.dlid_choice[a * n + b];
+            fmt::format_to(std::back_inserter(buf), "{} {} {}\n", guid[a], guid[b], dlid);
+        }
+        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    }
+}
+
+} // namespace ibrt

@@ -1,0 +1,143 @@
+// Small text helpers shared by the table readers (LFT dumps, guid2lid, SL2VL dumps): the whole
+// input in memory, split into numbered lines as string_views, and number parsing with the
+// C library's conventions (strtoul base 0) but with overflow and trailing-junk checks that the
+// C library leaves to the caller. Internal to fabric/; not part of the public model.
+#pragma once
+
+#include "fabric/fabric.hpp"
+#include "fabric/input_error.hpp"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <istream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ibrt::table_text {
+
+inline std::string slurp(std::istream& in) {
+    std::string text;
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0)
+        text.append(buf, static_cast<std::size_t>(in.gcount()));
+    return text;
+}
+
+inline std::string slurp_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size <= 0 || !in) { // not seekable (a pipe): read in chunks
+        in.clear();
+        return slurp(in);
+    }
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), size);
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return text;
+}
+
+// Iterates the lines of a buffer; `line_no` is 1-based. The newline is not part of the line.
+class Lines {
+  public:
+    explicit Lines(std::string_view text) : rest_(text) {}
+    bool next(std::string_view& line) {
+        if (rest_.empty()) return false;
+        const std::size_t nl = rest_.find('\n');
+        line = rest_.substr(0, nl);
+        rest_ = nl == std::string_view::npos ? std::string_view{} : rest_.substr(nl + 1);
+        ++line_no_;
+        return true;
+    }
+    int line_no() const { return line_no_; }
+
+  private:
+    std::string_view rest_;
+    int line_no_ = 0;
+};
+
+inline bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+inline std::string_view trim(std::string_view s) {
+    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+// Splits off the next whitespace-separated word of `s` (leading blanks skipped).
+inline std::string_view next_word(std::string_view& s) {
+    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+    std::size_t n = 0;
+    while (n < s.size() && !is_space(s[n])) ++n;
+    std::string_view w = s.substr(0, n);
+    s.remove_prefix(n);
+    return w;
+}
+
+inline int digit_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return 99;
+}
+
+// Parses all of `s` as an unsigned number in `base` (2..16); nullopt on an empty string, a
+// stray character or a value above `max`.
+inline std::optional<std::uint64_t> parse_uint(std::string_view s, int base, std::uint64_t max) {
+    if (s.empty()) return std::nullopt;
+    std::uint64_t v = 0;
+    for (char c : s) {
+        const int d = digit_value(c);
+        if (d >= base) return std::nullopt;
+        if (v > (max - std::uint64_t(d)) / std::uint64_t(base)) return std::nullopt;
+        v = v * std::uint64_t(base) + std::uint64_t(d);
+    }
+    return v;
+}
+
+// `0x` hex, else decimal.
+inline std::optional<std::uint64_t> parse_hex_or_dec(std::string_view s, std::uint64_t max) {
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return parse_uint(s.substr(2), 16, max);
+    return parse_uint(s, 10, max);
+}
+
+// strtoul(s, 0) semantics, whole word: `0x` hex, a leading `0` octal, else decimal.
+inline std::optional<std::uint64_t> parse_c_uint(std::string_view s, std::uint64_t max) {
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return parse_uint(s.substr(2), 16, max);
+    if (s.size() > 1 && s[0] == '0') return parse_uint(s.substr(1), 8, max);
+    return parse_uint(s, 10, max);
+}
+
+// Quotes a fragment of an input line for an error message, shortened so that a binary blob
+// does not flood the terminal.
+inline std::string quote(std::string_view s) {
+    constexpr std::size_t kMax = 60;
+    std::string out = "'";
+    for (char c : s.substr(0, kMax)) out += (static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+    if (s.size() > kMax) out += "...";
+    return out + "'";
+}
+
+// Node type as opensm's dumps print it (ib_get_node_type_str).
+inline std::string_view opensm_type_name(NodeType t) {
+    switch (t) {
+    case NodeType::CA:
+        return "Channel Adapter";
+    case NodeType::Switch:
+        return "Switch";
+    case NodeType::Router:
+        return "Router";
+    }
+    return "UNKNOWN";
+}
+
+} // namespace ibrt::table_text

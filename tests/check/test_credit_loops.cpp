@@ -1,0 +1,98 @@
+// Channel dependency graph: a clockwise ring has a credit loop over exactly its four ring
+// channels; moving half of the destinations to VL1 through path SL + SL2VL breaks it.
+#include "check/credit_loops.hpp"
+#include "fixtures.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ibrt;
+using namespace ibrt::check;
+using namespace ibrt::test;
+
+namespace {
+
+// SL2VL = identity (VL = SL) for every (in, out) pair of every switch.
+void identity_sl2vl(const Fabric& f, Routing& r) {
+    r.sl2vl.tables.assign(f.num_nodes(), {});
+    for (NodeId s : f.switches()) {
+        const std::size_t n = f.node(s).num_ports + 1u;
+        Sl2VlTable t{};
+        for (int sl = 0; sl < 16; ++sl) t[sl] = static_cast<std::uint8_t>(sl == 15 ? 15 : sl);
+        r.sl2vl.tables[s].assign(n * n, t);
+    }
+}
+
+} // namespace
+
+TEST_CASE("clockwise ring: one credit loop of exactly the four ring channels") {
+    const Routed x = clockwise_ring();
+    const DeadlockReport rep = check_credit_loops(x.f, x.r);
+    CHECK(rep.vls == 1);
+    CHECK(rep.dependencies == 4);
+    CHECK(rep.channels == 4);
+    CHECK(rep.vl15_drops == 0);
+    REQUIRE(rep.loops.size() == 1);
+    const CreditLoop& l = rep.loops[0];
+    CHECK(l.component_channels == 4);
+    REQUIRE(l.cycle.size() == 4);
+    const Fabric& f = x.f;
+    CHECK(l.cycle[0] == Channel{f.port_id(A, 2), 0});
+    CHECK(l.cycle[1] == Channel{f.port_id(B, 2), 0});
+    CHECK(l.cycle[2] == Channel{f.port_id(C, 2), 0});
+    CHECK(l.cycle[3] == Channel{f.port_id(D, 2), 0});
+    CHECK(format_channel(f, l.cycle[0]) == "\"A\":2 -> \"B\":3 VL0");
+}
+
+TEST_CASE("clockwise ring with half the destinations on VL1 is free of credit loops") {
+    Routed x = clockwise_ring();
+    identity_sl2vl(x.f, x.r);
+    // hA, hB and switches A, B on SL1 (-> VL1); hC, hD, C, D on SL0.
+    x.r.sl_by_dlid = {0, 1, 1, 0, 0, 1, 1, 0, 0};
+    const DeadlockReport rep = check_credit_loops(x.f, x.r);
+    CHECK(rep.vls == 15); // the identity table names VLs up to 14
+    CHECK(rep.loops.empty());
+    // VL1: (BC,CD) (CD,DA) (DA,AB); VL0: (DA,AB) (AB,BC) (BC,CD).
+    CHECK(rep.dependencies == 6);
+    CHECK(rep.channels == 8);
+}
+
+TEST_CASE("SL2VL that maps everything to VL0 keeps the loop") {
+    Routed x = clockwise_ring();
+    identity_sl2vl(x.f, x.r); // SL 0 everywhere -> VL0
+    const DeadlockReport rep = check_credit_loops(x.f, x.r);
+    REQUIRE(rep.loops.size() == 1);
+    CHECK(rep.loops[0].cycle.size() == 4);
+}
+
+TEST_CASE("a port-based VL change alone does not break the ring's loop") {
+    // D moves packets that come from C (in 3) and go on to A (out 2) to VL1, but A moves them
+    // back to VL0: AB@0 -> BC@0 -> CD@0 -> DA@1 -> AB@0 is still a cycle. SL2VL maps by SL,
+    // not by the arriving VL, which is why a dateline needs the SL (torus-2QoS) to carry it.
+    Routed x = clockwise_ring();
+    const Fabric& f = x.f;
+    x.r.sl2vl.tables.assign(f.num_nodes(), {});
+    for (NodeId s = A; s <= D; ++s) x.r.sl2vl.tables[s].assign(16, Sl2VlTable{});
+    x.r.sl2vl.tables[D][3 * 4 + 2][0] = 1;
+    const DeadlockReport rep = check_credit_loops(f, x.r);
+    CHECK(rep.vls == 2);
+    // (AB,BC) (BC,CD) (CD,DA@1) (DA@1,AB) and, for packets injected at D, (DA@0,AB).
+    CHECK(rep.dependencies == 5);
+    REQUIRE(rep.loops.size() == 1);
+    CHECK(rep.loops[0].component_channels == 4);
+    REQUIRE(rep.loops[0].cycle.size() == 4);
+    CHECK(rep.loops[0].cycle[0] == Channel{f.port_id(A, 2), 0});
+    CHECK(rep.loops[0].cycle[3] == Channel{f.port_id(D, 2), 1});
+}
+
+TEST_CASE("SL2VL VL15 drops are counted") {
+    Routed x = clockwise_ring();
+    const Fabric& f = x.f;
+    x.r.sl2vl.tables.assign(f.num_nodes(), {});
+    for (NodeId s = A; s <= D; ++s) x.r.sl2vl.tables[s].assign(16, Sl2VlTable{});
+    x.r.sl2vl.tables[B][3 * 4 + 2][0] = 15; // B drops what comes from A and goes on to C
+    const DeadlockReport rep = check_credit_loops(f, x.r);
+    // Packets entering B from A and going on: DLIDs of hC, hD, C and D. Per DLID the state
+    // (B, in port 3, VL0) is expanded once, however many sources share it.
+    CHECK(rep.vl15_drops == 4);
+    CHECK(rep.loops.empty()); // (AB,BC) never forms
+}

@@ -1,0 +1,136 @@
+// Verdicts and the three renderings (text, JSON, JUnit) of a check report.
+#include "check/report.hpp"
+#include "fixtures.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace ibrt;
+using namespace ibrt::check;
+using namespace ibrt::test;
+
+TEST_CASE("a clean tree is clean in every rendering") {
+    const Routed x = two_level_tree();
+    const CheckReport rep = run_checks(x.f, x.r);
+    CHECK_FALSE(has_violations(rep));
+    std::ostringstream text;
+    write_text(text, x.f, rep);
+    CHECK(text.str() ==
+          "ibrt check: 4 switches, 4 CAs, 4 end ports, 8 LIDs\n"
+          "PASS reachability: 28 (source port, DLID) pairs over 8 DLIDs: all reach their "
+          "destination\n"
+          "PASS minimality: 28 reached pairs: all on shortest paths\n"
+          "PASS deadlock: 8 channels, 4 dependencies on 1 VL: no credit loop\n"
+          "INFO balance/all-to-all: 12 flows over 8 switch links: max 2, mean 2, stddev 0, "
+          "max/mean 1\n"
+          "       level 1->2: 4 links, max 2, mean 2, stddev 0, max/mean 1\n"
+          "       level 2->1: 4 links, max 2, mean 2, stddev 0, max/mean 1\n"
+          "       hot link \"L0\":3 -> \"S0\":1: 2\n"
+          "       hot link \"L0\":4 -> \"S1\":1: 2\n"
+          "       hot link \"L1\":3 -> \"S0\":2: 2\n"
+          "       hot link \"L1\":4 -> \"S1\":2: 2\n"
+          "       hot link \"S0\":1 -> \"L0\":3: 2\n"
+          "       LID usage over 4 destinations: 1 LIDs used: 4; sources per LID min 3 max 3 "
+          "mean 3\n"
+          "verdict: clean\n");
+    const auto j = to_json(x.f, rep);
+    CHECK(j["schema"] == "ibrt-check/1");
+    CHECK(j["verdict"] == "clean");
+    CHECK(j["exit_code"] == 0);
+    // (L0->S0, S0->L1), (L1->S0, S0->L0) and the same through S1.
+    CHECK(j["checks"]["deadlock"]["dependencies"] == 4);
+    CHECK(j["checks"]["balance"][0]["links"]["max"] == 2.0);
+}
+
+TEST_CASE("a loop fails reachability in text, JSON and JUnit") {
+    Routed x = two_level_tree();
+    x.r.lft[S0][3] = 1;
+    CheckOptions opt;
+    opt.balance = false;
+    const CheckReport rep = run_checks(x.f, x.r, opt);
+    CHECK(has_violations(rep));
+    std::ostringstream text;
+    write_text(text, x.f, rep);
+    CHECK_THAT(text.str(),
+               Catch::Contains("FAIL reachability: 2 of 28 (source port, DLID) pairs fail, on 1 "
+                               "DLID: loop 2\n"
+                               "       DLID 3 from \"h0\":1: loop: \"h0\":1 -> \"L0\":1>3 -> "
+                               "\"S0\":1>1 -> \"L0\":3\n"));
+    CHECK_THAT(text.str(), Catch::EndsWith("verdict: violations\n"));
+
+    const auto j = to_json(x.f, rep);
+    CHECK(j["verdict"] == "violations");
+    CHECK(j["exit_code"] == 1);
+    const auto& r = j["checks"]["reachability"];
+    CHECK(r["passed"] == false);
+    CHECK(r["failures"] == 2);
+    CHECK(r["by_outcome"]["loop"] == 2);
+    REQUIRE(r["examples"].size() == 1);
+    const auto& e = r["examples"][0];
+    CHECK(e["dlid"] == 3);
+    CHECK(e["outcome"] == "loop");
+    CHECK(e["source"]["node"] == "h0");
+    CHECK(e["source"]["guid"] == "0x0000000000000100");
+    REQUIRE(e["path"].size() == 4);
+    CHECK(e["path"][2]["node"] == "S0");
+    CHECK(e["path"][2]["in_port"] == 1);
+    CHECK(e["path"][2]["out_port"] == 1);
+    CHECK(j["checks"].contains("balance"));
+    CHECK(j["checks"]["balance"].empty());
+
+    std::ostringstream xml;
+    write_junit(xml, x.f, rep);
+    const std::string s = xml.str();
+    // The forwarding loop L0 -> S0 -> L0 is also a credit loop of two channels.
+    CHECK_THAT(s, Catch::Contains("<testsuites name=\"ibrt check\" tests=\"3\" failures=\"2\""));
+    CHECK_THAT(s, Catch::Contains("<testcase classname=\"ibrt.check\" name=\"reachability\">\n"
+                                  "      <failure type=\"reachability\" message=\"2 of 28 "
+                                  "(source port, DLID) pairs fail, on 1 DLID: loop 2\">DLID 3 "
+                                  "from &quot;h0&quot;:1: loop: &quot;h0&quot;:1 -&gt; "));
+    CHECK_THAT(s, Catch::Contains("<testcase classname=\"ibrt.check\" name=\"deadlock\">\n"
+                                  "      <failure type=\"deadlock\" message=\"8 channels, 6 "
+                                  "dependencies on 1 VL: 1 credit loop\">cycle of 2 channels "
+                                  "(component of 2): &quot;L0&quot;:3 -&gt; &quot;S0&quot;:1 "
+                                  "VL0 =&gt; &quot;S0&quot;:1 -&gt; &quot;L0&quot;:3 VL0\n"));
+    CHECK_THAT(s, Catch::Contains("<testcase classname=\"ibrt.check\" name=\"minimality\">\n"
+                                  "      <system-out>26 reached pairs: all on shortest paths\n"));
+}
+
+TEST_CASE("non-minimal paths are a violation only in strict mode") {
+    Routed x = two_level_tree();
+    x.r.lft[L0][8] = 3;
+    x.r.lft[S0][8] = 2;
+    CheckOptions opt;
+    opt.balance = false;
+    CheckReport rep = run_checks(x.f, x.r, opt);
+    CHECK_FALSE(has_violations(rep));
+    std::ostringstream text;
+    write_text(text, x.f, rep);
+    CHECK_THAT(text.str(), Catch::Contains("WARN minimality: 2 of 28 reached pairs are longer "
+                                           "than the shortest path (by up to 2 hops); a "
+                                           "violation only with --strict\n"));
+    opt.strict = true;
+    rep = run_checks(x.f, x.r, opt);
+    CHECK(has_violations(rep));
+    CHECK(to_json(x.f, rep)["checks"]["minimality"]["passed"] == false);
+}
+
+TEST_CASE("a credit loop is a violation and lists its channels") {
+    const Routed x = clockwise_ring();
+    CheckOptions opt;
+    opt.balance = false;
+    const CheckReport rep = run_checks(x.f, x.r, opt);
+    CHECK(has_violations(rep));
+    std::ostringstream text;
+    write_text(text, x.f, rep);
+    CHECK_THAT(text.str(),
+               Catch::Contains("FAIL deadlock: 4 channels, 4 dependencies on 1 VL: 1 credit loop\n"
+                               "       cycle of 4 channels (component of 4): \"A\":2 -> \"B\":3 "
+                               "VL0 => \"B\":2 -> \"C\":3 VL0 => \"C\":2 -> \"D\":3 VL0 => "
+                               "\"D\":2 -> \"A\":3 VL0\n"));
+    const auto j = to_json(x.f, rep);
+    CHECK(j["checks"]["deadlock"]["credit_loops"] == 1);
+    CHECK(j["checks"]["deadlock"]["loops"][0]["cycle"][3]["node"] == "D");
+    CHECK(j["checks"]["deadlock"]["loops"][0]["cycle"][3]["peer_node"] == "A");
+}

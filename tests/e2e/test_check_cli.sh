@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# `ibrt check` on opensm's captured dumps (test-fabrics/tables, see its README): exit codes
+# 0 clean / 1 violations / 2 bad input, the JSON and JUnit reports, and `file:line: problem`
+# errors. No simulator needed.
+set -euo pipefail
+: "${IBRT:?}" "${IBRT_SOURCE_DIR:?}"
+T="$IBRT_SOURCE_DIR/test-fabrics/tables"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ibrt-check-cli.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL [check_cli]: $*" >&2; exit 1; }
+# expect RC CMD...: exact exit code; stdout+stderr in $WORK/out.
+expect() {
+    local want=$1 rc=0
+    shift
+    "$@" >"$WORK/out" 2>&1 || rc=$?
+    ((rc == want)) || fail "expected exit $want, got $rc from: $*"$'\n'"$(head -n 30 "$WORK/out")"
+}
+
+# updn, LMC 1, QoS SL2VL: clean, with every input given; JUnit has 4 passing test cases.
+expect 0 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.opensm-lfts.dump" \
+    --guid2lid "$T/ft-lmc1.guid2lid" --sl2vl "$T/ft-lmc1.opensm-sl2vl.dump" --junit "$WORK/j.xml"
+grep -qx "verdict: clean" "$WORK/out" || fail "no clean verdict"
+grep -qx "PASS reachability: 40 (source port, DLID) pairs over 12 DLIDs: all reach their destination" \
+    "$WORK/out" || fail "reachability line: $(cat "$WORK/out")"
+grep -q '<testsuites name="ibrt check" tests="4" failures="0" errors="0">' "$WORK/j.xml" ||
+    fail "JUnit header: $(head -n 3 "$WORK/j.xml")"
+
+# The same tables read back by dump_fts, and minhop with a router, shift pattern, JSON.
+expect 0 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.dump_fts.txt" \
+    --guid2lid "$T/ft-lmc1.guid2lid" --strict
+expect 0 "$IBRT" check -q --fabric "$T/ft-rt.net" --lfts "$T/ft-rt.dump_fts.txt" \
+    --guid2lid "$T/ft-rt.guid2lid" --sl2vl "$T/ft-rt.opensm-sl2vl.dump" --pattern shift/1 --json
+python3 - "$WORK/out" <<'PY' || fail "ft-rt JSON: $(head -c 1500 "$WORK/out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["schema"] == "ibrt-check/1" and j["verdict"] == "clean" and j["exit_code"] == 0
+assert j["fabric"] == {"switches": 4, "cas": 5, "end_ports": 5, "lids": 9}
+assert [b["pattern"] for b in j["checks"]["balance"]] == ["all-to-all", "shift/1"]
+assert j["checks"]["balance"][1]["flows"] == 5
+assert j["checks"]["deadlock"]["credit_loops"] == 0
+PY
+
+# dump_fts hides the top LID 64 (infiniband-diags off-by-one): 3 sources lose host-l1-1.
+expect 1 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-pin64.dump_fts.txt" \
+    --guid2lid "$T/ft-pin64.guid2lid" --junit "$WORK/j.xml"
+grep -qx "FAIL reachability: 3 of 28 (source port, DLID) pairs fail, on 1 DLID: no_entry 3" \
+    "$WORK/out" || fail "pin64 line: $(cat "$WORK/out")"
+grep -q 'tests="4" failures="1"' "$WORK/j.xml" || fail "pin64 JUnit: $(head -n 3 "$WORK/j.xml")"
+grep -q '<failure type="reachability"' "$WORK/j.xml" || fail "pin64 JUnit has no failure"
+# opensm's own dump of the same run has the entry.
+expect 0 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-pin64.opensm-lfts.dump" \
+    --guid2lid "$T/ft-pin64.guid2lid"
+
+# Bad input: exit 2 with file:line.
+sed 's/guid 0x0020000000020000/guid 0x00200000000200ff/' "$T/ft-lmc1.opensm-lfts.dump" >"$WORK/bad.dump"
+expect 2 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$WORK/bad.dump" --guid2lid "$T/ft-lmc1.guid2lid"
+grep -q "^ibrt: $WORK/bad.dump:15: " "$WORK/out" || fail "unknown GUID message: $(cat "$WORK/out")"
+# LIDs of another run: the dump's switch LIDs disagree with guid2lid.
+expect 2 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-rt.opensm-lfts.dump" \
+    --guid2lid "$T/ft-lmc1.guid2lid"
+grep -q "^ibrt: $T/ft-rt.opensm-lfts.dump:" "$WORK/out" || fail "mismatch message: $(cat "$WORK/out")"
+# No LIDs at all.
+grep -v "lid" "$T/ft-lmc1.net" >"$WORK/nolid.net" || true
+expect 2 "$IBRT" check -q --fabric "$WORK/nolid.net" --lfts "$T/ft-lmc1.opensm-lfts.dump"
+grep -q "has no \`lid N\` comments" "$WORK/out" || fail "no-LID message: $(cat "$WORK/out")"
+expect 2 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.opensm-lfts.dump" \
+    --guid2lid "$T/ft-lmc1.guid2lid" --pattern shift/0
+grep -q "unknown traffic pattern" "$WORK/out" || fail "pattern message: $(cat "$WORK/out")"
+echo "PASS [check_cli]"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# A cable fails while opensm runs with mlid (issue 5): ibsim's console unlinks a leaf uplink
+# of FT(4,3), the trap makes opensm re-sweep, mlid reroutes, and the tables the switches
+# then hold pass `ibrt check` on the degraded topology. Relinking the cable makes opensm
+# sweep again and the switches hold exactly the tables they held before the failure.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/harness.sh"
+e2e_init plugin_live_failure
+source "$HERE/plugin_lib.sh"
+plugin_conf "force_log_flush TRUE" "sweep_interval 0"
+
+"$IBRT" gen -q -o ft4-3.net fat-tree --ports 4 --levels 3
+
+# ibsim with its console on a FIFO, so the test can type Unlink/ReLink (ibsim-e2e.md §4, §8).
+mkfifo ctl
+ibsim -s ft4-3.net <ctl >ibsim.out 2>&1 &
+E2E_IBSIM_PID=$!
+E2E_PIDS+=("$E2E_IBSIM_PID")
+exec 3>ctl
+deadline=$((SECONDS + 30))
+until grep -q "Network simulator ready" ibsim.out; do
+    kill -0 "$E2E_IBSIM_PID" 2>/dev/null || e2e_fail "ibsim died: $(cat ibsim.out)"
+    ((SECONDS < deadline)) || e2e_fail "ibsim not ready"
+    sleep 0.05
+done
+
+mkdir -p osm
+OSM_TMP_DIR="$WORK/osm" OSM_CACHE_DIR="$WORK/osm" LD_PRELOAD="$E2E_UMAD2SIM" \
+    timeout -k 5 300 opensm -F "$WORK/ibrt.conf" -R mlid -l 2 -e -f "$WORK/osm/osm.log" \
+    --dump_files_dir "$WORK/osm" -D 0x43 >osm.out 2>&1 &
+E2E_PIDS+=("$!")
+
+# wait_routings N: until mlid has configured the switches N times in total.
+wait_routings() {
+    local want=$1 deadline=$((SECONDS + 60)) n
+    while :; do
+        n=$(grep -c "mlid tables configured on all switches" osm/osm.log 2>/dev/null || true)
+        ((n >= want)) && break
+        ((SECONDS < deadline)) || e2e_fail "waited for routing #$want, saw $n:"$'\n'"$(grep -E 'ERR|configured|SUBNET' osm/osm.log | tail)"
+        sleep 0.2
+    done
+    sleep 1 # the LFT MADs of that sweep are still being sent
+}
+
+wait_routings 1
+e2e_diag dump_fts >before.fts
+e2e_diag ibnetdiscover >before.net
+e2e_expect_rc 0 "$IBRT" check --fabric before.net --lfts before.fts
+
+echo 'Unlink "SW<00,2>"[3]' >&3
+wait_routings 2
+e2e_diag ibnetdiscover >failed.net
+e2e_diag dump_fts >failed.fts
+e2e_expect_rc 1 "$IBRT" diff before.net failed.net # the cable is gone from the fabric
+e2e_expect_rc 0 "$IBRT" check --fabric failed.net --lfts failed.fts
+e2e_expect_rc 1 "$IBRT" diff --lfts before.fts failed.fts # mlid rerouted
+
+echo 'ReLink "SW<00,2>"[3]' >&3
+wait_routings 3
+e2e_diag dump_fts >relinked.fts
+e2e_expect_rc 0 "$IBRT" diff --lfts before.fts relinked.fts
+echo Quit >&3
+e2e_pass

@@ -1,0 +1,141 @@
+// `ibrt check`: the CI validator for unicast routing tables (check/report.hpp). Reads a
+// topology, LFTs (opensm-lfts.dump or dump_fts/ibroute output), LIDs from the topology's
+// `lid N lmc M` comments or a guid2lid file, and optionally SL2VL tables and path selection;
+// prints a human summary, JSON (--json, schema in docs/check.md) and/or JUnit XML.
+// Exit: 0 clean, 1 violations, 2 bad input.
+#include "check/report.hpp"
+#include "fabric/guid2lid.hpp"
+#include "fabric/ibnetdiscover.hpp"
+#include "fabric/input_error.hpp"
+#include "fabric/lft_dump.hpp"
+#include "fabric/path_selection.hpp"
+#include "fabric/sl2vl_dump.hpp"
+#include "tools/command.hpp"
+
+#include <fmt/core.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+namespace ibrt::tools {
+namespace {
+
+struct CheckArgs {
+    std::string fabric, lfts, sl2vl, guid2lid, path_selection, junit;
+    std::string pattern = "all-to-all";
+    std::uint64_t seed = 1;
+    bool json = false, strict = false, no_deadlock = false, no_balance = false, quiet = false;
+    std::size_t max_examples = 10;
+};
+
+Routing load_routing(const Fabric& f, const CheckArgs& a) {
+    Routing r;
+    if (!a.guid2lid.empty()) {
+        r.lids = bind_guid2lid(read_guid2lid_file(a.guid2lid), f, a.guid2lid);
+    } else {
+        r.lids = Lids::from_fabric(f);
+        if (r.lids.max_lid() == 0)
+            throw InputError(a.fabric, 0,
+                             "the topology has no `lid N` comments; give the LIDs with --guid2lid");
+    }
+    for (PortId p = 0; p < r.lids.num_port_slots(); ++p)
+        if (r.lids.has_lid(p)) r.lmc = std::max(r.lmc, r.lids.lmc(p));
+
+    const LftDump dump = read_lft_dump_file(a.lfts);
+    r.lft = bind_lft_dump(dump, f, a.lfts);
+    // A dump taken under other LIDs than the ones given would make every verdict wrong.
+    for (const auto& sw : dump.switches) {
+        if (sw.lid == 0) continue;
+        const NodeId n = *f.find_node_by_guid(sw.guid);
+        const Lid mine = r.lids.base(f.port_id(n, 0));
+        if (mine != sw.lid)
+            throw InputError(a.lfts, sw.line,
+                             fmt::format("switch {} has LID {} in the dump but {} in the {}",
+                                         check::guid_hex(sw.guid), sw.lid, mine,
+                                         a.guid2lid.empty() ? "topology" : "guid2lid file"));
+    }
+    if (!a.sl2vl.empty()) r.sl2vl = bind_sl2vl_dump(read_sl2vl_dump_file(a.sl2vl), f, a.sl2vl);
+    if (!a.path_selection.empty())
+        r.dlid_choice = bind_path_selection(read_path_selection_file(a.path_selection), f, r.lids,
+                                            a.path_selection);
+    return r;
+}
+
+int run(const CheckArgs& a) {
+    check::CheckOptions opt;
+    try {
+        opt.pattern = check::parse_pattern(a.pattern, a.seed);
+    } catch (const std::invalid_argument& e) {
+        throw InputError("--pattern", 0, e.what());
+    }
+    opt.strict = a.strict;
+    opt.max_examples = a.max_examples;
+    opt.deadlock = !a.no_deadlock;
+    opt.balance = !a.no_balance;
+    if (!a.quiet)
+        opt.progress = [](const std::string& phase, double x) {
+            progress(fmt::format("ibrt check: {} {:.0f}%", phase, x * 100));
+        };
+
+    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    const Routing r = load_routing(f, a);
+    const check::CheckReport rep = check::run_checks(f, r, opt);
+    if (!a.quiet) progress("");
+
+    if (a.json)
+        std::cout << check::to_json(f, rep).dump(2) << '\n';
+    else
+        check::write_text(std::cout, f, rep);
+    if (!a.junit.empty()) {
+        std::ofstream out(a.junit);
+        if (!out) throw InputError(a.junit, 0, "cannot write the JUnit file");
+        check::write_junit(out, f, rep);
+    }
+    return check::has_violations(rep) ? kExitViolations : kExitOk;
+}
+
+const CommandRegistrar reg{{
+    "check",
+    "Validate routing tables: reachability, minimality, credit loops, link balance",
+    [](CLI::App& sub) -> std::function<int()> {
+        auto a = std::make_shared<CheckArgs>();
+        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover format")
+            ->required()
+            ->check(CLI::ExistingFile);
+        sub.add_option("--lfts", a->lfts, "LFTs: opensm-lfts.dump or dump_fts/ibroute output")
+            ->required()
+            ->check(CLI::ExistingFile);
+        sub.add_option("--guid2lid", a->guid2lid,
+                       "LIDs from opensm's guid2lid file (default: the topology's `lid` "
+                       "comments)")
+            ->check(CLI::ExistingFile);
+        sub.add_option("--sl2vl", a->sl2vl,
+                       "SL2VL tables from opensm-sl2vl.dump (default: every packet on VL0)")
+            ->check(CLI::ExistingFile);
+        sub.add_option("--path-selection", a->path_selection,
+                       "DLID per (source, destination) for the balance check (default: spread "
+                       "over all 2^LMC LIDs)")
+            ->check(CLI::ExistingFile);
+        sub.add_option("--pattern", a->pattern,
+                       "Extra traffic pattern for the balance check, besides all-to-all: "
+                       "all-to-all, shift/K, random")
+            ->capture_default_str();
+        sub.add_option("--seed", a->seed, "Seed of the random permutation")->capture_default_str();
+        sub.add_flag("--json", a->json, "Print the report as JSON (schema ibrt-check/1)");
+        sub.add_option("--junit", a->junit, "Also write a JUnit XML report to FILE");
+        sub.add_flag("--strict", a->strict, "Non-minimal paths are violations too");
+        sub.add_option("--max-examples", a->max_examples, "Failures reported in full per check")
+            ->capture_default_str();
+        sub.add_flag("--no-deadlock", a->no_deadlock, "Skip the credit-loop check");
+        sub.add_flag("--no-balance", a->no_balance, "Skip the balance check");
+        sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");
+        sub.footer("Exit codes: 0 clean, 1 violations (unreachable pairs, loops, credit loops, "
+                   "SL2VL drops; non-minimal paths with --strict), 2 bad input.");
+        return [a] { return run(*a); };
+    },
+}};
+
+} // namespace
+} // namespace ibrt::tools

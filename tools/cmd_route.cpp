@@ -1,0 +1,179 @@
+// `ibrt route`: runs a routing engine (engines/engine.hpp) on a topology and writes what opensm
+// would hold afterwards: opensm-lfts.dump, guid2lid, the path selection, and report.json.
+//
+// report.json, schema "ibrt-route/1" (fields are only ever added):
+//   { "schema": "ibrt-route/1", "engine": str, "fabric": str, "lmc": n,
+//     "lids": {"assigned": n, "max_lid": n, "source": "engine"|"paper"|"fabric", "aligned": b},
+//     "tree": {"switches_by_level": [{"level": n, "switches": n}], "max_level": n,
+//              "end_ports": n},
+//     "route_time_ms": x,
+//     "link_load": {"pattern": "all-to-all", "links": n, "max": n, "min": n, "mean": x,
+//                   "max_over_mean": x, "unrouted": n} }      (absent with --no-load)
+#include "engines/engine.hpp"
+#include "engines/fattree/link_load.hpp"
+#include "fabric/graph.hpp"
+#include "fabric/guid2lid.hpp"
+#include "fabric/ibnetdiscover.hpp"
+#include "fabric/input_error.hpp"
+#include "fabric/lft_dump.hpp"
+#include "fabric/path_selection.hpp"
+#include "tools/command.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+namespace ibrt::tools {
+namespace {
+
+struct RouteArgs {
+    std::string engine, fabric, lmc = "auto", out;
+    bool paper_lids = false, lids_from_fabric = false, no_path_selection = false, no_load = false;
+};
+
+std::ofstream open_out(const std::filesystem::path& p) {
+    std::ofstream o(p, std::ios::binary);
+    if (!o) throw InputError(p.string(), 0, "cannot create file");
+    return o;
+}
+
+int run_route(const RouteArgs& a) {
+    auto engine = make_engine(a.engine);
+    if (!engine) {
+        std::string names;
+        for (const auto& n : engine_names()) names += (names.empty() ? "" : ", ") + n;
+        fmt::print(stderr, "ibrt route: unknown engine '{}' (known: {})\n", a.engine, names);
+        return kExitBadInput;
+    }
+    EngineOptions opt;
+    opt.paper_lids = a.paper_lids;
+    if (a.lmc != "auto") {
+        int v = -1;
+        try {
+            std::size_t used = 0;
+            v = std::stoi(a.lmc, &used);
+            if (used != a.lmc.size()) v = -1;
+        } catch (const std::exception&) {
+            v = -1;
+        }
+        if (v < 0 || v > kMaxLmc) {
+            fmt::print(stderr, "ibrt route: --lmc must be 0..7 or auto, got '{}'\n", a.lmc);
+            return kExitBadInput;
+        }
+        opt.lmc = v;
+    }
+    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    std::optional<Lids> pre;
+    if (a.lids_from_fabric) pre = Lids::from_fabric(f);
+
+    Routing r;
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        r = engine->route(f, pre ? &*pre : nullptr, opt);
+    } catch (const RoutingError& e) {
+        fmt::print(stderr, "ibrt route: engine {} declined {}: {}\n", a.engine, a.fabric, e.what());
+        return kExitBadInput;
+    }
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+    const std::filesystem::path dir(a.out);
+    std::filesystem::create_directories(dir);
+    {
+        auto o = open_out(dir / "opensm-lfts.dump");
+        write_lft_dump(o, f, r);
+    }
+    {
+        auto o = open_out(dir / "guid2lid");
+        write_guid2lid(o, f, r.lids);
+    }
+    if (!a.no_path_selection) {
+        auto o = open_out(dir / "path-selection");
+        write_path_selection(o, f, r);
+    }
+
+    using J = nlohmann::ordered_json;
+    J j;
+    j["schema"] = "ibrt-route/1";
+    j["engine"] = a.engine;
+    j["fabric"] = a.fabric;
+    j["lmc"] = r.lmc;
+    std::size_t assigned = 0;
+    for (Lid l = 1; l <= r.lids.max_lid(); ++l) assigned += r.lids.owner(l) != kNoPort;
+    j["lids"] = {{"assigned", assigned},
+                 {"max_lid", r.lids.max_lid()},
+                 {"source", a.lids_from_fabric ? "fabric"
+                            : a.paper_lids     ? "paper"
+                                               : "engine"},
+                 {"aligned", r.lids.aligned()}};
+    const std::vector<int> lv = levels_from_cas(f);
+    int max_level = 0;
+    for (NodeId s : f.switches()) max_level = std::max(max_level, lv[s]);
+    std::vector<std::size_t> per(max_level + 1, 0);
+    for (NodeId s : f.switches())
+        if (lv[s] > 0) ++per[lv[s]];
+    J levels = J::array();
+    for (int l = 1; l <= max_level; ++l) levels.push_back({{"level", l}, {"switches", per[l]}});
+    std::size_t end_ports = 0;
+    for (NodeId c : f.cas())
+        for (PortNum p = 1; p <= f.node(c).num_ports; ++p) end_ports += f.port(c, p).connected();
+    j["tree"] = {{"switches_by_level", levels}, {"max_level", max_level}, {"end_ports", end_ports}};
+    j["route_time_ms"] = ms;
+    if (!a.no_load) {
+        const auto ld = fattree::all_to_all_load(f, r);
+        j["link_load"] = {{"pattern", "all-to-all"},
+                          {"links", ld.links},
+                          {"max", ld.max},
+                          {"min", ld.min},
+                          {"mean", ld.mean},
+                          {"max_over_mean", ld.mean > 0 ? double(ld.max) / ld.mean : 0.0},
+                          {"unrouted", ld.unrouted}};
+    }
+    {
+        auto o = open_out(dir / "report.json");
+        o << j.dump(2) << "\n";
+    }
+    fmt::print("{}: LMC {}, {} LIDs (max {}), {:.1f} ms -> {}\n", a.engine, r.lmc, assigned,
+               r.lids.max_lid(), ms, dir.string());
+    return kExitOk;
+}
+
+const CommandRegistrar reg{{
+    "route",
+    "Route a fabric with an engine (mlid, slid) and write LFTs, guid2lid, path selection",
+    [](CLI::App& sub) -> std::function<int()> {
+        auto a = std::make_shared<RouteArgs>();
+        sub.add_option("--engine", a->engine, "Routing engine: mlid (paper 000 §4) or slid")
+            ->required();
+        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover / ibsim net format")
+            ->required();
+        sub.add_option("--lmc", a->lmc,
+                       "LMC 0..7, or auto: enough LIDs for every up path, capped at 7 and by "
+                       "the 49151 unicast LIDs")
+            ->default_val("auto");
+        sub.add_flag("--paper-lids", a->paper_lids,
+                     "Paper numbering BaseLID = 2^LMC * PID + 1 (unaligned: opensm rejects it)");
+        sub.add_flag("--lids-from-fabric", a->lids_from_fabric,
+                     "Honour the `lid N lmc M` comments of the fabric instead of assigning LIDs");
+        sub.add_option("--out", a->out, "Output directory (created if missing)")->required();
+        sub.add_flag("--no-path-selection", a->no_path_selection,
+                     "Do not write path-selection (it has one line per CA pair)");
+        sub.add_flag("--no-load", a->no_load,
+                     "Skip the all-to-all link-load summary in report.json");
+        sub.footer("Writes DIR/opensm-lfts.dump (opensm's format, loadable by its `file` "
+                   "engine),\nDIR/guid2lid, DIR/path-selection (`<src GUID> <dst GUID> <DLID>` "
+                   "per CA pair)\nand DIR/report.json (schema \"ibrt-route/1\": engine, lmc, "
+                   "lids, tree levels,\nroute_time_ms, link_load). Exit 2 on bad input or when "
+                   "the engine declines the\nfabric (the reason is printed), e.g. a fabric that "
+                   "is not a fat tree.");
+        return [a] { return run_route(*a); };
+    },
+}};
+
+} // namespace
+} // namespace ibrt::tools
