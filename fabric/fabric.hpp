@@ -47,10 +47,11 @@ struct Port {
     PortNum peer_port = 0;
     std::uint8_t width = 0; // lanes: 1, 2, 4, 8, 12; 0 = unknown (unconnected)
     LinkSpeed speed = LinkSpeed::Unknown;
-    std::uint64_t guid = 0;   // port GUID; 0 = unknown
-    Lid base_lid = 0;         // 0 = not assigned / not known
-    std::uint8_t lmc = 0;     // LMC of an end port where known
-    std::uint8_t ext_num = 0; // external (front-panel) port number from `ibnetdiscover -g`; 0 = none
+    std::uint64_t guid = 0; // port GUID; 0 = unknown
+    Lid base_lid = 0;       // 0 = not assigned / not known
+    std::uint8_t lmc = 0;   // LMC of an end port where known
+    std::uint8_t ext_num =
+        0; // external (front-panel) port number from `ibnetdiscover -g`; 0 = none
     bool connected() const { return peer_node != kNoNode; }
     // Bandwidth of the link in Gb/s (data rate); 0 if unknown.
     double gbps() const { return width * lane_data_gbps(speed); }

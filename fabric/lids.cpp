@@ -11,12 +11,14 @@ void Lids::assign(PortId port, Lid base, std::uint8_t lmc) {
     const unsigned count = 1u << lmc;
     if (base == 0 || unsigned(base) + count - 1 > kMaxUnicastLid)
         throw std::invalid_argument("LID range " + std::to_string(base) + "+" +
-                                    std::to_string(count) + " is outside the unicast LIDs 1..49151");
+                                    std::to_string(count) +
+                                    " is outside the unicast LIDs 1..49151");
     if (port >= base_.size()) {
         base_.resize(std::size_t(port) + 1, 0);
         lmc_.resize(std::size_t(port) + 1, 0);
     }
-    if (owner_.size() < std::size_t(base) + count) owner_.resize(std::size_t(base) + count, kNoPort);
+    if (owner_.size() < std::size_t(base) + count)
+        owner_.resize(std::size_t(base) + count, kNoPort);
     for (unsigned i = 0; i < count; ++i)
         if (owner_[base + i] != kNoPort && owner_[base + i] != port)
             throw std::invalid_argument("LID " + std::to_string(base + i) + " is assigned twice");

@@ -51,7 +51,9 @@ struct PluginContext {
     std::vector<std::unique_ptr<EngineContext>> engines;
 };
 
-osm_log_t* log_of(const EngineContext* e) { return &e->plugin->osm->log; }
+osm_log_t* log_of(const EngineContext* e) {
+    return &e->plugin->osm->log;
+}
 
 void write_report(const EngineContext& e, const Routing& r, const osm::SubnetSnapshot& s,
                   double ms) {
@@ -64,9 +66,10 @@ void write_report(const EngineContext& e, const Routing& r, const osm::SubnetSna
             for (PortNum p : t) entries += p != kNoPath;
         out << "{\"engine\": \"" << e.name << "\", \"run\": " << e.runs
             << ", \"switches\": " << s.fabric.switches().size()
-            << ", \"end_nodes\": " << s.fabric.cas().size() << ", \"links\": " << s.fabric.num_links()
-            << ", \"lmc\": " << int(r.lmc) << ", \"max_lid\": " << r.lids.max_lid()
-            << ", \"lft_entries\": " << entries << ", \"route_ms\": " << ms << "}\n";
+            << ", \"end_nodes\": " << s.fabric.cas().size()
+            << ", \"links\": " << s.fabric.num_links() << ", \"lmc\": " << int(r.lmc)
+            << ", \"max_lid\": " << r.lids.max_lid() << ", \"lft_entries\": " << entries
+            << ", \"route_ms\": " << ms << "}\n";
         if (!out) throw std::runtime_error("cannot write report " + tmp);
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0)
@@ -121,7 +124,9 @@ int route(EngineContext* e) {
     return 0;
 }
 
-int cb_build_lid_matrices(void*) { return 1; } // opensm's min-hop matrices: other code reads them
+int cb_build_lid_matrices(void*) {
+    return 1;
+} // opensm's min-hop matrices: other code reads them
 
 int cb_ucast_build_fwd_tables(void* ctx) {
     auto* e = static_cast<EngineContext*>(ctx);
@@ -153,15 +158,15 @@ void cb_update_sl2vl(void* ctx, osm_physp_t* port, uint8_t in_port, uint8_t out_
     try {
         const auto r = std::atomic_load(&e->last);
         if (!r || r->routing.sl2vl.empty()) return; // keep opensm's configured table
-        const auto it = r->node_by_guid.find(
-            cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(port))));
+        const auto it =
+            r->node_by_guid.find(cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(port))));
         if (it == r->node_by_guid.end()) return;
         // opensm asks an end port with in = out = 0; ibrt keeps a CA port p's table at (0, p).
         const osm_node_t* node = osm_physp_get_node_ptr(port);
         const bool end_port = osm_node_get_type(node) != IB_NODE_TYPE_SWITCH;
-        const Sl2VlTable* table = r->routing.sl2vl.find(
-            it->second, r->num_ports[it->second], end_port ? 0 : in_port,
-            end_port ? osm_physp_get_port_num(port) : out_port);
+        const Sl2VlTable* table =
+            r->routing.sl2vl.find(it->second, r->num_ports[it->second], end_port ? 0 : in_port,
+                                  end_port ? osm_physp_get_port_num(port) : out_port);
         if (!table) return;
         for (uint8_t sl = 0; sl < 16; ++sl) ib_slvl_table_set(t, sl, (*table)[sl]);
     } catch (...) {
@@ -219,7 +224,9 @@ void* plugin_create(osm_opensm_t* osm) {
     return nullptr;
 }
 
-void plugin_delete(void* ctx) { delete static_cast<PluginContext*>(ctx); }
+void plugin_delete(void* ctx) {
+    delete static_cast<PluginContext*>(ctx);
+}
 
 void plugin_report(void*, osm_epi_event_id_t, void*) {}
 
@@ -227,6 +234,6 @@ void plugin_report(void*, osm_epi_event_id_t, void*) {}
 
 // The symbol opensm's loader dlsym()s; its version string must equal the running opensm's.
 extern "C" {
-__attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {
-    OSM_VERSION, plugin_create, plugin_delete, plugin_report};
+__attribute__((visibility("default")))
+osm_event_plugin_t osm_event_plugin = {OSM_VERSION, plugin_create, plugin_delete, plugin_report};
 }

@@ -37,16 +37,20 @@ PluginOptions parse_plugin_options(std::string_view text) {
         const std::string_view val = tok.substr(eq + 1);
         const std::string bad = "option '" + std::string(tok) + "': ";
         if (key == "report") {
-            if (val.empty()) o.errors.push_back(bad + "empty path");
-            else o.report = std::string(val);
+            if (val.empty())
+                o.errors.push_back(bad + "empty path");
+            else
+                o.report = std::string(val);
         } else if (key == "seed") {
             if (!parse_number(val, o.seed)) o.errors.push_back(bad + "not an unsigned integer");
         } else if (key == "lmc") {
             int lmc = -1;
-            if (val == "auto") o.lmc.reset();
+            if (val == "auto")
+                o.lmc.reset();
             else if (!parse_number(val, lmc) || lmc < 0 || lmc > 7)
                 o.errors.push_back(bad + "LMC must be 0..7 or auto");
-            else o.lmc = lmc;
+            else
+                o.lmc = lmc;
         } else {
             o.errors.push_back("unknown option '" + std::string(key) +
                                "' (known: report, seed, lmc)");

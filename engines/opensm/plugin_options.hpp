@@ -13,9 +13,9 @@
 namespace ibrt::osm {
 
 struct PluginOptions {
-    std::string report;          // report=PATH: JSON summary of every routing run
-    std::uint64_t seed = 1;      // seed=N: engines' tie-breaking seed
-    std::optional<int> lmc;      // lmc=N: LIDs per port the engine uses (<= opensm's lmc)
+    std::string report;              // report=PATH: JSON summary of every routing run
+    std::uint64_t seed = 1;          // seed=N: engines' tie-breaking seed
+    std::optional<int> lmc;          // lmc=N: LIDs per port the engine uses (<= opensm's lmc)
     std::vector<std::string> errors; // problems found; each is logged, the option ignored
 };
 

@@ -11,21 +11,31 @@ namespace {
 
 std::uint8_t width_lanes(std::uint8_t active) {
     switch (active) { // PortInfo:LinkWidthActive bits
-    case 1: return 1;
-    case 2: return 4;
-    case 4: return 8;
-    case 8: return 12;
-    case 16: return 2;
-    default: return 0;
+    case 1:
+        return 1;
+    case 2:
+        return 4;
+    case 4:
+        return 8;
+    case 8:
+        return 12;
+    case 16:
+        return 2;
+    default:
+        return 0;
     }
 }
 
 LinkSpeed speed_of(const ib_port_info_t& pi) {
     switch (ib_port_info_get_link_speed_active(&pi)) {
-    case 1: return LinkSpeed::SDR;
-    case 2: return LinkSpeed::DDR;
-    case 4: return LinkSpeed::QDR;
-    default: return LinkSpeed::Unknown; // FDR and faster are in the extended field
+    case 1:
+        return LinkSpeed::SDR;
+    case 2:
+        return LinkSpeed::DDR;
+    case 4:
+        return LinkSpeed::QDR;
+    default:
+        return LinkSpeed::Unknown; // FDR and faster are in the extended field
     }
 }
 
@@ -38,8 +48,8 @@ std::string node_desc(const osm_node_t& n) {
 
 SubnetSnapshot snapshot_subnet(osm_subn_t& subn) {
     std::vector<osm_node_t*> nodes;
-    for (cl_map_item_t* it = cl_qmap_head(&subn.node_guid_tbl); it != cl_qmap_end(&subn.node_guid_tbl);
-         it = cl_qmap_next(it))
+    for (cl_map_item_t* it = cl_qmap_head(&subn.node_guid_tbl);
+         it != cl_qmap_end(&subn.node_guid_tbl); it = cl_qmap_next(it))
         nodes.push_back(reinterpret_cast<osm_node_t*>(it));
     std::sort(nodes.begin(), nodes.end(), [](osm_node_t* a, osm_node_t* b) {
         return cl_ntoh64(osm_node_get_node_guid(a)) < cl_ntoh64(osm_node_get_node_guid(b));
@@ -51,9 +61,15 @@ SubnetSnapshot snapshot_subnet(osm_subn_t& subn) {
     for (osm_node_t* n : nodes) {
         NodeType type = NodeType::CA;
         switch (osm_node_get_type(n)) {
-        case IB_NODE_TYPE_SWITCH: type = NodeType::Switch; break;
-        case IB_NODE_TYPE_ROUTER: type = NodeType::Router; break;
-        default: type = NodeType::CA; break;
+        case IB_NODE_TYPE_SWITCH:
+            type = NodeType::Switch;
+            break;
+        case IB_NODE_TYPE_ROUTER:
+            type = NodeType::Router;
+            break;
+        default:
+            type = NodeType::CA;
+            break;
         }
         const auto num_ports = static_cast<PortNum>(osm_node_get_num_physp(n) - 1);
         const NodeId id =
@@ -89,8 +105,8 @@ SubnetSnapshot snapshot_subnet(osm_subn_t& subn) {
     s.lids = Lids(s.fabric);
 
     // LIDs: every end port opensm knows, with the range opensm assigned.
-    for (cl_map_item_t* it = cl_qmap_head(&subn.port_guid_tbl); it != cl_qmap_end(&subn.port_guid_tbl);
-         it = cl_qmap_next(it)) {
+    for (cl_map_item_t* it = cl_qmap_head(&subn.port_guid_tbl);
+         it != cl_qmap_end(&subn.port_guid_tbl); it = cl_qmap_next(it)) {
         osm_port_t* port = reinterpret_cast<osm_port_t*>(it);
         if (!port->p_physp || !port->p_node) continue;
         auto nit = id_of.find(port->p_node);

@@ -13,8 +13,8 @@ namespace ibrt::osm {
 
 struct SubnetSnapshot {
     Fabric fabric;
-    Lids lids;                              // what opensm assigned (base LID, LMC per end port)
-    std::vector<osm_switch_t*> switch_of;   // per NodeId; nullptr for non-switches
+    Lids lids;                            // what opensm assigned (base LID, LMC per end port)
+    std::vector<osm_switch_t*> switch_of; // per NodeId; nullptr for non-switches
     std::unordered_map<std::uint64_t, NodeId> node_by_guid; // for SL2VL callbacks (edge only)
 };
 
