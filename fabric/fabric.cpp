@@ -11,7 +11,7 @@ namespace ibrt {
 
 namespace {
 constexpr std::array<std::string_view, 10> kSpeedNames = {"??",  "SDR", "DDR", "QDR", "FDR10",
-                                                           "FDR", "EDR", "HDR", "NDR", "XDR"};
+                                                          "FDR", "EDR", "HDR", "NDR", "XDR"};
 std::string guid_hex(std::uint64_t g) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
@@ -21,14 +21,19 @@ std::string guid_hex(std::uint64_t g) {
 
 std::string_view to_string(NodeType t) {
     switch (t) {
-    case NodeType::CA: return "CA";
-    case NodeType::Switch: return "Switch";
-    case NodeType::Router: return "Router";
+    case NodeType::CA:
+        return "CA";
+    case NodeType::Switch:
+        return "Switch";
+    case NodeType::Router:
+        return "Router";
     }
     return "?";
 }
 
-std::string_view to_string(LinkSpeed s) { return kSpeedNames[static_cast<std::size_t>(s)]; }
+std::string_view to_string(LinkSpeed s) {
+    return kSpeedNames[static_cast<std::size_t>(s)];
+}
 
 std::optional<LinkSpeed> parse_link_speed(std::string_view s) {
     for (std::size_t i = 1; i < kSpeedNames.size(); ++i)
@@ -38,16 +43,26 @@ std::optional<LinkSpeed> parse_link_speed(std::string_view s) {
 
 double lane_data_gbps(LinkSpeed s) {
     switch (s) {
-    case LinkSpeed::Unknown: return 0;
-    case LinkSpeed::SDR: return 2.0;
-    case LinkSpeed::DDR: return 4.0;
-    case LinkSpeed::QDR: return 8.0;
-    case LinkSpeed::FDR10: return 10.0 * 64 / 66;
-    case LinkSpeed::FDR: return 14.0625 * 64 / 66;
-    case LinkSpeed::EDR: return 25.78125 * 64 / 66;
-    case LinkSpeed::HDR: return 50.0;
-    case LinkSpeed::NDR: return 100.0;
-    case LinkSpeed::XDR: return 200.0;
+    case LinkSpeed::Unknown:
+        return 0;
+    case LinkSpeed::SDR:
+        return 2.0;
+    case LinkSpeed::DDR:
+        return 4.0;
+    case LinkSpeed::QDR:
+        return 8.0;
+    case LinkSpeed::FDR10:
+        return 10.0 * 64 / 66;
+    case LinkSpeed::FDR:
+        return 14.0625 * 64 / 66;
+    case LinkSpeed::EDR:
+        return 25.78125 * 64 / 66;
+    case LinkSpeed::HDR:
+        return 50.0;
+    case LinkSpeed::NDR:
+        return 100.0;
+    case LinkSpeed::XDR:
+        return 200.0;
     }
     return 0;
 }
@@ -148,10 +163,9 @@ Fabric FabricBuilder::build() && {
         Port& p = ports_[h.a][h.pa];
         if (p.connected() && (p.peer_node != h.b || p.peer_port != h.pb))
             throw InputError(h.where.file, h.where.line,
-                             name(h.a) + " port " + std::to_string(h.pa) +
-                                 " is cabled twice: to " + name(p.peer_node) + " port " +
-                                 std::to_string(p.peer_port) + " and to " + name(h.b) + " port " +
-                                 std::to_string(h.pb));
+                             name(h.a) + " port " + std::to_string(h.pa) + " is cabled twice: to " +
+                                 name(p.peer_node) + " port " + std::to_string(p.peer_port) +
+                                 " and to " + name(h.b) + " port " + std::to_string(h.pb));
         p.peer_node = h.b;
         p.peer_port = h.pb;
         p.width = h.width;
@@ -172,6 +186,17 @@ Fabric FabricBuilder::build() && {
     for (const auto& v : ports_) total += v.size();
     f.ports_.reserve(total);
     f.port_owner_.reserve(total);
+    // Sizing the lookup maps up front saves their rehashes, a large share of a big parse
+    // (docs/performance.md, bench_parse).
+    std::size_t guid_ports = 0, ids = 0;
+    for (NodeId n = 0; n < nodes_.size(); ++n) {
+        for (const Port& p : ports_[n]) guid_ports += p.guid != 0;
+        guid_ports += nodes_[n].is_switch();
+        ids += !nodes_[n].id.empty();
+    }
+    f.node_by_guid_.reserve(nodes_.size());
+    f.port_by_guid_.reserve(guid_ports);
+    f.node_by_id_.reserve(ids);
     f.nodes_ = std::move(nodes_);
     for (NodeId n = 0; n < f.nodes_.size(); ++n) {
         Node& node = f.nodes_[n];
@@ -188,7 +213,8 @@ Fabric FabricBuilder::build() && {
         }
         for (PortNum p = 0; p <= node.num_ports; ++p) {
             const Port& port = f.ports_[node.first_port + p];
-            if (port.connected() && (n < port.peer_node || (n == port.peer_node && p < port.peer_port)))
+            if (port.connected() &&
+                (n < port.peer_node || (n == port.peer_node && p < port.peer_port)))
                 ++f.num_links_;
             if (port.guid != 0) f.port_by_guid_.emplace(port.guid, node.first_port + p);
         }

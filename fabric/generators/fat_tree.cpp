@@ -56,7 +56,11 @@ Fabric fat_tree(int m, int n) {
             "fat-tree: FT(" + std::to_string(m) + "," + std::to_string(n) +
                 ") is too large to generate");
     const FtAddressing addr{m, n, h};
-    const bool concat = h <= 10;
+    // Digit 0 of P(p) and of SW<w,l> (l >= 1) ranges over 0..m-1, the others over 0..m/2-1:
+    // digits concatenate only while m-1 is a single digit, or FT(16,3) would print P(1500) for
+    // p = (15,0,0) next to P(150) for p = (1,5,0), and a label no longer splits into digits
+    // by position.
+    const bool concat = m <= 10;
 
     GenBuilder b;
     std::vector<NodeId> ca(cas);

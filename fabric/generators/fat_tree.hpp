@@ -21,7 +21,8 @@
 // hangs on <0, p_{n-1}..p_1> at down link p_0. Node order: CAs by the value of p (p_0 least
 // significant), then switches stage 0..n-1 by the value of o.
 //
-// Labels: digits concatenated while every digit is below 10 (m/2 <= 10, k <= 10), otherwise
+// Labels: digits concatenated while every digit is below 10 (m <= 10 for FT(m,n), since
+// p0 and w0 range over 0..m-1; k <= 10 for k-ary n-trees), otherwise
 // separated by '.'.
 #pragma once
 

@@ -148,14 +148,28 @@ TEST_CASE("FT node order: CA NodeId = PID, switches by level") {
     CHECK(f.node(35).desc == "SW<31,2>");
 }
 
-TEST_CASE("FT labels use '.' once m/2 > 10") {
+TEST_CASE("FT labels use '.' once m > 10 (p0 and w0 range over 0..m-1)") {
     const Fabric f = gen::fat_tree(24, 2);
     const auto d = by_desc(f);
     CHECK(d.count("P(23.11)") == 1);
     CHECK(d.count("SW<23,1>") == 1);
     CHECK(peer(f, d, "P(23.11)", 1) == "SW<23,1>[12]");
-    const Fabric g = gen::fat_tree(20, 2); // m/2 = 10: concatenated, p0 may have two digits
-    CHECK(by_desc(g).count("P(199)") == 1);
+    // FT(16,3): p0 and w0 reach 15, so every label is dotted, none concatenated.
+    const Fabric g = gen::fat_tree(16, 3);
+    const auto dg = by_desc(g);
+    CHECK(dg.count("P(15.0.0)") == 1);
+    CHECK(dg.count("P(1.5.0)") == 1);
+    CHECK(dg.count("P(150)") == 0);
+    CHECK(dg.count("P(1500)") == 0);
+    CHECK(peer(g, dg, "P(15.7.7)", 1) == "SW<15.7,2>[8]");
+    CHECK(dg.count("SW<7.7,0>") == 1);
+    CHECK(dg.count("SW<15.7,1>") == 1);
+    CHECK(dg.size() == 1024 + 320); // labels are unique
+    // m = 12 is the smallest dotted radix; m = 10 (digits up to 9) still concatenates.
+    CHECK(by_desc(gen::fat_tree(12, 2)).count("P(11.5)") == 1);
+    const auto d10 = by_desc(gen::fat_tree(10, 2));
+    CHECK(d10.count("P(94)") == 1);
+    CHECK(d10.count("SW<9,1>") == 1);
 }
 
 TEST_CASE("FT(m,1) is one switch holding m CAs") {
