@@ -1,0 +1,38 @@
+// Bisection for the saturation point (see saturation.hpp).
+#include "sim/saturation.hpp"
+
+namespace ibrt::sim {
+
+bool is_saturated(const SimResult& r, double tolerance) {
+    return r.deadlock || r.accepted_fraction < (1.0 - tolerance) * r.offered_fraction;
+}
+
+Saturation find_saturation(const Fabric& f, const Routing& r, SimConfig cfg, double hi, int steps,
+                           double tolerance, const ProgressFn& progress) {
+    Saturation s;
+    auto run = [&](double load) {
+        cfg.traffic.load = load;
+        SaturationPoint p{load, simulate(f, r, cfg, nullptr, nullptr, nullptr, progress), false};
+        p.saturated = is_saturated(p.result, tolerance);
+        if (p.result.accepted_fraction > s.max_accepted)
+            s.max_accepted = p.result.accepted_fraction;
+        if (!p.saturated && load > s.load) {
+            s.load = load;
+            s.accepted = p.result.accepted_fraction;
+        }
+        s.runs.push_back(std::move(p));
+        return s.runs.back().saturated;
+    };
+    if (!run(hi)) return s; // not even saturated at the top
+    double lo = 0;
+    for (int i = 0; i < steps; ++i) {
+        const double mid = (lo + hi) / 2;
+        if (run(mid))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return s;
+}
+
+} // namespace ibrt::sim

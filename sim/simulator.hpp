@@ -1,0 +1,107 @@
+// The packet-level simulator: replays a Routing (LFTs, SL2VL, path SL, path selection) on a
+// Fabric with virtual cut-through switching and IBA credit-based link-level flow control per
+// VL. The model and every assumption are in docs/sim-model.md; the parameters below carry
+// their units in their names (ps = picoseconds, the simulator's integer time unit).
+#pragma once
+
+#include "fabric/fabric.hpp"
+#include "fabric/routing.hpp"
+#include "sim/policies.hpp"
+#include "sim/traffic.hpp"
+#include "sim/vl_arbiter.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ibrt::sim {
+
+inline constexpr Time kPsPerNs = 1000;
+
+// How a source picks the DLID of a destination.
+enum class DlidPolicy {
+    Table,  // Routing::dlid_choice (path selection); the base LID where it is empty
+    Base,   // the destination's base LID
+    Random, // uniformly among the destination's 2^LMC LIDs, per packet
+};
+// How a source picks the SL of a packet.
+enum class SlPolicy {
+    Path,   // Routing::path_sl(dlid)
+    Spread, // uniformly among 0..num_vls-1 per message (paper 000 §5 uses its VLs this way)
+};
+
+// One explicitly timed message (tests, trace replay); replaces generated traffic when given.
+struct TraceMessage {
+    Time time = 0;
+    std::uint32_t src = 0, dst = 0; // CA indices
+};
+
+struct SimConfig {
+    // Links and switches.
+    Time fly_ps = 20 * kPsPerNs;       // propagation time of every link
+    Time routing_ps = 100 * kPsPerNs;  // head arrival to eligible for the crossbar
+    Time ps_per_byte = 0;              // 0 = from each link's width x speed
+    Time credit_delay_ps = ~Time(0);   // credit return time; ~0 = fly_ps
+    std::uint32_t buffer_bytes = 1024; // input buffer per VL per port (switches and CAs)
+    std::uint32_t credit_unit = 64;    // bytes per credit (IBA: 64)
+    std::uint8_t num_vls = 1;          // data VLs 0..num_vls-1
+    std::uint8_t speedup = 1; // packets one input port may feed through the crossbar at once
+    VlArbConfig vlarb;
+
+    // Traffic.
+    TrafficSpec traffic;
+    std::uint32_t packet_bytes = 256;
+    std::uint32_t message_bytes = 0; // 0 = one packet
+    DlidPolicy dlid = DlidPolicy::Table;
+    SlPolicy sl = SlPolicy::Path;
+    std::vector<TraceMessage> trace;
+
+    // Measurement.
+    Time warmup_ps = 10 * 1000 * kPsPerNs;
+    Time measure_ps = 50 * 1000 * kPsPerNs;
+    Time drain_ps = 50 * 1000 * kPsPerNs; // at most this long after the window
+    Time deadlock_ps =
+        0; // 0 = 100 packet times on the slowest link, at least 10 x (routing + fly + credit delay)
+    std::uint64_t seed = 1;
+    std::uint32_t max_hops = 64; // a packet forwarded more often is dropped as looping
+};
+
+struct LinkUse {
+    PortId port = kNoPort;  // the transmitting port
+    double utilization = 0; // busy fraction of the measurement window
+    std::vector<double> vl_utilization;
+};
+
+struct SimResult {
+    // Per node, over the measurement window.
+    double offered_bytes_per_ns = 0, accepted_bytes_per_ns = 0;
+    double offered_fraction = 0, accepted_fraction = 0; // of the mean CA link bandwidth
+    double latency_mean_ns = 0, latency_p50_ns = 0, latency_p99_ns = 0, latency_max_ns = 0;
+    std::uint64_t latency_samples = 0;
+    std::uint64_t measured_unfinished = 0; // measured packets not delivered by the end
+
+    std::uint64_t generated = 0, delivered = 0, dropped = 0, misdelivered = 0, in_flight = 0;
+    std::uint64_t hops = 0, events = 0;
+    Time end_ps = 0;
+
+    bool deadlock = false;
+    Time deadlock_at_ps = 0;
+    std::vector<std::string> deadlock_cycle; // "node port N VL v" buffers, each waiting on the next
+
+    std::vector<LinkUse> links; // every cabled transmitting port, in PortId order
+    double link_util_mean = 0, link_util_max = 0;
+    std::vector<double> vl_util_mean; // per VL, over the cabled ports
+};
+
+// Progress callback: simulated time now and the end time; called every few wall seconds.
+using ProgressFn = std::function<void(Time now, Time end)>;
+
+// Runs one simulation. Throws std::invalid_argument for a configuration that cannot run
+// (a buffer smaller than a packet, a CA without a LID, a pattern that does not fit).
+// The optional policies default to LftRoute, Sl2VlSelect and NoInjectionControl.
+SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg,
+                   RouteSelector* route = nullptr, VlSelector* vls = nullptr,
+                   InjectionControl* inj = nullptr, const ProgressFn& progress = {});
+
+} // namespace ibrt::sim

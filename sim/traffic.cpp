@@ -1,0 +1,151 @@
+// Traffic patterns of the interconnect literature (Dally & Towles ch. 3; BookSim's
+// traffic.cpp definitions; paper 000 §5.2 for hot-spot, paper 002 §5 for perfect shuffle and
+// hot-spot, paper 004 §4 for complement). See traffic.hpp for the exact definitions.
+#include "sim/traffic.hpp"
+
+#include <stdexcept>
+
+namespace ibrt::sim {
+namespace {
+
+struct Named {
+    Pattern p;
+    std::string_view name;
+};
+constexpr Named kPatterns[] = {
+    {Pattern::Uniform, "uniform"},
+    {Pattern::Hotspot, "hotspot"},
+    {Pattern::Complement, "complement"},
+    {Pattern::BitReversal, "bitrev"},
+    {Pattern::Transpose, "transpose"},
+    {Pattern::Shuffle, "shuffle"},
+    {Pattern::Rotation, "rotation"},
+    {Pattern::Tornado, "tornado"},
+    {Pattern::RandomPermutation, "randperm"},
+    {Pattern::AllToAll, "alltoall"},
+};
+
+std::uint32_t reverse_bits(std::uint32_t x, int bits) {
+    std::uint32_t r = 0;
+    for (int i = 0; i < bits; ++i) r |= ((x >> i) & 1u) << (bits - 1 - i);
+    return r;
+}
+
+} // namespace
+
+std::optional<Pattern> parse_pattern(std::string_view s) {
+    for (const auto& n : kPatterns)
+        if (n.name == s) return n.p;
+    if (s == "centric") return Pattern::Hotspot;
+    return std::nullopt;
+}
+
+std::string_view to_string(Pattern p) {
+    for (const auto& n : kPatterns)
+        if (n.p == p) return n.name;
+    return "?";
+}
+
+std::string pattern_names() {
+    std::string s;
+    for (const auto& n : kPatterns) {
+        if (!s.empty()) s += ", ";
+        s += n.name;
+    }
+    return s;
+}
+
+std::optional<Injection> parse_injection(std::string_view s) {
+    if (s == "bernoulli") return Injection::Bernoulli;
+    if (s == "constant") return Injection::Constant;
+    return std::nullopt;
+}
+
+std::string_view to_string(Injection i) {
+    return i == Injection::Bernoulli ? "bernoulli" : "constant";
+}
+
+DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n, std::uint64_t seed)
+    : spec_(spec), n_(n) {
+    if (n == 0) throw std::invalid_argument("no end nodes to send traffic");
+    while ((1u << bits_) < n) ++bits_;
+    const bool pow2 = (1u << bits_) == n;
+    const Pattern p = spec.pattern;
+    if ((p == Pattern::BitReversal || p == Pattern::Transpose || p == Pattern::Shuffle) && !pow2)
+        throw std::invalid_argument("pattern " + std::string(to_string(p)) +
+                                    " needs a power-of-two number of end nodes, have " +
+                                    std::to_string(n));
+    if (p == Pattern::Transpose && bits_ % 2 != 0)
+        throw std::invalid_argument("pattern transpose needs an even number of address bits, "
+                                    "have " +
+                                    std::to_string(n) + " end nodes");
+    if (p == Pattern::Hotspot && spec.hot_node >= n)
+        throw std::invalid_argument("hot node " + std::to_string(spec.hot_node) +
+                                    " out of range (0.." + std::to_string(n - 1) + ")");
+    if (p == Pattern::Hotspot && (spec.hot_fraction < 0 || spec.hot_fraction > 1))
+        throw std::invalid_argument("hot fraction must be in 0..1");
+    fixed_.resize(n);
+    for (std::uint32_t s = 0; s < n; ++s) {
+        switch (p) {
+        case Pattern::Complement:
+            fixed_[s] = n - 1 - s;
+            break;
+        case Pattern::BitReversal:
+            fixed_[s] = reverse_bits(s, bits_);
+            break;
+        case Pattern::Transpose: {
+            const int h = bits_ / 2;
+            const std::uint32_t lo = s & ((1u << h) - 1);
+            fixed_[s] = (lo << h) | (s >> h);
+            break;
+        }
+        case Pattern::Shuffle:
+            fixed_[s] = bits_ == 0 ? s : (((s << 1) | (s >> (bits_ - 1))) & (n - 1));
+            break;
+        case Pattern::Rotation:
+            fixed_[s] = (s + spec.shift.value_or(n / 2)) % n;
+            break;
+        case Pattern::Tornado:
+            fixed_[s] = (s + (n + 1) / 2 - 1) % n;
+            break;
+        default:
+            fixed_[s] = s;
+            break;
+        }
+    }
+    if (p == Pattern::RandomPermutation) {
+        // Sattolo's algorithm: one cycle through all N, hence no node maps to itself.
+        gen::Rng rng(seed ^ 0x7065726d75746521ull);
+        for (std::uint32_t i = 0; i < n; ++i) fixed_[i] = i;
+        for (std::uint32_t i = n - 1; i > 0; --i) {
+            const auto j = std::uint32_t(rng.below(i));
+            std::swap(fixed_[i], fixed_[j]);
+        }
+    }
+}
+
+std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng,
+                                       std::uint64_t counter) const {
+    switch (spec_.pattern) {
+    case Pattern::Uniform:
+    uniform:
+        if (n_ < 2) return src;
+        {
+            const auto d = std::uint32_t(rng.below(n_ - 1));
+            return d >= src ? d + 1 : d;
+        }
+    case Pattern::Hotspot: {
+        // 53 random bits give an exact comparison against the fraction.
+        const double u = double(rng.next() >> 11) * 0x1.0p-53;
+        if (u < spec_.hot_fraction && src != spec_.hot_node) return spec_.hot_node;
+        goto uniform;
+    }
+    case Pattern::AllToAll:
+        if (n_ < 2) return src;
+        return std::uint32_t((src + 1 + counter % (n_ - 1)) % n_);
+    default:
+        return fixed_[src];
+    }
+}
+
+} // namespace ibrt::sim

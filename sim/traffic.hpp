@@ -1,0 +1,77 @@
+// Synthetic traffic: destination patterns and injection processes.
+//
+// Patterns map a source CA index s in 0..N-1 (Fabric::cas() order) to a destination:
+//   uniform      a uniformly random other CA;
+//   hotspot      with probability `hot_fraction` the hot CA, else uniform (paper 000 §5.2's
+//                "10 % centric": 10 of 100 packets go to one particular node);
+//   complement   N-1-s (the bitwise complement when N is a power of two);
+//   bitrev       s with its log2 N bits reversed;
+//   transpose    the upper and lower halves of the log2 N bits swapped (log2 N even);
+//   shuffle      the log2 N bits rotated left by one (perfect shuffle);
+//   rotation     (s + shift) mod N, shift default N/2;
+//   tornado      (s + ceil(N/2) - 1) mod N (BookSim's tornado on one dimension of N nodes);
+//   randperm     a fixed random permutation without fixed points (Sattolo), from the seed;
+//   alltoall     each source cycles s+1, s+2, ... (mod N), skipping itself.
+// A source whose destination is itself sends nothing. The bit patterns need N a power of two.
+//
+// Injection: `constant` generates a message every message_time / load, `bernoulli` one with
+// probability `load` per message time (geometric gaps), where message_time is the message's
+// serialization time on the source's own link: load 1.0 is the link's bandwidth.
+#pragma once
+
+#include "fabric/generators/rng.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ibrt::sim {
+
+enum class Pattern {
+    Uniform,
+    Hotspot,
+    Complement,
+    BitReversal,
+    Transpose,
+    Shuffle,
+    Rotation,
+    Tornado,
+    RandomPermutation,
+    AllToAll
+};
+enum class Injection { Bernoulli, Constant };
+
+std::optional<Pattern> parse_pattern(std::string_view s);
+std::string_view to_string(Pattern p);
+std::string pattern_names(); // "uniform, hotspot, ..." for help texts
+std::optional<Injection> parse_injection(std::string_view s);
+std::string_view to_string(Injection i);
+
+struct TrafficSpec {
+    Pattern pattern = Pattern::Uniform;
+    Injection injection = Injection::Bernoulli;
+    double load = 0.5;                  // offered load, fraction of the source link's bandwidth
+    double hot_fraction = 0.1;          // hotspot
+    std::uint32_t hot_node = 0;         // hotspot: CA index
+    std::optional<std::uint32_t> shift; // rotation; default N/2
+};
+
+// Destination chooser for N sources. Throws std::invalid_argument when the pattern cannot be
+// applied to N (bit patterns on a non-power of two, hot node out of range).
+class DestinationPattern {
+  public:
+    DestinationPattern(const TrafficSpec& spec, std::uint32_t n, std::uint64_t seed);
+    // The destination of the next message of `src`, or src itself when it sends nothing.
+    // `rng` is the source's own generator; `counter` its message count (alltoall).
+    std::uint32_t next(std::uint32_t src, gen::Rng& rng, std::uint64_t counter) const;
+
+  private:
+    TrafficSpec spec_;
+    std::uint32_t n_ = 0;
+    int bits_ = 0;
+    std::vector<std::uint32_t> fixed_; // precomputed destinations of the permutation patterns
+};
+
+} // namespace ibrt::sim

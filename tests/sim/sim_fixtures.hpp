@@ -1,0 +1,97 @@
+// Hand-built fabrics with analytic answers for the simulator tests.
+#pragma once
+
+#include "fabric/fabric.hpp"
+#include "fabric/routing.hpp"
+
+#include <string>
+#include <utility>
+
+namespace ibrt::test {
+
+struct SimFabric {
+    Fabric f;
+    Routing r;
+};
+
+inline Routing empty_routing(const Fabric& f) {
+    Routing r;
+    r.lids = Lids(f);
+    return r;
+}
+
+// Two switches S0, S1 with k CAs each (h0..h(k-1) on S0 ports 1..k, hk..h(2k-1) on S1), one
+// cable S0:k+1 - S1:k+1: the bottleneck. CA i has LID i+1; S0, S1 have 2k+1, 2k+2.
+// Node ids: CAs 0..2k-1, S0 = 2k, S1 = 2k+1.
+inline SimFabric two_switches(int k) {
+    FabricBuilder b;
+    for (int i = 0; i < 2 * k; ++i) b.add_node(NodeType::CA, 1, 0x100 + i, "h" + std::to_string(i));
+    const NodeId s0 = b.add_node(NodeType::Switch, PortNum(k + 1), 0x200, "S0");
+    const NodeId s1 = b.add_node(NodeType::Switch, PortNum(k + 1), 0x201, "S1");
+    for (int i = 0; i < k; ++i) {
+        b.connect(NodeId(i), 1, s0, PortNum(i + 1));
+        b.connect(NodeId(k + i), 1, s1, PortNum(i + 1));
+    }
+    b.connect(s0, PortNum(k + 1), s1, PortNum(k + 1));
+    SimFabric x{std::move(b).build(), {}};
+    x.r = empty_routing(x.f);
+    for (int i = 0; i < 2 * k; ++i) x.r.lids.assign(x.f.port_id(NodeId(i), 1), Lid(i + 1), 0);
+    x.r.lids.assign(x.f.port_id(s0, 0), Lid(2 * k + 1), 0);
+    x.r.lids.assign(x.f.port_id(s1, 0), Lid(2 * k + 2), 0);
+    x.r.lft.assign(x.f.num_nodes(), {});
+    for (NodeId s : {s0, s1}) x.r.lft[s].assign(x.r.lids.max_lid() + 1u, kNoPath);
+    for (int i = 0; i < k; ++i) {
+        x.r.lft[s0][Lid(i + 1)] = PortNum(i + 1);
+        x.r.lft[s0][Lid(k + i + 1)] = PortNum(k + 1);
+        x.r.lft[s1][Lid(k + i + 1)] = PortNum(i + 1);
+        x.r.lft[s1][Lid(i + 1)] = PortNum(k + 1);
+    }
+    return x;
+}
+
+// A unidirectional ring of four switches A B C D (ids 4..7), CA hX (ids 0..3) on port 1 of X;
+// port 2 goes to the next switch's port 3. Every switch forwards its own CA's LID (1..4) to
+// port 1 and all others clockwise to port 2: a credit loop over the four ring links.
+inline SimFabric ring4() {
+    FabricBuilder b;
+    const char* hn[] = {"hA", "hB", "hC", "hD"};
+    const char* sn[] = {"A", "B", "C", "D"};
+    for (int i = 0; i < 4; ++i) b.add_node(NodeType::CA, 1, 0x100 + i, hn[i]);
+    for (int i = 0; i < 4; ++i) b.add_node(NodeType::Switch, 3, 0x200 + i, sn[i]);
+    for (int i = 0; i < 4; ++i) {
+        b.connect(NodeId(i), 1, NodeId(4 + i), 1);
+        b.connect(NodeId(4 + i), 2, NodeId(4 + (i + 1) % 4), 3);
+    }
+    SimFabric x{std::move(b).build(), {}};
+    x.r = empty_routing(x.f);
+    for (int i = 0; i < 4; ++i) {
+        x.r.lids.assign(x.f.port_id(NodeId(i), 1), Lid(i + 1), 0);
+        x.r.lids.assign(x.f.port_id(NodeId(4 + i), 0), Lid(5 + i), 0);
+    }
+    x.r.lft.assign(x.f.num_nodes(), {});
+    for (int s = 0; s < 4; ++s) {
+        auto& t = x.r.lft[NodeId(4 + s)];
+        t.assign(x.r.lids.max_lid() + 1u, 2);
+        t[0] = kNoPath;
+        t[Lid(s + 1)] = 1;
+        t[Lid(5 + s)] = 0;
+    }
+    return x;
+}
+
+// SL2VL for ring4 that breaks the loop for two-hop traffic: the first ring hop (in from the
+// CA, port 1) on VL 0, every later hop (in from the ring, port 3) on VL 1.
+inline void ring4_vl_by_hop(SimFabric& x) {
+    x.r.sl2vl.tables.assign(x.f.num_nodes(), {});
+    for (NodeId s = 4; s < 8; ++s) {
+        auto& t = x.r.sl2vl.tables[s];
+        t.assign(Sl2Vl::size(3), kSl2VlDropAll);
+        Sl2VlTable vl0{}, vl1{};
+        vl1.fill(1);
+        t[Sl2Vl::index(3, 1, 2)] = vl0;
+        t[Sl2Vl::index(3, 3, 2)] = vl1;
+        t[Sl2Vl::index(3, 3, 1)] = vl1;
+    }
+}
+
+} // namespace ibrt::test

@@ -1,0 +1,105 @@
+// Destination patterns and VL arbitration, exactly.
+#include "sim/traffic.hpp"
+#include "sim/vl_arbiter.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+using namespace ibrt;
+using namespace ibrt::sim;
+
+namespace {
+std::vector<std::uint32_t> map_all(Pattern p, std::uint32_t n,
+                                   std::optional<std::uint32_t> shift = {}) {
+    TrafficSpec s;
+    s.pattern = p;
+    s.shift = shift;
+    DestinationPattern d(s, n, 1);
+    gen::Rng rng(1);
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t i = 0; i < n; ++i) out.push_back(d.next(i, rng, 0));
+    return out;
+}
+using V = std::vector<std::uint32_t>;
+} // namespace
+
+TEST_CASE("permutation patterns on 8 and 16 nodes") {
+    CHECK(map_all(Pattern::Complement, 8) == V{7, 6, 5, 4, 3, 2, 1, 0});
+    CHECK(map_all(Pattern::BitReversal, 8) == V{0, 4, 2, 6, 1, 5, 3, 7});
+    CHECK(map_all(Pattern::Shuffle, 8) == V{0, 2, 4, 6, 1, 3, 5, 7});
+    CHECK(map_all(Pattern::Tornado, 8) == V{3, 4, 5, 6, 7, 0, 1, 2});
+    CHECK(map_all(Pattern::Rotation, 8) == V{4, 5, 6, 7, 0, 1, 2, 3});
+    CHECK(map_all(Pattern::Rotation, 8, 1) == V{1, 2, 3, 4, 5, 6, 7, 0});
+    CHECK(map_all(Pattern::Transpose, 16) ==
+          V{0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15});
+    const V p = map_all(Pattern::RandomPermutation, 16);
+    CHECK(std::set<std::uint32_t>(p.begin(), p.end()).size() == 16);
+    for (std::uint32_t i = 0; i < 16; ++i) CHECK(p[i] != i);
+}
+
+TEST_CASE("all-to-all cycles through every other node") {
+    TrafficSpec s;
+    s.pattern = Pattern::AllToAll;
+    DestinationPattern d(s, 4, 1);
+    gen::Rng rng(1);
+    V got;
+    for (std::uint64_t k = 0; k < 6; ++k) got.push_back(d.next(2, rng, k));
+    CHECK(got == V{3, 0, 1, 3, 0, 1});
+}
+
+TEST_CASE("uniform never picks the source and hot spot picks the hot node at its fraction") {
+    TrafficSpec s;
+    DestinationPattern u(s, 5, 1);
+    gen::Rng rng(7);
+    std::vector<int> hist(5, 0);
+    for (int k = 0; k < 10000; ++k) ++hist[u.next(3, rng, 0)];
+    CHECK(hist[3] == 0);
+    for (int i : {0, 1, 2, 4}) CHECK(hist[i] == Approx(2500).margin(200));
+
+    s.pattern = Pattern::Hotspot;
+    s.hot_fraction = 0.1;
+    s.hot_node = 0;
+    DestinationPattern h(s, 11, 1);
+    int hot = 0;
+    for (int k = 0; k < 100000; ++k) hot += h.next(5, rng, 0) == 0;
+    // 10 % directly plus 1/10 of the remaining uniform 90 %.
+    CHECK(hot == Approx(100000 * (0.1 + 0.9 / 10)).margin(1000));
+}
+
+TEST_CASE("patterns that do not fit are refused") {
+    TrafficSpec s;
+    s.pattern = Pattern::Transpose;
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1),
+                      "pattern transpose needs an even number of address bits, have 8 end nodes");
+    s.pattern = Pattern::Hotspot;
+    s.hot_node = 9;
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1), "hot node 9 out of range (0..7)");
+    CHECK(parse_pattern("centric") == Pattern::Hotspot);
+    CHECK(!parse_pattern("nope"));
+}
+
+TEST_CASE("VL arbitration: weighted round robin and the high-priority limit") {
+    VlArbConfig c;
+    c.low = {{0, 2}, {1, 1}}; // VL0 gets 128 bytes per turn, VL1 64
+    VlArbState st;
+    std::string seq;
+    for (int k = 0; k < 9; ++k) seq += char('0' + vl_arbitrate(c, st, 0b11, 64));
+    CHECK(seq == "001001001");
+    // A VL with nothing ready is skipped.
+    st = {};
+    seq.clear();
+    for (int k = 0; k < 3; ++k) seq += char('0' + vl_arbitrate(c, st, 0b10, 64));
+    CHECK(seq == "111");
+
+    VlArbConfig h;
+    h.high = {{1, 255}};
+    h.low = {{0, 1}};
+    h.high_limit = 1; // 4096 bytes of high priority while low waits
+    st = {};
+    seq.clear();
+    for (int k = 0; k < 6; ++k) seq += char('0' + vl_arbitrate(h, st, 0b11, 2048));
+    CHECK(seq == "110110");
+    CHECK(vl_arbitrate(h, st, 0, 64) == kNoVl);
+}

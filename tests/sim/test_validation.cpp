@@ -1,0 +1,228 @@
+// Analytic validation of the simulator (issue 6): link saturation, zero-load latency,
+// a known bottleneck, credit-loop deadlock and its VL fix, determinism, conservation.
+#include "engines/engine.hpp"
+#include "fabric/generators/fat_tree.hpp"
+#include "sim/simulator.hpp"
+#include "sim_fixtures.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace ibrt;
+using namespace ibrt::sim;
+
+namespace {
+
+constexpr Time ns = kPsPerNs;
+
+// 1 ns per byte, 256-byte packets, 16-packet buffers: enough to cover every credit round trip.
+SimConfig fast_config() {
+    SimConfig c;
+    c.ps_per_byte = 1000;
+    c.packet_bytes = 256;
+    c.buffer_bytes = 16 * 256;
+    c.fly_ps = 20 * ns;
+    c.routing_ps = 100 * ns;
+    c.warmup_ps = 20 * 1000 * ns;
+    c.measure_ps = 200 * 256 * ns; // 200 packet times
+    c.drain_ps = 20 * 1000 * ns;
+    c.traffic.injection = Injection::Constant;
+    c.traffic.load = 1.0;
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("a single link saturates at exactly its bandwidth") {
+    // Two CAs through one switch, each sending to the other: every CA link carries its
+    // bandwidth, 1 byte/ns, whatever the offered load above it.
+    auto x = test::two_switches(1);
+    SimConfig c = fast_config();
+    c.traffic.pattern = Pattern::Complement;
+    for (double load : {1.0, 1.5, 3.0}) {
+        c.traffic.load = load;
+        const SimResult r = simulate(x.f, x.r, c);
+        INFO("load " << load);
+        CHECK(r.accepted_bytes_per_ns == 1.0);
+        CHECK(r.accepted_fraction == 1.0);
+        CHECK(r.offered_fraction == Approx(load).epsilon(0.01));
+        CHECK(r.link_util_max == 1.0);
+        CHECK(r.dropped == 0);
+        CHECK(!r.deadlock);
+        CHECK(r.generated == r.delivered + r.in_flight);
+    }
+    // Below saturation everything offered is accepted.
+    c.traffic.load = 0.5;
+    const SimResult r = simulate(x.f, x.r, c);
+    CHECK(r.accepted_fraction == 0.5);
+    CHECK(r.measured_unfinished == 0);
+    CHECK(r.generated == r.delivered + r.in_flight);
+}
+
+TEST_CASE("zero-load latency is the sum of fly, routing and serialization times") {
+    // FT(4,3) routed by mlid; paper 000 §5.2 timing: 20 ns fly, 100 ns routing, 4 ns/byte,
+    // 32-byte packets and buffers.
+    const Fabric f = gen::fat_tree(4, 3);
+    const Routing rt = make_engine("mlid")->route(f, nullptr, {});
+    SimConfig c;
+    c.fly_ps = 20 * ns;
+    c.routing_ps = 100 * ns;
+    c.ps_per_byte = 4 * ns;
+    c.packet_bytes = 32;
+    c.buffer_bytes = 32;
+    c.credit_unit = 32;
+    c.warmup_ps = 0;
+    c.measure_ps = 1000 * 1000 * ns;
+    // P(000) -> P(001): one leaf switch, two links. P(000) -> P(100): up to a root and back
+    // down, five switches and six links. One message at a time, so nothing contends.
+    SECTION("same leaf") {
+        c.trace = {{0, 0, 1}};
+        const SimResult r = simulate(f, rt, c);
+        REQUIRE(r.latency_samples == 1);
+        CHECK(r.latency_max_ns == 2 * 20 + 1 * 100 + 32 * 4); // 268 ns
+        CHECK(r.hops == 2);
+    }
+    SECTION("across the root") {
+        c.trace = {{0, 0, 8}, {5000 * ns, 8, 0}, {10000 * ns, 15, 1}};
+        const SimResult r = simulate(f, rt, c);
+        REQUIRE(r.latency_samples == 3);
+        CHECK(r.latency_p50_ns == 6 * 20 + 5 * 100 + 32 * 4); // 748 ns
+        CHECK(r.latency_max_ns == 748);
+        CHECK(r.latency_mean_ns == 748);
+        CHECK(r.hops == 18);
+        CHECK(r.delivered == 3);
+        CHECK(r.misdelivered == 0);
+    }
+    SECTION("a faster output waits for the tail (cut-through)") {
+        // Same path; fly and routing shorter than the serialization: still the sum.
+        c.routing_ps = 10 * ns;
+        c.fly_ps = 5 * ns;
+        c.trace = {{0, 0, 8}};
+        const SimResult r = simulate(f, rt, c);
+        CHECK(r.latency_max_ns == 6 * 5 + 5 * 10 + 32 * 4); // 208 ns
+    }
+}
+
+TEST_CASE("a two-switch fabric saturates at the bottleneck's analytic value") {
+    // Three CAs on each switch all send across the one inter-switch link (complement):
+    // 3 flows share 1 byte/ns per direction, so each node accepts exactly 1/3 byte/ns.
+    auto x = test::two_switches(3);
+    SimConfig c = fast_config();
+    c.traffic.pattern = Pattern::Complement;
+    const SimResult r = simulate(x.f, x.r, c);
+    CHECK(r.accepted_bytes_per_ns == Approx(1.0 / 3).epsilon(1e-12));
+    CHECK(r.link_util_max == 1.0);
+    // The two directions of the bottleneck are fully busy; round robin gives each of the
+    // three sources a third of it (to within one packet at the window's edges).
+    const PortId s0_up = x.f.port_id(6, 4), s1_up = x.f.port_id(7, 4);
+    double injected = 0;
+    for (const LinkUse& u : r.links) {
+        if (u.port == s0_up || u.port == s1_up) {
+            CHECK(u.utilization == 1.0);
+        } else {
+            CHECK(u.utilization == Approx(1.0 / 3).margin(1.0 / 200));
+            if (x.f.node(x.f.port_node(u.port)).type == NodeType::CA) injected += u.utilization;
+        }
+    }
+    CHECK(injected == Approx(2.0).margin(2.0 / 200));
+    CHECK(!r.deadlock);
+    CHECK(r.generated == r.delivered + r.in_flight);
+}
+
+TEST_CASE("a credit loop deadlocks and is reported with its cycle of buffers") {
+    auto x = test::ring4();
+    SimConfig c = fast_config();
+    c.packet_bytes = 256;
+    c.buffer_bytes = 256; // one packet per VL buffer
+    c.traffic.pattern = Pattern::Rotation;
+    c.traffic.shift = 2; // two ring hops each
+    const SimResult r = simulate(x.f, x.r, c);
+    REQUIRE(r.deadlock);
+    std::vector<std::string> cyc = r.deadlock_cycle;
+    std::sort(cyc.begin(), cyc.end());
+    CHECK(cyc == std::vector<std::string>{"'A' port 3 VL 0", "'B' port 3 VL 0", "'C' port 3 VL 0",
+                                          "'D' port 3 VL 0"});
+    CHECK(r.in_flight > 0);
+    CHECK(r.generated == r.delivered + r.in_flight);
+}
+
+TEST_CASE("the same loop with VLs by hop does not deadlock") {
+    auto x = test::ring4();
+    test::ring4_vl_by_hop(x);
+    SimConfig c = fast_config();
+    c.num_vls = 2;
+    c.buffer_bytes = 256;
+    c.traffic.pattern = Pattern::Rotation;
+    c.traffic.shift = 2;
+    // Seeds 1, 4 and 5 deadlock on one VL (the previous test is seed 1).
+    for (std::uint64_t seed : {2, 3, 4, 5}) {
+        c.seed = seed;
+        CHECK(!simulate(x.f, x.r, c).deadlock);
+    }
+    c.seed = 1;
+    const SimResult r = simulate(x.f, x.r, c);
+    CHECK(!r.deadlock);
+    CHECK(r.deadlock_cycle.empty());
+    CHECK(r.dropped == 0);
+    CHECK(r.accepted_fraction > 0.3);
+    // The first ring hop is on VL 0, the second on VL 1: the ring links carry both.
+    const PortId a_out = x.f.port_id(4, 2);
+    for (const LinkUse& u : r.links)
+        if (u.port == a_out) {
+            CHECK(u.vl_utilization[0] > 0);
+            CHECK(u.vl_utilization[1] > 0);
+            CHECK(u.vl_utilization[0] + u.vl_utilization[1] == Approx(u.utilization));
+        }
+}
+
+TEST_CASE("the same seed gives the same results and another seed other results") {
+    const Fabric f = gen::fat_tree(4, 3);
+    const Routing rt = make_engine("mlid")->route(f, nullptr, {});
+    SimConfig c;
+    c.traffic.load = 0.6;
+    c.warmup_ps = 5000 * ns;
+    c.measure_ps = 20000 * ns;
+    c.drain_ps = 20000 * ns;
+    const SimResult a = simulate(f, rt, c), b = simulate(f, rt, c);
+    CHECK(a.generated == b.generated);
+    CHECK(a.delivered == b.delivered);
+    CHECK(a.events == b.events);
+    CHECK(a.latency_mean_ns == b.latency_mean_ns);
+    CHECK(a.latency_p99_ns == b.latency_p99_ns);
+    CHECK(a.accepted_bytes_per_ns == b.accepted_bytes_per_ns);
+    c.seed = 2;
+    const SimResult d = simulate(f, rt, c);
+    CHECK(d.latency_mean_ns != a.latency_mean_ns);
+    CHECK(d.events != a.events);
+}
+
+TEST_CASE("packets without a route are dropped and counted") {
+    auto x = test::two_switches(1);
+    x.r.lft[3][1] = kNoPath; // S1 cannot reach h0
+    SimConfig c = fast_config();
+    c.traffic.pattern = Pattern::Complement;
+    c.traffic.load = 0.5;
+    const SimResult r = simulate(x.f, x.r, c);
+    CHECK(r.dropped > 0);
+    // h1's traffic is all dropped, h0's all delivered: half of what was offered arrives.
+    CHECK(r.accepted_fraction == 0.25);
+    CHECK(r.generated == r.delivered + r.dropped + r.in_flight);
+}
+
+TEST_CASE("configurations that cannot run are refused") {
+    auto x = test::two_switches(1);
+    SimConfig c = fast_config();
+    c.buffer_bytes = 128;
+    CHECK_THROWS_WITH(simulate(x.f, x.r, c),
+                      "a buffer of 128 bytes (2 credits of 64 bytes) cannot hold a packet of "
+                      "256 bytes");
+    c = fast_config();
+    c.traffic.pattern = Pattern::BitReversal;
+    auto y = test::two_switches(3);
+    CHECK_THROWS_WITH(simulate(y.f, y.r, c),
+                      "pattern bitrev needs a power-of-two number of end nodes, have 6");
+    Routing nolid = x.r;
+    nolid.lids = Lids(x.f);
+    CHECK_THROWS_WITH(simulate(x.f, nolid, fast_config()), "end node 'h0' port 1 has no LID");
+}
