@@ -7,8 +7,9 @@
 
 namespace ibrt {
 
-std::unique_ptr<Engine> make_mlid_engine(); // engines/mlid: paper 000 §4
-std::unique_ptr<Engine> make_slid_engine(); // engines/slid: paper 000 §5 baseline
+std::unique_ptr<Engine> make_mlid_engine();     // engines/mlid: paper 000 §4
+std::unique_ptr<Engine> make_slid_engine();     // engines/slid: paper 000 §5 baseline
+std::unique_ptr<Engine> make_separate_engine(); // engines/separate: paper 001 §VI.D
 
 namespace {
 struct EngineEntry {
@@ -18,6 +19,7 @@ struct EngineEntry {
 constexpr std::array kEngines{
     EngineEntry{"mlid", &make_mlid_engine},
     EngineEntry{"slid", &make_slid_engine},
+    EngineEntry{"separate", &make_separate_engine},
 };
 } // namespace
 

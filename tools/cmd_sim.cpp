@@ -412,7 +412,7 @@ const CommandRegistrar reg{{
         sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover / ibsim net format")
             ->required();
         sub.add_option("--lfts", a->lfts, "LFTs: opensm-lfts.dump or ibroute/dump_fts output");
-        sub.add_option("--engine", a->engine, "Route in-process instead: mlid, slid");
+        sub.add_option("--engine", a->engine, "Route in-process instead: mlid, slid, separate");
         sub.add_option("--lmc", a->lmc, "With --engine: LMC 0..7 or auto")->default_val("auto");
         sub.add_option("--guid2lid", a->guid2lid,
                        "LIDs from opensm's guid2lid (default: the topology's `lid` comments)");

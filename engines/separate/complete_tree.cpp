@@ -1,0 +1,136 @@
+// Up*/Down*-legal completion of a configuration's forwarding (see complete_tree.hpp).
+#include "engines/separate/complete_tree.hpp"
+
+#include <queue>
+
+namespace ibrt::separate {
+
+using lidassign::kFar;
+
+CompletedTree complete_tree(const Fabric& f, const lidassign::UpDown& ud, PortId target,
+                            const std::vector<PortId>& fixed) {
+    const std::size_t n = f.num_nodes();
+    CompletedTree t;
+    t.out.assign(n, kNoPort);
+    t.hops.assign(n, kFar);
+    enum : std::uint8_t { kNone, kD, kU };
+    std::vector<std::uint8_t> cls(n, kNone);
+    const NodeId tnode = f.port_node(target);
+    NodeId entry = kNoNode; // the switch next to the target
+    PortId entry_out = kNoPort;
+    if (f.node(tnode).is_switch()) {
+        entry = tnode;
+        entry_out = target; // port 0
+    } else {
+        const Port& p = f.port(target);
+        if (!p.connected() || !f.node(p.peer_node).is_switch()) return t;
+        entry = p.peer_node;
+        entry_out = f.port_id(entry, p.peer_port);
+    }
+    t.out[entry] = entry_out;
+    t.hops[entry] = 0;
+    cls[entry] = kD;
+    // Fixed switches: hops and class by following their walk (memoised).
+    std::vector<NodeId> stack;
+    for (NodeId s : f.switches()) {
+        if (fixed[s] == kNoPort || cls[s] != kNone) continue;
+        NodeId x = s;
+        stack.clear();
+        while (x != kNoNode && cls[x] == kNone && fixed[x] != kNoPort) {
+            stack.push_back(x);
+            cls[x] = 0xff; // on stack
+            const NodeId nx = f.port(fixed[x]).peer_node;
+            x = f.node(nx).is_switch() ? nx : kNoNode;
+        }
+        const bool ok = x != kNoNode && cls[x] != kNone && cls[x] != 0xff;
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+            const NodeId y = *it;
+            const NodeId nx = f.port(fixed[y]).peer_node;
+            t.out[y] = fixed[y];
+            if (!ok) { // a fixed walk that does not reach the target: leave it to the fill
+                cls[y] = kNone;
+                t.out[y] = kNoPort;
+                continue;
+            }
+            t.hops[y] = t.hops[nx] + 1;
+            cls[y] = ud.up(f, fixed[y]) ? kU : kD;
+        }
+    }
+    using Item = std::pair<std::uint32_t, NodeId>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<>> q;
+    // Relax free predecessors u of v over edges u -> v that satisfy `want_up`.
+    auto relax_into = [&](NodeId v, bool want_up) {
+        for (PortNum p = 1; p <= f.node(v).num_ports; ++p) {
+            const Port& port = f.port(v, p);
+            if (!port.connected()) continue;
+            const NodeId u = port.peer_node;
+            if (!f.node(u).is_switch() || cls[u] != kNone) continue;
+            const PortId e = f.port_id(u, port.peer_port);
+            if (ud.up(f, e) != want_up) continue;
+            const std::uint32_t h = t.hops[v] + 1;
+            if (h < t.hops[u] || (h == t.hops[u] && e < t.out[u])) {
+                t.hops[u] = h;
+                t.out[u] = e;
+                q.push({h, u});
+            }
+        }
+    };
+    auto run = [&](bool want_up, std::uint8_t label, auto&& admissible) {
+        for (NodeId s : f.switches())
+            if (admissible(s)) q.push({t.hops[s], s});
+        std::vector<bool> done(n, false);
+        while (!q.empty()) {
+            auto [h, v] = q.top();
+            q.pop();
+            if (done[v] || h != t.hops[v]) continue;
+            done[v] = true;
+            if (cls[v] == kNone) cls[v] = label;
+            if (admissible(v)) relax_into(v, want_up);
+        }
+    };
+    // Tentative hops of free switches must not leak between phases.
+    auto reset_free = [&] {
+        for (NodeId s : f.switches())
+            if (cls[s] == kNone) {
+                t.hops[s] = kFar;
+                t.out[s] = kNoPort;
+            }
+    };
+    run(false, kD, [&](NodeId s) { return cls[s] == kD; });
+    reset_free();
+    run(true, kU, [&](NodeId s) { return cls[s] == kD || cls[s] == kU; });
+    reset_free();
+    // Forced: any edge into a labelled switch.
+    bool any = false;
+    for (NodeId s : f.switches()) any |= cls[s] == kNone && ud.level[s] >= 0;
+    if (any) {
+        for (NodeId s : f.switches())
+            if (cls[s] != kNone) q.push({t.hops[s], s});
+        std::vector<bool> done(n, false);
+        while (!q.empty()) {
+            auto [h, v] = q.top();
+            q.pop();
+            if (done[v] || h != t.hops[v]) continue;
+            done[v] = true;
+            if (cls[v] == kNone) {
+                cls[v] = kU;
+                ++t.forced;
+            }
+            for (PortNum p = 1; p <= f.node(v).num_ports; ++p) {
+                const Port& port = f.port(v, p);
+                if (!port.connected()) continue;
+                const NodeId u = port.peer_node;
+                if (!f.node(u).is_switch() || cls[u] != kNone) continue;
+                const PortId e = f.port_id(u, port.peer_port);
+                if (h + 1 < t.hops[u] || (h + 1 == t.hops[u] && e < t.out[u])) {
+                    t.hops[u] = h + 1;
+                    t.out[u] = e;
+                    q.push({h + 1, u});
+                }
+            }
+        }
+    }
+    return t;
+}
+
+} // namespace ibrt::separate

@@ -1,0 +1,38 @@
+// Completing one LID's forwarding into a legal Up*/Down* tree (paper 001 §VI.D's `separate`
+// scheme needs every LID reachable from every switch, not only along the selected paths).
+//
+// A configuration fixes the out edge of the switches its paths cross; every other switch needs
+// an entry that reaches the target without a credit loop. Up*/Down* is deadlock free when no
+// route turns from a down edge to an up edge, so every switch is labelled:
+//   D: its onward walk takes only down edges (the target's switch, fixed switches leaving by a
+//      down edge, and free switches given a down edge to a D switch) -- any edge may enter it;
+//   U: its onward walk starts with an up edge -- only up edges may enter it.
+// Free switches first get the shortest down-only route into D (multi-source Dijkstra over
+// down edges), then the remaining ones the shortest up edge into a labelled switch. Fixed
+// switches of a legal configuration never violate this (a path that went down never turns up,
+// and two paths of one configuration leave a shared switch by the same edge). A free switch
+// that still has no label (all its legal routes are cut off by fixed U switches) gets the
+// shortest entry into any labelled switch; such entries may turn down->up and are counted as
+// `forced` so callers can report them.
+#pragma once
+
+#include "fabric/fabric.hpp"
+#include "lidassign/updown.hpp"
+
+#include <vector>
+
+namespace ibrt::separate {
+
+struct CompletedTree {
+    std::vector<PortId> out; // per node: the out edge (kNoPort: not a switch, or unreachable);
+                             // the target switch itself holds its port 0 for a switch target
+    std::vector<std::uint32_t> hops; // switch hops to the target, kFar if unreachable
+    std::uint32_t forced = 0;
+};
+
+// target: an end port (a CA port, or port 0 of a switch). fixed: per node the out edge the
+// configuration fixes, kNoPort elsewhere (CA entries are ignored).
+CompletedTree complete_tree(const Fabric& f, const lidassign::UpDown& ud, PortId target,
+                            const std::vector<PortId>& fixed);
+
+} // namespace ibrt::separate

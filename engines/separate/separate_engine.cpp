@@ -1,0 +1,331 @@
+// Paper 001 §VI.D: the `separate` scheme (path selection + color/L) as a routing engine.
+#include "engines/separate/complete_tree.hpp"
+#include "engines/separate/separate.hpp"
+#include "lidassign/heuristics.hpp"
+#include "lidassign/path_compute.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+namespace ibrt {
+namespace separate {
+
+using namespace ibrt::lidassign;
+
+namespace {
+
+std::vector<PortId> fixed_of(const Fabric& f, const DestPaths& d,
+                             const std::vector<std::uint32_t>& config, std::uint32_t j) {
+    std::vector<PortId> fixed(f.num_nodes(), kNoPort);
+    for (std::size_t i = 0; i < d.size(); ++i)
+        if (config[i] == j)
+            for (PortId e : d.path(i))
+                if (f.node(f.port_node(e)).is_switch()) fixed[f.port_node(e)] = e;
+    return fixed;
+}
+
+} // namespace
+
+Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOptions& opt,
+                       SeparateStats* stats) {
+    SeparateStats local;
+    SeparateStats& st = stats ? *stats : local;
+    if (f.switches().empty() || f.cas().size() < 1)
+        throw RoutingError("separate: the fabric has no switches or no CAs");
+    const UpDown ud = make_updown(f, choose_root(f, opt.seed));
+    PathSet paths = path_selection(f, ud, 16);
+    st.max_load_selected = max_link_load(f, paths);
+    const auto cas = f.cas();
+    std::vector<std::uint32_t> ca_index(f.num_nodes(), 0xffffffffu);
+    for (std::size_t i = 0; i < cas.size(); ++i) ca_index[cas[i]] = std::uint32_t(i);
+
+    std::vector<Assignment> asg;
+    std::uint32_t max_k = 1;
+    for (const DestPaths& d : paths) {
+        asg.push_back(color(build_split_graph(f, d), true));
+        max_k = std::max(max_k, asg.back().k);
+        st.lids_color_l += lids_for(asg.back().k);
+    }
+    st.needed_lmc = std::uint32_t(lmc_for(max_k));
+
+    // LIDs.
+    Routing r;
+    std::vector<std::uint32_t> room(cas.size()); // LIDs per destination
+    if (preassigned) {
+        r.lids = *preassigned;
+        int lmc = 0;
+        for (std::size_t i = 0; i < cas.size(); ++i) {
+            const PortId p = ca_port(f, cas[i]);
+            if (p == kNoPort) continue;
+            if (!r.lids.has_lid(p))
+                throw RoutingError(
+                    fmt::format("separate: CA {} has no preassigned LID", f.node(cas[i]).desc));
+            room[i] = 1u << r.lids.lmc(p);
+            lmc = std::max<int>(lmc, r.lids.lmc(p));
+        }
+        for (NodeId s : f.switches())
+            if (!r.lids.has_lid(f.port_id(s, 0)))
+                throw RoutingError(
+                    fmt::format("separate: switch {} has no preassigned LID", f.node(s).desc));
+        r.lmc = static_cast<std::uint8_t>(lmc);
+    } else {
+        int lmc = opt.lmc ? *opt.lmc : std::min<int>(int(st.needed_lmc), kMaxLmc);
+        auto fits = [&](int l) {
+            const std::size_t block = std::size_t(1) << l;
+            return (cas.size() + 1) * block + f.switches().size() <= kMaxUnicastLid;
+        };
+        while (lmc > 0 && !fits(lmc)) {
+            if (opt.lmc)
+                throw RoutingError(
+                    fmt::format("separate: LMC {} does not fit in 49151 unicast LIDs", lmc));
+            --lmc;
+        }
+        if (!fits(lmc)) throw RoutingError("separate: too many end ports for the LID space");
+        r.lmc = static_cast<std::uint8_t>(lmc);
+        r.lids = Lids(f);
+        const std::uint32_t block = 1u << lmc;
+        std::uint32_t next = block; // aligned bases; LIDs 1..block-1 go to switches
+        for (std::size_t i = 0; i < cas.size(); ++i) {
+            const PortId p = ca_port(f, cas[i]);
+            room[i] = block;
+            if (p == kNoPort) continue;
+            r.lids.assign(p, static_cast<Lid>(next), r.lmc);
+            next += block;
+        }
+        std::uint32_t low = 1;
+        for (NodeId s : f.switches()) {
+            const bool in_gap = low < block;
+            r.lids.assign(f.port_id(s, 0), static_cast<Lid>(in_gap ? low : next), 0);
+            (in_gap ? low : next) += 1;
+        }
+    }
+    st.lmc = r.lmc;
+
+    // Refit destinations whose configurations exceed their LIDs.
+    std::vector<std::uint64_t> load(f.num_port_slots(), 0);
+    for (const DestPaths& d : paths)
+        for (PortId e : d.edges) ++load[e];
+    for (std::size_t di = 0; di < paths.size(); ++di) {
+        const std::uint32_t cap = room[ca_index[paths[di].dst]];
+        Assignment& a = asg[di];
+        if (a.k <= cap) continue;
+        ++st.refit_destinations;
+        DestPaths& d = paths[di];
+        std::vector<std::uint32_t> size(a.k, 0);
+        for (std::uint32_t c : a.config) ++size[c];
+        std::vector<std::uint32_t> order(a.k);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t x, std::uint32_t y) { return size[x] > size[y]; });
+        std::vector<std::uint32_t> renum(a.k, 0xffffffffu);
+        for (std::uint32_t j = 0; j < cap; ++j) renum[order[j]] = j;
+        const PortId target = ca_port(f, d.dst);
+        std::vector<std::uint32_t> new_config(d.size());
+        for (std::size_t i = 0; i < d.size(); ++i) new_config[i] = renum[a.config[i]];
+        std::vector<CompletedTree> trees;
+        for (std::uint32_t j = 0; j < cap; ++j)
+            trees.push_back(complete_tree(f, ud, target, fixed_of(f, d, new_config, j)));
+        DestPaths nd;
+        nd.dst = d.dst;
+        std::vector<PortId> walk;
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            const auto p = d.path(i);
+            if (new_config[i] != 0xffffffffu) {
+                nd.add(p);
+                continue;
+            }
+            for (PortId e : p) --load[e];
+            const PortId src = p[0];
+            const NodeId leaf = f.port(src).peer_node;
+            std::uint32_t best = 0xffffffffu, best_hops = kFar;
+            std::uint64_t best_load = ~0ull;
+            for (std::uint32_t j = 0; j < cap; ++j) {
+                if (trees[j].hops[leaf] == kFar) continue;
+                std::uint64_t mx = load[src];
+                for (NodeId x = leaf; x != kNoNode;) {
+                    const PortId e = trees[j].out[x];
+                    mx = std::max(mx, load[e]);
+                    const NodeId nx = f.port(e).peer_node;
+                    x = f.node(nx).is_switch() ? nx : kNoNode;
+                }
+                const std::uint32_t h = trees[j].hops[leaf];
+                if (h < best_hops || (h == best_hops && mx < best_load)) {
+                    best = j;
+                    best_hops = h;
+                    best_load = mx;
+                }
+            }
+            if (best == 0xffffffffu)
+                throw RoutingError(
+                    fmt::format("separate: no route to {} fits LMC {}", f.node(d.dst).desc, r.lmc));
+            walk.assign(1, src);
+            for (NodeId x = leaf; x != kNoNode;) {
+                const PortId e = trees[best].out[x];
+                walk.push_back(e);
+                const NodeId nx = f.port(e).peer_node;
+                x = f.node(nx).is_switch() ? nx : kNoNode;
+            }
+            for (PortId e : walk) ++load[e];
+            st.refit_extra_hops += walk.size() > p.size() ? walk.size() - p.size() : 0;
+            ++st.refit_paths;
+            new_config[i] = best;
+            nd.add(walk);
+        }
+        d = std::move(nd);
+        a.config = std::move(new_config);
+        a.k = cap;
+    }
+    st.max_load_final = max_link_load(f, paths);
+
+    // LFTs.
+    r.lft.assign(f.num_nodes(), {});
+    for (NodeId s : f.switches()) r.lft[s].assign(r.lids.max_lid() + 1u, kNoPath);
+    auto write = [&](const CompletedTree& t, Lid lid) {
+        for (NodeId s : f.switches())
+            if (t.out[s] != kNoPort) r.lft[s][lid] = f.port_num(t.out[s]);
+        st.forced_entries += t.forced;
+    };
+    r.dlid_choice.assign(cas.size() * cas.size(), 0);
+    for (std::size_t di = 0; di < paths.size(); ++di) {
+        const DestPaths& d = paths[di];
+        const PortId target = ca_port(f, d.dst);
+        if (target == kNoPort) continue;
+        const Lid base = r.lids.base(target);
+        const std::uint32_t nl = 1u << r.lids.lmc(target);
+        const std::uint32_t k = std::max<std::uint32_t>(asg[di].k, 1);
+        std::vector<CompletedTree> trees;
+        for (std::uint32_t j = 0; j < k && j < nl; ++j)
+            trees.push_back(complete_tree(f, ud, target, fixed_of(f, d, asg[di].config, j)));
+        for (std::uint32_t j = 0; j < nl; ++j) write(trees[j % trees.size()], Lid(base + j));
+        const std::uint32_t dst_i = ca_index[d.dst];
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            const std::uint32_t src_i = ca_index[f.port_node(d.path(i)[0])];
+            r.dlid_choice[std::size_t(src_i) * cas.size() + dst_i] =
+                static_cast<Lid>(base + asg[di].config[i]);
+        }
+    }
+    // Pairs without a path (a CA to itself) use the base LID.
+    for (std::size_t s = 0; s < cas.size(); ++s)
+        for (std::size_t t = 0; t < cas.size(); ++t) {
+            Lid& x = r.dlid_choice[s * cas.size() + t];
+            const PortId p = ca_port(f, cas[t]);
+            if (x == 0 && p != kNoPort) x = r.lids.base(p);
+        }
+    // Every other end port: CA ports besides the first, and switch port 0.
+    const std::vector<PortId> none(f.num_nodes(), kNoPort);
+    for (PortId p = 0; p < f.num_port_slots(); ++p) {
+        if (!r.lids.has_lid(p)) continue;
+        const NodeId n = f.port_node(p);
+        if (!f.node(n).is_switch() && p == ca_port(f, n)) continue;
+        if (!f.node(n).is_switch() && !f.port(p).connected()) continue;
+        const CompletedTree t = complete_tree(f, ud, p, none);
+        for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j) write(t, Lid(r.lids.base(p) + j));
+    }
+    st.paths = std::move(paths);
+    return r;
+}
+
+namespace {
+
+// The fabric renumbered by node GUID, so that the result does not depend on the order in
+// which a file or opensm's subnet lists the nodes (the live plugin and `ibrt route` on the
+// discovered topology must agree). nullopt when GUIDs are not unique and non-zero.
+struct Canonical {
+    Fabric g;
+    std::vector<NodeId> to_orig, to_canon;
+};
+
+std::optional<Canonical> canonical(const Fabric& f) {
+    std::vector<NodeId> order(f.num_nodes());
+    std::iota(order.begin(), order.end(), NodeId{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](NodeId a, NodeId b) { return f.node(a).guid < f.node(b).guid; });
+    for (std::size_t i = 0; i < order.size(); ++i)
+        if (f.node(order[i]).guid == 0 ||
+            (i > 0 && f.node(order[i]).guid == f.node(order[i - 1]).guid))
+            return std::nullopt;
+    FabricBuilder b;
+    std::vector<NodeId> to_canon(f.num_nodes());
+    for (NodeId n : order) {
+        const Node& src = f.node(n);
+        to_canon[n] = b.add_node(src.type, src.num_ports, src.guid, src.desc);
+        for (PortNum p = 0; p <= src.num_ports; ++p)
+            b.port(to_canon[n], p).guid = f.port(n, p).guid;
+    }
+    for (NodeId n = 0; n < f.num_nodes(); ++n)
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
+            const Port& port = f.port(n, p);
+            if (!port.connected()) continue;
+            if (port.peer_node < n || (port.peer_node == n && port.peer_port < p)) continue;
+            b.connect(to_canon[n], p, to_canon[port.peer_node], port.peer_port, port.width,
+                      port.speed);
+        }
+    return Canonical{std::move(b).build(), std::move(order), std::move(to_canon)};
+}
+
+} // namespace
+
+Routing route_separate(const Fabric& f, const Lids* preassigned, const EngineOptions& opt,
+                       SeparateStats* stats) {
+    const std::optional<Canonical> c = canonical(f);
+    if (!c) return route_in_order(f, preassigned, opt, stats);
+    const Fabric& g = c->g;
+    auto port_to_canon = [&](PortId p) {
+        return g.port_id(c->to_canon[f.port_node(p)], f.port_num(p));
+    };
+    auto port_to_orig = [&](PortId p) {
+        return f.port_id(c->to_orig[g.port_node(p)], g.port_num(p));
+    };
+    std::optional<Lids> pre;
+    if (preassigned) {
+        pre.emplace(g);
+        for (PortId p = 0; p < f.num_port_slots(); ++p)
+            if (preassigned->has_lid(p))
+                pre->assign(port_to_canon(p), preassigned->base(p), preassigned->lmc(p));
+    }
+    const Routing rc = route_in_order(g, pre ? &*pre : nullptr, opt, stats);
+    Routing r;
+    r.lmc = rc.lmc;
+    r.lids = Lids(f);
+    for (PortId p = 0; p < g.num_port_slots(); ++p)
+        if (rc.lids.has_lid(p)) r.lids.assign(port_to_orig(p), rc.lids.base(p), rc.lids.lmc(p));
+    r.lft.assign(f.num_nodes(), {});
+    for (NodeId n = 0; n < f.num_nodes(); ++n) r.lft[n] = rc.lft[c->to_canon[n]];
+    const auto cas = f.cas(), gcas = g.cas();
+    std::vector<std::size_t> gidx(g.num_nodes(), 0);
+    for (std::size_t i = 0; i < gcas.size(); ++i) gidx[gcas[i]] = i;
+    std::vector<std::size_t> ci(cas.size());
+    for (std::size_t i = 0; i < cas.size(); ++i) ci[i] = gidx[c->to_canon[cas[i]]];
+    r.dlid_choice.assign(cas.size() * cas.size(), 0);
+    for (std::size_t i = 0; i < cas.size(); ++i)
+        for (std::size_t j = 0; j < cas.size(); ++j)
+            r.dlid_choice[i * cas.size() + j] = rc.dlid_choice[ci[i] * cas.size() + ci[j]];
+    if (stats)
+        for (DestPaths& d : stats->paths) {
+            d.dst = c->to_orig[d.dst];
+            for (PortId& e : d.edges) e = port_to_orig(e);
+        }
+    return r;
+}
+
+} // namespace separate
+
+namespace {
+class SeparateEngine final : public Engine {
+  public:
+    std::string_view name() const override { return "separate"; }
+    Routing route(const Fabric& f, const Lids* preassigned,
+                  const EngineOptions& opt) const override {
+        return separate::route_separate(f, preassigned, opt);
+    }
+};
+} // namespace
+
+std::unique_ptr<Engine> make_separate_engine() {
+    return std::make_unique<SeparateEngine>();
+}
+
+} // namespace ibrt

@@ -1,0 +1,49 @@
+// The two path computations of paper 001 §VI, both restricted to Up*/Down* legal routes
+// (updown.hpp), one path per ordered pair of distinct CAs.
+//
+// shortest-widest: pairs one by one (destinations in Fabric::cas() order, sources in the same
+// order); every directed edge starts with weight 1 and gains 1 per path that uses it; a pair
+// gets the legal route with the fewest hops, and among those the smallest weight sum (ties:
+// lowest port numbers first). Weights are per directed edge: a cable carries the two
+// directions independently.
+//
+// path-selection: up to `candidates` (16) legal routes per pair, then Koibuchi, Jouraku,
+// Amano's most-loaded-link-first selection (paper 001 ref. [12]). Deviation, documented: the
+// candidates are shortest legal routes only (the paper's Yen k-shortest also admits longer
+// ones when fewer than 16 shortest exist); when a pair has more than 16, the 16 are spread
+// evenly over the lexicographic order of all of them (ranks floor(i N / 16)), not the first
+// 16, so that the set is not biased to low port numbers. Load of a directed link = sum over
+// the pairs of (that pair's candidates through the link) / (that pair's candidates), kept
+// exactly in integers scaled by lcm(1..16). Selection: take the link of highest load on which
+// some pair still has a candidate avoiding it; drop that pair's candidates through the link;
+// repeat until every pair has one candidate left. Ties: lowest PortId. To keep this near
+// linear, one visit of a link drops pairs (lowest pair index first) until the link is no
+// longer above the next most loaded one, rather than one pair per global re-selection.
+#pragma once
+
+#include "lidassign/paths.hpp"
+#include "lidassign/updown.hpp"
+
+#include <string_view>
+
+namespace ibrt::lidassign {
+
+enum class PathScheme { ShortestWidest, PathSelection };
+std::string_view to_string(PathScheme s);
+
+struct PathOptions {
+    std::uint64_t seed = 1; // Up*/Down* root choice
+    int candidates = 16;
+};
+
+// One DestPaths per CA in Fabric::cas() order (dst = that CA), sources in the same order;
+// a pair without a legal route is left out (the fabric is disconnected).
+PathSet compute_paths(const Fabric& f, PathScheme s, const PathOptions& opt = {});
+PathSet shortest_widest(const Fabric& f, const UpDown& ud);
+PathSet path_selection(const Fabric& f, const UpDown& ud, int candidates = 16);
+
+// All-to-all link load of a path set: max over directed switch-to-switch links of the paths
+// using it, divided by (#CAs - 1) (paper 001 §VI.D normalises each machine's traffic to 1).
+double max_link_load(const Fabric& f, const PathSet& paths);
+
+} // namespace ibrt::lidassign

@@ -1,0 +1,172 @@
+// Paper 001 §VI.C: dimension-order base routing on tori and shortest-widest repair of the
+// paths broken by failed links.
+#include "lidassign/regular_paths.hpp"
+
+#include "lidassign/updown.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <deque>
+#include <stdexcept>
+#include <string_view>
+
+namespace ibrt::lidassign {
+
+namespace {
+
+std::vector<int> coords_of(std::string_view desc) {
+    if (desc.substr(0, 3) != "sw-") throw std::invalid_argument("not a torus switch label");
+    desc.remove_prefix(3);
+    std::vector<int> c;
+    while (!desc.empty()) {
+        int v = 0;
+        auto [p, ec] = std::from_chars(desc.data(), desc.data() + desc.size(), v);
+        if (ec != std::errc()) throw std::invalid_argument("bad torus switch label");
+        c.push_back(v);
+        desc.remove_prefix(std::size_t(p - desc.data()));
+        if (!desc.empty() && desc[0] == '.') desc.remove_prefix(1);
+    }
+    return c;
+}
+
+} // namespace
+
+PathSet dor_paths(const Fabric& f) {
+    std::vector<std::vector<int>> coord(f.num_nodes());
+    std::vector<int> k;
+    for (NodeId s : f.switches()) {
+        coord[s] = coords_of(f.node(s).desc);
+        if (k.size() < coord[s].size()) k.resize(coord[s].size(), 0);
+        for (std::size_t n = 0; n < coord[s].size(); ++n) k[n] = std::max(k[n], coord[s][n] + 1);
+    }
+    auto neighbour = [&](NodeId x, std::size_t dim, int to) -> PortId {
+        for (PortNum p = 1; p <= f.node(x).num_ports; ++p) {
+            const Port& port = f.port(x, p);
+            if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
+            const auto& c = coord[port.peer_node];
+            bool ok = true;
+            for (std::size_t n = 0; n < c.size() && ok; ++n)
+                ok = c[n] == (n == dim ? to : coord[x][n]);
+            if (ok) return f.port_id(x, p);
+        }
+        return kNoPort;
+    };
+    PathSet out;
+    std::vector<PortId> path;
+    for (NodeId d : f.cas()) {
+        DestPaths dp;
+        dp.dst = d;
+        const PortId dport = ca_port(f, d);
+        const NodeId dsw = f.port(dport).peer_node;
+        for (NodeId s : f.cas()) {
+            if (s == d) continue;
+            path.assign(1, ca_port(f, s));
+            NodeId x = f.port(path[0]).peer_node;
+            for (std::size_t n = 0; n < k.size(); ++n)
+                while (coord[x][n] != coord[dsw][n]) {
+                    const int fwd = ((coord[dsw][n] - coord[x][n]) % k[n] + k[n]) % k[n];
+                    const int step = fwd <= k[n] - fwd ? 1 : -1;
+                    const PortId e = neighbour(x, n, ((coord[x][n] + step) % k[n] + k[n]) % k[n]);
+                    if (e == kNoPort) throw std::invalid_argument("torus is missing a link");
+                    path.push_back(e);
+                    x = f.port(e).peer_node;
+                }
+            path.push_back(f.port_id(dsw, f.port(dport).peer_port));
+            dp.add(path);
+        }
+        out.push_back(std::move(dp));
+    }
+    return out;
+}
+
+PathSet repair_paths(const Fabric& f, const PathSet& base, std::size_t* repaired) {
+    auto intact = [&](std::span<const PortId> p) {
+        for (PortId e : p)
+            if (e >= f.num_port_slots() || !f.port(e).connected()) return false;
+        return true;
+    };
+    std::vector<std::uint64_t> weight(f.num_port_slots(), 1);
+    for (const DestPaths& d : base)
+        for (std::size_t i = 0; i < d.size(); ++i)
+            if (intact(d.path(i)))
+                for (PortId e : d.path(i)) ++weight[e];
+    std::size_t count = 0;
+    PathSet out;
+    std::vector<std::uint32_t> dist(f.num_nodes());
+    std::vector<std::uint64_t> best(f.num_nodes());
+    std::vector<PortId> via(f.num_nodes());
+    std::vector<PortId> path;
+    for (const DestPaths& d : base) {
+        DestPaths nd;
+        nd.dst = d.dst;
+        bool have_dist = false;
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            const auto p = d.path(i);
+            if (intact(p)) {
+                nd.add(p);
+                continue;
+            }
+            ++count;
+            const PortId dport = ca_port(f, d.dst);
+            if (!have_dist) { // hop distance of every switch to the destination's switch
+                std::fill(dist.begin(), dist.end(), kFar);
+                const NodeId dsw = f.port(dport).peer_node;
+                dist[dsw] = 0;
+                std::deque<NodeId> q{dsw};
+                while (!q.empty()) {
+                    const NodeId v = q.front();
+                    q.pop_front();
+                    for (PortNum pn = 1; pn <= f.node(v).num_ports; ++pn) {
+                        const Port& port = f.port(v, pn);
+                        if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
+                        if (dist[port.peer_node] != kFar) continue;
+                        dist[port.peer_node] = dist[v] + 1;
+                        q.push_back(port.peer_node);
+                    }
+                }
+                have_dist = true;
+            }
+            const PortId sport = ca_port(f, f.port_node(p[0]));
+            const NodeId ssw = f.port(sport).peer_node;
+            if (dist[ssw] == kFar) continue; // disconnected: the pair has no path
+            // Layered min-weight DP along strictly decreasing distance.
+            std::vector<NodeId> layer{ssw}, next;
+            best[ssw] = weight[sport];
+            via[ssw] = kNoPort;
+            while (dist[layer[0]] > 0) {
+                next.clear();
+                for (NodeId x : layer)
+                    for (PortNum pn = 1; pn <= f.node(x).num_ports; ++pn) {
+                        const Port& port = f.port(x, pn);
+                        if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
+                        const NodeId y = port.peer_node;
+                        if (dist[y] + 1 != dist[x]) continue;
+                        const PortId e = f.port_id(x, pn);
+                        const std::uint64_t w = best[x] + weight[e];
+                        if (std::find(next.begin(), next.end(), y) == next.end()) {
+                            next.push_back(y);
+                            best[y] = w;
+                            via[y] = e;
+                        } else if (w < best[y]) {
+                            best[y] = w;
+                            via[y] = e;
+                        }
+                    }
+                layer.swap(next);
+            }
+            path.clear();
+            const NodeId dsw = layer[0];
+            path.push_back(f.port_id(dsw, f.port(dport).peer_port));
+            for (NodeId x = dsw; via[x] != kNoPort; x = f.port_node(via[x])) path.push_back(via[x]);
+            path.push_back(sport);
+            std::reverse(path.begin(), path.end());
+            for (PortId e : path) ++weight[e];
+            nd.add(path);
+        }
+        out.push_back(std::move(nd));
+    }
+    if (repaired) *repaired = count;
+    return out;
+}
+
+} // namespace ibrt::lidassign

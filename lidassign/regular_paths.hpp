@@ -1,0 +1,23 @@
+// Paths for paper 001 §VI.C (regular and near-regular topologies, Figs. 10-11): a base routing
+// on the intact topology, and after links break, only the paths that used a broken link are
+// recomputed, by shortest-widest without the Up*/Down* restriction (as the paper does).
+#pragma once
+
+#include "lidassign/paths.hpp"
+
+#include <vector>
+
+namespace ibrt::lidassign {
+
+// Dimension-order routing on a torus built by fabric/generators/torus.hpp: coordinates are
+// read from the "sw-x1.x2..." labels; dimension 0 first, each in the shorter direction
+// around the ring (ties: +). One path per ordered CA pair, PathSet layout as compute_paths.
+PathSet dor_paths(const Fabric& torus);
+
+// base: paths on the intact fabric (same node and port ids as `failed`, which
+// gen::inject_failures keeps when no node is dropped). Paths whose edges all still exist are
+// kept; the others are recomputed by shortest-widest (fewest hops, then least weight; weights
+// start at 1 + the load of the kept paths). `repaired` counts them.
+PathSet repair_paths(const Fabric& failed, const PathSet& base, std::size_t* repaired = nullptr);
+
+} // namespace ibrt::lidassign

@@ -1,0 +1,48 @@
+// The random irregular experiments of paper 001 §VI.A-B (Tables I-IV): X machines on Y
+// switches of average switch degree 8 (fabric/generators/random_graph.hpp), one topology per
+// seed, paths by shortest-widest and by path selection, LIDs counted as sum_d 2^ceil(lg k_d)
+// and averaged over the seeds.
+#pragma once
+
+#include "lidassign/path_compute.hpp"
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace ibrt::lidassign {
+
+struct StudyOptions {
+    int seeds = 32;
+    double time_limit_s = 10; // exact mode, per destination
+    std::vector<int> switches = {16, 32, 64};
+    std::vector<int> machines_heuristics = {128, 256, 512}; // Tables I, II
+    std::vector<int> machines_exact = {64, 128, 192};       // Tables III, IV
+    std::function<void(const std::string&)> progress;
+};
+
+struct HeuristicRow { // Tables I, II
+    int machines = 0, switches = 0, seeds = 0;
+    double avg[5] = {};  // kAllHeuristics order
+    double max_load = 0; // average max link load of the paths
+};
+
+struct ExactRow { // Tables III, IV
+    int machines = 0, switches = 0, seeds = 0;
+    double ilp = 0, greedy = 0, color_l = 0;
+    std::uint64_t optimal = 0, feasible = 0, timed_out = 0, ilps = 0;
+    double max_dest_seconds = 0, total_seconds = 0;
+};
+
+struct StudyResult {
+    std::vector<HeuristicRow> table1, table2; // shortest-widest, path selection
+    std::vector<ExactRow> table3, table4;
+};
+
+StudyResult run_study(const StudyOptions& opt);
+
+// CSV files lids-table{1..4}.csv and the markdown tables lids-study.md into dir.
+void write_study(const StudyResult& r, const StudyOptions& opt, const std::string& dir);
+
+} // namespace ibrt::lidassign

@@ -1,0 +1,197 @@
+// The `separate` engine (paper 001 §VI.D): path selection + color/L. Checked with the check/
+// library: every (source, LID) pair reaches its owner and the channel dependency graph has no
+// cycle; and by walking the LFTs: each source's chosen DLID follows exactly its selected path.
+#include "check/credit_loops.hpp"
+#include "check/reachability.hpp"
+#include "engines/engine.hpp"
+#include "engines/separate/separate.hpp"
+#include "fabric/generators/lid_preassign.hpp"
+#include "fabric/generators/random_graph.hpp"
+#include "fabric/generators/torus.hpp"
+#include "lidassign/heuristics.hpp"
+#include "lidassign/updown.hpp"
+
+#include "../lft_walk.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ibrt;
+
+namespace {
+
+// The DLID each source chose walks exactly the selected path.
+void check_paths_realized(const Fabric& f, const Routing& r, const separate::SeparateStats& st) {
+    const auto cas = f.cas();
+    std::vector<std::uint32_t> idx(f.num_nodes());
+    for (std::size_t i = 0; i < cas.size(); ++i) idx[cas[i]] = std::uint32_t(i);
+    std::size_t checked = 0;
+    for (const auto& d : st.paths)
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            const auto p = d.path(i);
+            const NodeId src = f.port_node(p[0]);
+            const Lid dlid = r.dlid_choice[idx[src] * cas.size() + idx[d.dst]];
+            const test::Walk w = test::walk(f, r, p[0], dlid);
+            REQUIRE(w.reached);
+            REQUIRE(w.hops.size() + 1 == p.size());
+            for (std::size_t h = 0; h < w.hops.size(); ++h)
+                REQUIRE(f.port_id(w.hops[h].node, w.hops[h].out) == p[h + 1]);
+            ++checked;
+        }
+    CHECK(checked == cas.size() * (cas.size() - 1));
+}
+
+void check_clean(const Fabric& f, const Routing& r) {
+    const check::ForwardingReport fw = check::check_forwarding(f, r);
+    CHECK(fw.reach.failures() == 0);
+    CHECK(fw.reach.pairs > 0);
+    const check::DeadlockReport dl = check::check_credit_loops(f, r);
+    CHECK(dl.loops.empty());
+}
+
+} // namespace
+
+TEST_CASE("separate on random irregular fabrics: reachable, no credit loop, paths realized") {
+    for (std::uint64_t seed : {1, 2, 3, 4}) {
+        INFO("seed " << seed);
+        gen::RandomParams rp;
+        rp.switches = 16;
+        rp.degree = 4;
+        rp.cas = 48;
+        rp.seed = seed;
+        const Fabric f = gen::random_fabric(rp);
+        EngineOptions opt;
+        opt.seed = seed;
+        separate::SeparateStats st;
+        const Routing r = separate::route_separate(f, nullptr, opt, &st);
+        CHECK(r.lmc == st.needed_lmc);
+        CHECK(st.refit_paths == 0);
+        CHECK(st.forced_entries == 0);
+        // The LIDs per CA are 2^LMC, aligned.
+        CHECK(r.lids.aligned());
+        for (NodeId c : f.cas()) CHECK(r.lids.lmc(lidassign::ca_port(f, c)) == r.lmc);
+        check_clean(f, r);
+        check_paths_realized(f, r, st);
+    }
+}
+
+TEST_CASE("separate on a 4x4 torus: reachable and deadlock free through Up*/Down*") {
+    gen::TorusParams tp;
+    tp.k = {4, 4};
+    tp.cas_per_switch = 2;
+    const Fabric f = gen::torus(tp);
+    separate::SeparateStats st;
+    const Routing r =
+        make_engine("separate") ? separate::route_separate(f, nullptr, {}, &st) : Routing{};
+    CHECK(st.forced_entries == 0);
+    check_clean(f, r);
+    check_paths_realized(f, r, st);
+}
+
+TEST_CASE("separate with LMC 0 re-selects paths to fit one LID per destination") {
+    gen::RandomParams rp;
+    rp.switches = 16;
+    rp.degree = 4;
+    rp.cas = 48;
+    rp.seed = 2;
+    const Fabric f = gen::random_fabric(rp);
+    EngineOptions opt;
+    opt.seed = 2;
+    separate::SeparateStats free_st;
+    separate::route_separate(f, nullptr, opt, &free_st);
+    REQUIRE(free_st.needed_lmc >= 1);
+    opt.lmc = 0;
+    separate::SeparateStats st;
+    const Routing r = separate::route_separate(f, nullptr, opt, &st);
+    CHECK(r.lmc == 0);
+    CHECK(st.needed_lmc == free_st.needed_lmc);
+    CHECK(st.refit_destinations > 0);
+    CHECK(st.refit_paths > 0);
+    CHECK(st.refit_paths <= 47u * 48u);
+    for (const auto& d : st.paths)
+        CHECK(lidassign::color(lidassign::build_split_graph(f, d), true).k == 1);
+    check_clean(f, r);
+    check_paths_realized(f, r, st);
+}
+
+TEST_CASE("separate is registered and deterministic") {
+    const auto names = engine_names();
+    CHECK(std::find(names.begin(), names.end(), "separate") != names.end());
+    gen::RandomParams rp;
+    rp.switches = 8;
+    rp.degree = 3;
+    rp.cas = 16;
+    const Fabric f = gen::random_fabric(rp);
+    const Routing a = make_engine("separate")->route(f, nullptr, {});
+    const Routing b = make_engine("separate")->route(f, nullptr, {});
+    CHECK(a.lft == b.lft);
+    CHECK(a.dlid_choice == b.dlid_choice);
+}
+
+TEST_CASE("separate honours preassigned LIDs and refits to each port's LMC") {
+    gen::RandomParams rp;
+    rp.switches = 16;
+    rp.degree = 4;
+    rp.cas = 48;
+    rp.seed = 3;
+    for (int lmc : {0, 1, 3}) {
+        INFO("LMC " << lmc);
+        const Fabric f = gen::assign_lids(gen::random_fabric(rp), lmc);
+        const Lids pre = Lids::from_fabric(f);
+        EngineOptions opt;
+        opt.seed = 3;
+        separate::SeparateStats st;
+        const Routing r = separate::route_separate(f, &pre, opt, &st);
+        CHECK(r.lmc == lmc);
+        for (PortId p = 0; p < f.num_port_slots(); ++p) {
+            REQUIRE(r.lids.base(p) == pre.base(p));
+            REQUIRE(r.lids.lmc(p) == pre.lmc(p));
+        }
+        CHECK((st.refit_paths > 0) == (st.needed_lmc > std::uint32_t(lmc)));
+        check_clean(f, r);
+        check_paths_realized(f, r, st);
+    }
+}
+
+TEST_CASE("separate does not depend on the node order of its input") {
+    gen::RandomParams rp;
+    rp.switches = 12;
+    rp.degree = 4;
+    rp.cas = 24;
+    rp.seed = 9;
+    const Fabric f = gen::random_fabric(rp);
+    // The same fabric with the nodes listed in reverse.
+    FabricBuilder b;
+    std::vector<NodeId> rev(f.num_nodes());
+    for (NodeId i = 0; i < f.num_nodes(); ++i) {
+        const NodeId n = NodeId(f.num_nodes() - 1 - i);
+        rev[n] = b.add_node(f.node(n).type, f.node(n).num_ports, f.node(n).guid, f.node(n).desc);
+    }
+    for (NodeId n = 0; n < f.num_nodes(); ++n)
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
+            const Port& port = f.port(n, p);
+            if (port.connected() &&
+                (port.peer_node > n || (port.peer_node == n && port.peer_port > p)))
+                b.connect(rev[n], p, rev[port.peer_node], port.peer_port);
+        }
+    const Fabric g = std::move(b).build();
+    const Routing a = make_engine("separate")->route(f, nullptr, {});
+    const Routing c = make_engine("separate")->route(g, nullptr, {});
+    std::size_t entries = 0;
+    for (NodeId n = 0; n < f.num_nodes(); ++n)
+        for (PortNum p = 0; p <= f.node(n).num_ports; ++p) {
+            REQUIRE(a.lids.base(f.port_id(n, p)) == c.lids.base(g.port_id(rev[n], p)));
+            REQUIRE(a.lids.lmc(f.port_id(n, p)) == c.lids.lmc(g.port_id(rev[n], p)));
+        }
+    for (NodeId s : f.switches()) {
+        REQUIRE(a.lft[s] == c.lft[rev[s]]);
+        entries += a.lft[s].size();
+    }
+    CHECK(entries > 0);
+    const auto fc = f.cas(), gc = g.cas();
+    std::vector<std::size_t> gi(g.num_nodes());
+    for (std::size_t i = 0; i < gc.size(); ++i) gi[gc[i]] = i;
+    for (std::size_t i = 0; i < fc.size(); ++i)
+        for (std::size_t j = 0; j < fc.size(); ++j)
+            REQUIRE(a.dlid_choice[i * fc.size() + j] ==
+                    c.dlid_choice[gi[rev[fc[i]]] * fc.size() + gi[rev[fc[j]]]]);
+}

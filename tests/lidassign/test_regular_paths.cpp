@@ -1,0 +1,71 @@
+// Paper 001 §VI.C: dimension-order routing on tori needs one LID per destination (no path
+// splits); after a link breaks only the paths over it change, and they stay valid.
+#include "fabric/generators/failures.hpp"
+#include "fabric/generators/torus.hpp"
+#include "lidassign/plan.hpp"
+#include "lidassign/regular_paths.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ibrt;
+using namespace ibrt::lidassign;
+
+TEST_CASE("DOR on 16x8 and 8x4x4 tori: no splits, one LID per destination") {
+    for (std::vector<int> k : {std::vector<int>{16, 8}, std::vector<int>{8, 4, 4}}) {
+        gen::TorusParams tp;
+        tp.k = k;
+        const Fabric f = gen::torus(tp);
+        const PathSet ps = dor_paths(f);
+        REQUIRE(ps.size() == 128);
+        std::size_t hops = 0;
+        for (const DestPaths& d : ps) {
+            REQUIRE(d.size() == 127);
+            REQUIRE_NOTHROW(validate(f, d));
+            for (std::size_t i = 0; i < d.size(); ++i) hops += d.path(i).size() - 2;
+        }
+        // Every source sees the same distances: sum over dimensions n of (N / k_n) * k_n^2 / 4
+        // (a ring of even k has distances summing to k^2 / 4), times N sources.
+        std::size_t from_one = 0;
+        for (int kn : k) from_one += std::size_t(128 / kn) * std::size_t(kn * kn / 4);
+        const std::size_t expect = 128 * from_one;
+        CHECK(expect == (k.size() == 2 ? 98304u : 65536u));
+        CHECK(hops == expect);
+        for (Heuristic h : {Heuristic::Greedy, Heuristic::ColorL}) {
+            const Plan p = plan_heuristic(f, ps, h);
+            CHECK(p.total_lids == 128);
+            CHECK(p.max_k == 1);
+        }
+    }
+}
+
+TEST_CASE("a broken link re-routes exactly the paths over it") {
+    gen::TorusParams tp;
+    tp.k = {8, 4};
+    const Fabric f = gen::torus(tp);
+    const PathSet base = dor_paths(f);
+    gen::FailureSpec fs;
+    fs.links = 1;
+    fs.seed = 3;
+    fs.keep_connected = true;
+    gen::FailureReport rep;
+    const Fabric g = gen::inject_failures(f, fs, rep);
+    REQUIRE(rep.removed_links.size() == 1);
+    REQUIRE(g.num_nodes() == f.num_nodes());
+    std::size_t broken = 0;
+    for (const DestPaths& d : base)
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            bool b = false;
+            for (PortId e : d.path(i)) b |= !g.port(e).connected();
+            broken += b;
+        }
+    REQUIRE(broken > 0);
+    std::size_t repaired = 0;
+    const PathSet ps = repair_paths(g, base, &repaired);
+    CHECK(repaired == broken);
+    for (std::size_t di = 0; di < ps.size(); ++di) {
+        REQUIRE_NOTHROW(validate(g, ps[di]));
+        REQUIRE(ps[di].size() == base[di].size());
+    }
+    const Plan p = plan_heuristic(g, ps, Heuristic::ColorL);
+    CHECK(p.total_lids > 32);
+}

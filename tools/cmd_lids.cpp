@@ -1,0 +1,362 @@
+// `ibrt lids`: LID assignment (paper 001) on a fabric: computes one path per CA pair with
+// shortest-widest or path selection (§VI), runs the heuristics of §V and optionally the exact
+// 0-1 ILP of §IV, and reports the LIDs each needs (2^ceil(lg k_d) per destination).
+//
+// Output: a text table (default), --json (schema "ibrt-lids/1": fabric, paths, seed,
+// max_link_load, heuristics [{name, total_lids, total_k, max_k, seconds}], exact {total_lids,
+// total_k, optimal, feasible, timed_out, ilps, seconds} and per_dest [{dst, paths, k: {name:
+// k}, exact_k, exact_status}]), or --csv (one row per destination: dst,paths,<k per
+// heuristic>,exact_k,exact_status).
+#include "engines/engine.hpp"
+#include "engines/separate/separate.hpp"
+#include "fabric/generators/failures.hpp"
+#include "fabric/generators/fat_tree.hpp"
+#include "fabric/generators/random_graph.hpp"
+#include "fabric/generators/torus.hpp"
+#include "fabric/ibnetdiscover.hpp"
+#include "lidassign/path_compute.hpp"
+#include "lidassign/plan.hpp"
+#include "lidassign/regular_paths.hpp"
+#include "lidassign/study.hpp"
+#include "lidassign/updown.hpp"
+#include "tools/command.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+namespace ibrt::tools {
+namespace {
+
+using namespace ibrt::lidassign;
+
+struct LidsArgs {
+    std::string fabric, paths = "path-selection", heuristic = "all";
+    bool exact = false, json = false, csv = false;
+    double time_limit = 10;
+    std::uint64_t seed = 1;
+    bool study = false, study_regular = false, study_table6 = false;
+    int seeds = 32;
+    std::string out = "docs/results";
+};
+
+int run_study_cmd(const LidsArgs& a) {
+    StudyOptions o;
+    o.seeds = a.seeds;
+    o.time_limit_s = a.time_limit;
+    o.progress = [](const std::string& s) { progress(s); };
+    const StudyResult r = run_study(o);
+    write_study(r, o, a.out);
+    fmt::print("wrote {}/lids-table1..4.csv and {}/lids-study.md ({} seeds)\n", a.out, a.out,
+               a.seeds);
+    return kExitOk;
+}
+
+// FT(m,n) base routing: the slid engine's d-mod-k tables (paper 001 §VI.C uses the
+// deterministic fat-tree routing of its ref. [5]), read back as one path per CA pair.
+PathSet lft_paths(const Fabric& f, const Routing& r) {
+    PathSet out;
+    for (NodeId d : f.cas()) {
+        DestPaths dp;
+        dp.dst = d;
+        const PortId dport = ca_port(f, d);
+        const Lid lid = r.lids.base(dport);
+        for (NodeId s : f.cas()) {
+            if (s == d) continue;
+            std::vector<PortId> p{ca_port(f, s)};
+            NodeId x = f.port(p[0]).peer_node;
+            while (f.node(x).is_switch() && p.size() < 64) {
+                const PortNum port = r.out_port(x, lid);
+                if (port == kNoPath || port == 0) throw std::runtime_error("base routing breaks");
+                p.push_back(f.port_id(x, port));
+                x = f.port(p.back()).peer_node;
+            }
+            dp.add(p);
+        }
+        out.push_back(std::move(dp));
+    }
+    return out;
+}
+
+// Paper 001 Figs. 10-11: greedy, color/L and the ILP on the 16x8 and 8x4x4 tori (DOR) and
+// FT(8,3) (d-mod-k) with 0-4 random broken switch links, broken paths re-routed by
+// shortest-widest.
+int run_regular_study(const LidsArgs& a) {
+    struct Topo {
+        std::string name, file;
+        Fabric f;
+        PathSet base;
+    };
+    std::vector<Topo> topos;
+    for (std::vector<int> k : {std::vector<int>{16, 8}, std::vector<int>{8, 4, 4}}) {
+        gen::TorusParams tp;
+        tp.k = k;
+        Fabric f = gen::torus(tp);
+        PathSet base = dor_paths(f);
+        topos.push_back({k.size() == 2 ? "16x8 torus" : "8x4x4 torus",
+                         k.size() == 2 ? "lids-fig10a.csv" : "lids-fig10b.csv", std::move(f),
+                         std::move(base)});
+    }
+    {
+        Fabric f = gen::fat_tree(8, 3);
+        const Routing r = make_engine("slid")->route(f, nullptr, {});
+        PathSet base = lft_paths(f, r);
+        topos.push_back({"FT(8,3)", "lids-fig11.csv", std::move(f), std::move(base)});
+    }
+    std::filesystem::create_directories(a.out);
+    std::ofstream md(std::filesystem::path(a.out) / "lids-regular.md");
+    md << fmt::format("Averages over {} random failure sets per point; LIDs = sum_d 2^ceil(lg "
+                      "k_d).\n\n",
+                      a.seeds);
+    for (const Topo& t : topos) {
+        std::ofstream csv(std::filesystem::path(a.out) / t.file);
+        csv << "broken_links,seeds,repaired_paths,greedy,color_l,ilp,optimal,destinations\n";
+        md << "### " << t.name << "\n\n| broken links | re-routed paths | greedy | color/L | ILP "
+           << "| proven optimal |\n|---|---|---|---|---|---|\n";
+        for (int broken = 0; broken <= 4; ++broken) {
+            double g = 0, c = 0, ilp = 0, rep = 0;
+            std::uint64_t opt = 0, dests = 0;
+            const int runs = broken == 0 ? 1 : a.seeds;
+            for (int s = 1; s <= runs; ++s) {
+                progress(fmt::format("{} broken {} seed {}", t.name, broken, s));
+                gen::FailureSpec fs;
+                fs.links = broken;
+                fs.seed = std::uint64_t(s);
+                fs.keep_connected = true;
+                gen::FailureReport fr;
+                const Fabric f = gen::inject_failures(t.f, fs, fr);
+                std::size_t repaired = 0;
+                const PathSet ps = repair_paths(f, t.base, &repaired);
+                rep += double(repaired);
+                g += double(plan_heuristic(f, ps, Heuristic::Greedy).total_lids);
+                c += double(plan_heuristic(f, ps, Heuristic::ColorL).total_lids);
+                const ExactPlan e = plan_exact(f, ps, a.time_limit);
+                ilp += double(e.total_lids);
+                opt += e.optimal;
+                dests += e.per_dest.size();
+            }
+            csv << fmt::format("{},{},{:.2f},{:.2f},{:.2f},{:.2f},{},{}\n", broken, runs,
+                               rep / runs, g / runs, c / runs, ilp / runs, opt, dests);
+            md << fmt::format("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {}/{} |\n", broken,
+                              rep / runs, g / runs, c / runs, ilp / runs, opt, dests);
+        }
+        md << "\n";
+    }
+    fmt::print("wrote {}/lids-fig10a.csv, lids-fig10b.csv, lids-fig11.csv, lids-regular.md\n",
+               a.out);
+    return kExitOk;
+}
+
+// Paper 001 Table VI: maximum link load and LIDs of `separate` (path selection + color/L)
+// against a single-LID Up*/Down* scheme (separate refitted to LMC 0: every destination's paths
+// form one tree, the SRD constraint) and against shortest Up*/Down* paths with LIDs assigned
+// as the paths are computed (first fit per path in order, which yields exactly the greedy
+// partition: the stand-in for destination renaming).
+int run_table6(const LidsArgs& a) {
+    std::filesystem::create_directories(a.out);
+    std::ofstream csv(std::filesystem::path(a.out) / "lids-table6.csv");
+    std::ofstream md(std::filesystem::path(a.out) / "lids-table6.md");
+    csv << "conf,seeds,single_lid_load,single_lid_lids,renaming_load,renaming_lids,separate_load,"
+           "separate_lids\n";
+    md << fmt::format("Averages over {} seeds; load = max directed switch-link load with every "
+                      "machine sending 1 in total.\n\n| conf. | single-LID load | LIDs | "
+                      "renaming-like load | LIDs | separate load | LIDs |\n|---|---|---|---|---|"
+                      "---|---|\n",
+                      a.seeds);
+    for (int y : {16, 32, 64})
+        for (int x : {128, 256, 512}) {
+            double v[6] = {};
+            for (int s = 1; s <= a.seeds; ++s) {
+                progress(fmt::format("Table VI {}/{} seed {}", x, y, s));
+                gen::RandomParams rp;
+                rp.switches = y;
+                rp.degree = 8;
+                rp.cas = x;
+                rp.seed = std::uint64_t(s);
+                const Fabric f = gen::random_fabric(rp);
+                EngineOptions eo;
+                eo.seed = std::uint64_t(s);
+                eo.lmc = 0;
+                separate::SeparateStats single;
+                separate::route_separate(f, nullptr, eo, &single);
+                v[0] += single.max_load_final;
+                v[1] += double(f.cas().size() + 0);
+                const UpDown ud = make_updown(f, choose_root(f, std::uint64_t(s)));
+                const PathSet sw = shortest_widest(f, ud);
+                v[2] += max_link_load(f, sw);
+                v[3] += double(plan_heuristic(f, sw, Heuristic::Greedy).total_lids);
+                v[4] += single.max_load_selected; // the same path selection, before refitting
+                v[5] += double(single.lids_color_l);
+            }
+            for (double& d : v) d /= a.seeds;
+            csv << fmt::format("{}/{},{},{:.3f},{:.1f},{:.3f},{:.1f},{:.3f},{:.1f}\n", x, y,
+                               a.seeds, v[0], v[1], v[2], v[3], v[4], v[5]);
+            md << fmt::format("| {}/{} | {:.2f} | {:.0f} | {:.2f} | {:.1f} | {:.2f} | {:.1f} |\n",
+                              x, y, v[0], v[1], v[2], v[3], v[4], v[5]);
+        }
+    fmt::print("wrote {}/lids-table6.csv and lids-table6.md\n", a.out);
+    return kExitOk;
+}
+
+int run_lids(const LidsArgs& a) {
+    if (a.study) return run_study_cmd(a);
+    if (a.study_table6) return run_table6(a);
+    if (a.study_regular) return run_regular_study(a);
+    if (a.fabric.empty()) {
+        fmt::print(stderr, "ibrt lids: --fabric is required (or --study)\n");
+        return kExitBadInput;
+    }
+    if (a.json && a.csv) {
+        fmt::print(stderr, "ibrt lids: --json and --csv exclude each other\n");
+        return kExitBadInput;
+    }
+    PathScheme scheme;
+    if (a.paths == "shortest-widest")
+        scheme = PathScheme::ShortestWidest;
+    else if (a.paths == "path-selection")
+        scheme = PathScheme::PathSelection;
+    else {
+        fmt::print(stderr, "ibrt lids: --paths must be shortest-widest or path-selection\n");
+        return kExitBadInput;
+    }
+    std::vector<Heuristic> hs;
+    if (a.heuristic == "all")
+        hs.assign(std::begin(kAllHeuristics), std::end(kAllHeuristics));
+    else if (auto h = parse_heuristic(a.heuristic))
+        hs.push_back(*h);
+    else {
+        fmt::print(stderr,
+                   "ibrt lids: unknown heuristic '{}' (greedy, split-merge/S, split-merge/L, "
+                   "color/S, color/L, all)\n",
+                   a.heuristic);
+        return kExitBadInput;
+    }
+    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    PathOptions po;
+    po.seed = a.seed;
+    const PathSet paths = compute_paths(f, scheme, po);
+    std::vector<Plan> plans;
+    for (Heuristic h : hs) plans.push_back(plan_heuristic(f, paths, h));
+    std::optional<ExactPlan> exact;
+    if (a.exact) exact = plan_exact(f, paths, a.time_limit);
+    const double load = max_link_load(f, paths);
+
+    if (a.csv) {
+        fmt::print("dst,paths");
+        for (Heuristic h : hs) fmt::print(",{}", to_string(h));
+        if (exact) fmt::print(",exact_k,exact_status");
+        fmt::print("\n");
+        for (std::size_t i = 0; i < paths.size(); ++i) {
+            fmt::print("{},{}", f.node(paths[i].dst).desc, paths[i].size());
+            for (const Plan& p : plans) fmt::print(",{}", p.per_dest[i].k);
+            if (exact)
+                fmt::print(",{},{}", exact->per_dest[i].best.k,
+                           to_string(exact->per_dest[i].status));
+            fmt::print("\n");
+        }
+        return kExitOk;
+    }
+    if (a.json) {
+        using J = nlohmann::ordered_json;
+        J j;
+        j["schema"] = "ibrt-lids/1";
+        j["fabric"] = a.fabric;
+        j["paths"] = to_string(scheme);
+        j["seed"] = a.seed;
+        j["max_link_load"] = load;
+        j["heuristics"] = J::array();
+        for (std::size_t i = 0; i < hs.size(); ++i)
+            j["heuristics"].push_back({{"name", to_string(hs[i])},
+                                       {"total_lids", plans[i].total_lids},
+                                       {"total_k", plans[i].total_k},
+                                       {"max_k", plans[i].max_k},
+                                       {"seconds", plans[i].seconds}});
+        if (exact)
+            j["exact"] = {{"total_lids", exact->total_lids}, {"total_k", exact->total_k},
+                          {"optimal", exact->optimal},       {"feasible", exact->feasible},
+                          {"timed_out", exact->timed_out},   {"ilps", exact->ilps},
+                          {"seconds", exact->seconds}};
+        J per = J::array();
+        for (std::size_t i = 0; i < paths.size(); ++i) {
+            J d{{"dst", f.node(paths[i].dst).desc}, {"paths", paths[i].size()}};
+            J k = J::object();
+            for (std::size_t h = 0; h < hs.size(); ++h)
+                k[std::string(to_string(hs[h]))] = plans[h].per_dest[i].k;
+            d["k"] = k;
+            if (exact) {
+                d["exact_k"] = exact->per_dest[i].best.k;
+                d["exact_status"] = to_string(exact->per_dest[i].status);
+            }
+            per.push_back(d);
+        }
+        j["per_dest"] = per;
+        fmt::print("{}\n", j.dump(2));
+        return kExitOk;
+    }
+    fmt::print(
+        "{}: {} CAs, {} paths ({}), max link load {:.3f}\n", a.fabric, f.cas().size(),
+        [&] {
+            std::size_t n = 0;
+            for (const auto& d : paths) n += d.size();
+            return n;
+        }(),
+        to_string(scheme), load);
+    fmt::print("{:<16} {:>10} {:>10} {:>6} {:>10}\n", "heuristic", "LIDs", "sum k", "max k", "ms");
+    for (std::size_t i = 0; i < hs.size(); ++i)
+        fmt::print("{:<16} {:>10} {:>10} {:>6} {:>10.1f}\n", to_string(hs[i]), plans[i].total_lids,
+                   plans[i].total_k, plans[i].max_k, plans[i].seconds * 1e3);
+    if (exact)
+        fmt::print("{:<16} {:>10} {:>10} {:>6} {:>10.1f}   optimal {}, feasible {}, timed out "
+                   "{}, {} ILPs\n",
+                   "exact (ILP)", exact->total_lids, exact->total_k, "", exact->seconds * 1e3,
+                   exact->optimal, exact->feasible, exact->timed_out, exact->ilps);
+    return kExitOk;
+}
+
+const CommandRegistrar reg{{
+    "lids",
+    "LID assignment (paper 001): heuristics and exact ILP on a fabric's paths",
+    [](CLI::App& sub) -> std::function<int()> {
+        auto a = std::make_shared<LidsArgs>();
+        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover / ibsim net format");
+        sub.add_option("--paths", a->paths,
+                       "Path computation over Up*/Down* routes: shortest-widest or "
+                       "path-selection")
+            ->default_val("path-selection");
+        sub.add_option("--heuristic", a->heuristic,
+                       "greedy, split-merge/S, split-merge/L, color/S, color/L or all")
+            ->default_val("all");
+        sub.add_flag("--exact", a->exact,
+                     "Also solve the 0-1 ILP (GLPK) from color/L's k downwards per destination");
+        sub.add_option("--time-limit", a->time_limit, "Seconds per destination for the exact mode")
+            ->default_val(10)
+            ->check(CLI::PositiveNumber);
+        sub.add_option("--seed", a->seed, "Seed choosing the Up*/Down* root")->default_val(1);
+        sub.add_flag("--study", a->study,
+                     "Reproduce paper 001 Tables I-IV on random irregular fabrics (16/32/64 "
+                     "switches, degree 8) into --out");
+        sub.add_flag("--study-regular", a->study_regular,
+                     "Reproduce paper 001 Figs. 10-11: 16x8 and 8x4x4 tori (DOR) and FT(8,3) "
+                     "with 0-4 broken links, into --out");
+        sub.add_flag("--study-table6", a->study_table6,
+                     "Reproduce paper 001 Table VI: separate vs single-LID vs renaming-like "
+                     "(max link load and LIDs), into --out");
+        sub.add_option("--seeds", a->seeds, "Topologies per configuration for --study")
+            ->default_val(32)
+            ->check(CLI::PositiveNumber);
+        sub.add_option("--out", a->out, "Directory for --study's CSV and markdown")
+            ->default_val("docs/results");
+        sub.add_flag("--json", a->json, "JSON report (schema ibrt-lids/1)");
+        sub.add_flag("--csv", a->csv, "CSV, one row per destination");
+        sub.footer("LIDs per destination are 2^ceil(lg k_d) for k_d configurations (LMC). "
+                   "Exact mode reports\nper destination: optimal (proven), feasible (improved, "
+                   "not proven) or timed-out.\nExit 2 on bad input.");
+        return [a] { return run_lids(*a); };
+    },
+}};
+
+} // namespace
+} // namespace ibrt::tools
