@@ -30,16 +30,17 @@ OSM_TMP_DIR="$WORK/osm" OSM_CACHE_DIR="$WORK/osm" LD_PRELOAD="$E2E_UMAD2SIM" \
     --dump_files_dir "$WORK/osm" -D 0x43 >osm.out 2>&1 &
 E2E_PIDS+=("$!")
 
-# wait_routings N: until mlid has configured the switches N times in total.
+# wait_routings N: until mlid has configured the switches N times in total and that sweep has
+# ended (opensm logs SUBNET UP at the end of every sweep, after its LFT MADs completed).
 wait_routings() {
-    local want=$1 deadline=$((SECONDS + 60)) n
+    local want=$1 deadline=$((SECONDS + 90)) n up
     while :; do
         n=$(grep -c "mlid tables configured on all switches" osm/osm.log 2>/dev/null || true)
-        ((n >= want)) && break
-        ((SECONDS < deadline)) || e2e_fail "waited for routing #$want, saw $n:"$'\n'"$(grep -E 'ERR|configured|SUBNET' osm/osm.log | tail)"
+        up=$(grep -c "SUBNET UP" osm/osm.log 2>/dev/null || true)
+        ((n >= want && up >= want)) && break
+        ((SECONDS < deadline)) || e2e_fail "waited for routing #$want, saw $n routings, $up SUBNET UP:"$'\n'"$(grep -E 'ERR|configured|SUBNET' osm/osm.log | tail)"
         sleep 0.2
     done
-    sleep 1 # the LFT MADs of that sweep are still being sent
 }
 
 wait_routings 1
