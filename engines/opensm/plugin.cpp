@@ -81,7 +81,6 @@ int route(EngineContext* e) {
     const auto t0 = std::chrono::steady_clock::now();
     osm::SubnetSnapshot snap = osm::snapshot_subnet(osm->subn);
     EngineOptions opt;
-    opt.lmc = e->plugin->options.lmc;
     opt.seed = e->plugin->options.seed;
     Routing r = e->engine->route(snap.fabric, &snap.lids, opt);
 

@@ -43,17 +43,8 @@ PluginOptions parse_plugin_options(std::string_view text) {
                 o.report = std::string(val);
         } else if (key == "seed") {
             if (!parse_number(val, o.seed)) o.errors.push_back(bad + "not an unsigned integer");
-        } else if (key == "lmc") {
-            int lmc = -1;
-            if (val == "auto")
-                o.lmc.reset();
-            else if (!parse_number(val, lmc) || lmc < 0 || lmc > 7)
-                o.errors.push_back(bad + "LMC must be 0..7 or auto");
-            else
-                o.lmc = lmc;
         } else {
-            o.errors.push_back("unknown option '" + std::string(key) +
-                               "' (known: report, seed, lmc)");
+            o.errors.push_back("unknown option '" + std::string(key) + "' (known: report, seed)");
         }
     }
     return o;

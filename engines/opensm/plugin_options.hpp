@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +14,6 @@ namespace ibrt::osm {
 struct PluginOptions {
     std::string report;              // report=PATH: JSON summary of every routing run
     std::uint64_t seed = 1;          // seed=N: engines' tie-breaking seed
-    std::optional<int> lmc;          // lmc=N: LIDs per port the engine uses (<= opensm's lmc)
     std::vector<std::string> errors; // problems found; each is logged, the option ignored
 };
 
