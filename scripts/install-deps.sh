@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake make pkg-config clang clang-format
   opensm libopensm-dev libibumad-dev infiniband-diags ibsim-utils
   libglpk-dev glpk-utils catch2 libcli11-dev nlohmann-json3-dev libfmt-dev
-  python3
+  python3 bc time
 )
 
 missing=()
