@@ -1,11 +1,22 @@
-// The simulator's event queue: a 4-ary min-heap over one flat vector, ordered by (time, seq)
-// (4-ary: half the depth of a binary heap, and the four children of a node share two cache
-// lines, which is what the pop loop waits on).
-// The sequence number makes the order total, so two runs with the same inputs pop events in
-// the same order (std::priority_queue would leave ties to the heap's layout). After warm-up the
-// vector no longer grows, so pushing and popping allocate nothing.
+// The simulator's event queue: a calendar (bucket) queue keyed by integer time (R. Brown,
+// "Calendar queues", CACM 31(10), 1988), ordered by (time, seq).
+//
+// Why not a heap: nearly every event the simulator schedules lies a few hundred ns ahead
+// (fly, routing, serialization, credit delays), and a heap of ~10^4 events pays a sift-down of
+// several cache-missing levels per pop. Here time is cut into buckets of 2^shift ps on a ring
+// that covers the near future; a push links a node (from a LIFO free list, so it is warm in
+// the cache) onto its bucket's list; when the clock reaches a bucket, that bucket alone (a few
+// events) is copied out, sorted and popped in order. Events beyond the ring's horizon wait in
+// a small 4-ary heap and join when their bucket comes up.
+//
+// The order is exactly (time, seq), the same total order as a heap: the sequence number breaks
+// ties in scheduling order, so a run is a pure function of its inputs, and the bucket width
+// only changes the speed, never the result. A push into the bucket being popped (a zero or
+// tiny delay) goes to a side heap that pop merges. After warm-up no vector grows, so pushing and
+// popping allocate nothing.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -22,29 +33,155 @@ struct Event {
 
 class EventQueue {
   public:
-    bool empty() const { return heap_.empty(); }
-    std::size_t size() const { return heap_.size(); }
-    const Event& top() const { return heap_.front(); }
+    // Buckets of 2^shift ps, 2^ring_bits of them (default 256 ps x 16384 = 4.2 us ahead).
+    explicit EventQueue(unsigned shift = 8, unsigned ring_bits = 14)
+        : shift_(shift), mask_((std::uint64_t(1) << ring_bits) - 1), first_(mask_ + 1, kNone) {}
+
+    bool empty() const { return size_ == 0; }
+    std::size_t size() const { return size_; }
+
+    // The earliest event; the queue must not be empty. Not const: it may advance the ring.
+    const Event& top() {
+        settle();
+        if (!side_.empty() && (pos_ == cur_.size() || less(side_.front(), cur_[pos_])))
+            return side_.front();
+        return cur_[pos_];
+    }
 
     void push(Time t, std::uint8_t type, std::uint32_t a, std::uint32_t b = 0,
               std::uint32_t c = 0) {
-        heap_.push_back(Event{t, seq_++, a, b, c, type});
-        std::size_t i = heap_.size() - 1;
-        const Event e = heap_[i];
-        while (i > 0) {
-            const std::size_t p = (i - 1) / 4;
-            if (!less(e, heap_[p])) break;
-            heap_[i] = heap_[p];
-            i = p;
+        const Event e{t, seq_++, a, b, c, type};
+        ++size_;
+        const std::uint64_t k = t >> shift_;
+        if (started_ && k <= bucket_) {
+            // The bucket being popped (or, defensively, an earlier one): it is the minimum of
+            // everything but the current bucket, so the side heap serves it in order.
+            heap_push(side_, e);
+        } else if (k - bucket_ <= mask_) {
+            std::uint32_t n = free_;
+            if (n != kNone) {
+                free_ = nodes_[n].next;
+            } else {
+                n = std::uint32_t(nodes_.size());
+                nodes_.emplace_back();
+            }
+            // Linked at the head: appending would write into the bucket's last node, pushed
+            // long ago and no longer cached. load_bucket sorts anyway.
+            const std::size_t slot = k & mask_;
+            nodes_[n].e = e;
+            nodes_[n].next = first_[slot];
+            first_[slot] = n;
+            ++in_ring_;
+        } else {
+            heap_push(far_, e);
         }
-        heap_[i] = e;
     }
 
+    // Pops the earliest event into `out` if its time is at most `limit`; false otherwise
+    // (or when empty). One call per event: the common case is one comparison and a copy.
+    bool pop_until(Time limit, Event& out) {
+        if (side_.empty() && pos_ < cur_.size()) {
+            if (cur_[pos_].time > limit) return false;
+            --size_;
+            out = cur_[pos_++];
+            return true;
+        }
+        if (size_ == 0 || top().time > limit) return false;
+        out = pop();
+        return true;
+    }
+
+    // The earliest event if its time is at most `limit`, else nullptr (also when empty).
+    const Event* peek(Time limit) {
+        if (size_ == 0) return nullptr;
+        const Event& e = top();
+        return e.time <= limit ? &e : nullptr;
+    }
+
+    // A sequence number for an event kept outside the queue (the simulator's credit lane), so
+    // that it still takes its place in the one (time, seq) order.
+    std::uint64_t take_seq() { return seq_++; }
+    static bool before(const Event& x, const Event& y) { return less(x, y); }
+
     Event pop() {
-        const Event out = heap_.front();
-        const Event last = heap_.back();
-        heap_.pop_back();
-        const std::size_t n = heap_.size();
+        top();
+        if (!side_.empty() && (pos_ == cur_.size() || less(side_.front(), cur_[pos_]))) {
+            --size_;
+            return heap_pop(side_);
+        }
+        --size_;
+        return cur_[pos_++];
+    }
+
+  private:
+    static bool less(const Event& x, const Event& y) {
+        return x.time != y.time ? x.time < y.time : x.seq < y.seq;
+    }
+
+    // Makes the current bucket (cur_ from pos_, plus side_) hold the earliest event.
+    void settle() {
+        if (pos_ < cur_.size() || !side_.empty()) return;
+        if (!started_) {
+            started_ = true;
+            bucket_ = 0;
+            if (load_bucket()) return;
+        }
+        for (;;) {
+            if (in_ring_ == 0) {
+                // Nothing near: jump straight to the far heap's first bucket.
+                bucket_ = far_.front().time >> shift_;
+            } else {
+                ++bucket_;
+            }
+            if (load_bucket()) return;
+        }
+    }
+
+    // Moves bucket_'s events (from the ring and the far heap) into cur_, sorted.
+    bool load_bucket() {
+        cur_.clear();
+        pos_ = 0;
+        const std::size_t slot = bucket_ & mask_;
+        for (std::uint32_t n = first_[slot]; n != kNone;) {
+            cur_.push_back(nodes_[n].e);
+            const std::uint32_t next = nodes_[n].next;
+            nodes_[n].next = free_;
+            free_ = n;
+            n = next;
+        }
+        first_[slot] = kNone;
+        const std::size_t from_ring = cur_.size();
+        in_ring_ -= from_ring;
+        while (!far_.empty() && (far_.front().time >> shift_) == bucket_)
+            cur_.push_back(heap_pop(far_));
+        if (cur_.empty()) return false;
+        // The list is newest first: reversed, it is in seq order, and usually already in time
+        // order too (the simulator's delays are mostly whole ns, so a bucket tends to hold one
+        // time), which the check below finds in one pass.
+        std::reverse(cur_.begin() + 0, cur_.begin() + std::ptrdiff_t(from_ring));
+        const auto cmp = [](const Event& x, const Event& y) { return less(x, y); };
+        if (!std::is_sorted(cur_.begin(), cur_.end(), cmp))
+            std::sort(cur_.begin(), cur_.end(), cmp);
+        return true;
+    }
+
+    static void heap_push(std::vector<Event>& h, const Event& e) {
+        h.push_back(e);
+        std::size_t i = h.size() - 1;
+        while (i > 0) {
+            const std::size_t p = (i - 1) / 4;
+            if (!less(e, h[p])) break;
+            h[i] = h[p];
+            i = p;
+        }
+        h[i] = e;
+    }
+
+    static Event heap_pop(std::vector<Event>& h) {
+        const Event out = h.front();
+        const Event last = h.back();
+        h.pop_back();
+        const std::size_t n = h.size();
         if (n > 0) {
             std::size_t i = 0;
             for (;;) {
@@ -53,22 +190,30 @@ class EventQueue {
                 std::size_t c = first;
                 const std::size_t last_child = first + 4 < n ? first + 4 : n;
                 for (std::size_t k = first + 1; k < last_child; ++k)
-                    if (less(heap_[k], heap_[c])) c = k;
-                if (!less(heap_[c], last)) break;
-                heap_[i] = heap_[c];
+                    if (less(h[k], h[c])) c = k;
+                if (!less(h[c], last)) break;
+                h[i] = h[c];
                 i = c;
             }
-            heap_[i] = last;
+            h[i] = last;
         }
         return out;
     }
 
-  private:
-    static bool less(const Event& x, const Event& y) {
-        return x.time != y.time ? x.time < y.time : x.seq < y.seq;
-    }
-    std::vector<Event> heap_;
-    std::uint64_t seq_ = 0;
+    unsigned shift_;
+    std::uint64_t mask_;
+    static constexpr std::uint32_t kNone = 0xffffffffu;
+    struct Node {
+        Event e;
+        std::uint32_t next = kNone;
+    };
+    std::vector<std::uint32_t> first_; // per ring slot: its list of nodes, newest first
+    std::vector<Node> nodes_;
+    std::uint32_t free_ = kNone;
+    std::vector<Event> cur_, side_, far_;
+    std::size_t pos_ = 0, size_ = 0, in_ring_ = 0;
+    std::uint64_t bucket_ = 0, seq_ = 0;
+    bool started_ = false;
 };
 
 } // namespace ibrt::sim

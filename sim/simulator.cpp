@@ -14,10 +14,13 @@
 #include "sim/simulator.hpp"
 
 #include "sim/event_queue.hpp"
+#include "sim/flat_lft.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace ibrt::sim {
@@ -34,6 +37,9 @@ enum EventType : std::uint8_t {
     kCredit,   // a = output slot, b = VL, c = credits
     kRetry,    // a = output slot: injection control allows a start now
     kWatchdog, // deadlock detection
+    // Output buffers only:
+    kXbarFree, // a = output slot, b = input buffer, c = credits: the crossbar move is done
+    kLinkFree, // a = output slot, b = VL, c = credits: the output buffer's packet has left
 };
 
 struct Packet {
@@ -43,6 +49,7 @@ struct Packet {
     std::uint32_t src = 0, dst = 0;
     PortId out = kNoPort; // output slot chosen at the current node
     std::uint32_t size = 0;
+    std::uint32_t credits = 0; // ceil(size / credit unit), computed once: a division per hop
     Lid dlid = 0;
     std::uint8_t sl = 0, vl = 0, out_vl = 0, hops = 0;
     bool measured = false;
@@ -50,9 +57,11 @@ struct Packet {
 
 class Network {
   public:
+    // `flat` replaces `route` (no virtual call per hop) when the default LFT routing is used.
     Network(const Fabric& f, const Routing& r, const SimConfig& cfg, RouteSelector& route,
-            VlSelector& vls, InjectionControl& inj)
-        : f_(f), r_(r), cfg_(cfg), route_(route), vls_(vls), inj_(inj), V_(cfg.num_vls),
+            const FlatLft* flat, VlSelector& vls, bool sl_mod_vls, InjectionControl& inj)
+        : f_(f), r_(r), cfg_(cfg), route_(route), flat_(flat), vls_(vls), sl_mod_vls_(sl_mod_vls),
+          inj_(inj), V_(cfg.num_vls),
           pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed) {
         setup();
     }
@@ -92,7 +101,7 @@ class Network {
         }
         head_out_[b] = pkts_[h].out;
         head_ovl_[b] = pkts_[h].out_vl;
-        head_need_[b] = need(pkts_[h].size);
+        head_need_[b] = std::int32_t(pkts_[h].credits);
     }
     // FIFO of buffer b; returns true when the packet became the head.
     bool push_fifo(std::uint32_t b, std::uint32_t h) {
@@ -107,6 +116,7 @@ class Network {
         return false;
     }
     std::uint32_t pop_fifo(std::uint32_t b) {
+        ++pops_[b];
         const std::uint32_t h = head_[b];
         head_[b] = pkts_[h].next;
         if (head_[b] == kNil) tail_[b] = kNil;
@@ -116,12 +126,26 @@ class Network {
 
     void generate(std::uint32_t ca, std::uint32_t dst);
     void schedule_next_gen(std::uint32_t ca);
+    // Most calls find the output busy or nothing routed to it: decided inline, without the
+    // call into the arbiter.
+    // With output buffers a switch output's arbiter is the crossbar's (input buffers into the
+    // output buffers); link_arbitrate then serves the output buffers onto the link.
+    void arbitrate(PortId o) {
+        if (sl_[o].sw ? (sl_[o].waiting == 0 || (obuf_ ? sl_[o].xbar_busy : sl_[o].busy))
+                      : sl_[o].busy)
+            return;
+        try_arbitrate(o);
+    }
+    void link_arbitrate(PortId o);
+    void launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t in_buf);
     void try_arbitrate(PortId o);
     void transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl);
     void on_ready(std::uint32_t h, PortId d);
     void on_deliver(std::uint32_t h, PortId d);
     void drop(std::uint32_t h, PortId at);
-    std::vector<std::string> blocked_cycle() const;
+    // `only`: consider just these buffers (input buffers, then output buffers); null = all.
+    std::vector<std::string> blocked_cycle(const std::vector<std::uint8_t>* only = nullptr) const;
+    std::vector<std::uint8_t> stalled_buffers();
     std::string buffer_name(std::uint32_t b) const;
     bool in_window(Time t) const { return t >= win_lo_ && t < win_hi_; }
 
@@ -129,13 +153,32 @@ class Network {
     const Routing& r_;
     const SimConfig& cfg_;
     RouteSelector& route_;
+    const FlatLft* flat_;
     VlSelector& vls_;
+    // The default VlSelector on a routing without SL2VL tables: SL mod VLs, without a call.
+    const bool sl_mod_vls_;
     InjectionControl& inj_;
     const std::uint32_t V_;
     DestinationPattern pattern_;
     VlArbConfig vlarb_; // cfg_.vlarb, or every VL weight 1 in the low table when both are empty
 
     EventQueue q_;
+    // The credit lane: credit returns scheduled at now + credit delay, the constant delay making
+    // them due in the order they are made, so a FIFO holds them in (time, seq) order and the
+    // loop merges it with the queue: a third of all events skip the calendar queue, and the
+    // order of events, hence every result, is the one a single queue gives.
+    std::vector<Event> lane_;
+    std::size_t lane_pos_ = 0;
+    void return_credits(PortId o, std::uint32_t vl, std::uint32_t c) {
+        if (lane_pos_ == lane_.size()) {
+            lane_.clear();
+            lane_pos_ = 0;
+        } else if (lane_pos_ > 4096 && lane_pos_ * 2 > lane_.size()) {
+            lane_.erase(lane_.begin(), lane_.begin() + std::ptrdiff_t(lane_pos_));
+            lane_pos_ = 0;
+        }
+        lane_.push_back(Event{now_ + credit_delay_, q_.take_seq(), o, vl, c, kCredit});
+    }
     Time now_ = 0, win_lo_ = 0, win_hi_ = 0, end_ = 0, fly_ = 0, credit_delay_ = 0;
     Time deadlock_ps_ = 0;
 
@@ -144,13 +187,26 @@ class Network {
     std::uint64_t live_ = 0;
 
     // Per port slot.
-    std::vector<PortId> peer_;           // slot at the other end of the cable, kNoPort if none
-    std::vector<Time> ppb_;              // ps per byte of the link this slot transmits on
-    std::vector<std::uint8_t> busy_;     // output transmitting
-    std::vector<std::uint8_t> reads_;    // crossbar reads in progress from this input
-    std::vector<std::uint32_t> waiting_; // FIFO heads routed to this output
-    std::vector<std::uint16_t> rr_;      // next input to consider
-    std::vector<std::uint8_t> retry_;    // a kRetry is pending
+    // The per-slot state one event touches, in one struct: arbitration reads most of it at
+    // once, and one cache line beats a dozen arrays.
+    struct Slot {
+        std::uint64_t req = 0;      // see req_ below
+        Time ppb = 0;               // ps per byte of the link this slot transmits on
+        PortId peer = kNoPort;      // slot at the other end of the cable, kNoPort if none
+        std::uint32_t waiting = 0;  // FIFO heads routed to this output
+        std::uint16_t rr = 0;       // next input to consider
+        std::uint8_t busy = 0;      // output transmitting
+        std::uint8_t reads = 0;     // crossbar reads in progress from this input
+        std::uint8_t retry = 0;     // a kRetry is pending
+        std::uint8_t sw = 0;        // the port is a switch's
+        std::uint8_t xbar_busy = 0; // output buffers: a crossbar move into this output
+        std::uint8_t xvl_rr = 0;    // output buffers: next VL the crossbar serves
+    };
+    std::vector<Slot> sl_;
+    // Slot::req, bit j: some FIFO head at input port j+1 of this (switch) output's node is routed
+    // here. Arbitration visits only these inputs instead of scanning every port x VL; switches of
+    // more than 64 ports (none in practice) fall back to the scan.
+    bool use_req_ = true;
     std::vector<VlArbState> arb_;
     std::vector<std::uint8_t> is_switch_; // by node
     // Per slot x VL.
@@ -159,6 +215,15 @@ class Network {
     std::vector<std::uint8_t> head_ovl_;
     std::vector<std::int32_t> head_need_;
     std::vector<std::int32_t> credits_;
+    // Per buffer (input buffers, then output buffers): packets that left it, and at the last
+    // watchdog tick that count and whether it was occupied (the stall timer).
+    std::vector<std::uint32_t> pops_, pops_seen_;
+    std::vector<std::uint8_t> busy_seen_;
+    // Output buffers (SimConfig::output_buffer_bytes > 0), per switch slot x VL: FIFOs, free
+    // space in credits, and per slot the crossbar-write busy flag and the VL round robin.
+    bool obuf_ = false;
+    std::vector<std::uint32_t> ohead_, otail_;
+    std::vector<std::int32_t> ocredits_;
     std::vector<Time> busy_ps_, vl_busy_ps_;
 
     // End nodes, in Fabric::cas() order.
@@ -178,6 +243,9 @@ class Network {
     std::uint64_t generated_ = 0, delivered_ = 0, dropped_ = 0, misdelivered_ = 0, hops_ = 0;
     std::uint64_t in_network_ = 0, measured_open_ = 0;
     std::uint64_t bytes_offered_ = 0, bytes_accepted_ = 0;
+    std::uint64_t throttled_ = 0, bytes_throttled_ = 0, peak_live_ = 0;
+    std::vector<std::uint32_t> src_queued_; // packets in each CA's source queue
+    std::uint32_t peak_src_queued_ = 0;
     std::vector<Time> latencies_;
 };
 
@@ -212,13 +280,7 @@ void Network::setup() {
     end_ = win_hi_ + cfg_.drain_ps;
 
     const std::size_t P = f_.num_port_slots();
-    peer_.assign(P, kNoPort);
-    ppb_.assign(P, 0);
-    busy_.assign(P, 0);
-    reads_.assign(P, 0);
-    waiting_.assign(P, 0);
-    rr_.assign(P, 0);
-    retry_.assign(P, 0);
+    sl_.assign(P, Slot{});
     arb_.assign(P, VlArbState{});
     head_.assign(P * V_, kNil);
     tail_.assign(P * V_, kNil);
@@ -226,21 +288,37 @@ void Network::setup() {
     head_ovl_.assign(P * V_, 0);
     head_need_.assign(P * V_, 0);
     credits_.assign(P * V_, 0);
+    obuf_ = cfg_.output_buffer_bytes > 0;
+    pops_.assign((obuf_ ? 2 : 1) * P * V_, 0);
+    pops_seen_.assign(pops_.size(), 0);
+    busy_seen_.assign(pops_.size(), 0);
+    if (obuf_) {
+        if (need(cfg_.packet_bytes) > cfg_.output_buffer_bytes / cfg_.credit_unit)
+            throw std::invalid_argument(
+                "an output buffer of " + std::to_string(cfg_.output_buffer_bytes) +
+                " bytes cannot hold a packet of " + std::to_string(cfg_.packet_bytes) + " bytes");
+        ohead_.assign(P * V_, kNil);
+        otail_.assign(P * V_, kNil);
+        ocredits_.assign(P * V_, std::int32_t(cfg_.output_buffer_bytes / cfg_.credit_unit));
+    }
     busy_ps_.assign(P, 0);
     vl_busy_ps_.assign(P * V_, 0);
     is_switch_.assign(f_.num_nodes(), 0);
     const auto cap = std::int32_t(cfg_.buffer_bytes / cfg_.credit_unit);
     for (NodeId n = 0; n < f_.num_nodes(); ++n) {
         is_switch_[n] = f_.node(n).is_switch();
+        if (is_switch_[n] && f_.node(n).num_ports > 64) use_req_ = false;
+        for (PortNum p = 0; p <= f_.node(n).num_ports; ++p)
+            sl_[f_.port_id(n, p)].sw = is_switch_[n];
         for (PortNum p = 1; p <= f_.node(n).num_ports; ++p) {
             const Port& port = f_.port(n, p);
             if (!port.connected()) continue;
             const PortId s = f_.port_id(n, p);
-            peer_[s] = f_.port_id(port.peer_node, port.peer_port);
+            sl_[s].peer = f_.port_id(port.peer_node, port.peer_port);
             const double g = port.gbps();
-            ppb_[s] = cfg_.ps_per_byte ? cfg_.ps_per_byte
-                      : g > 0          ? Time(std::llround(8000.0 / g))
-                                       : 4000; // unknown width/speed: 1x SDR
+            sl_[s].ppb = cfg_.ps_per_byte ? cfg_.ps_per_byte
+                         : g > 0          ? Time(std::llround(8000.0 / g))
+                                          : 4000; // unknown width/speed: 1x SDR
             for (std::uint32_t v = 0; v < V_; ++v) credits_[s * V_ + v] = cap;
         }
     }
@@ -270,7 +348,7 @@ void Network::setup() {
                                     " entries, expected " + std::to_string(N_) + "^2");
     if (cfg_.deadlock_ps == 0) {
         Time slow = 0;
-        for (Time t : ppb_) slow = std::max(slow, t);
+        for (const Slot& x : sl_) slow = std::max(slow, x.ppb);
         // No hop anywhere for 100 packet times (and 10 routing + credit round trips) while
         // packets are inside cannot be congestion: some buffer would have drained.
         deadlock_ps_ = std::max(100 * Time(cfg_.packet_bytes) * std::max<Time>(slow, 1),
@@ -280,6 +358,7 @@ void Network::setup() {
     }
 
     msg_count_.assign(N_, 0);
+    src_queued_.assign(N_, 0);
     phase_.assign(N_, 0);
     interval_.assign(N_, 0);
     slot_ps_.assign(N_, 0);
@@ -313,6 +392,19 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     const NodeId n = ca_node_[ca];
     const PortNum port = f_.port_num(ca_out_[ca]);
     const PortId src_buf = f_.node(n).first_port; // slot 0: the source queue
+    // A full source queue refuses the whole message (unless empty: any message fits an empty
+    // queue): it counts as offered but never enters the simulation, so memory stays bounded
+    // by the queues and buffers however long a run above saturation lasts.
+    const std::uint32_t npk = (msg + cfg_.packet_bytes - 1) / cfg_.packet_bytes;
+    if (cfg_.source_queue_packets && src_queued_[ca] > 0 &&
+        src_queued_[ca] + npk > cfg_.source_queue_packets) {
+        throttled_ += npk;
+        if (in_window(now_)) {
+            bytes_offered_ += msg;
+            bytes_throttled_ += msg;
+        }
+        return;
+    }
     gen::Rng& rng = rng_[ca];
     std::uint8_t sl = 0;
     if (cfg_.sl == SlPolicy::Spread) sl = std::uint8_t(rng.below(V_));
@@ -324,6 +416,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         p.src = ca;
         p.dst = dst;
         p.size = std::min(cfg_.packet_bytes, msg - off);
+        p.credits = need(p.size);
         switch (cfg_.dlid) {
         case DlidPolicy::Table:
             p.dlid = r_.dlid_choice.empty() ? ca_base_[dst] : r_.dlid_choice[ca * N_ + dst];
@@ -343,7 +436,8 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
             ++measured_open_;
             bytes_offered_ += p.size;
         }
-        const std::uint8_t vl = vls_.select(n, 0, port, view(p));
+        const std::uint8_t vl =
+            sl_mod_vls_ ? std::uint8_t(p.sl % V_) : vls_.select(n, 0, port, view(p));
         if (vl >= V_) {
             drop(h, kNoPort);
             continue;
@@ -351,12 +445,17 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         p.out_vl = vl;
         p.out = ca_out_[ca];
         head_changed |= push_fifo(src_buf * V_ + vl, h);
+        peak_src_queued_ = std::max(peak_src_queued_, ++src_queued_[ca]);
     }
-    if (head_changed) try_arbitrate(ca_out_[ca]);
+    peak_live_ = std::max(peak_live_, live_);
+    if (head_changed) arbitrate(ca_out_[ca]);
 }
 
 void Network::try_arbitrate(PortId o) {
-    if (busy_[o] || peer_[o] == kNoPort) return;
+    if (sl_[o].peer == kNoPort) return;
+    const bool xbar = obuf_ && sl_[o].sw; // into the output buffers, not onto the link
+    if (xbar ? sl_[o].xbar_busy : sl_[o].busy) return;
+    const std::int32_t* room = xbar ? ocredits_.data() : credits_.data();
     const NodeId n = f_.port_node(o);
     const Node& node = f_.node(n);
     std::uint32_t mask = 0;
@@ -368,7 +467,7 @@ void Network::try_arbitrate(PortId o) {
         const PortId s0 = node.first_port;
         for (std::uint32_t v = 0; v < V_; ++v) {
             const std::uint32_t h = head_[s0 * V_ + v];
-            if (h != kNil && credits_[o * V_ + v] >= std::int32_t(need(pkts_[h].size))) {
+            if (h != kNil && credits_[o * V_ + v] >= std::int32_t(pkts_[h].credits)) {
                 mask |= 1u << v;
                 cand_in[v] = s0;
                 cand_vl[v] = v;
@@ -377,40 +476,59 @@ void Network::try_arbitrate(PortId o) {
         if (mask == 0) return;
         const Time at = inj_.earliest_start(ca, now_);
         if (at > now_) {
-            if (!retry_[o]) {
-                retry_[o] = 1;
+            if (!sl_[o].retry) {
+                sl_[o].retry = 1;
                 q_.push(at, kRetry, o);
             }
             return;
         }
     } else {
-        if (waiting_[o] == 0) return;
+        if (sl_[o].waiting == 0) return;
         const std::uint32_t np = node.num_ports;
-        const std::uint32_t start = rr_[o];
+        const std::uint32_t start = sl_[o].rr;
         const std::uint32_t all = (1u << V_) - 1;
         std::uint32_t matched = 0;
-        for (std::uint32_t k = 0; k < np; ++k) {
-            const PortNum inp = PortNum(1 + (start + k) % np);
+        // Visits input port inp; false once every head routed here has been seen or every VL
+        // has its candidate.
+        const auto visit = [&](PortNum inp) {
             const PortId i = node.first_port + inp;
-            const bool can_read = reads_[i] < cfg_.speedup;
+            const bool can_read = sl_[i].reads < cfg_.speedup;
             for (std::uint32_t v = 0; v < V_; ++v) {
                 const std::uint32_t b = i * V_ + v;
                 if (head_out_[b] != o) continue;
                 ++matched;
                 const std::uint32_t ovl = head_ovl_[b];
                 if (!can_read || (mask >> ovl & 1u)) continue;
-                if (credits_[o * V_ + ovl] < head_need_[b]) continue;
+                if (room[o * V_ + ovl] < head_need_[b]) continue;
                 mask |= 1u << ovl;
                 cand_in[ovl] = i;
                 cand_vl[ovl] = v;
             }
-            // Every head routed here has been seen, or every VL has its candidate.
-            if (matched == waiting_[o] || mask == all) break;
+            return matched != sl_[o].waiting && mask != all;
+        };
+        if (use_req_) {
+            // Inputs start, start+1, ..., np-1, 0, ..., start-1 (0-based), as the scan below.
+            const std::uint64_t r = sl_[o].req;
+            const std::uint64_t below = start >= 64 ? ~0ull : (1ull << start) - 1;
+            bool more = true;
+            for (std::uint64_t m = r & ~below; m && more; m &= m - 1)
+                more = visit(PortNum(1 + std::countr_zero(m)));
+            for (std::uint64_t m = r & below; m && more; m &= m - 1)
+                more = visit(PortNum(1 + std::countr_zero(m)));
+        } else {
+            for (std::uint32_t k = 0; k < np; ++k)
+                if (!visit(PortNum(1 + (start + k) % np))) break;
         }
         if (mask == 0) return;
     }
     int ovl = 0;
-    if (V_ > 1) {
+    if (xbar) {
+        // The crossbar takes the VLs in turn; VLArb applies at the link (link_arbitrate).
+        const std::uint32_t r = sl_[o].xvl_rr % V_;
+        const std::uint32_t rot = ((mask >> r) | (mask << (V_ - r))) & ((1u << V_) - 1);
+        ovl = int((r + std::uint32_t(std::countr_zero(rot))) % V_);
+        sl_[o].xvl_rr = std::uint8_t((ovl + 1) % V_);
+    } else if (V_ > 1) {
         ovl = vl_arbitrate(vlarb_, arb_[o], mask, cfg_.packet_bytes);
         if (ovl == kNoVl) return; // only VLs the tables never serve are ready
     }
@@ -424,16 +542,53 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
     const std::uint32_t h = pop_fifo(b);
     Packet& p = pkts_[h];
     if (sw) {
-        --waiting_[o];
-        if (head_out_[b] != kNoPort) ++waiting_[head_out_[b]];
-        ++reads_[in];
+        --sl_[o].waiting;
+        if (head_out_[b] != kNoPort) ++sl_[head_out_[b]].waiting;
+        if (use_req_) {
+            const std::uint64_t bit = 1ull << (f_.port_num(in) - 1);
+            bool still = false;
+            for (std::uint32_t v = 0; v < V_; ++v) still |= head_out_[in * V_ + v] == o;
+            if (!still) sl_[o].req &= ~bit;
+            if (head_out_[b] != kNoPort) sl_[head_out_[b]].req |= bit;
+        }
+        ++sl_[in].reads;
         const std::uint32_t np = f_.node(n).num_ports;
-        rr_[o] = std::uint16_t((in - f_.node(n).first_port) % np);
+        sl_[o].rr = std::uint16_t((in - f_.node(n).first_port) % np);
     }
-    const std::uint32_t c = need(p.size);
+    if (sw && obuf_) {
+        // Across the crossbar, at the output link's rate and cut-through, into the output
+        // buffer; the input buffer is free when the tail has crossed.
+        const Time ser = Time(p.size) * sl_[o].ppb;
+        const Time start = p.tail > now_ + ser ? p.tail - ser : now_;
+        ocredits_[o * V_ + ovl] -= std::int32_t(p.credits);
+        sl_[o].xbar_busy = 1;
+        p.tail = start + ser;
+        p.out_vl = ovl;
+        const std::uint32_t ob = o * V_ + ovl;
+        p.next = kNil;
+        if (otail_[ob] == kNil)
+            ohead_[ob] = h;
+        else
+            pkts_[otail_[ob]].next = h;
+        otail_[ob] = h;
+        q_.push(start + ser, kXbarFree, o, b, p.credits);
+        link_arbitrate(o);
+        return;
+    }
+    launch(o, h, ovl, sw ? b : kNil);
+}
+
+// Starts packet h onto the link of o on VL ovl: from the input buffer in_buf of a switch
+// without output buffers, from a CA's source queue (in_buf = kNil), or from o's output buffer
+// (in_buf = kNil, obuf_ and a switch).
+void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t in_buf) {
+    Packet& p = pkts_[h];
+    const NodeId n = f_.port_node(o);
+    const bool sw = sl_[o].sw;
+    const std::uint32_t c = p.credits;
     credits_[o * V_ + ovl] -= std::int32_t(c);
-    busy_[o] = 1;
-    const Time ser = Time(p.size) * ppb_[o];
+    sl_[o].busy = 1;
+    const Time ser = Time(p.size) * sl_[o].ppb;
     Time start = now_;
     if (sw && p.tail > now_ + ser) start = p.tail - ser; // the tail cannot leave before it came
     const Time lo = std::max(start, win_lo_), hi = std::min(start + ser, win_hi_);
@@ -446,27 +601,56 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
     ++hops_;
     if (!sw) {
         ++in_network_;
+        --src_queued_[ca_of_node_[n]];
         inj_.sent(ca_of_node_[n], view(p), now_);
     }
-    const PortId d = peer_[o];
+    const PortId d = sl_[o].peer;
     p.tail = start + fly_ + ser;
     if (const NodeId m = f_.port_node(d); is_switch_[m]) {
         // The LFT is far bigger than the caches (FT(16,3): 10 MB); start fetching the entry the
         // next switch will look up now, so the miss overlaps other work.
-        if (m < r_.lft.size() && p.dlid < r_.lft[m].size())
+        if (flat_)
+            __builtin_prefetch(flat_->entry(m, p.dlid));
+        else if (m < r_.lft.size() && p.dlid < r_.lft[m].size())
             __builtin_prefetch(r_.lft[m].data() + p.dlid);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d);
     } else {
         q_.push(p.tail, kDeliver, h, d);
     }
-    q_.push(start + ser, kOutFree, o, sw ? b : kNil, c);
+    if (sw && obuf_)
+        q_.push(start + ser, kLinkFree, o, ovl, c);
+    else
+        q_.push(start + ser, kOutFree, o, in_buf, c);
+}
+
+// VL arbitration among the output buffers of switch output o whose head has credits
+// downstream.
+void Network::link_arbitrate(PortId o) {
+    if (sl_[o].busy || sl_[o].peer == kNoPort) return;
+    std::uint32_t mask = 0;
+    for (std::uint32_t v = 0; v < V_; ++v) {
+        const std::uint32_t h = ohead_[o * V_ + v];
+        if (h != kNil && credits_[o * V_ + v] >= std::int32_t(pkts_[h].credits)) mask |= 1u << v;
+    }
+    if (mask == 0) return;
+    int ovl = 0;
+    if (V_ > 1) {
+        ovl = vl_arbitrate(vlarb_, arb_[o], mask, cfg_.packet_bytes);
+        if (ovl == kNoVl) return;
+    }
+    const std::uint32_t ob = o * V_ + std::uint32_t(ovl);
+    const std::uint32_t h = ohead_[ob];
+    ++pops_[head_.size() + ob];
+    ohead_[ob] = pkts_[h].next;
+    if (ohead_[ob] == kNil) otail_[ob] = kNil;
+    launch(o, h, std::uint8_t(ovl), kNil);
 }
 
 void Network::drop(std::uint32_t h, PortId at) {
     Packet& p = pkts_[h];
     if (at != kNoPort) {
         // Free the buffer space the packet held once its tail is in.
-        q_.push(std::max(now_, p.tail) + credit_delay_, kCredit, peer_[at], p.vl, need(p.size));
+        q_.push(std::max(now_, p.tail) + credit_delay_, kCredit, sl_[at].peer, p.vl, p.credits);
         --in_network_;
     }
     ++dropped_;
@@ -480,17 +664,19 @@ void Network::on_ready(std::uint32_t h, PortId d) {
     const Node& node = f_.node(m);
     const PortNum inp = f_.port_num(d);
     if (p.hops > cfg_.max_hops) return drop(h, d);
-    const PortNum outp = route_.select(m, inp, view(p), now_);
+    const PortNum outp = flat_ ? flat_->out_port(m, p.dlid) : route_.select(m, inp, view(p), now_);
     if (outp == kNoPath || outp == 0 || outp > node.num_ports ||
-        peer_[node.first_port + outp] == kNoPort)
+        sl_[node.first_port + outp].peer == kNoPort)
         return drop(h, d);
-    const std::uint8_t ovl = vls_.select(m, inp, outp, view(p));
+    const std::uint8_t ovl =
+        sl_mod_vls_ ? std::uint8_t(p.sl % V_) : vls_.select(m, inp, outp, view(p));
     if (ovl >= V_) return drop(h, d);
     p.out = node.first_port + outp;
     p.out_vl = ovl;
     if (push_fifo(d * V_ + p.vl, h)) {
-        ++waiting_[p.out];
-        try_arbitrate(p.out);
+        ++sl_[p.out].waiting;
+        if (use_req_) sl_[p.out].req |= 1ull << (inp - 1);
+        arbitrate(p.out);
     }
 }
 
@@ -504,11 +690,28 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
         --measured_open_;
         latencies_.push_back(now_ - p.gen);
     }
-    q_.push(now_ + credit_delay_, kCredit, peer_[d], p.vl, need(p.size));
+    return_credits(sl_[d].peer, p.vl, p.credits);
     release(h);
 }
 
+// Buffers occupied now and at the previous tick with no packet leaving in between: the same
+// head packet has waited a whole watchdog period. Takes the snapshot for the next tick.
+std::vector<std::uint8_t> Network::stalled_buffers() {
+    const std::size_t IB = head_.size();
+    std::vector<std::uint8_t> stalled(pops_.size(), 0);
+    for (std::size_t b = 0; b < pops_.size(); ++b) {
+        const bool occupied = (b < IB ? head_[b] : ohead_[b - IB]) != kNil;
+        stalled[b] = occupied && busy_seen_[b] && pops_[b] == pops_seen_[b];
+        busy_seen_[b] = occupied;
+        pops_seen_[b] = pops_[b];
+    }
+    return stalled;
+}
+
 std::string Network::buffer_name(std::uint32_t b) const {
+    const std::size_t IB = head_.size(); // ids past the input buffers name output buffers
+    const bool out = b >= IB;
+    if (out) b -= std::uint32_t(IB);
     const PortId s = b / V_;
     const NodeId n = f_.port_node(s);
     const Node& node = f_.node(n);
@@ -516,22 +719,37 @@ std::string Network::buffer_name(std::uint32_t b) const {
                              : !node.id.empty() ? node.id
                                                 : "node " + std::to_string(n);
     return "'" + name + "' port " + std::to_string(f_.port_num(s)) + " VL " +
-           std::to_string(b % V_);
+           std::to_string(b % V_) + (out ? " out" : "");
 }
 
 // The wait-for graph of full buffers: a switch input buffer whose head packet lacks credits
-// waits on the downstream buffer of its next VL. Each buffer waits on at most one other, so a
-// walk with colours finds a cycle.
-std::vector<std::string> Network::blocked_cycle() const {
-    const std::size_t B = head_.size();
+// waits on the downstream buffer of its next VL. With output buffers, an input buffer's head
+// waits on its output buffer when that is full, and an output buffer's head on the downstream
+// input buffer (output buffers are numbered after the input buffers). Each buffer waits on at
+// most one other, so a walk with colours finds a cycle.
+std::vector<std::string> Network::blocked_cycle(const std::vector<std::uint8_t>* only) const {
+    const std::size_t IB = head_.size();
+    const std::size_t B = obuf_ ? 2 * IB : IB;
     std::vector<std::uint32_t> succ(B, kNil);
-    for (std::uint32_t b = 0; b < B; ++b) {
+    for (std::uint32_t b = 0; b < IB; ++b) {
         const std::uint32_t h = head_[b];
-        if (h == kNil || !is_switch_[f_.port_node(b / V_)]) continue;
+        if (h == kNil || !is_switch_[f_.port_node(b / V_)] || (only && !(*only)[b])) continue;
         const Packet& p = pkts_[h];
-        if (credits_[p.out * V_ + p.out_vl] >= std::int32_t(need(p.size))) continue;
-        const PortId d = peer_[p.out];
+        const std::uint32_t ob = p.out * V_ + p.out_vl;
+        if (obuf_) {
+            if (ocredits_[ob] < std::int32_t(p.credits)) succ[b] = std::uint32_t(IB + ob);
+            continue;
+        }
+        if (credits_[ob] >= std::int32_t(p.credits)) continue;
+        const PortId d = sl_[p.out].peer;
         if (is_switch_[f_.port_node(d)]) succ[b] = d * V_ + p.out_vl;
+    }
+    for (std::uint32_t ob = 0; obuf_ && ob < IB; ++ob) {
+        const std::uint32_t h = ohead_[ob];
+        if (h == kNil || credits_[ob] >= std::int32_t(pkts_[h].credits)) continue;
+        if (only && !(*only)[IB + ob]) continue;
+        const PortId d = sl_[ob / V_].peer;
+        if (d != kNoPort && is_switch_[f_.port_node(d)]) succ[IB + ob] = d * V_ + ob % V_;
     }
     std::vector<std::uint8_t> colour(B, 0);
     for (std::uint32_t s = 0; s < B; ++s) {
@@ -560,7 +778,7 @@ SimResult Network::run(const ProgressFn& progress) {
     if (cfg_.trace.empty()) {
         for (std::uint32_t i = 0; i < N_; ++i) {
             const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
-            const Time msg_time = Time(msg) * ppb_[ca_out_[i]];
+            const Time msg_time = Time(msg) * sl_[ca_out_[i]].ppb;
             slot_ps_[i] = msg_time;
             if (cfg_.traffic.load > 0) interval_[i] = double(msg_time) / cfg_.traffic.load;
             if (cfg_.traffic.load <= 0) continue;
@@ -582,9 +800,17 @@ SimResult Network::run(const ProgressFn& progress) {
 
     std::uint64_t last_hops = 0, events = 0;
     auto wall_last = std::chrono::steady_clock::now();
-    while (!q_.empty()) {
-        if (q_.top().time > end_) break;
-        const Event e = q_.pop();
+    Event e;
+    for (;;) {
+        const Event* qe = q_.peek(end_);
+        if (lane_pos_ < lane_.size() && lane_[lane_pos_].time <= end_ &&
+            (!qe || EventQueue::before(lane_[lane_pos_], *qe))) {
+            e = lane_[lane_pos_++];
+        } else if (qe) {
+            e = q_.pop();
+        } else {
+            break;
+        }
         now_ = e.time;
         ++events;
         switch (e.type) {
@@ -607,27 +833,46 @@ SimResult Network::run(const ProgressFn& progress) {
             break;
         case kOutFree: {
             const PortId o = e.a;
-            busy_[o] = 0;
+            sl_[o].busy = 0;
             if (e.b != kNil) {
                 const PortId in = e.b / V_;
-                --reads_[in];
-                q_.push(now_ + credit_delay_, kCredit, peer_[in], e.b % V_, e.c);
-                try_arbitrate(o);
+                --sl_[in].reads;
+                return_credits(sl_[in].peer, e.b % V_, e.c);
+                arbitrate(o);
                 // Outputs the freed input port may now feed.
                 for (std::uint32_t v = 0; v < V_; ++v)
-                    if (head_out_[in * V_ + v] != kNoPort) try_arbitrate(head_out_[in * V_ + v]);
+                    if (head_out_[in * V_ + v] != kNoPort) arbitrate(head_out_[in * V_ + v]);
             } else {
-                try_arbitrate(o);
+                arbitrate(o);
             }
             break;
         }
         case kCredit:
             credits_[e.a * V_ + e.b] += std::int32_t(e.c);
-            try_arbitrate(e.a);
+            if (obuf_ && sl_[e.a].sw)
+                link_arbitrate(e.a);
+            else
+                arbitrate(e.a);
+            break;
+        case kXbarFree: {
+            const PortId o = e.a, in = e.b / V_;
+            sl_[o].xbar_busy = 0;
+            --sl_[in].reads;
+            return_credits(sl_[in].peer, e.b % V_, e.c);
+            arbitrate(o);
+            for (std::uint32_t v = 0; v < V_; ++v)
+                if (head_out_[in * V_ + v] != kNoPort) arbitrate(head_out_[in * V_ + v]);
+            break;
+        }
+        case kLinkFree:
+            sl_[e.a].busy = 0;
+            ocredits_[e.a * V_ + e.b] += std::int32_t(e.c);
+            arbitrate(e.a); // room in the output buffer for the crossbar
+            link_arbitrate(e.a);
             break;
         case kRetry:
-            retry_[e.a] = 0;
-            try_arbitrate(e.a);
+            sl_[e.a].retry = 0;
+            arbitrate(e.a);
             break;
         case kWatchdog:
             if (in_network_ > 0 && hops_ == last_hops) {
@@ -635,6 +880,15 @@ SimResult Network::run(const ProgressFn& progress) {
                 res.deadlock_at_ps = now_;
                 res.deadlock_cycle = blocked_cycle();
             } else {
+                // A partial deadlock while other traffic still moves: a cycle of buffers whose
+                // head packets have all sat there for a whole period.
+                const std::vector<std::uint8_t> stalled = stalled_buffers();
+                if (std::vector<std::string> cyc = blocked_cycle(&stalled); !cyc.empty()) {
+                    res.deadlock = true;
+                    res.deadlock_at_ps = now_;
+                    res.deadlock_cycle = std::move(cyc);
+                    break;
+                }
                 last_hops = hops_;
                 if (!q_.empty() || live_ > 0) q_.push(now_ + deadlock_ps_, kWatchdog, 0);
             }
@@ -665,15 +919,19 @@ SimResult Network::run(const ProgressFn& progress) {
     res.events = events;
     res.end_ps = now_;
     res.measured_unfinished = measured_open_;
+    res.throttled = throttled_;
+    res.peak_source_queue = peak_src_queued_;
+    res.peak_packets = peak_live_;
 
     const double window_ns = double(cfg_.measure_ps) / double(kPsPerNs);
     double cap = 0; // mean CA link bandwidth in bytes/ns
-    for (std::uint32_t i = 0; i < N_; ++i) cap += double(kPsPerNs) / double(ppb_[ca_out_[i]]);
+    for (std::uint32_t i = 0; i < N_; ++i) cap += double(kPsPerNs) / double(sl_[ca_out_[i]].ppb);
     cap /= N_;
     res.offered_bytes_per_ns = double(bytes_offered_) / window_ns / N_;
     res.accepted_bytes_per_ns = double(bytes_accepted_) / window_ns / N_;
     res.offered_fraction = res.offered_bytes_per_ns / cap;
     res.accepted_fraction = res.accepted_bytes_per_ns / cap;
+    res.throttled_fraction = double(bytes_throttled_) / window_ns / N_ / cap;
 
     res.latency_samples = latencies_.size();
     if (!latencies_.empty()) {
@@ -692,8 +950,8 @@ SimResult Network::run(const ProgressFn& progress) {
 
     res.vl_util_mean.assign(V_, 0);
     std::size_t nlinks = 0;
-    for (PortId s = 0; s < peer_.size(); ++s) {
-        if (peer_[s] == kNoPort) continue;
+    for (PortId s = 0; s < sl_.size(); ++s) {
+        if (sl_[s].peer == kNoPort) continue;
         LinkUse u;
         u.port = s;
         u.utilization = double(busy_ps_[s]) / double(cfg_.measure_ps);
@@ -721,7 +979,10 @@ SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg, Rout
     LftRoute def_route(r);
     Sl2VlSelect def_vls(f, r, cfg.num_vls);
     NoInjectionControl def_inj;
-    Network net(f, r, cfg, route ? *route : def_route, vls ? *vls : def_vls, inj ? *inj : def_inj);
+    std::optional<FlatLft> flat;
+    if (!route) flat.emplace(f, r);
+    Network net(f, r, cfg, route ? *route : def_route, flat ? &*flat : nullptr,
+                vls ? *vls : def_vls, !vls && r.sl2vl.empty(), inj ? *inj : def_inj);
     return net.run(progress);
 }
 

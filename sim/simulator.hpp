@@ -47,6 +47,8 @@ struct SimConfig {
     std::uint32_t credit_unit = 64;    // bytes per credit (IBA: 64)
     std::uint8_t num_vls = 1;          // data VLs 0..num_vls-1
     std::uint8_t speedup = 1; // packets one input port may feed through the crossbar at once
+    // Output buffer per VL per switch port; 0 = none (the crossbar feeds the link directly).
+    std::uint32_t output_buffer_bytes = 0;
     VlArbConfig vlarb;
 
     // Traffic.
@@ -56,6 +58,10 @@ struct SimConfig {
     DlidPolicy dlid = DlidPolicy::Table;
     SlPolicy sl = SlPolicy::Path;
     std::vector<TraceMessage> trace;
+    // Packets a CA's source queue holds (all VLs together); a message that does not fit is
+    // counted as throttled instead of generated. 0 = unbounded (memory then grows with the run
+    // above saturation).
+    std::uint32_t source_queue_packets = 256;
 
     // Measurement.
     Time warmup_ps = 10 * 1000 * kPsPerNs;
@@ -80,6 +86,11 @@ struct SimResult {
     double latency_mean_ns = 0, latency_p50_ns = 0, latency_p99_ns = 0, latency_max_ns = 0;
     std::uint64_t latency_samples = 0;
     std::uint64_t measured_unfinished = 0; // measured packets not delivered by the end
+    // Offered but refused by a full source queue (included in offered, never generated).
+    double throttled_fraction = 0;       // of the mean CA link bandwidth, in the window
+    std::uint64_t throttled = 0;         // packets, over the whole run
+    std::uint32_t peak_source_queue = 0; // most packets in one source queue at once
+    std::uint64_t peak_packets = 0;      // most packets alive at once (queued or in the network)
 
     std::uint64_t generated = 0, delivered = 0, dropped = 0, misdelivered = 0, in_flight = 0;
     std::uint64_t hops = 0, events = 0;

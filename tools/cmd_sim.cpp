@@ -12,7 +12,8 @@
 //     "runs": [ { "load", "offered_fraction", "accepted_fraction", "offered_bytes_per_ns",
 //                 "accepted_bytes_per_ns", "latency_ns": {"mean","p50","p99","max","samples"},
 //                 "packets": {"generated","delivered","dropped","misdelivered","in_flight",
-//                             "measured_unfinished"}, "hops", "events", "end_ns",
+//                             "measured_unfinished","throttled","peak_alive"},
+//                 "throttled_fraction", "hops", "events", "end_ns",
 //                 "utilization": {"mean","max","vl_mean":[...],
 //                                 "links":[{"node","port","util","vl":[...]}]},
 //                 "deadlock": null | {"at_ns", "cycle": [...]}, "saturated"? } ],
@@ -48,6 +49,7 @@ struct SimArgs {
     std::uint32_t hot_node = 0;
     int shift = -1;
     std::uint32_t packet_bytes = 256, message_bytes = 0, buffer_bytes = 1024, credit_unit = 64;
+    std::uint32_t source_queue = 256, output_buffer_bytes = 0;
     int vls = 1, speedup = 1, vlarb_limit = 0, steps = 7;
     double fly_ns = 20, routing_ns = 100, ns_per_byte = 0, credit_delay_ns = -1;
     double warmup_us = 10, measure_us = 50, drain_us = 50, deadlock_us = 0, sat_hi = 1.0;
@@ -133,6 +135,8 @@ sim::SimConfig make_config(const SimArgs& a) {
         throw InputError("--ns-per-byte", 0, "below the 1 ps resolution");
     if (a.credit_delay_ns >= 0) c.credit_delay_ps = ps_of(a.credit_delay_ns, "--credit-delay-ns");
     c.buffer_bytes = a.buffer_bytes;
+    c.source_queue_packets = a.source_queue;
+    c.output_buffer_bytes = a.output_buffer_bytes;
     c.credit_unit = a.credit_unit;
     if (a.vls < 1 || a.vls > 15) throw InputError("--vls", 0, "must be 1..15");
     c.num_vls = std::uint8_t(a.vls);
@@ -213,7 +217,10 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
              {"dropped", r.dropped},
              {"misdelivered", r.misdelivered},
              {"in_flight", r.in_flight},
-             {"measured_unfinished", r.measured_unfinished}}},
+             {"measured_unfinished", r.measured_unfinished},
+             {"throttled", r.throttled},
+             {"peak_alive", r.peak_packets}}},
+           {"throttled_fraction", r.throttled_fraction},
            {"hops", r.hops},
            {"events", r.events},
            {"end_ns", double(r.end_ps) / 1000.0},
@@ -321,6 +328,8 @@ int run_sim(const SimArgs& a) {
                        {"packet_bytes", a.packet_bytes},
                        {"message_bytes", a.message_bytes ? a.message_bytes : a.packet_bytes},
                        {"buffer_bytes", a.buffer_bytes},
+                       {"source_queue_packets", a.source_queue},
+                       {"output_buffer_bytes", a.output_buffer_bytes},
                        {"credit_unit", a.credit_unit},
                        {"vls", a.vls},
                        {"speedup", a.speedup},
@@ -457,6 +466,16 @@ const CommandRegistrar reg{{
         sub.add_option("--vls", a->vls, "Data VLs")->default_val(1)->group(m);
         sub.add_option("--buffer-bytes", a->buffer_bytes, "Input buffer per VL per port")
             ->default_val(1024)
+            ->group(m);
+        sub.add_option("--output-buffer-bytes", a->output_buffer_bytes,
+                       "Output buffer per VL per switch port (0 = none: the crossbar feeds the "
+                       "link)")
+            ->default_val(0)
+            ->group(m);
+        sub.add_option("--source-queue", a->source_queue,
+                       "Packets a source queue holds; messages beyond are offered but throttled "
+                       "(0 = unbounded)")
+            ->default_val(256)
             ->group(m);
         sub.add_option("--credit-unit", a->credit_unit, "Bytes per flow-control credit")
             ->default_val(64)

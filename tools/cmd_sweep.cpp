@@ -26,6 +26,7 @@ struct SweepArgs {
     std::string injection = "bernoulli", csv, plot, title, sl = "spread";
     double hot_fraction = 0.1;
     std::uint32_t hot_node = 0, packet_bytes = 32, buffer_bytes = 32, credit_unit = 32;
+    std::uint32_t source_queue = 256;
     double fly_ns = 20, routing_ns = 100, ns_per_byte = 4;
     double warmup_us = 20, measure_us = 50, drain_us = 50;
     std::uint64_t seed = 1;
@@ -92,6 +93,7 @@ int run_sweep(const SweepArgs& a) {
     base.measure_ps = ps(a.measure_us * 1000);
     base.drain_ps = ps(a.drain_us * 1000);
     base.seed = a.seed;
+    base.source_queue_packets = a.source_queue;
     if (a.sl == "spread")
         base.sl = sim::SlPolicy::Spread;
     else if (a.sl == "path")
@@ -203,6 +205,10 @@ const CommandRegistrar reg{{
         sub.add_option("--measure-us", a->measure_us, "Measurement window")->default_val(50);
         sub.add_option("--drain-us", a->drain_us, "Longest drain")->default_val(50);
         sub.add_option("--seed", a->seed, "Seed")->default_val(1);
+        sub.add_option("--source-queue", a->source_queue,
+                       "Packets a source queue holds; messages beyond are offered but throttled "
+                       "(0 = unbounded)")
+            ->default_val(256);
         sub.add_option("--csv", a->csv, "CSV file (default: rows on stdout)");
         sub.add_option("--plot", a->plot, "SVG file: latency against accepted traffic");
         sub.add_option("--title", a->title, "Plot title");

@@ -2,7 +2,8 @@
 # Reproduces the MLID-versus-SLID study of paper 000 §5 (Figs. 12-15) with `ibrt sweep`:
 # FT(4,4), FT(8,3), FT(16,3), FT(32,2); uniform and 10 % centric traffic; 1, 2, 4 VLs;
 # 20 ns fly, 100 ns routing, 4 ns/byte, 32-byte packets, 32-byte buffers per VL (the sweep's
-# defaults). Writes <fabric>-<pattern>.csv and .svg next to this script.
+# defaults); unbounded source queues (--source-queue 0), so latency past saturation grows as
+# in the paper's open-loop set-up. Writes <fabric>-<pattern>.csv and .svg next to this script.
 # Usage: docs/results/mlid-vs-slid.sh [path/to/ibrt]
 set -eu
 IBRT=${1:-ibrt}
@@ -20,10 +21,10 @@ for ft in 4,4 8,3 16,3 32,2; do
         for (i = 1; i <= 11; i++) { x = s * f[i]; if (x > 1) x = 1;
             out = out (i > 1 ? "," : "") sprintf("%.5f", x); if (x == 1) break }
         print out }')
-    "$IBRT" sweep -q --fat-tree "$ft" --pattern uniform --loads "$UNIFORM" \
+    "$IBRT" sweep -q --source-queue 0 --fat-tree "$ft" --pattern uniform --loads "$UNIFORM" \
         --csv "$OUT/$name-uniform.csv" --plot "$OUT/$name-uniform.svg" \
         --title "FT($m,$n), uniform traffic" || test $? -eq 1
-    "$IBRT" sweep -q --fat-tree "$ft" --pattern hotspot --hot-fraction 0.1 --loads "$hot" \
+    "$IBRT" sweep -q --source-queue 0 --fat-tree "$ft" --pattern hotspot --hot-fraction 0.1 --loads "$hot" \
         --csv "$OUT/$name-centric.csv" --plot "$OUT/$name-centric.svg" \
         --title "FT($m,$n), 10 % centric traffic" || test $? -eq 1
 done

@@ -14,7 +14,7 @@ e2e_init sim_opensm_tables
 "$IBRT" gen fat-tree --ports "$M" --levels "$N" -o "$WORK/ft.net" -q
 e2e_start_ibsim "$WORK/ft.net"
 
-SIM=(--pattern "$PATTERN" --packet-bytes 256 --buffer-bytes 1024 --warmup-us 10 --measure-us 40
+SIM=(--source-queue 0 --pattern "$PATTERN" --packet-bytes 256 --buffer-bytes 1024 --warmup-us 10 --measure-us 40
     --drain-us 40 --json -q)
 # sim NAME ARGS...: a saturation search and one run at load 0.1, then a table row.
 sim() {
