@@ -43,7 +43,7 @@ class EventQueue {
     // The earliest event; the queue must not be empty. Not const: it may advance the ring.
     const Event& top() {
         settle();
-        if (!side_.empty() && (pos_ == cur_.size() || less(side_.front(), cur_[pos_])))
+        if (!side_.empty() && (pos_ == cur_n_ || less(side_.front(), cur_[pos_])))
             return side_.front();
         return cur_[pos_];
     }
@@ -80,10 +80,11 @@ class EventQueue {
     // Pops the earliest event into `out` if its time is at most `limit`; false otherwise
     // (or when empty). One call per event: the common case is one comparison and a copy.
     bool pop_until(Time limit, Event& out) {
-        if (side_.empty() && pos_ < cur_.size()) {
+        if (side_.empty() && pos_ < cur_n_) {
             if (cur_[pos_].time > limit) return false;
             --size_;
             out = cur_[pos_++];
+            walk_ahead();
             return true;
         }
         if (size_ == 0 || top().time > limit) return false;
@@ -105,11 +106,12 @@ class EventQueue {
 
     Event pop() {
         top();
-        if (!side_.empty() && (pos_ == cur_.size() || less(side_.front(), cur_[pos_]))) {
+        if (!side_.empty() && (pos_ == cur_n_ || less(side_.front(), cur_[pos_]))) {
             --size_;
             return heap_pop(side_);
         }
         --size_;
+        walk_ahead();
         return cur_[pos_++];
     }
 
@@ -118,9 +120,30 @@ class EventQueue {
         return x.time != y.time ? x.time < y.time : x.seq < y.seq;
     }
 
+    // The next bucket's list is a chain of nodes written long ago and no longer cached, and
+    // load_bucket would follow it one dependent cache miss at a time. Instead, each pop moves a
+    // cursor one node along that chain and prefetches the node after, so the chain is in the
+    // cache when its bucket comes up. Nodes pushed meanwhile go to the chain's head, still warm.
+    void walk_ahead() {
+        if (ahead_ == kNone) return;
+        ahead_ = nodes_[ahead_].next;
+        if (ahead_ != kNone) __builtin_prefetch(&nodes_[ahead_]);
+    }
+    void start_walk() {
+        ahead_ = kNone;
+        for (std::uint64_t j = 1; j <= 16; ++j) {
+            const std::uint32_t n = first_[(bucket_ + j) & mask_];
+            if (n != kNone) {
+                ahead_ = n;
+                __builtin_prefetch(&nodes_[n]);
+                return;
+            }
+        }
+    }
+
     // Makes the current bucket (cur_ from pos_, plus side_) hold the earliest event.
     void settle() {
-        if (pos_ < cur_.size() || !side_.empty()) return;
+        if (pos_ < cur_n_ || !side_.empty()) return;
         if (!started_) {
             started_ = true;
             bucket_ = 0;
@@ -139,29 +162,36 @@ class EventQueue {
 
     // Moves bucket_'s events (from the ring and the far heap) into cur_, sorted.
     bool load_bucket() {
-        cur_.clear();
+        // cur_ only grows (its size is its capacity, cur_n_ the events in it): a push_back per
+        // event was a call that did not inline, and this loop runs once per event.
+        std::size_t k = 0;
         pos_ = 0;
         const std::size_t slot = bucket_ & mask_;
         for (std::uint32_t n = first_[slot]; n != kNone;) {
-            cur_.push_back(nodes_[n].e);
+            if (k == cur_.size()) cur_.resize(std::max<std::size_t>(64, 2 * k));
+            cur_[k++] = nodes_[n].e;
             const std::uint32_t next = nodes_[n].next;
             nodes_[n].next = free_;
             free_ = n;
             n = next;
         }
         first_[slot] = kNone;
-        const std::size_t from_ring = cur_.size();
+        const std::size_t from_ring = k;
         in_ring_ -= from_ring;
-        while (!far_.empty() && (far_.front().time >> shift_) == bucket_)
-            cur_.push_back(heap_pop(far_));
-        if (cur_.empty()) return false;
+        while (!far_.empty() && (far_.front().time >> shift_) == bucket_) {
+            if (k == cur_.size()) cur_.resize(std::max<std::size_t>(64, 2 * k));
+            cur_[k++] = heap_pop(far_);
+        }
+        cur_n_ = k;
+        if (k == 0) return false;
+        start_walk();
         // The list is newest first: reversed, it is in seq order, and usually already in time
         // order too (the simulator's delays are mostly whole ns, so a bucket tends to hold one
         // time), which the check below finds in one pass.
         std::reverse(cur_.begin() + 0, cur_.begin() + std::ptrdiff_t(from_ring));
         const auto cmp = [](const Event& x, const Event& y) { return less(x, y); };
-        if (!std::is_sorted(cur_.begin(), cur_.end(), cmp))
-            std::sort(cur_.begin(), cur_.end(), cmp);
+        const auto end = cur_.begin() + std::ptrdiff_t(k);
+        if (!std::is_sorted(cur_.begin(), end, cmp)) std::sort(cur_.begin(), end, cmp);
         return true;
     }
 
@@ -210,8 +240,9 @@ class EventQueue {
     std::vector<std::uint32_t> first_; // per ring slot: its list of nodes, newest first
     std::vector<Node> nodes_;
     std::uint32_t free_ = kNone;
+    std::uint32_t ahead_ = kNone; // walk_ahead's cursor
     std::vector<Event> cur_, side_, far_;
-    std::size_t pos_ = 0, size_ = 0, in_ring_ = 0;
+    std::size_t pos_ = 0, cur_n_ = 0, size_ = 0, in_ring_ = 0;
     std::uint64_t bucket_ = 0, seq_ = 0;
     bool started_ = false;
 };
