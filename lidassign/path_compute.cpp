@@ -2,8 +2,9 @@
 // path_compute.hpp for the exact rules and the documented deviation).
 #include "lidassign/path_compute.hpp"
 
+#include "lidassign/yen.hpp"
+
 #include <algorithm>
-#include <queue>
 
 namespace ibrt::lidassign {
 
@@ -80,36 +81,6 @@ PathSet shortest_widest(const Fabric& f, const UpDown& ud) {
     return out;
 }
 
-namespace {
-
-constexpr std::uint64_t kCountCap = std::uint64_t(1) << 62;
-
-// Number of DAG routes from every state to the destination (saturating), for unranking.
-std::vector<std::uint64_t> count_routes(const Fabric& f, const UpDown& ud, const ShortestDag& g) {
-    std::vector<std::uint64_t> cnt(g.dist.size(), 0);
-    std::vector<std::uint32_t> order;
-    for (std::uint32_t st = 0; st < g.dist.size(); ++st)
-        if (g.dist[st] != kFar) order.push_back(st);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return g.dist[a] < g.dist[b]; });
-    for (std::uint32_t st : order) {
-        const NodeId n = st / 2;
-        if (n == g.dst) {
-            cnt[st] = st % 2 == 0 ? 1 : 0; // count arrival once (phase 0 stands for both)
-            continue;
-        }
-        std::uint64_t c = 0;
-        for_each_dag_edge(f, ud, g, n, int(st % 2), [&](PortId e, int ph) {
-            const NodeId v = f.port(e).peer_node;
-            c = std::min(kCountCap, c + cnt[v == g.dst ? v * 2 : v * 2 + ph]);
-        });
-        cnt[st] = c;
-    }
-    return cnt;
-}
-
-} // namespace
-
 PathSet path_selection(const Fabric& f, const UpDown& ud, int candidates) {
     constexpr std::int64_t kScale = 720720; // lcm(1..16): candidate weights stay integral
     candidates = std::clamp(candidates, 1, 16);
@@ -122,45 +93,59 @@ PathSet path_selection(const Fabric& f, const UpDown& ud, int candidates) {
         std::uint32_t first, count, alive;
     };
     std::vector<Pair> pairs;
-    std::vector<PortId> path;
+    // Yen's candidates depend only on the switch pair: computed once per pair, on demand.
+    YenSearch yen(f, ud);
+    std::vector<std::uint32_t> sw_index(f.num_nodes(), 0);
+    for (std::size_t i = 0; i < f.switches().size(); ++i)
+        sw_index[f.switches()[i]] = static_cast<std::uint32_t>(i);
+    const std::size_t ns = f.switches().size();
+    constexpr std::uint32_t kUnset = 0xffffffffu;
+    std::vector<std::uint32_t> memo(ns * ns, kUnset); // index into memo_first
+    std::vector<std::uint32_t> memo_first, memo_off{0};
+    std::vector<PortId> memo_edges;
+    auto switch_routes = [&](NodeId u, NodeId t) {
+        std::uint32_t& m = memo[sw_index[u] * ns + sw_index[t]];
+        if (m == kUnset) {
+            m = static_cast<std::uint32_t>(memo_first.size());
+            memo_first.push_back(static_cast<std::uint32_t>(memo_off.size() - 1));
+            for (const auto& r : yen.run(u, t, candidates)) {
+                memo_edges.insert(memo_edges.end(), r.begin(), r.end());
+                memo_off.push_back(static_cast<std::uint32_t>(memo_edges.size()));
+            }
+            memo_first.push_back(static_cast<std::uint32_t>(memo_off.size() - 1));
+        }
+        return std::pair<std::uint32_t, std::uint32_t>{memo_first[m], memo_first[m + 1]};
+    };
     for (NodeId d : cas) {
-        const ShortestDag g = shortest_dag(f, ud, d);
-        const std::vector<std::uint64_t> cnt = count_routes(f, ud, g);
+        const PortId dport = ca_port(f, d);
+        if (dport == kNoPort) continue;
+        const NodeId t = f.port(dport).peer_node;
+        const bool t_switch = f.node(t).is_switch();
+        const PortId last = t_switch ? f.port_id(t, f.port(dport).peer_port) : kNoPort;
         for (NodeId s : cas) {
-            if (s == d || g.at(s, 0) == kFar || g.at(s, 0) == 0) continue;
-            const std::uint64_t total = cnt[s * 2];
-            if (total == 0) continue;
-            const std::uint64_t m = std::min<std::uint64_t>(total, std::uint64_t(candidates));
+            if (s == d) continue;
+            const PortId sport = ca_port(f, s);
+            if (sport == kNoPort) continue;
+            const NodeId u = f.port(sport).peer_node;
             Pair pr{s, d, static_cast<std::uint32_t>(c_pair.size()), 0, 0};
-            for (std::uint64_t i = 0; i < m; ++i) {
-                // floor(i * total / m) without overflow: total < 2^62, m <= 16.
-                std::uint64_t rank = (total / m) * i + ((total % m) * i) / m;
-                path.clear();
-                NodeId n = s;
-                int ph = 0;
-                while (n != d) {
-                    PortId take = kNoPort;
-                    int take_ph = 0;
-                    for_each_dag_edge(f, ud, g, n, ph, [&](PortId e, int nph) {
-                        if (take != kNoPort) return;
-                        const NodeId v = f.port(e).peer_node;
-                        const std::uint64_t c = cnt[v == d ? v * 2 : v * 2 + nph];
-                        if (rank < c) {
-                            take = e;
-                            take_ph = nph;
-                        } else {
-                            rank -= c;
-                        }
-                    });
-                    path.push_back(take);
-                    n = f.port(take).peer_node;
-                    ph = take_ph;
-                }
-                c_edges.insert(c_edges.end(), path.begin(), path.end());
+            auto add = [&](std::span<const PortId> mid) {
+                c_edges.push_back(sport);
+                c_edges.insert(c_edges.end(), mid.begin(), mid.end());
+                if (last != kNoPort) c_edges.push_back(last);
                 c_off.push_back(static_cast<std::uint32_t>(c_edges.size()));
                 c_pair.push_back(static_cast<std::uint32_t>(pairs.size()));
+                ++pr.count;
+            };
+            if (u == d) { // CA cabled straight to CA
+                add({});
+            } else if (t_switch && f.node(u).is_switch()) {
+                const auto [lo, hi] = switch_routes(u, t);
+                for (std::uint32_t r = lo; r < hi; ++r)
+                    add(std::span<const PortId>(memo_edges.data() + memo_off[r],
+                                                memo_edges.data() + memo_off[r + 1]));
             }
-            pr.count = pr.alive = static_cast<std::uint32_t>(m);
+            if (pr.count == 0) continue;
+            pr.alive = pr.count;
             pairs.push_back(pr);
         }
     }
@@ -185,65 +170,55 @@ PathSet path_selection(const Fabric& f, const UpDown& ud, int candidates) {
     for (std::uint32_t c = 0; c < ncand; ++c)
         for (std::uint32_t i = c_off[c]; i < c_off[c + 1]; ++i)
             load[c_edges[i]] += kScale / pairs[c_pair[c]].count;
-    using Key = std::pair<std::int64_t, std::int64_t>; // (load, -link)
-    std::priority_queue<Key> heap;
+    // The links still worth visiting; a linear scan for the two most loaded is cheaper than
+    // a lazy heap here (a few hundred links, every visit changes many loads).
+    std::vector<PortId> live;
     for (PortId e = 0; e < f.num_port_slots(); ++e)
-        if (l_off[e + 1] > l_off[e]) heap.push({load[e], -std::int64_t(e)});
-    std::vector<bool> dead(f.num_port_slots(), false);
-    std::vector<std::uint32_t> through(pairs.size(), 0), seen(pairs.size(), 0);
-    std::uint32_t epoch = 0;
-    std::vector<std::uint32_t> touched;
+        if (l_off[e + 1] > l_off[e]) live.push_back(e);
     auto adjust = [&](std::uint32_t c, std::int64_t delta) {
-        for (std::uint32_t i = c_off[c]; i < c_off[c + 1]; ++i) {
-            const PortId e = c_edges[i];
-            load[e] += delta;
-            if (is_link(e) && !dead[e]) heap.push({load[e], -std::int64_t(e)});
-        }
+        for (std::uint32_t i = c_off[c]; i < c_off[c + 1]; ++i) load[c_edges[i]] += delta;
     };
-    std::vector<std::uint32_t> l_end(l_off.begin() + 1, l_off.end()); // live prefix end
-    auto stale = [&](const Key& k) {
-        const auto e = static_cast<PortId>(-k.second);
-        return dead[e] || load[e] != k.first;
-    };
-    while (!heap.empty()) {
-        const Key top = heap.top();
-        heap.pop();
-        if (stale(top)) continue;
-        const auto e = static_cast<PortId>(-top.second);
-        while (!heap.empty() && stale(heap.top())) heap.pop();
-        const std::int64_t second = heap.empty() ? 0 : heap.top().first;
-        // Count each pair's live candidates through e, compacting dead ones out of the list.
-        ++epoch;
-        touched.clear();
-        std::uint32_t w = l_off[e];
-        for (std::uint32_t i = l_off[e]; i < l_end[e]; ++i) {
-            const std::uint32_t c = l_cand[i];
-            if (!alive[c]) continue;
-            l_cand[w++] = c;
-            const std::uint32_t p = c_pair[c];
-            if (seen[p] != epoch) {
-                seen[p] = epoch;
-                through[p] = 0;
-                touched.push_back(p);
+    // l_cand of a link is sorted by candidate, so grouped by pair in pair order. Pairs before
+    // the link's cursor are settled for good: they either have no candidate through the link
+    // any more or every candidate they have left uses it (and candidates only ever die), so
+    // each link's list is scanned once in total.
+    std::vector<std::uint32_t> cursor(l_off.begin(), l_off.end() - 1);
+    while (!live.empty()) {
+        // Most loaded link (ties: lowest PortId) and the load of the next most loaded.
+        std::size_t top = 0;
+        std::int64_t second = 0;
+        for (std::size_t i = 1; i < live.size(); ++i) {
+            if (load[live[i]] > load[live[top]]) {
+                second = load[live[top]];
+                top = i;
+            } else {
+                second = std::max(second, load[live[i]]);
             }
-            ++through[p];
         }
-        l_end[e] = w;
+        const PortId e = live[top];
         // Drop, pair by pair (lowest pair first), the candidates through e of pairs that keep
         // one avoiding e, until e is no longer above the next most loaded link.
         bool reduced = false;
-        for (std::uint32_t p : touched) {
-            if (reduced && load[e] <= second) break;
+        std::uint32_t i = cursor[e];
+        const std::uint32_t end = l_off[e + 1];
+        while (i < end) {
+            const std::uint32_t p = c_pair[l_cand[i]];
+            std::uint32_t j = i, through = 0;
+            for (; j < end && c_pair[l_cand[j]] == p; ++j) through += alive[l_cand[j]];
             Pair& pr = pairs[p];
-            if (through[p] == pr.alive) continue; // every candidate left uses e
+            if (through == 0 || through == pr.alive) { // settled
+                i = j;
+                continue;
+            }
+            if (reduced && load[e] <= second) break;
             reduced = true;
             const std::int64_t old_w = kScale / pr.alive;
-            const std::uint32_t left = pr.alive - through[p];
+            const std::uint32_t left = pr.alive - through;
             const std::int64_t new_w = kScale / left;
             for (std::uint32_t c = pr.first; c < pr.first + pr.count; ++c) {
                 if (!alive[c]) continue;
                 bool uses = false;
-                for (std::uint32_t i = c_off[c]; i < c_off[c + 1]; ++i) uses |= c_edges[i] == e;
+                for (std::uint32_t x = c_off[c]; x < c_off[c + 1]; ++x) uses |= c_edges[x] == e;
                 if (uses) {
                     alive[c] = false;
                     adjust(c, -old_w);
@@ -252,8 +227,11 @@ PathSet path_selection(const Fabric& f, const UpDown& ud, int candidates) {
                 }
             }
             pr.alive = left;
+            i = j;
         }
-        if (!reduced) dead[e] = true; // stays irreducible: candidates are only ever removed
+        cursor[e] = i;
+        if (i == end) // nothing left to reduce, ever
+            live.erase(live.begin() + std::ptrdiff_t(top));
     }
     PathSet out;
     std::size_t pi = 0;

@@ -7,18 +7,17 @@
 // lowest port numbers first). Weights are per directed edge: a cable carries the two
 // directions independently.
 //
-// path-selection: up to `candidates` (16) legal routes per pair, then Koibuchi, Jouraku,
-// Amano's most-loaded-link-first selection (paper 001 ref. [12]). Deviation, documented: the
-// candidates are shortest legal routes only (the paper's Yen k-shortest also admits longer
-// ones when fewer than 16 shortest exist); when a pair has more than 16, the 16 are spread
-// evenly over the lexicographic order of all of them (ranks floor(i N / 16)), not the first
-// 16, so that the set is not biased to low port numbers. Load of a directed link = sum over
-// the pairs of (that pair's candidates through the link) / (that pair's candidates), kept
-// exactly in integers scaled by lcm(1..16). Selection: take the link of highest load on which
-// some pair still has a candidate avoiding it; drop that pair's candidates through the link;
-// repeat until every pair has one candidate left. Ties: lowest PortId. To keep this near
-// linear, one visit of a link drops pairs (lowest pair index first) until the link is no
-// longer above the next most loaded one, rather than one pair per global re-selection.
+// path-selection: as in §VI, up to `candidates` (16) loopless legal routes per pair from
+// Yen's k shortest paths (yen.hpp; computed once per switch pair, ordered by hops then
+// PortIds, so longer routes join when fewer than 16 shortest exist), then Koibuchi, Jouraku,
+// Amano's most-loaded-link-first selection (paper 001 ref. [12]). Load of a directed link =
+// sum over the pairs of (that pair's candidates through the link) / (that pair's
+// candidates), kept exactly in integers scaled by lcm(1..16). Selection: take the link of
+// highest load on which some pair still has a candidate avoiding it (ties: lowest PortId);
+// drop that pair's candidates through the link; repeat until every pair has one candidate
+// left. Documented deviation, to keep 512/64 at seconds: one visit of the most loaded link
+// drops pairs (lowest pair index first) until the link is no longer above the next most
+// loaded one, rather than one pair per global re-selection.
 #pragma once
 
 #include "lidassign/paths.hpp"

@@ -55,31 +55,73 @@ StudyResult run_study(const StudyOptions& opt) {
         }
     for (int y : opt.switches)
         for (int x : opt.machines_exact) {
-            ExactRow sw{x, y, opt.seeds}, ps{x, y, opt.seeds};
-            for (int s = 1; s <= opt.seeds; ++s) {
-                say(fmt::format("Tables III/IV {}/{} seed {}", x, y, s));
+            ExactRow sw{x, y, 0}, ps{x, y, 0};
+            SelectionRow t5{x, y};
+            for (int s = 1; (s <= opt.seeds || t5.selected_n < opt.seeds) && s <= 4 * opt.seeds;
+                 ++s) {
+                say(fmt::format("Tables III/IV/V {}/{} seed {}", x, y, s));
                 const Fabric f = make(x, y, s);
                 const UpDown ud = make_updown(f, choose_root(f, std::uint64_t(s)));
-                for (auto [row, paths] : {std::pair{&sw, shortest_widest(f, ud)},
-                                          std::pair{&ps, path_selection(f, ud)}}) {
-                    row->greedy += double(plan_heuristic(f, paths, Heuristic::Greedy).total_lids);
-                    row->color_l += double(plan_heuristic(f, paths, Heuristic::ColorL).total_lids);
-                    const ExactPlan e = plan_exact(f, paths, opt.time_limit_s);
-                    row->ilp += double(e.total_lids);
-                    row->optimal += e.optimal;
-                    row->feasible += e.feasible;
-                    row->timed_out += e.timed_out;
-                    row->ilps += e.ilps;
-                    row->total_seconds += e.seconds;
-                    for (const ExactResult& d : e.per_dest)
-                        row->max_dest_seconds = std::max(row->max_dest_seconds, d.seconds);
+                ++t5.tried;
+                struct One {
+                    double greedy, color_l;
+                    ExactPlan e;
+                };
+                std::vector<One> res;
+                bool proven = true;
+                for (PathScheme sc : {PathScheme::ShortestWidest, PathScheme::PathSelection}) {
+                    const PathSet paths = sc == PathScheme::ShortestWidest ? shortest_widest(f, ud)
+                                                                           : path_selection(f, ud);
+                    One o{double(plan_heuristic(f, paths, Heuristic::Greedy).total_lids),
+                          double(plan_heuristic(f, paths, Heuristic::ColorL).total_lids),
+                          plan_exact(f, paths, opt.time_limit_s)};
+                    proven &= o.e.feasible == 0 && o.e.timed_out == 0;
+                    res.push_back(std::move(o));
                 }
+                const bool take = proven && t5.selected_n < opt.seeds;
+                if (!proven) t5.rejected_seeds.push_back(s);
+                for (int k = 0; k < 2; ++k) {
+                    const One& o = res[std::size_t(k)];
+                    ExactRow* row = k == 0 ? &sw : &ps;
+                    // Solver statistics over every topology tried, averages over the selected.
+                    row->optimal += o.e.optimal;
+                    row->feasible += o.e.feasible;
+                    row->timed_out += o.e.timed_out;
+                    row->ilps += o.e.ilps;
+                    row->total_seconds += o.e.seconds;
+                    for (const ExactResult& d : o.e.per_dest)
+                        row->max_dest_seconds = std::max(row->max_dest_seconds, d.seconds);
+                    const double imp = 100.0 * (o.greedy - o.color_l) / o.color_l;
+                    for (int sel = 0; sel < 2; ++sel) {
+                        if (sel == 0 ? s > opt.seeds : !take) continue;
+                        t5.greedy[sel][k] += o.greedy;
+                        t5.color_l[sel][k] += o.color_l;
+                        t5.improvement[sel][k] += imp;
+                    }
+                    if (!take) continue;
+                    row->ilp += double(o.e.total_lids);
+                    row->greedy += o.greedy;
+                    row->color_l += o.color_l;
+                }
+                if (s <= opt.seeds) ++t5.random_n;
+                if (take) ++t5.selected_n;
             }
             for (ExactRow* row : {&sw, &ps}) {
-                row->ilp /= opt.seeds;
-                row->greedy /= opt.seeds;
-                row->color_l /= opt.seeds;
+                row->seeds = t5.selected_n;
+                if (t5.selected_n == 0) continue;
+                row->ilp /= t5.selected_n;
+                row->greedy /= t5.selected_n;
+                row->color_l /= t5.selected_n;
             }
+            for (int sel = 0; sel < 2; ++sel)
+                for (int k = 0; k < 2; ++k) {
+                    const int n = sel == 0 ? t5.random_n : t5.selected_n;
+                    if (n == 0) continue;
+                    t5.greedy[sel][k] /= n;
+                    t5.color_l[sel][k] /= n;
+                    t5.improvement[sel][k] /= n;
+                }
+            r.table5.push_back(t5);
             r.table3.push_back(sw);
             r.table4.push_back(ps);
         }
@@ -102,6 +144,7 @@ void write_study(const StudyResult& r, const StudyOptions& opt, const std::strin
     const char* files[] = {"lids-table1.csv", "lids-table2.csv"};
     const std::vector<HeuristicRow>* tabs[] = {&r.table1, &r.table2};
     for (int t = 0; t < 2; ++t) {
+        if (tabs[t]->empty()) continue; // part of the study not run
         std::ofstream csv = open(files[t]);
         csv << "conf,machines,switches,seeds,greedy,sm_s,sm_l,color_s,color_l,max_link_load\n";
         md << "### " << titles[t]
@@ -122,6 +165,7 @@ void write_study(const StudyResult& r, const StudyOptions& opt, const std::strin
     const char* efiles[] = {"lids-table3.csv", "lids-table4.csv"};
     const std::vector<ExactRow>* etabs[] = {&r.table3, &r.table4};
     for (int t = 0; t < 2; ++t) {
+        if (etabs[t]->empty()) continue;
         std::ofstream csv = open(efiles[t]);
         csv << "conf,machines,switches,seeds,ilp,greedy,color_l,ilp_over_greedy_pct,"
                "ilp_over_color_l_pct,optimal,feasible,timed_out,ilps,max_dest_seconds,"
@@ -147,6 +191,38 @@ void write_study(const StudyResult& r, const StudyOptions& opt, const std::strin
         }
         md << "\n";
     }
+    if (r.table5.empty()) return;
+    std::ofstream csv = open("lids-table5.csv");
+    csv << "conf,machines,switches,topologies,n,tried,rejected_seeds,sw_greedy,sw_color_l,"
+           "sw_improvement_pct,ps_greedy,ps_color_l,ps_improvement_pct\n";
+    md << "### Table V (ILP selected vs purely random topologies)\n\n"
+          "random = seeds 1..N; ILP selected = the first N seeds on which the exact mode proves "
+          "every destination optimal for both path computations (the topologies of Tables "
+          "III/IV). Improvement = mean of (greedy - color/L) / color/L.\n\n"
+          "| Conf. | Topo. type | n | SW greedy | SW color/L | SW improvement | PS greedy | PS "
+          "color/L | PS improvement |\n|---|---|---|---|---|---|---|---|---|\n";
+    for (const SelectionRow& row : r.table5) {
+        std::string rejected;
+        for (int s : row.rejected_seeds)
+            rejected += (rejected.empty() ? "" : " ") + std::to_string(s);
+        for (int sel = 0; sel < 2; ++sel) {
+            const int n = sel == 0 ? row.random_n : row.selected_n;
+            const char* type = sel == 0 ? "random" : "ILP selected";
+            csv << fmt::format(
+                "{}/{},{},{},{},{},{},{},{:.2f},{:.2f},{:.3f},{:.2f},{:.2f},{:.3f}\n", row.machines,
+                row.switches, row.machines, row.switches, type, n, row.tried, rejected,
+                row.greedy[sel][0], row.color_l[sel][0], row.improvement[sel][0],
+                row.greedy[sel][1], row.color_l[sel][1], row.improvement[sel][1]);
+            md << fmt::format(
+                "| {} | {} | {} | {:.1f} | {:.1f} | {:.2f}% | {:.1f} | {:.1f} | {:.2f}% |\n",
+                sel == 0 ? fmt::format("{}/{}", row.machines, row.switches) : std::string(), type,
+                n, row.greedy[sel][0], row.color_l[sel][0], row.improvement[sel][0],
+                row.greedy[sel][1], row.color_l[sel][1], row.improvement[sel][1]);
+        }
+        if (!row.rejected_seeds.empty())
+            md << fmt::format("| | seeds not fully proven: {} | | | | | | | |\n", rejected);
+    }
+    md << "\n";
 }
 
 } // namespace ibrt::lidassign

@@ -35,14 +35,27 @@ struct ExactRow { // Tables III, IV
     double max_dest_seconds = 0, total_seconds = 0;
 };
 
+// Table V: the first `seeds` topologies ("random") against the first `seeds` topologies on
+// which the exact mode proves every destination optimal for both path computations ("ILP
+// selected", the topologies Tables III/IV average over). Seeds are tried in order up to
+// 4 x seeds. Improvement = mean over topologies of (greedy - color/L) / color/L.
+struct SelectionRow {
+    int machines = 0, switches = 0;
+    int random_n = 0, selected_n = 0, tried = 0;
+    std::vector<int> rejected_seeds; // not fully proven within the time limit
+    // [0] random, [1] ILP selected; per path computation (0 SW, 1 PS)
+    double greedy[2][2] = {}, color_l[2][2] = {}, improvement[2][2] = {};
+};
+
 struct StudyResult {
     std::vector<HeuristicRow> table1, table2; // shortest-widest, path selection
-    std::vector<ExactRow> table3, table4;
+    std::vector<ExactRow> table3, table4;     // over the ILP-selected topologies
+    std::vector<SelectionRow> table5;
 };
 
 StudyResult run_study(const StudyOptions& opt);
 
-// CSV files lids-table{1..4}.csv and the markdown tables lids-study.md into dir.
+// CSV files lids-table{1..5}.csv and the markdown tables lids-study.md into dir.
 void write_study(const StudyResult& r, const StudyOptions& opt, const std::string& dir);
 
 } // namespace ibrt::lidassign

@@ -3,9 +3,11 @@
 #include "../check/fixtures.hpp"
 #include "fabric/generators/random_graph.hpp"
 #include "lidassign/path_compute.hpp"
+#include "lidassign/yen.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 
 using namespace ibrt;
@@ -22,7 +24,9 @@ bool legal(const Fabric& f, const UpDown& ud, std::span<const PortId> p) {
     return true;
 }
 
-void check_paths(const Fabric& f, const UpDown& ud, const PathSet& ps) {
+// shortest: every path has the fewest legal hops (shortest-widest); otherwise every path is
+// one of Yen's 16 loopless legal routes of its switch pair (path selection's candidates).
+void check_paths(const Fabric& f, const UpDown& ud, const PathSet& ps, bool shortest = true) {
     REQUIRE(ps.size() == f.cas().size());
     for (std::size_t di = 0; di < ps.size(); ++di) {
         const DestPaths& d = ps[di];
@@ -33,7 +37,16 @@ void check_paths(const Fabric& f, const UpDown& ud, const PathSet& ps) {
         for (std::size_t i = 0; i < d.size(); ++i) {
             const auto p = d.path(i);
             CHECK(legal(f, ud, p));
-            CHECK(p.size() == g.at(f.port_node(p[0]), 0));
+            if (shortest) {
+                CHECK(p.size() == g.at(f.port_node(p[0]), 0));
+                continue;
+            }
+            CHECK(p.size() >= g.at(f.port_node(p[0]), 0));
+            REQUIRE(p.size() >= 2);
+            const std::vector<PortId> mid(p.begin() + 1, p.end() - 1);
+            const auto cands =
+                yen_k_shortest(f, ud, f.port(p[0]).peer_node, f.port_node(p.back()), 16);
+            CHECK(std::find(cands.begin(), cands.end(), mid) != cands.end());
         }
     }
 }
@@ -80,7 +93,8 @@ TEST_CASE("two-level tree rooted at a leaf: path selection splits each direction
     CHECK(max_link_load(f, ps) == Approx(2.0 / 3.0));
 }
 
-TEST_CASE("random irregular fabrics: every pair gets a legal shortest Up*/Down* path") {
+TEST_CASE("random irregular fabrics: every pair gets a legal Up*/Down* path (shortest for SW, "
+          "a Yen candidate for PS)") {
     for (std::uint64_t seed : {1, 2, 3}) {
         INFO("seed " << seed);
         gen::RandomParams rp;
@@ -91,7 +105,16 @@ TEST_CASE("random irregular fabrics: every pair gets a legal shortest Up*/Down* 
         const Fabric f = gen::random_fabric(rp);
         const UpDown ud = make_updown(f, choose_root(f, seed));
         check_paths(f, ud, shortest_widest(f, ud));
-        check_paths(f, ud, path_selection(f, ud, 16));
+        const PathSet sel = path_selection(f, ud, 16);
+        check_paths(f, ud, sel, false);
+        // Yen admits longer routes and the load balancing uses some of them.
+        std::size_t longer = 0;
+        for (const DestPaths& d : sel) {
+            const ShortestDag g = shortest_dag(f, ud, d.dst);
+            for (std::size_t i = 0; i < d.size(); ++i)
+                longer += d.path(i).size() > g.at(f.port_node(d.path(i)[0]), 0);
+        }
+        CHECK(longer > 0);
         // Deterministic: the same inputs give the same paths.
         const PathSet a = path_selection(f, ud, 16), b = path_selection(f, ud, 16);
         for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i].edges == b[i].edges);
