@@ -4,12 +4,9 @@
 // prints a human summary, JSON (--json, schema in docs/check.md) and/or JUnit XML.
 // Exit: 0 clean, 1 violations, 2 bad input.
 #include "check/report.hpp"
-#include "fabric/guid2lid.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/lft_dump.hpp"
-#include "fabric/path_selection.hpp"
-#include "fabric/sl2vl_dump.hpp"
+#include "fabric/routing_files.hpp"
 #include "tools/command.hpp"
 
 #include <fmt/core.h>
@@ -31,36 +28,7 @@ struct CheckArgs {
 };
 
 Routing load_routing(const Fabric& f, const CheckArgs& a) {
-    Routing r;
-    if (!a.guid2lid.empty()) {
-        r.lids = bind_guid2lid(read_guid2lid_file(a.guid2lid), f, a.guid2lid);
-    } else {
-        r.lids = Lids::from_fabric(f);
-        if (r.lids.max_lid() == 0)
-            throw InputError(a.fabric, 0,
-                             "the topology has no `lid N` comments; give the LIDs with --guid2lid");
-    }
-    for (PortId p = 0; p < r.lids.num_port_slots(); ++p)
-        if (r.lids.has_lid(p)) r.lmc = std::max(r.lmc, r.lids.lmc(p));
-
-    const LftDump dump = read_lft_dump_file(a.lfts);
-    r.lft = bind_lft_dump(dump, f, a.lfts);
-    // A dump taken under other LIDs than the ones given would make every verdict wrong.
-    for (const auto& sw : dump.switches) {
-        if (sw.lid == 0) continue;
-        const NodeId n = *f.find_node_by_guid(sw.guid);
-        const Lid mine = r.lids.base(f.port_id(n, 0));
-        if (mine != sw.lid)
-            throw InputError(a.lfts, sw.line,
-                             fmt::format("switch {} has LID {} in the dump but {} in the {}",
-                                         check::guid_hex(sw.guid), sw.lid, mine,
-                                         a.guid2lid.empty() ? "topology" : "guid2lid file"));
-    }
-    if (!a.sl2vl.empty()) r.sl2vl = bind_sl2vl_dump(read_sl2vl_dump_file(a.sl2vl), f, a.sl2vl);
-    if (!a.path_selection.empty())
-        r.dlid_choice = bind_path_selection(read_path_selection_file(a.path_selection), f, r.lids,
-                                            a.path_selection);
-    return r;
+    return load_routing_files(f, {a.fabric, a.lfts, a.guid2lid, a.sl2vl, a.path_selection});
 }
 
 int run(const CheckArgs& a) {

@@ -22,9 +22,7 @@
 #include "fabric/guid2lid.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/lft_dump.hpp"
-#include "fabric/path_selection.hpp"
-#include "fabric/sl2vl_dump.hpp"
+#include "fabric/routing_files.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
@@ -108,22 +106,6 @@ std::vector<double> parse_loads(const std::string& s) {
     }
     if (out.empty()) throw InputError("--load", 0, "no load given");
     return out;
-}
-
-Routing load_tables(const Fabric& f, const SimArgs& a) {
-    Routing r;
-    if (!a.guid2lid.empty()) {
-        r.lids = bind_guid2lid(read_guid2lid_file(a.guid2lid), f, a.guid2lid);
-    } else {
-        r.lids = Lids::from_fabric(f);
-        if (r.lids.max_lid() == 0)
-            throw InputError(a.fabric, 0,
-                             "the topology has no `lid N` comments; give the LIDs with --guid2lid");
-    }
-    for (PortId p = 0; p < r.lids.num_port_slots(); ++p)
-        if (r.lids.has_lid(p)) r.lmc = std::max(r.lmc, r.lids.lmc(p));
-    r.lft = bind_lft_dump(read_lft_dump_file(a.lfts), f, a.lfts);
-    return r;
 }
 
 sim::SimConfig make_config(const SimArgs& a) {
@@ -270,13 +252,12 @@ int run_sim(const SimArgs& a) {
                        e.what());
             return kExitBadInput;
         }
-    } else {
-        r = load_tables(f, a);
     }
-    if (!a.sl2vl.empty()) r.sl2vl = bind_sl2vl_dump(read_sl2vl_dump_file(a.sl2vl), f, a.sl2vl);
-    if (!a.path_selection.empty())
-        r.dlid_choice = bind_path_selection(read_path_selection_file(a.path_selection), f, r.lids,
-                                            a.path_selection);
+    const RoutingFiles files{a.fabric, a.lfts, a.guid2lid, a.sl2vl, a.path_selection};
+    if (!a.engine.empty())
+        load_routing_extras(f, files, r);
+    else
+        r = load_routing_files(f, files);
 
     sim::ProgressFn prog;
     if (!a.quiet)
