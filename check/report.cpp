@@ -1,5 +1,6 @@
 // Running the checks and rendering text and JUnit; JSON is in report_json.cpp.
 #include "check/report.hpp"
+#include "fabric/xml_escape.hpp"
 
 #include "check/endpoints.hpp"
 
@@ -176,37 +177,6 @@ void write_text(std::ostream& out, const Fabric& f, const CheckReport& rep) {
     }
     out << (has_violations(rep) ? "verdict: violations\n" : "verdict: clean\n");
 }
-
-namespace {
-
-std::string xml_escape(std::string_view s) {
-    std::string o;
-    o.reserve(s.size());
-    for (char ch : s) {
-        switch (ch) {
-        case '<':
-            o += "&lt;";
-            break;
-        case '>':
-            o += "&gt;";
-            break;
-        case '&':
-            o += "&amp;";
-            break;
-        case '"':
-            o += "&quot;";
-            break;
-        case '\'':
-            o += "&apos;";
-            break;
-        default:
-            o += ch;
-        }
-    }
-    return o;
-}
-
-} // namespace
 
 void write_junit(std::ostream& out, const Fabric& f, const CheckReport& rep) {
     const auto v = verdicts(f, rep);

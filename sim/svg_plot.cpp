@@ -1,6 +1,7 @@
 // SVG 1.1 by hand (no plotting dependency): axes with "nice" ticks (1, 2, 5 x 10^k), one
 // coloured polyline with point markers per series, and a legend.
 #include "sim/svg_plot.hpp"
+#include "fabric/xml_escape.hpp"
 
 #include <fmt/core.h>
 
@@ -9,29 +10,6 @@
 
 namespace ibrt::sim {
 namespace {
-
-std::string esc(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        switch (c) {
-        case '<':
-            o += "&lt;";
-            break;
-        case '>':
-            o += "&gt;";
-            break;
-        case '&':
-            o += "&amp;";
-            break;
-        case '"':
-            o += "&quot;";
-            break;
-        default:
-            o += c;
-        }
-    }
-    return o;
-}
 
 double nice_step(double range, int target) {
     const double raw = range / target;
@@ -66,7 +44,7 @@ std::string line_plot_svg(const std::vector<PlotSeries>& series, const std::stri
                     "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n"
                     "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
                     "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n",
-                    W, H, W, H, L + pw / 2, esc(title));
+                    W, H, W, H, L + pw / 2, xml_escape(title));
     for (double x = 0; x <= xmax + xs / 2; x += xs) {
         o += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
                          "stroke=\"#ddd\"/>\n<text x=\"{0:.1f}\" y=\"{3:.1f}\" "
@@ -83,10 +61,10 @@ std::string line_plot_svg(const std::vector<PlotSeries>& series, const std::stri
                      "stroke=\"black\"/>\n",
                      L, T, pw, ph);
     o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
-                     L + pw / 2, H - 16, esc(x_label));
+                     L + pw / 2, H - 16, xml_escape(x_label));
     o += fmt::format("<text x=\"18\" y=\"{:.1f}\" text-anchor=\"middle\" "
                      "transform=\"rotate(-90 18 {:.1f})\">{}</text>\n",
-                     T + ph / 2, T + ph / 2, esc(y_label));
+                     T + ph / 2, T + ph / 2, xml_escape(y_label));
     static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                     "#9467bd", "#8c564b", "#e377c2", "#17becf"};
     for (std::size_t i = 0; i < series.size(); ++i) {
@@ -106,7 +84,8 @@ std::string line_plot_svg(const std::vector<PlotSeries>& series, const std::stri
         o += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
                          "stroke=\"{3}\" stroke-width=\"2\"/>\n<text x=\"{4:.1f}\" y=\"{5:.1f}\">"
                          "{6}</text>\n",
-                         L + pw + 12, ly, L + pw + 36, c, L + pw + 42, ly + 4, esc(series[i].name));
+                         L + pw + 12, ly, L + pw + 36, c, L + pw + 42, ly + 4,
+                         xml_escape(series[i].name));
     }
     o += "</svg>\n";
     return o;

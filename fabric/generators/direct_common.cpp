@@ -20,4 +20,14 @@ std::string Grid::coords(std::uint64_t index) const {
     return join_digits(c, false);
 }
 
+std::vector<NodeId> grid_switches_with_cas(GenBuilder& b, const Grid& g, int radix,
+                                           int cas_per_switch) {
+    std::vector<NodeId> sw(g.size);
+    for (std::uint64_t s = 0; s < g.size; ++s) sw[s] = b.add_switch("sw-" + g.coords(s), radix);
+    for (std::uint64_t s = 0; s < g.size; ++s)
+        for (int c = 0; c < cas_per_switch; ++c)
+            b.link(sw[s], c + 1, b.add_ca("host-" + g.coords(s) + "-" + std::to_string(c)), 1);
+    return sw;
+}
+
 } // namespace ibrt::gen

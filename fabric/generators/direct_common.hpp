@@ -2,11 +2,15 @@
 // index i (first dimension most significant) and the labels "sw-x1.x2..." / "host-...-c".
 #pragma once
 
+#include "fabric/fabric.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace ibrt::gen {
+
+class GenBuilder;
 
 struct Grid {
     std::vector<int> k;                // sizes
@@ -19,5 +23,10 @@ struct Grid {
     }
     std::string coords(std::uint64_t index) const;
 };
+
+// One switch "sw-<coords>" of `radix` ports per grid point, with `cas_per_switch` hosts
+// "host-<coords>-c" on its ports 1..cas_per_switch; returns the switches by grid index.
+std::vector<NodeId> grid_switches_with_cas(GenBuilder& b, const Grid& g, int radix,
+                                           int cas_per_switch);
 
 } // namespace ibrt::gen

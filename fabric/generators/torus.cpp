@@ -29,11 +29,7 @@ Fabric torus(const TorusParams& P) {
     const Grid g(P.k);
 
     GenBuilder b;
-    std::vector<NodeId> sw(g.size);
-    for (std::uint64_t s = 0; s < g.size; ++s) sw[s] = b.add_switch("sw-" + g.coords(s), radix);
-    for (std::uint64_t s = 0; s < g.size; ++s)
-        for (int c = 0; c < P.cas_per_switch; ++c)
-            b.link(sw[s], c + 1, b.add_ca("host-" + g.coords(s) + "-" + std::to_string(c)), 1);
+    const std::vector<NodeId> sw = grid_switches_with_cas(b, g, radix, P.cas_per_switch);
     for (std::uint64_t s = 0; s < g.size; ++s)
         for (std::size_t d = 0; d < n; ++d) {
             const int x = g.coord(s, d), k = P.k[d];
