@@ -16,8 +16,10 @@
 // popping allocate nothing.
 #pragma once
 
+#include "sim/prefetch.hpp"
 #include <algorithm>
 #include <cstdint>
+
 #include <vector>
 
 namespace ibrt::sim {
@@ -99,6 +101,16 @@ class EventQueue {
         return e.time <= limit ? &e : nullptr;
     }
 
+    // An event of the bucket being popped, k places after the next one (nullptr past its end or
+    // while the side heap has events): what the simulator prefetches for, a few events early.
+    const Event* ahead(std::size_t k) const {
+        return side_.empty() && pos_ + k < cur_n_ ? &cur_[pos_ + k] : nullptr;
+    }
+
+    // The event of a later bucket that the last pop walked past (see walk_ahead), or nullptr:
+    // its node is in the cache by now, and it is due soon, after the rest of this bucket.
+    const Event* passed() const { return passed_ != kNone ? &nodes_[passed_].e : nullptr; }
+
     // A sequence number for an event kept outside the queue (the simulator's credit lane), so
     // that it still takes its place in the one (time, seq) order.
     std::uint64_t take_seq() { return seq_++; }
@@ -125,17 +137,18 @@ class EventQueue {
     // cursor one node along that chain and prefetches the node after, so the chain is in the
     // cache when its bucket comes up. Nodes pushed meanwhile go to the chain's head, still warm.
     void walk_ahead() {
+        passed_ = ahead_;
         if (ahead_ == kNone) return;
         ahead_ = nodes_[ahead_].next;
-        if (ahead_ != kNone) __builtin_prefetch(&nodes_[ahead_]);
+        if (ahead_ != kNone) prefetch(&nodes_[ahead_]);
     }
     void start_walk() {
-        ahead_ = kNone;
+        ahead_ = passed_ = kNone;
         for (std::uint64_t j = 1; j <= 16; ++j) {
             const std::uint32_t n = first_[(bucket_ + j) & mask_];
             if (n != kNone) {
                 ahead_ = n;
-                __builtin_prefetch(&nodes_[n]);
+                prefetch(&nodes_[n]);
                 return;
             }
         }
@@ -240,7 +253,8 @@ class EventQueue {
     std::vector<std::uint32_t> first_; // per ring slot: its list of nodes, newest first
     std::vector<Node> nodes_;
     std::uint32_t free_ = kNone;
-    std::uint32_t ahead_ = kNone; // walk_ahead's cursor
+    std::uint32_t ahead_ = kNone;  // walk_ahead's cursor
+    std::uint32_t passed_ = kNone; // the node it left on the last pop
     std::vector<Event> cur_, side_, far_;
     std::size_t pos_ = 0, cur_n_ = 0, size_ = 0, in_ring_ = 0;
     std::uint64_t bucket_ = 0, seq_ = 0;

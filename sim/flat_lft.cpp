@@ -1,9 +1,13 @@
-// See flat_lft.hpp: the simulator's contiguous LFT, on transparent huge pages where available.
+// See flat_lft.hpp: the simulator's two-level LFT (one entry per switch and LMC block, with
+// shared patterns), on transparent huge pages where available.
 #include "sim/flat_lft.hpp"
 
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -11,33 +15,73 @@
 
 namespace ibrt::sim {
 
-void FlatLft::Free::operator()(PortNum* p) const {
+void FlatLft::Free::operator()(std::uint16_t* p) const {
     std::free(p);
 }
 
 FlatLft::FlatLft(const Fabric& f, const Routing& r) {
     row_.assign(f.num_nodes(), kNoRow);
     std::uint32_t rows = 0;
+    std::size_t lids = 0;
     for (NodeId n = 0; n < f.num_nodes() && n < r.lft.size(); ++n) {
         if (r.lft[n].empty()) continue;
         row_[n] = rows++;
-        stride_ = std::max(stride_, r.lft[n].size());
+        lids = std::max(lids, r.lft[n].size());
     }
-    if (rows == 0) return;
+    lids_ = std::uint32_t(lids);
+    if (!build(r, r.lmc) && !build(r, 0))
+        throw std::length_error("LFTs too large for the simulator");
+}
+
+// False when the blocks of 2^shift LIDs do not share enough to pay (or the cells overflow).
+bool FlatLft::build(const Routing& r, unsigned shift) {
+    shift_ = shift;
+    const std::uint32_t width = 1u << shift;
+    blocks_ = std::uint32_t((std::size_t(lids_) + width - 1) >> shift);
+    std::uint32_t rows = 0;
+    for (std::uint32_t x : row_) rows += x != kNoRow;
+    const std::size_t cells = std::size_t(rows) * blocks_;
+    if (cells >= 0xffffffffu) return false; // cells are 32-bit (an event field)
+    no_path_ = std::uint32_t(cells);
     // Whole 2 MB pages, aligned, so the kernel can map every one of them as a huge page.
     constexpr std::size_t kHuge = std::size_t(2) << 20;
-    bytes_ = std::size_t(rows) * stride_;
-    const std::size_t alloc = (bytes_ + kHuge - 1) / kHuge * kHuge;
-    auto* p = static_cast<PortNum*>(std::aligned_alloc(kHuge, alloc));
-    if (!p) throw std::bad_alloc();
-    table_.reset(p);
+    const std::size_t alloc = ((cells + 1) * 2 + kHuge - 1) / kHuge * kHuge;
+    auto* t = static_cast<std::uint16_t*>(std::aligned_alloc(kHuge, alloc));
+    if (!t) throw std::bad_alloc();
+    table_.reset(t);
 #ifdef __linux__
-    madvise(p, alloc, MADV_HUGEPAGE); // a hint: without THP the table still works
+    madvise(t, alloc, MADV_HUGEPAGE); // a hint: without THP the table still works
 #endif
-    std::memset(p, kNoPath, alloc);
-    for (NodeId n = 0; n < row_.size(); ++n)
-        if (row_[n] != kNoRow)
-            std::memcpy(p + std::size_t(row_[n]) * stride_, r.lft[n].data(), r.lft[n].size());
+    t[no_path_] = kNoPath;
+    patterns_.clear();
+    std::unordered_map<std::string, std::uint16_t> seen;
+    std::string block(width, char(kNoPath));
+    for (NodeId n = 0; n < row_.size(); ++n) {
+        if (row_[n] == kNoRow) continue;
+        const auto& lft = r.lft[n];
+        for (std::uint32_t k = 0; k < blocks_; ++k) {
+            bool uniform = true;
+            for (std::uint32_t j = 0; j < width; ++j) {
+                const std::size_t lid = (std::size_t(k) << shift) + j;
+                block[j] = char(lid < lft.size() ? lft[lid] : kNoPath);
+                uniform &= block[j] == block[0];
+            }
+            std::uint16_t e = std::uint8_t(block[0]);
+            if (!uniform) {
+                auto [it, fresh] = seen.emplace(block, std::uint16_t(kPattern + seen.size()));
+                if (fresh) {
+                    // Sharing must pay: patterns beyond the entry range or beyond a quarter of
+                    // the flat table mean the blocks have no common structure.
+                    if (seen.size() > 0xffffu - kPattern || 4 * patterns_.size() > cells * width)
+                        return false;
+                    patterns_.insert(patterns_.end(), block.begin(), block.end());
+                }
+                e = it->second;
+            }
+            t[std::size_t(row_[n]) * blocks_ + k] = e;
+        }
+    }
+    return true;
 }
 
 } // namespace ibrt::sim

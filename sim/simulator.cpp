@@ -15,6 +15,7 @@
 
 #include "sim/event_queue.hpp"
 #include "sim/flat_lft.hpp"
+#include "sim/prefetch.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -29,9 +30,9 @@ namespace {
 constexpr std::uint32_t kNil = 0xffffffffu;
 
 enum EventType : std::uint8_t {
-    kGen,      // a = CA: generate the next message
+    kGen,      // a = CA, b = destination CA: generate the next message
     kTrace,    // a = trace index
-    kReady,    // a = packet, b = input slot: head arrived and routed
+    kReady,    // a = packet, b = input slot, c = FlatLft cell: head arrived and routed
     kDeliver,  // a = packet, b = CA port slot: tail arrived at the destination
     kOutFree,  // a = output slot, b = input buffer (slot * V + vl), c = credits to return
     kCredit,   // a = output slot, b = VL, c = credits
@@ -53,6 +54,14 @@ struct Packet {
     Lid dlid = 0;
     std::uint8_t sl = 0, vl = 0, out_vl = 0, hops = 0;
     bool measured = false;
+};
+
+// A FIFO of packets (pool indices) and its head's routing decision.
+struct Buf {
+    std::uint32_t head = kNil, tail = kNil;
+    PortId out = kNoPort;   // out slot of the head packet, kNoPort when empty
+    std::uint16_t need = 0; // the head's credits
+    std::uint8_t ovl = 0;   // the head's VL on the way out
 };
 
 class Network {
@@ -91,40 +100,50 @@ class Network {
         pkts_[h].next = free_;
         free_ = h;
     }
-    // The head's routing decision, mirrored out of the pool so that arbitration scans flat
-    // arrays instead of chasing packets.
-    void cache_head(std::uint32_t b) {
-        const std::uint32_t h = head_[b];
-        if (h == kNil) {
-            head_out_[b] = kNoPort;
+    // The head's routing decision is mirrored out of the pool into the buffer itself, so that
+    // arbitration reads one 16-byte record per input instead of chasing packets.
+    void cache_head(Buf& q) {
+        if (q.head == kNil) {
+            q.out = kNoPort;
             return;
         }
-        head_out_[b] = pkts_[h].out;
-        head_ovl_[b] = pkts_[h].out_vl;
-        head_need_[b] = std::int32_t(pkts_[h].credits);
+        const Packet& p = pkts_[q.head];
+        q.out = p.out;
+        q.ovl = p.out_vl;
+        q.need = std::uint16_t(p.credits);
     }
     // FIFO of buffer b; returns true when the packet became the head.
     bool push_fifo(std::uint32_t b, std::uint32_t h) {
+        Buf& q = bufs_[b];
         pkts_[h].next = kNil;
-        if (tail_[b] == kNil) {
-            head_[b] = tail_[b] = h;
-            cache_head(b);
+        if (q.tail == kNil) {
+            q.head = q.tail = h;
+            cache_head(q);
             return true;
         }
-        pkts_[tail_[b]].next = h;
-        tail_[b] = h;
+        pkts_[q.tail].next = h;
+        q.tail = h;
         return false;
     }
     std::uint32_t pop_fifo(std::uint32_t b) {
         ++pops_[b];
-        const std::uint32_t h = head_[b];
-        head_[b] = pkts_[h].next;
-        if (head_[b] == kNil) tail_[b] = kNil;
-        cache_head(b);
+        Buf& q = bufs_[b];
+        const std::uint32_t h = q.head;
+        q.head = pkts_[h].next;
+        if (q.head == kNil) q.tail = kNil;
+        cache_head(q);
         return h;
     }
 
     void generate(std::uint32_t ca, std::uint32_t dst);
+    // The destination is drawn when the message is scheduled, not when it is made, so that the
+    // loop can prefetch its path selection entry (a 2 MB table on FT(16,3)). The source's
+    // random stream is drawn in the same order as before (gap, destination, [SL, DLID], gap,
+    // ...): drawing the destination right after the gap that precedes the message is the
+    // same sequence.
+    void push_gen(Time t, std::uint32_t ca) {
+        q_.push(t, kGen, ca, pattern_.next(ca, rng_[ca], msg_count_[ca]));
+    }
     void schedule_next_gen(std::uint32_t ca);
     // Most calls find the output busy or nothing routed to it: decided inline, without the
     // call into the arbiter.
@@ -140,7 +159,27 @@ class Network {
     void launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t in_buf);
     void try_arbitrate(PortId o);
     void transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl);
-    void on_ready(std::uint32_t h, PortId d);
+    void on_ready(std::uint32_t h, PortId d, std::uint32_t cell);
+    // Most of an event's time went to waiting for the one cache line of a table or a packet
+    // it needs (the path selection table alone is 2 MB on FT(16,3)). The event queue knows the
+    // next events, so the loop fetches for them a little early: for the event two places ahead
+    // in the bucket being popped, and for the one of the next bucket the queue's walk just
+    // passed. Prefetching when an event is made is far too early: by the time it is due,
+    // thousands of events have pushed the line out of L1 and L2 again.
+    static constexpr std::size_t kPrefetchAhead = 2;
+    void prefetch_for(const Event& x) const {
+        if (x.type == kReady) {
+            if (flat_) prefetch(flat_->address(x.c));
+            prefetch(&pkts_[x.a]);
+        } else if (x.type == kDeliver) {
+            prefetch(&pkts_[x.a]);
+        } else if (x.type == kGen) {
+            if (cfg_.dlid == DlidPolicy::Table && !r_.dlid_choice.empty())
+                prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
+        } else if (x.type == kOutFree) {
+            prefetch(&sl_[x.a]);
+        }
+    }
     void on_deliver(std::uint32_t h, PortId d);
     void drop(std::uint32_t h, PortId at);
     // `only`: consider just these buffers (input buffers, then output buffers); null = all.
@@ -189,12 +228,17 @@ class Network {
     // Per port slot.
     // The per-slot state one event touches, in one struct: arbitration reads most of it at
     // once, and one cache line beats a dozen arrays.
+    // The node's own facts are copied in too (node, port number, port count), so that the
+    // event loop never reads the Fabric's Node records (100 bytes each, with strings).
     struct Slot {
         std::uint64_t req = 0;      // see req_ below
-        Time ppb = 0;               // ps per byte of the link this slot transmits on
+        std::uint32_t ppb = 0;      // ps per byte of the link this slot transmits on
         PortId peer = kNoPort;      // slot at the other end of the cable, kNoPort if none
-        std::uint32_t waiting = 0;  // FIFO heads routed to this output
-        std::uint16_t rr = 0;       // next input to consider
+        NodeId node = 0;            // the node the port belongs to
+        std::uint16_t waiting = 0;  // FIFO heads routed to this output
+        std::uint8_t rr = 0;        // next input to consider (0-based port index)
+        std::uint8_t pnum = 0;      // port number at its node (0 = the CA's source queue)
+        std::uint8_t nports = 0;    // ports of its node
         std::uint8_t busy = 0;      // output transmitting
         std::uint8_t reads = 0;     // crossbar reads in progress from this input
         std::uint8_t retry = 0;     // a kRetry is pending
@@ -209,11 +253,8 @@ class Network {
     bool use_req_ = true;
     std::vector<VlArbState> arb_;
     std::vector<std::uint8_t> is_switch_; // by node
-    // Per slot x VL.
-    std::vector<std::uint32_t> head_, tail_;
-    std::vector<PortId> head_out_; // out slot of the head packet, kNoPort when empty
-    std::vector<std::uint8_t> head_ovl_;
-    std::vector<std::int32_t> head_need_;
+    // Per slot x VL: the input buffers (a CA's slot 0: its source queue).
+    std::vector<Buf> bufs_;
     std::vector<std::int32_t> credits_;
     // Per buffer (input buffers, then output buffers): packets that left it, and at the last
     // watchdog tick that count and whether it was occupied (the stall timer).
@@ -260,6 +301,12 @@ void Network::setup() {
             std::to_string(cfg_.buffer_bytes / cfg_.credit_unit) + " credits of " +
             std::to_string(cfg_.credit_unit) + " bytes) cannot hold a packet of " +
             std::to_string(cfg_.packet_bytes) + " bytes");
+    if (need(cfg_.packet_bytes) > 0xffff)
+        throw std::invalid_argument("a packet of more than 65535 credits (" +
+                                    std::to_string(cfg_.packet_bytes) + " bytes in credits of " +
+                                    std::to_string(cfg_.credit_unit) + ")");
+    if (cfg_.ps_per_byte > 0xffffffffu)
+        throw std::invalid_argument("serialization time per byte above 4.29 ms");
     if (cfg_.measure_ps == 0) throw std::invalid_argument("measurement window must be positive");
     for (const auto& e : cfg_.vlarb.high)
         if (e.vl >= V_)
@@ -282,11 +329,7 @@ void Network::setup() {
     const std::size_t P = f_.num_port_slots();
     sl_.assign(P, Slot{});
     arb_.assign(P, VlArbState{});
-    head_.assign(P * V_, kNil);
-    tail_.assign(P * V_, kNil);
-    head_out_.assign(P * V_, kNoPort);
-    head_ovl_.assign(P * V_, 0);
-    head_need_.assign(P * V_, 0);
+    bufs_.assign(P * V_, Buf{});
     credits_.assign(P * V_, 0);
     obuf_ = cfg_.output_buffer_bytes > 0;
     pops_.assign((obuf_ ? 2 : 1) * P * V_, 0);
@@ -308,16 +351,21 @@ void Network::setup() {
     for (NodeId n = 0; n < f_.num_nodes(); ++n) {
         is_switch_[n] = f_.node(n).is_switch();
         if (is_switch_[n] && f_.node(n).num_ports > 64) use_req_ = false;
-        for (PortNum p = 0; p <= f_.node(n).num_ports; ++p)
-            sl_[f_.port_id(n, p)].sw = is_switch_[n];
+        for (PortNum p = 0; p <= f_.node(n).num_ports; ++p) {
+            Slot& x = sl_[f_.port_id(n, p)];
+            x.sw = is_switch_[n];
+            x.node = n;
+            x.pnum = p;
+            x.nports = f_.node(n).num_ports;
+        }
         for (PortNum p = 1; p <= f_.node(n).num_ports; ++p) {
             const Port& port = f_.port(n, p);
             if (!port.connected()) continue;
             const PortId s = f_.port_id(n, p);
             sl_[s].peer = f_.port_id(port.peer_node, port.peer_port);
             const double g = port.gbps();
-            sl_[s].ppb = cfg_.ps_per_byte ? cfg_.ps_per_byte
-                         : g > 0          ? Time(std::llround(8000.0 / g))
+            sl_[s].ppb = cfg_.ps_per_byte ? std::uint32_t(cfg_.ps_per_byte)
+                         : g > 0          ? std::uint32_t(std::llround(8000.0 / g))
                                           : 4000; // unknown width/speed: 1x SDR
             for (std::uint32_t v = 0; v < V_; ++v) credits_[s * V_ + v] = cap;
         }
@@ -348,7 +396,7 @@ void Network::setup() {
                                     " entries, expected " + std::to_string(N_) + "^2");
     if (cfg_.deadlock_ps == 0) {
         Time slow = 0;
-        for (const Slot& x : sl_) slow = std::max(slow, x.ppb);
+        for (const Slot& x : sl_) slow = std::max<Time>(slow, x.ppb);
         // No hop anywhere for 100 packet times (and 10 routing + credit round trips) while
         // packets are inside cannot be congestion: some buffer would have drained.
         deadlock_ps_ = std::max(100 * Time(cfg_.packet_bytes) * std::max<Time>(slow, 1),
@@ -384,14 +432,14 @@ void Network::schedule_next_gen(std::uint32_t ca) {
         phase_[ca] += gap * slot_ps_[ca];
         t = phase_[ca];
     }
-    if (t < end_) q_.push(t, kGen, ca);
+    if (t < end_) push_gen(t, ca);
 }
 
 void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
     const NodeId n = ca_node_[ca];
-    const PortNum port = f_.port_num(ca_out_[ca]);
-    const PortId src_buf = f_.node(n).first_port; // slot 0: the source queue
+    const PortNum port = sl_[ca_out_[ca]].pnum;
+    const PortId src_buf = ca_out_[ca] - port; // slot 0: the source queue
     // A full source queue refuses the whole message (unless empty: any message fits an empty
     // queue): it counts as offered but never enters the simulation, so memory stays bounded
     // by the queues and buffers however long a run above saturation lasts.
@@ -456,17 +504,17 @@ void Network::try_arbitrate(PortId o) {
     const bool xbar = obuf_ && sl_[o].sw; // into the output buffers, not onto the link
     if (xbar ? sl_[o].xbar_busy : sl_[o].busy) return;
     const std::int32_t* room = xbar ? ocredits_.data() : credits_.data();
-    const NodeId n = f_.port_node(o);
-    const Node& node = f_.node(n);
+    const Slot& out = sl_[o];
+    const PortId first = o - out.pnum; // slot of the node's port 0
     std::uint32_t mask = 0;
     PortId cand_in[16];
     std::uint32_t cand_vl[16];
-    if (!is_switch_[n]) {
-        const std::uint32_t ca = ca_of_node_[n];
+    if (!out.sw) {
+        const std::uint32_t ca = ca_of_node_[out.node];
         if (ca == kNil || ca_out_[ca] != o) return;
-        const PortId s0 = node.first_port;
+        const PortId s0 = first;
         for (std::uint32_t v = 0; v < V_; ++v) {
-            const std::uint32_t h = head_[s0 * V_ + v];
+            const std::uint32_t h = bufs_[s0 * V_ + v].head;
             if (h != kNil && credits_[o * V_ + v] >= std::int32_t(pkts_[h].credits)) {
                 mask |= 1u << v;
                 cand_in[v] = s0;
@@ -484,22 +532,22 @@ void Network::try_arbitrate(PortId o) {
         }
     } else {
         if (sl_[o].waiting == 0) return;
-        const std::uint32_t np = node.num_ports;
-        const std::uint32_t start = sl_[o].rr;
+        const std::uint32_t np = out.nports;
+        const std::uint32_t start = out.rr;
         const std::uint32_t all = (1u << V_) - 1;
         std::uint32_t matched = 0;
         // Visits input port inp; false once every head routed here has been seen or every VL
         // has its candidate.
         const auto visit = [&](PortNum inp) {
-            const PortId i = node.first_port + inp;
+            const PortId i = first + inp;
             const bool can_read = sl_[i].reads < cfg_.speedup;
             for (std::uint32_t v = 0; v < V_; ++v) {
                 const std::uint32_t b = i * V_ + v;
-                if (head_out_[b] != o) continue;
+                if (bufs_[b].out != o) continue;
                 ++matched;
-                const std::uint32_t ovl = head_ovl_[b];
+                const std::uint32_t ovl = bufs_[b].ovl;
                 if (!can_read || (mask >> ovl & 1u)) continue;
-                if (room[o * V_ + ovl] < head_need_[b]) continue;
+                if (room[o * V_ + ovl] < bufs_[b].need) continue;
                 mask |= 1u << ovl;
                 cand_in[ovl] = i;
                 cand_vl[ovl] = v;
@@ -536,24 +584,22 @@ void Network::try_arbitrate(PortId o) {
 }
 
 void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl) {
-    const NodeId n = f_.port_node(o);
-    const bool sw = is_switch_[n];
+    const bool sw = sl_[o].sw;
     const std::uint32_t b = in * V_ + in_vl;
     const std::uint32_t h = pop_fifo(b);
     Packet& p = pkts_[h];
     if (sw) {
         --sl_[o].waiting;
-        if (head_out_[b] != kNoPort) ++sl_[head_out_[b]].waiting;
+        if (bufs_[b].out != kNoPort) ++sl_[bufs_[b].out].waiting;
         if (use_req_) {
-            const std::uint64_t bit = 1ull << (f_.port_num(in) - 1);
+            const std::uint64_t bit = 1ull << (sl_[in].pnum - 1);
             bool still = false;
-            for (std::uint32_t v = 0; v < V_; ++v) still |= head_out_[in * V_ + v] == o;
+            for (std::uint32_t v = 0; v < V_; ++v) still |= bufs_[in * V_ + v].out == o;
             if (!still) sl_[o].req &= ~bit;
-            if (head_out_[b] != kNoPort) sl_[head_out_[b]].req |= bit;
+            if (bufs_[b].out != kNoPort) sl_[bufs_[b].out].req |= bit;
         }
         ++sl_[in].reads;
-        const std::uint32_t np = f_.node(n).num_ports;
-        sl_[o].rr = std::uint16_t((in - f_.node(n).first_port) % np);
+        sl_[o].rr = std::uint8_t(sl_[in].pnum % sl_[in].nports);
     }
     if (sw && obuf_) {
         // Across the crossbar, at the output link's rate and cut-through, into the output
@@ -583,7 +629,6 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
 // (in_buf = kNil, obuf_ and a switch).
 void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t in_buf) {
     Packet& p = pkts_[h];
-    const NodeId n = f_.port_node(o);
     const bool sw = sl_[o].sw;
     const std::uint32_t c = p.credits;
     credits_[o * V_ + ovl] -= std::int32_t(c);
@@ -601,19 +646,15 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     ++hops_;
     if (!sw) {
         ++in_network_;
-        --src_queued_[ca_of_node_[n]];
-        inj_.sent(ca_of_node_[n], view(p), now_);
+        const std::uint32_t ca = ca_of_node_[sl_[o].node];
+        --src_queued_[ca];
+        inj_.sent(ca, view(p), now_);
     }
     const PortId d = sl_[o].peer;
     p.tail = start + fly_ + ser;
-    if (const NodeId m = f_.port_node(d); is_switch_[m]) {
-        // The LFT is far bigger than the caches (FT(16,3): 10 MB); start fetching the entry the
-        // next switch will look up now, so the miss overlaps other work.
-        if (flat_)
-            __builtin_prefetch(flat_->entry(m, p.dlid));
-        else if (m < r_.lft.size() && p.dlid < r_.lft[m].size())
-            __builtin_prefetch(r_.lft[m].data() + p.dlid);
-        q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d);
+    if (sl_[d].sw) {
+        const std::uint32_t cell = flat_ ? flat_->cell(sl_[d].node, p.dlid) : 0;
+        q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
         q_.push(p.tail, kDeliver, h, d);
     }
@@ -640,7 +681,7 @@ void Network::link_arbitrate(PortId o) {
     }
     const std::uint32_t ob = o * V_ + std::uint32_t(ovl);
     const std::uint32_t h = ohead_[ob];
-    ++pops_[head_.size() + ob];
+    ++pops_[bufs_.size() + ob];
     ohead_[ob] = pkts_[h].next;
     if (ohead_[ob] == kNil) otail_[ob] = kNil;
     launch(o, h, std::uint8_t(ovl), kNil);
@@ -658,20 +699,20 @@ void Network::drop(std::uint32_t h, PortId at) {
     release(h);
 }
 
-void Network::on_ready(std::uint32_t h, PortId d) {
+void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     Packet& p = pkts_[h];
-    const NodeId m = f_.port_node(d);
-    const Node& node = f_.node(m);
-    const PortNum inp = f_.port_num(d);
+    const Slot& in = sl_[d];
+    const NodeId m = in.node;
+    const PortNum inp = in.pnum;
+    const PortId first = d - inp;
     if (p.hops > cfg_.max_hops) return drop(h, d);
-    const PortNum outp = flat_ ? flat_->out_port(m, p.dlid) : route_.select(m, inp, view(p), now_);
-    if (outp == kNoPath || outp == 0 || outp > node.num_ports ||
-        sl_[node.first_port + outp].peer == kNoPort)
+    const PortNum outp = flat_ ? flat_->at(cell, p.dlid) : route_.select(m, inp, view(p), now_);
+    if (outp == kNoPath || outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort)
         return drop(h, d);
     const std::uint8_t ovl =
         sl_mod_vls_ ? std::uint8_t(p.sl % V_) : vls_.select(m, inp, outp, view(p));
     if (ovl >= V_) return drop(h, d);
-    p.out = node.first_port + outp;
+    p.out = first + outp;
     p.out_vl = ovl;
     if (push_fifo(d * V_ + p.vl, h)) {
         ++sl_[p.out].waiting;
@@ -684,7 +725,7 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
     Packet& p = pkts_[h];
     ++delivered_;
     --in_network_;
-    if (ca_of_node_[f_.port_node(d)] != p.dst) ++misdelivered_;
+    if (ca_of_node_[sl_[d].node] != p.dst) ++misdelivered_;
     if (in_window(now_)) bytes_accepted_ += p.size;
     if (p.measured) {
         --measured_open_;
@@ -697,10 +738,10 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
 // Buffers occupied now and at the previous tick with no packet leaving in between: the same
 // head packet has waited a whole watchdog period. Takes the snapshot for the next tick.
 std::vector<std::uint8_t> Network::stalled_buffers() {
-    const std::size_t IB = head_.size();
+    const std::size_t IB = bufs_.size();
     std::vector<std::uint8_t> stalled(pops_.size(), 0);
     for (std::size_t b = 0; b < pops_.size(); ++b) {
-        const bool occupied = (b < IB ? head_[b] : ohead_[b - IB]) != kNil;
+        const bool occupied = (b < IB ? bufs_[b].head : ohead_[b - IB]) != kNil;
         stalled[b] = occupied && busy_seen_[b] && pops_[b] == pops_seen_[b];
         busy_seen_[b] = occupied;
         pops_seen_[b] = pops_[b];
@@ -709,7 +750,7 @@ std::vector<std::uint8_t> Network::stalled_buffers() {
 }
 
 std::string Network::buffer_name(std::uint32_t b) const {
-    const std::size_t IB = head_.size(); // ids past the input buffers name output buffers
+    const std::size_t IB = bufs_.size(); // ids past the input buffers name output buffers
     const bool out = b >= IB;
     if (out) b -= std::uint32_t(IB);
     const PortId s = b / V_;
@@ -728,11 +769,11 @@ std::string Network::buffer_name(std::uint32_t b) const {
 // input buffer (output buffers are numbered after the input buffers). Each buffer waits on at
 // most one other, so a walk with colours finds a cycle.
 std::vector<std::string> Network::blocked_cycle(const std::vector<std::uint8_t>* only) const {
-    const std::size_t IB = head_.size();
+    const std::size_t IB = bufs_.size();
     const std::size_t B = obuf_ ? 2 * IB : IB;
     std::vector<std::uint32_t> succ(B, kNil);
     for (std::uint32_t b = 0; b < IB; ++b) {
-        const std::uint32_t h = head_[b];
+        const std::uint32_t h = bufs_[b].head;
         if (h == kNil || !is_switch_[f_.port_node(b / V_)] || (only && !(*only)[b])) continue;
         const Packet& p = pkts_[h];
         const std::uint32_t ob = p.out * V_ + p.out_vl;
@@ -785,7 +826,7 @@ SimResult Network::run(const ProgressFn& progress) {
             if (cfg_.traffic.injection == Injection::Constant) {
                 // A random phase within one interval, so sources do not fire in lock step.
                 phase_[i] = interval_[i] >= 1 ? rng_[i].below(Time(interval_[i])) : 0;
-                if (phase_[i] < end_) q_.push(phase_[i], kGen, i);
+                if (phase_[i] < end_) push_gen(phase_[i], i);
             } else {
                 // A random offset, then a geometric number of message slots.
                 phase_[i] = rng_[i].below(std::max<Time>(msg_time, 1));
@@ -808,15 +849,16 @@ SimResult Network::run(const ProgressFn& progress) {
             e = lane_[lane_pos_++];
         } else if (qe) {
             e = q_.pop();
+            if (const Event* x = q_.passed()) prefetch_for(*x);
         } else {
             break;
         }
         now_ = e.time;
         ++events;
+        if (const Event* x = q_.ahead(kPrefetchAhead)) prefetch_for(*x);
         switch (e.type) {
         case kGen: {
-            const std::uint32_t ca = e.a;
-            const std::uint32_t dst = pattern_.next(ca, rng_[ca], msg_count_[ca]);
+            const std::uint32_t ca = e.a, dst = e.b;
             ++msg_count_[ca];
             if (dst != ca) generate(ca, dst);
             schedule_next_gen(ca);
@@ -826,7 +868,7 @@ SimResult Network::run(const ProgressFn& progress) {
             generate(cfg_.trace[e.a].src, cfg_.trace[e.a].dst);
             break;
         case kReady:
-            on_ready(e.a, e.b);
+            on_ready(e.a, e.b, e.c);
             break;
         case kDeliver:
             on_deliver(e.a, e.b);
@@ -841,7 +883,7 @@ SimResult Network::run(const ProgressFn& progress) {
                 arbitrate(o);
                 // Outputs the freed input port may now feed.
                 for (std::uint32_t v = 0; v < V_; ++v)
-                    if (head_out_[in * V_ + v] != kNoPort) arbitrate(head_out_[in * V_ + v]);
+                    if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
             } else {
                 arbitrate(o);
             }
@@ -861,7 +903,7 @@ SimResult Network::run(const ProgressFn& progress) {
             return_credits(sl_[in].peer, e.b % V_, e.c);
             arbitrate(o);
             for (std::uint32_t v = 0; v < V_; ++v)
-                if (head_out_[in * V_ + v] != kNoPort) arbitrate(head_out_[in * V_ + v]);
+                if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
             break;
         }
         case kLinkFree:
