@@ -2,12 +2,12 @@
 // shared patterns), on transparent huge pages where available.
 #include "sim/flat_lft.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <stdexcept>
-#include <string>
-#include <unordered_map>
+#include <vector>
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -54,29 +54,45 @@ bool FlatLft::build(const Routing& r, unsigned shift) {
 #endif
     t[no_path_] = kNoPath;
     patterns_.clear();
-    std::unordered_map<std::string, std::uint16_t> seen;
-    std::string block(width, char(kNoPath));
+    // Open addressing on a hash of the block, the bytes compared against the stored pattern:
+    // FT(36,3) has 19 million blocks, too many for a map of strings.
+    constexpr std::uint32_t kSlots = 1u << 17;  // > 2 x the most patterns an entry can name
+    std::vector<std::uint16_t> slot(kSlots, 0); // pattern index + 1, 0 = empty
+    std::uint32_t npat = 0;
+    std::vector<PortNum> pad(width, kNoPath); // a block past the end of a shorter table
     for (NodeId n = 0; n < row_.size(); ++n) {
         if (row_[n] == kNoRow) continue;
         const auto& lft = r.lft[n];
         for (std::uint32_t k = 0; k < blocks_; ++k) {
+            const std::size_t lo = std::size_t(k) << shift;
+            const PortNum* block = lft.data() + lo;
+            if (lo + width > lft.size()) { // the table's last, partial block
+                std::fill(pad.begin(), pad.end(), kNoPath);
+                for (std::size_t j = lo; j < lft.size(); ++j) pad[j - lo] = lft[j];
+                block = pad.data();
+            }
+            std::uint64_t h = 0xcbf29ce484222325ull; // FNV-1a
             bool uniform = true;
             for (std::uint32_t j = 0; j < width; ++j) {
-                const std::size_t lid = (std::size_t(k) << shift) + j;
-                block[j] = char(lid < lft.size() ? lft[lid] : kNoPath);
                 uniform &= block[j] == block[0];
+                h = (h ^ block[j]) * 0x100000001b3ull;
             }
-            std::uint16_t e = std::uint8_t(block[0]);
+            std::uint16_t e = block[0];
             if (!uniform) {
-                auto [it, fresh] = seen.emplace(block, std::uint16_t(kPattern + seen.size()));
-                if (fresh) {
+                std::uint32_t i = std::uint32_t(h ^ (h >> 29)) & (kSlots - 1);
+                while (slot[i] &&
+                       std::memcmp(&patterns_[std::size_t(slot[i] - 1) << shift], block, width))
+                    i = (i + 1) & (kSlots - 1);
+                if (!slot[i]) {
                     // Sharing must pay: patterns beyond the entry range or beyond a quarter of
                     // the flat table mean the blocks have no common structure.
-                    if (seen.size() > 0xffffu - kPattern || 4 * patterns_.size() > cells * width)
+                    if (npat >= 0xffffu - kPattern ||
+                        4 * (patterns_.size() + width) > cells * width)
                         return false;
-                    patterns_.insert(patterns_.end(), block.begin(), block.end());
+                    slot[i] = std::uint16_t(++npat);
+                    patterns_.insert(patterns_.end(), block, block + width);
                 }
-                e = it->second;
+                e = std::uint16_t(kPattern + slot[i] - 1);
             }
             t[std::size_t(row_[n]) * blocks_ + k] = e;
         }
