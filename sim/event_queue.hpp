@@ -14,12 +14,22 @@
 // only changes the speed, never the result. A push into the bucket being popped (a zero or
 // tiny delay) goes to a side heap that pop merges. After warm-up no vector grows, so pushing and
 // popping allocate nothing.
+//
+// Lanes: most events are scheduled a constant delay ahead (a credit returns credit-delay after
+// the tail left; with equal packets and links, a head is routed fly + routing delay after it
+// started, and the link is free a serialization time after), so events of one such type are
+// pushed in time order. A lane is a FIFO per type that takes each push whose time is not below
+// its last one; it is sorted by (time, seq) by construction, costs one sequential write per
+// push and no sorting, and pop merges the lanes' heads with the calendar. A push that would
+// break a lane's order (a shorter packet, a slower link) goes to the calendar instead, so the
+// order of events, hence every result, stays the one a single heap gives.
 #pragma once
 
 #include "sim/prefetch.hpp"
-#include <algorithm>
-#include <cstdint>
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <vector>
 
 namespace ibrt::sim {
@@ -39,20 +49,35 @@ class EventQueue {
     explicit EventQueue(unsigned shift = 8, unsigned ring_bits = 14)
         : shift_(shift), mask_((std::uint64_t(1) << ring_bits) - 1), first_(mask_ + 1, kNone) {}
 
-    bool empty() const { return size_ == 0; }
-    std::size_t size() const { return size_; }
+    // Events of this type go to their own lane (see above); at most kMaxLanes types.
+    void add_lane(std::uint8_t type) {
+        if (nlanes_ < kMaxLanes && type < lane_of_.size()) lane_of_[type] = std::uint8_t(nlanes_++);
+    }
 
-    // The earliest event; the queue must not be empty. Not const: it may advance the ring.
-    const Event& top() {
-        settle();
-        if (!side_.empty() && (pos_ == cur_n_ || less(side_.front(), cur_[pos_])))
-            return side_.front();
-        return cur_[pos_];
+    bool empty() const { return size() == 0; }
+    std::size_t size() const {
+        std::size_t n = size_;
+        for (unsigned l = 0; l < nlanes_; ++l) n += lanes_[l].end - lanes_[l].pos;
+        return n;
+    }
+    // Events waiting, leaving out those of one type's lane.
+    std::size_t size_except_lane(std::uint8_t type) const {
+        const unsigned l = lane_of_[type];
+        return l == kNoLane ? size() : size() - (lanes_[l].end - lanes_[l].pos);
     }
 
     void push(Time t, std::uint8_t type, std::uint32_t a, std::uint32_t b = 0,
               std::uint32_t c = 0) {
         const Event e{t, seq_++, a, b, c, type};
+        if (const unsigned l = type < lane_of_.size() ? lane_of_[type] : kNoLane; l != kNoLane) {
+            Lane& x = lanes_[l];
+            if (x.pos == x.end) x.pos = x.end = 0;
+            if (x.end == 0 || t >= x.ev[x.end - 1].time) {
+                if (x.end == x.ev.size()) x.make_room();
+                x.ev[x.end++] = e;
+                return;
+            }
+        }
         ++size_;
         const std::uint64_t k = t >> shift_;
         if (started_ && k <= bucket_) {
@@ -79,31 +104,37 @@ class EventQueue {
         }
     }
 
-    // Pops the earliest event into `out` if its time is at most `limit`; false otherwise
-    // (or when empty). One call per event: the common case is one comparison and a copy.
+    // Pops the earliest event (of the calendar and the lanes) into `out` if its time is at most
+    // `limit`; false otherwise (or when empty).
     bool pop_until(Time limit, Event& out) {
-        if (side_.empty() && pos_ < cur_n_) {
-            if (cur_[pos_].time > limit) return false;
-            --size_;
-            out = cur_[pos_++];
-            walk_ahead();
-            return true;
+        const Event* best = nullptr;
+        unsigned from = kNoLane;
+        if (size_ > 0) best = &top();
+        for (unsigned l = 0; l < nlanes_; ++l) {
+            const Lane& x = lanes_[l];
+            if (x.pos < x.end && (!best || less(x.ev[x.pos], *best))) {
+                best = &x.ev[x.pos];
+                from = l;
+            }
         }
-        if (size_ == 0 || top().time > limit) return false;
-        out = pop();
+        if (!best || best->time > limit) return false;
+        last_lane_ = from;
+        passed_ = kNone;
+        if (from != kNoLane) {
+            out = lanes_[from].ev[lanes_[from].pos++];
+        } else {
+            out = pop();
+        }
         return true;
     }
 
-    // The earliest event if its time is at most `limit`, else nullptr (also when empty).
-    const Event* peek(Time limit) {
-        if (size_ == 0) return nullptr;
-        const Event& e = top();
-        return e.time <= limit ? &e : nullptr;
-    }
-
-    // An event of the bucket being popped, k places after the next one (nullptr past its end or
-    // while the side heap has events): what the simulator prefetches for, a few events early.
+    // The event k places after the next one of the source (lane or calendar bucket) the last
+    // pop took from, or nullptr: what the simulator prefetches for, a few events early.
     const Event* ahead(std::size_t k) const {
+        if (last_lane_ != kNoLane) {
+            const Lane& x = lanes_[last_lane_];
+            return x.pos + k < x.end ? &x.ev[x.pos + k] : nullptr;
+        }
         return side_.empty() && pos_ + k < cur_n_ ? &cur_[pos_ + k] : nullptr;
     }
 
@@ -111,10 +142,15 @@ class EventQueue {
     // its node is in the cache by now, and it is due soon, after the rest of this bucket.
     const Event* passed() const { return passed_ != kNone ? &nodes_[passed_].e : nullptr; }
 
-    // A sequence number for an event kept outside the queue (the simulator's credit lane), so
-    // that it still takes its place in the one (time, seq) order.
-    std::uint64_t take_seq() { return seq_++; }
-    static bool before(const Event& x, const Event& y) { return less(x, y); }
+  private:
+    // The calendar's earliest event; the queue must not be empty. Not const: it may advance the
+    // ring.
+    const Event& top() {
+        settle();
+        if (!side_.empty() && (pos_ == cur_n_ || less(side_.front(), cur_[pos_])))
+            return side_.front();
+        return cur_[pos_];
+    }
 
     Event pop() {
         top();
@@ -127,7 +163,6 @@ class EventQueue {
         return cur_[pos_++];
     }
 
-  private:
     static bool less(const Event& x, const Event& y) {
         return x.time != y.time ? x.time < y.time : x.seq < y.seq;
     }
@@ -253,6 +288,32 @@ class EventQueue {
     std::vector<std::uint32_t> first_; // per ring slot: its list of nodes, newest first
     std::vector<Node> nodes_;
     std::uint32_t free_ = kNone;
+    static constexpr unsigned kMaxLanes = 8;
+    static constexpr std::uint8_t kNoLane = 0xff;
+    struct Lane {
+        std::vector<Event> ev; // ev[pos, end) are waiting, sorted; its size is the capacity
+        std::size_t pos = 0, end = 0;
+        // Full: slide the waiting events to the front when at least half are gone (the same
+        // memory, still warm, serves the next lap), else grow. (A ring measured slower.)
+        void make_room() {
+            if (pos > 0 && pos * 2 >= end) {
+                std::copy(ev.begin() + std::ptrdiff_t(pos), ev.begin() + std::ptrdiff_t(end),
+                          ev.begin());
+                end -= pos;
+                pos = 0;
+            } else {
+                ev.resize(std::max<std::size_t>(256, 2 * ev.size()));
+            }
+        }
+    };
+    std::array<Lane, kMaxLanes> lanes_;
+    std::array<std::uint8_t, 32> lane_of_ = filled(kNoLane);
+    unsigned nlanes_ = 0, last_lane_ = kNoLane;
+    static std::array<std::uint8_t, 32> filled(std::uint8_t v) {
+        std::array<std::uint8_t, 32> a{};
+        a.fill(v);
+        return a;
+    }
     std::uint32_t ahead_ = kNone;  // walk_ahead's cursor
     std::uint32_t passed_ = kNone; // the node it left on the last pop
     std::vector<Event> cur_, side_, far_;

@@ -167,10 +167,12 @@ class Network {
     // passed. Prefetching when an event is made is far too early: by the time it is due,
     // thousands of events have pushed the line out of L1 and L2 again.
     static constexpr std::size_t kPrefetchAhead = 2;
-    void prefetch_for(const Event& x) const {
+    [[gnu::always_inline]] void prefetch_for(const Event& x) const {
         if (x.type == kReady) {
             if (flat_) prefetch(flat_->address(x.c));
             prefetch(&pkts_[x.a]);
+            prefetch(&sl_[x.b]);
+            prefetch(&bufs_[x.b * V_]);
         } else if (x.type == kDeliver) {
             prefetch(&pkts_[x.a]);
         } else if (x.type == kGen) {
@@ -178,6 +180,13 @@ class Network {
                 prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
         } else if (x.type == kOutFree) {
             prefetch(&sl_[x.a]);
+            if (x.b != kNil) {
+                prefetch(&sl_[x.b / V_]);
+                prefetch(&bufs_[x.b]);
+            }
+        } else if (x.type == kCredit) {
+            prefetch(&sl_[x.a]);
+            prefetch(&credits_[x.a * V_ + x.b]);
         }
     }
     void on_deliver(std::uint32_t h, PortId d);
@@ -202,21 +211,8 @@ class Network {
     VlArbConfig vlarb_; // cfg_.vlarb, or every VL weight 1 in the low table when both are empty
 
     EventQueue q_;
-    // The credit lane: credit returns scheduled at now + credit delay, the constant delay making
-    // them due in the order they are made, so a FIFO holds them in (time, seq) order and the
-    // loop merges it with the queue: a third of all events skip the calendar queue, and the
-    // order of events, hence every result, is the one a single queue gives.
-    std::vector<Event> lane_;
-    std::size_t lane_pos_ = 0;
     void return_credits(PortId o, std::uint32_t vl, std::uint32_t c) {
-        if (lane_pos_ == lane_.size()) {
-            lane_.clear();
-            lane_pos_ = 0;
-        } else if (lane_pos_ > 4096 && lane_pos_ * 2 > lane_.size()) {
-            lane_.erase(lane_.begin(), lane_.begin() + std::ptrdiff_t(lane_pos_));
-            lane_pos_ = 0;
-        }
-        lane_.push_back(Event{now_ + credit_delay_, q_.take_seq(), o, vl, c, kCredit});
+        q_.push(now_ + credit_delay_, kCredit, o, vl, c);
     }
     Time now_ = 0, win_lo_ = 0, win_hi_ = 0, end_ = 0, fly_ = 0, credit_delay_ = 0;
     Time deadlock_ps_ = 0;
@@ -317,6 +313,10 @@ void Network::setup() {
             throw std::invalid_argument("VL arbitration entry names VL " + std::to_string(e.vl) +
                                         " >= VL count");
 
+    // The events scheduled a (mostly) constant delay ahead: see EventQueue's lanes.
+    for (EventType t : {kReady, kDeliver, kOutFree, kCredit}) q_.add_lane(t);
+    if (cfg_.output_buffer_bytes > 0)
+        for (EventType t : {kXbarFree, kLinkFree}) q_.add_lane(t);
     vlarb_ = cfg_.vlarb;
     if (vlarb_.high.empty() && vlarb_.low.empty())
         for (std::uint32_t v = 0; v < V_; ++v) vlarb_.low.push_back({std::uint8_t(v), 1});
@@ -843,16 +843,8 @@ SimResult Network::run(const ProgressFn& progress) {
     auto wall_last = std::chrono::steady_clock::now();
     Event e;
     for (;;) {
-        const Event* qe = q_.peek(end_);
-        if (lane_pos_ < lane_.size() && lane_[lane_pos_].time <= end_ &&
-            (!qe || EventQueue::before(lane_[lane_pos_], *qe))) {
-            e = lane_[lane_pos_++];
-        } else if (qe) {
-            e = q_.pop();
-            if (const Event* x = q_.passed()) prefetch_for(*x);
-        } else {
-            break;
-        }
+        if (!q_.pop_until(end_, e)) break;
+        if (const Event* x = q_.passed()) prefetch_for(*x);
         now_ = e.time;
         ++events;
         if (const Event* x = q_.ahead(kPrefetchAhead)) prefetch_for(*x);
@@ -932,7 +924,9 @@ SimResult Network::run(const ProgressFn& progress) {
                     break;
                 }
                 last_hops = hops_;
-                if (!q_.empty() || live_ > 0) q_.push(now_ + deadlock_ps_, kWatchdog, 0);
+                // Credits alone make no packets: with nothing else to come, the run is over.
+                if (live_ > 0 || q_.size_except_lane(kCredit) > 0)
+                    q_.push(now_ + deadlock_ps_, kWatchdog, 0);
             }
             break;
         }
