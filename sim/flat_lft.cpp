@@ -71,15 +71,17 @@ bool FlatLft::build(const Routing& r, unsigned shift) {
                 for (std::size_t j = lo; j < lft.size(); ++j) pad[j - lo] = lft[j];
                 block = pad.data();
             }
-            std::uint64_t h = 0xcbf29ce484222325ull; // FNV-1a
             bool uniform = true;
-            for (std::uint32_t j = 0; j < width; ++j) {
-                uniform &= block[j] == block[0];
-                h = (h ^ block[j]) * 0x100000001b3ull;
-            }
+            for (std::uint32_t j = 1; j < width; ++j) uniform &= block[j] == block[0];
             std::uint16_t e = block[0];
             if (!uniform) {
-                std::uint32_t i = std::uint32_t(h ^ (h >> 29)) & (kSlots - 1);
+                std::uint64_t h = 0;
+                for (std::uint32_t j = 0; j < width; j += 8) {
+                    std::uint64_t w = 0;
+                    std::memcpy(&w, block + j, std::min<std::uint32_t>(8, width - j));
+                    h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+                }
+                std::uint32_t i = std::uint32_t(h ^ (h >> 32)) & (kSlots - 1);
                 while (slot[i] &&
                        std::memcmp(&patterns_[std::size_t(slot[i] - 1) << shift], block, width))
                     i = (i + 1) & (kSlots - 1);
