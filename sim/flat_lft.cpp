@@ -60,6 +60,12 @@ bool FlatLft::build(const Routing& r, unsigned shift) {
     std::vector<std::uint16_t> slot(kSlots, 0); // pattern index + 1, 0 = empty
     std::uint32_t npat = 0;
     std::vector<PortNum> pad(width, kNoPath); // a block past the end of a shorter table
+    const auto same = [width](const PortNum* x, const PortNum* y) { // inline, unlike memcmp
+        for (std::uint32_t j = 0; j < width; ++j)
+            if (x[j] != y[j]) return false;
+        return true;
+    };
+    std::uint16_t last = 0; // the last pattern's entry: neighbouring blocks mostly repeat it
     for (NodeId n = 0; n < row_.size(); ++n) {
         if (row_[n] == kNoRow) continue;
         const auto& lft = r.lft[n];
@@ -74,7 +80,10 @@ bool FlatLft::build(const Routing& r, unsigned shift) {
             bool uniform = true;
             for (std::uint32_t j = 1; j < width; ++j) uniform &= block[j] == block[0];
             std::uint16_t e = block[0];
-            if (!uniform) {
+            if (!uniform && last &&
+                same(&patterns_[std::size_t(last - kPattern) << shift], block)) {
+                e = last;
+            } else if (!uniform) {
                 std::uint64_t h = 0;
                 for (std::uint32_t j = 0; j < width; j += 8) {
                     std::uint64_t w = 0;
@@ -82,8 +91,7 @@ bool FlatLft::build(const Routing& r, unsigned shift) {
                     h = (h ^ w) * 0x9e3779b97f4a7c15ull;
                 }
                 std::uint32_t i = std::uint32_t(h ^ (h >> 32)) & (kSlots - 1);
-                while (slot[i] &&
-                       std::memcmp(&patterns_[std::size_t(slot[i] - 1) << shift], block, width))
+                while (slot[i] && !same(&patterns_[std::size_t(slot[i] - 1) << shift], block))
                     i = (i + 1) & (kSlots - 1);
                 if (!slot[i]) {
                     // Sharing must pay: patterns beyond the entry range or beyond a quarter of
@@ -94,7 +102,7 @@ bool FlatLft::build(const Routing& r, unsigned shift) {
                     slot[i] = std::uint16_t(++npat);
                     patterns_.insert(patterns_.end(), block, block + width);
                 }
-                e = std::uint16_t(kPattern + slot[i] - 1);
+                e = last = std::uint16_t(kPattern + slot[i] - 1);
             }
             t[std::size_t(row_[n]) * blocks_ + k] = e;
         }
