@@ -66,18 +66,22 @@ class EventQueue {
         return l == kNoLane ? size() : size() - (lanes_[l].end - lanes_[l].pos);
     }
 
+    // Events are written field by field where they are stored: building one on the stack and
+    // copying it read back 16 bytes over the narrower stores just made, and the failed
+    // store-to-load forwarding stalled every push.
     void push(Time t, std::uint8_t type, std::uint32_t a, std::uint32_t b = 0,
               std::uint32_t c = 0) {
-        const Event e{t, seq_++, a, b, c, type};
+        const std::uint64_t seq = seq_++;
         if (const unsigned l = type < lane_of_.size() ? lane_of_[type] : kNoLane; l != kNoLane) {
             Lane& x = lanes_[l];
             if (x.pos == x.end) x.pos = x.end = 0;
             if (x.end == 0 || t >= x.ev[x.end - 1].time) {
                 if (x.end == x.ev.size()) x.make_room();
-                x.ev[x.end++] = e;
+                set(x.ev[x.end++], t, seq, a, b, c, type);
                 return;
             }
         }
+        const Event e{t, seq, a, b, c, type};
         ++size_;
         const std::uint64_t k = t >> shift_;
         if (started_ && k <= bucket_) {
@@ -95,7 +99,7 @@ class EventQueue {
             // Linked at the head: appending would write into the bucket's last node, pushed
             // long ago and no longer cached. load_bucket sorts anyway.
             const std::size_t slot = k & mask_;
-            nodes_[n].e = e;
+            set(nodes_[n].e, t, seq, a, b, c, type);
             nodes_[n].next = first_[slot];
             first_[slot] = n;
             ++in_ring_;
@@ -143,6 +147,16 @@ class EventQueue {
     const Event* passed() const { return passed_ != kNone ? &nodes_[passed_].e : nullptr; }
 
   private:
+    static void set(Event& d, Time t, std::uint64_t seq, std::uint32_t a, std::uint32_t b,
+                    std::uint32_t c, std::uint8_t type) {
+        d.time = t;
+        d.seq = seq;
+        d.a = a;
+        d.b = b;
+        d.c = c;
+        d.type = type;
+    }
+
     // The calendar's earliest event; the queue must not be empty. Not const: it may advance the
     // ring.
     const Event& top() {

@@ -289,7 +289,23 @@ class Network {
     std::uint64_t throttled_ = 0, bytes_throttled_ = 0, peak_live_ = 0;
     std::vector<std::uint32_t> src_queued_; // packets in each CA's source queue
     std::uint32_t peak_src_queued_ = 0;
+    // Latency samples for the percentiles: every one up to SimConfig::latency_samples, then a
+    // uniform sample of that many (reservoir sampling on its own seeded stream).
     std::vector<Time> latencies_;
+    std::uint64_t latency_n_ = 0, latency_sum_ = 0;
+    Time latency_max_ = 0;
+    gen::Rng latency_rng_{0};
+    void sample_latency(Time t) {
+        latency_sum_ += t;
+        latency_max_ = std::max(latency_max_, t);
+        if (latencies_.size() < cfg_.latency_samples) {
+            latencies_.push_back(t);
+        } else if (const std::uint64_t j = latency_rng_.below(latency_n_ + 1);
+                   j < cfg_.latency_samples) {
+            latencies_[j] = t;
+        }
+        ++latency_n_;
+    }
 };
 
 void Network::setup() {
@@ -308,6 +324,7 @@ void Network::setup() {
                                     " above 65535 bytes");
     if (cfg_.ps_per_byte > 0xffffffffu)
         throw std::invalid_argument("serialization time per byte above 4.29 ms");
+    if (cfg_.latency_samples == 0) throw std::invalid_argument("latency samples must be positive");
     if (cfg_.measure_ps == 0) throw std::invalid_argument("measurement window must be positive");
     for (const auto& e : cfg_.vlarb.high)
         if (e.vl >= V_)
@@ -414,6 +431,7 @@ void Network::setup() {
         deadlock_ps_ = cfg_.deadlock_ps;
     }
 
+    latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
     msg_count_.assign(N_, 0);
     src_queued_.assign(N_, 0);
     phase_.assign(N_, 0);
@@ -738,7 +756,7 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
     if (in_window(now_)) bytes_accepted_ += p.size;
     if (p.measured) {
         --measured_open_;
-        latencies_.push_back(now_ - gen_[h]);
+        sample_latency(now_ - gen_[h]);
     }
     return_credits(sl_[d].peer, p.vl, p.credits);
     release(h);
@@ -978,23 +996,19 @@ SimResult Network::run(const ProgressFn& progress) {
     res.accepted_fraction = res.accepted_bytes_per_ns / cap;
     res.throttled_fraction = double(bytes_throttled_) / window_ns / N_ / cap;
 
-    res.latency_samples = latencies_.size();
-    if (!latencies_.empty()) {
-        // Selection, not a sort: a run has 10^5-10^6 samples and needs three ranks. The sum is
-        // exact in integer picoseconds, so it does not depend on the order either.
-        Time sum = 0;
-        for (Time t : latencies_) sum += t;
+    res.latency_samples = latency_n_;
+    if (latency_n_ > 0) {
+        // Selection, not a sort: three ranks of up to a million samples.
         const auto rank = [&](double q) {
             const std::size_t k = std::size_t(std::ceil(q * double(latencies_.size())));
             const auto at = latencies_.begin() + std::ptrdiff_t(std::max<std::size_t>(k, 1) - 1);
             std::nth_element(latencies_.begin(), at, latencies_.end());
             return double(*at) / double(kPsPerNs);
         };
-        res.latency_mean_ns = double(sum) / double(latencies_.size()) / double(kPsPerNs);
+        res.latency_mean_ns = double(latency_sum_) / double(latency_n_) / double(kPsPerNs);
         res.latency_p50_ns = rank(0.5);
         res.latency_p99_ns = rank(0.99);
-        res.latency_max_ns =
-            double(*std::max_element(latencies_.begin(), latencies_.end())) / double(kPsPerNs);
+        res.latency_max_ns = double(latency_max_) / double(kPsPerNs);
     }
 
     res.vl_util_mean.assign(V_, 0);

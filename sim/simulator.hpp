@@ -70,6 +70,9 @@ struct SimConfig {
     Time deadlock_ps =
         0; // 0 = 100 packet times on the slowest link, at least 10 x (routing + fly + credit delay)
     std::uint64_t seed = 1;
+    // Latency samples kept for the percentiles; past it, a uniform random sample of this many
+    // (the mean and the maximum stay exact), so memory does not grow with the run.
+    std::uint32_t latency_samples = 1u << 20;
     std::uint32_t max_hops = 64; // a packet forwarded more often is dropped as looping
 };
 

@@ -197,6 +197,29 @@ TEST_CASE("the same seed gives the same results and another seed other results")
     CHECK(d.events != a.events);
 }
 
+TEST_CASE("latency percentiles from a bounded reservoir: mean and max exact, ranks close") {
+    const Fabric f = gen::fat_tree(4, 3);
+    const Routing rt = make_engine("mlid")->route(f, nullptr, {});
+    SimConfig c;
+    c.traffic.load = 0.6;
+    c.warmup_ps = 2000 * ns;
+    c.measure_ps = 40000 * ns;
+    c.drain_ps = 20000 * ns;
+    const SimResult all = simulate(f, rt, c);
+    REQUIRE(all.latency_samples > 1000);
+    c.latency_samples = 300;
+    const SimResult some = simulate(f, rt, c), again = simulate(f, rt, c);
+    CHECK(some.latency_samples == all.latency_samples);
+    CHECK(some.latency_mean_ns == all.latency_mean_ns);
+    CHECK(some.latency_max_ns == all.latency_max_ns);
+    CHECK(some.delivered == all.delivered);
+    CHECK(some.latency_p50_ns == Approx(all.latency_p50_ns).epsilon(0.1));
+    CHECK(some.latency_p99_ns <= all.latency_max_ns);
+    CHECK(some.latency_p50_ns == again.latency_p50_ns); // the sample is seeded
+    c.latency_samples = 0;
+    CHECK_THROWS_AS(simulate(f, rt, c), std::invalid_argument);
+}
+
 TEST_CASE("packets without a route are dropped and counted") {
     auto x = test::two_switches(1);
     x.r.lft[3][1] = kNoPath; // S1 cannot reach h0
