@@ -116,6 +116,8 @@ class Network {
         q.out = p.out;
         q.ovl = p.out_vl;
         q.need = std::uint16_t(p.credits);
+        // The packet behind is read when this one leaves, at least a packet time from now.
+        if (p.next != kNil) prefetch(&pkts_[p.next]);
     }
     // FIFO of buffer b; returns true when the packet became the head.
     bool push_fifo(std::uint32_t b, std::uint32_t h) {
@@ -185,12 +187,14 @@ class Network {
                 prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
         } else if (x.type == kOutFree) {
             prefetch(&sl_[x.a]);
+            if (V_ > 1) prefetch(&arb_[x.a]);
             if (x.b != kNil) {
                 prefetch(&sl_[x.b / V_]);
                 prefetch(&bufs_[x.b]);
             }
         } else if (x.type == kCredit) {
             prefetch(&sl_[x.a]);
+            if (V_ > 1) prefetch(&arb_[x.a]);
             prefetch(&credits_[x.a * V_ + x.b]);
         }
     }

@@ -13,15 +13,16 @@ int pick(const std::vector<VlArbEntry>& table, std::uint16_t& idx, std::int32_t&
     // A fresh state starts at entry 0; otherwise the current entry keeps the output while it
     // has weight left, then the search starts after it.
     const bool fresh = left == kFreshWeight;
+    if (idx >= n) idx = 0; // a table shorter than the state's index (not in one run)
     if (!fresh) {
-        const VlArbEntry& e = table[idx % n];
+        const VlArbEntry& e = table[idx];
         if (left > 0 && e.weight > 0 && (ready >> e.vl & 1u)) {
             left -= std::int32_t(bytes);
             return e.vl;
         }
     }
-    for (std::size_t k = fresh ? 0 : 1; k <= n; ++k) {
-        const std::size_t i = (idx + k) % n;
+    for (std::size_t k = fresh ? 0 : 1, i = idx + k; k <= n; ++k, ++i) {
+        if (i >= n) i -= n; // no division per entry: this runs for every packet with VLs
         const VlArbEntry& e = table[i];
         if (e.weight > 0 && (ready >> e.vl & 1u)) {
             idx = std::uint16_t(i);
