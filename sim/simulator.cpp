@@ -545,8 +545,8 @@ void Network::try_arbitrate(PortId o) {
         if (ca == kNil || ca_out_[ca] != o) return;
         const PortId s0 = first;
         for (std::uint32_t v = 0; v < V_; ++v) {
-            const std::uint32_t h = bufs_[s0 * V_ + v].head;
-            if (h != kNil && credits_[o * V_ + v] >= std::int32_t(pkts_[h].credits)) {
+            const Buf& q = bufs_[s0 * V_ + v];
+            if (q.head != kNil && credits_[o * V_ + v] >= std::int32_t(q.need)) {
                 mask |= 1u << v;
                 cand_in[v] = s0;
                 cand_vl[v] = v;
