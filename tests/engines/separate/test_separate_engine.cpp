@@ -15,6 +15,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <tuple>
+
 using namespace ibrt;
 
 namespace {
@@ -72,6 +74,28 @@ TEST_CASE("separate on random irregular fabrics: reachable, no credit loop, path
         check_clean(f, r);
         check_paths_realized(f, r, st);
     }
+}
+
+TEST_CASE("separate on the study's fabrics (degree 8, Yen candidates): no forced entry") {
+    // complete_tree never needs a down->up entry on these: each destination's configurations
+    // leave a legal route for every switch. The configurations of paper 001's study.
+    for (auto [cas, switches, seeds] : {std::tuple{64, 16, 3}, {128, 32, 2}, {192, 64, 1}})
+        for (std::uint64_t seed = 1; seed <= std::uint64_t(seeds); ++seed) {
+            INFO(cas << "/" << switches << " seed " << seed);
+            gen::RandomParams rp;
+            rp.switches = switches;
+            rp.degree = 8;
+            rp.cas = cas;
+            rp.seed = seed;
+            const Fabric f = gen::random_fabric(rp);
+            EngineOptions opt;
+            opt.seed = seed;
+            separate::SeparateStats st;
+            const Routing r = separate::route_separate(f, nullptr, opt, &st);
+            CHECK(st.forced_entries == 0);
+            CHECK(st.refit_paths == 0);
+            check_clean(f, r);
+        }
 }
 
 TEST_CASE("separate on a 4x4 torus: reachable and deadlock free through Up*/Down*") {
