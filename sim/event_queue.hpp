@@ -47,7 +47,9 @@ class EventQueue {
   public:
     // Buckets of 2^shift ps, 2^ring_bits of them (default 256 ps x 16384 = 4.2 us ahead).
     explicit EventQueue(unsigned shift = 8, unsigned ring_bits = 14)
-        : shift_(shift), mask_((std::uint64_t(1) << ring_bits) - 1), first_(mask_ + 1, kNone) {}
+        : shift_(shift), mask_((std::uint64_t(1) << ring_bits) - 1), first_(mask_ + 1, kNone) {
+        lane_of_.fill(kNoLane);
+    }
 
     // Events of this type go to their own lane (see above); at most kMaxLanes types.
     void add_lane(std::uint8_t type) {
@@ -62,7 +64,7 @@ class EventQueue {
     }
     // Events waiting, leaving out those of one type's lane.
     std::size_t size_except_lane(std::uint8_t type) const {
-        const unsigned l = lane_of_[type];
+        const unsigned l = type < lane_of_.size() ? lane_of_[type] : kNoLane;
         return l == kNoLane ? size() : size() - (lanes_[l].end - lanes_[l].pos);
     }
 
@@ -321,13 +323,8 @@ class EventQueue {
         }
     };
     std::array<Lane, kMaxLanes> lanes_;
-    std::array<std::uint8_t, 32> lane_of_ = filled(kNoLane);
+    std::array<std::uint8_t, 32> lane_of_; // by event type: its lane, or kNoLane
     unsigned nlanes_ = 0, last_lane_ = kNoLane;
-    static std::array<std::uint8_t, 32> filled(std::uint8_t v) {
-        std::array<std::uint8_t, 32> a{};
-        a.fill(v);
-        return a;
-    }
     std::uint32_t ahead_ = kNone;  // walk_ahead's cursor
     std::uint32_t passed_ = kNone; // the node it left on the last pop
     std::vector<Event> cur_, side_, far_;
