@@ -49,6 +49,7 @@ class EventQueue {
     explicit EventQueue(unsigned shift = 8, unsigned ring_bits = 14)
         : shift_(shift), mask_((std::uint64_t(1) << ring_bits) - 1), first_(mask_ + 1, kNone) {
         lane_of_.fill(kNoLane);
+        heads_.fill(Key{kNever, 0});
     }
 
     // Events of this type go to their own lane (see above); at most kMaxLanes types.
@@ -79,6 +80,7 @@ class EventQueue {
             if (x.pos == x.end) x.pos = x.end = 0;
             if (x.end == 0 || t >= x.ev[x.end - 1].time) {
                 if (x.end == x.ev.size()) x.make_room();
+                if (x.pos == x.end) heads_[l] = {t, seq};
                 set(x.ev[x.end++], t, seq, a, b, c, type);
                 return;
             }
@@ -112,22 +114,30 @@ class EventQueue {
 
     // Pops the earliest event (of the calendar and the lanes) into `out` if its time is at most
     // `limit`; false otherwise (or when empty).
+    // The merge reads the lanes' head keys from one small array and picks the least without a
+    // branch per lane: which source is next is a coin toss, and branches on it mispredicted.
     bool pop_until(Time limit, Event& out) {
-        const Event* best = nullptr;
+        Key best{kNever, 0};
         unsigned from = kNoLane;
-        if (size_ > 0) best = &top();
-        for (unsigned l = 0; l < nlanes_; ++l) {
-            const Lane& x = lanes_[l];
-            if (x.pos < x.end && (!best || less(x.ev[x.pos], *best))) {
-                best = &x.ev[x.pos];
-                from = l;
-            }
+        if (size_ > 0) {
+            const Event& c = top();
+            best = {c.time, c.seq};
         }
-        if (!best || best->time > limit) return false;
+        for (unsigned l = 0; l < nlanes_; ++l) {
+            const Key k = heads_[l];
+            const bool lt = k.time < best.time || (k.time == best.time && k.seq < best.seq);
+            best.time = lt ? k.time : best.time;
+            best.seq = lt ? k.seq : best.seq;
+            from = lt ? l : from;
+        }
+        if (from == kNoLane && size_ == 0) return false; // empty
+        if (best.time > limit) return false;
         last_lane_ = from;
         passed_ = kNone;
         if (from != kNoLane) {
-            out = lanes_[from].ev[lanes_[from].pos++];
+            Lane& x = lanes_[from];
+            out = x.ev[x.pos++];
+            heads_[from] = x.pos < x.end ? Key{x.ev[x.pos].time, x.ev[x.pos].seq} : Key{kNever, 0};
         } else {
             out = pop();
         }
@@ -323,6 +333,14 @@ class EventQueue {
         }
     };
     std::array<Lane, kMaxLanes> lanes_;
+    // Each lane's first event's key; kNever when the lane is empty (it then never wins: a
+    // lane event at kNever would need a simulated time of 213 days).
+    struct Key {
+        Time time;
+        std::uint64_t seq;
+    };
+    static constexpr Time kNever = ~Time(0);
+    std::array<Key, kMaxLanes> heads_;
     std::array<std::uint8_t, 32> lane_of_; // by event type: its lane, or kNoLane
     unsigned nlanes_ = 0, last_lane_ = kNoLane;
     std::uint32_t ahead_ = kNone;  // walk_ahead's cursor
