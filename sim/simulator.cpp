@@ -225,6 +225,7 @@ class Network {
     }
     Time now_ = 0, win_lo_ = 0, win_hi_ = 0, end_ = 0, fly_ = 0, credit_delay_ = 0;
     Time deadlock_ps_ = 0;
+    double log1p_load_ = 0; // log1p(-load), the same for every message
 
     std::vector<Packet> pkts_;
     std::vector<Time> gen_; // by packet: generation time
@@ -436,6 +437,7 @@ void Network::setup() {
     }
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
+    log1p_load_ = std::log1p(-cfg_.traffic.load);
     msg_count_.assign(N_, 0);
     src_queued_.assign(N_, 0);
     phase_.assign(N_, 0);
@@ -458,7 +460,7 @@ void Network::schedule_next_gen(std::uint32_t ca) {
         std::uint64_t gap = 1;
         if (load < 1) {
             const double u = (double(rng_[ca].next() >> 11) + 1.0) * 0x1.0p-53; // (0, 1]
-            gap = 1 + std::uint64_t(std::floor(std::log(u) / std::log1p(-load)));
+            gap = 1 + std::uint64_t(std::floor(std::log(u) / log1p_load_));
         }
         phase_[ca] += gap * slot_ps_[ca];
         t = phase_[ca];
