@@ -87,6 +87,11 @@ class Network {
         return (bytes + cfg_.credit_unit - 1) / cfg_.credit_unit;
     }
     PacketView view(const Packet& p) const { return {p.src, p.dst, p.dlid, p.sl, p.vl}; }
+    // Buffer index -> slot and VL, and SL mod VLs: with one VL (the common case) no division,
+    // which costs more than the rest of a credit or link-free event.
+    std::uint32_t slot_of(std::uint32_t b) const { return V_ == 1 ? b : b / V_; }
+    std::uint32_t vl_of(std::uint32_t b) const { return V_ == 1 ? 0 : b % V_; }
+    std::uint8_t sl_vl(std::uint8_t sl) const { return V_ == 1 ? 0 : std::uint8_t(sl % V_); }
 
     std::uint32_t alloc() {
         ++live_;
@@ -189,7 +194,7 @@ class Network {
             prefetch(&sl_[x.a]);
             if (V_ > 1) prefetch(&arb_[x.a]);
             if (x.b != kNil) {
-                prefetch(&sl_[x.b / V_]);
+                prefetch(&sl_[slot_of(x.b)]);
                 prefetch(&bufs_[x.b]);
             }
         } else if (x.type == kCredit) {
@@ -517,8 +522,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
             ++measured_open_;
             bytes_offered_ += p.size;
         }
-        const std::uint8_t vl =
-            sl_mod_vls_ ? std::uint8_t(p.sl % V_) : vls_.select(n, 0, port, view(p));
+        const std::uint8_t vl = sl_mod_vls_ ? sl_vl(p.sl) : vls_.select(n, 0, port, view(p));
         if (vl >= V_) {
             drop(h, kNoPort);
             continue;
@@ -742,8 +746,7 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     const PortNum outp = flat_ ? flat_->at(cell, p.dlid) : route_.select(m, inp, view(p), now_);
     if (outp == kNoPath || outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort)
         return drop(h, d);
-    const std::uint8_t ovl =
-        sl_mod_vls_ ? std::uint8_t(p.sl % V_) : vls_.select(m, inp, outp, view(p));
+    const std::uint8_t ovl = sl_mod_vls_ ? sl_vl(p.sl) : vls_.select(m, inp, outp, view(p));
     if (ovl >= V_) return drop(h, d);
     p.out = first + outp;
     p.out_vl = ovl;
@@ -902,9 +905,9 @@ SimResult Network::run(const ProgressFn& progress) {
             const PortId o = e.a;
             sl_[o].busy = 0;
             if (e.b != kNil) {
-                const PortId in = e.b / V_;
+                const PortId in = slot_of(e.b);
                 --sl_[in].reads;
-                return_credits(sl_[in].peer, e.b % V_, e.c);
+                return_credits(sl_[in].peer, vl_of(e.b), e.c);
                 arbitrate(o);
                 // Outputs the freed input port may now feed.
                 for (std::uint32_t v = 0; v < V_; ++v)
@@ -922,10 +925,10 @@ SimResult Network::run(const ProgressFn& progress) {
                 arbitrate(e.a);
             break;
         case kXbarFree: {
-            const PortId o = e.a, in = e.b / V_;
+            const PortId o = e.a, in = slot_of(e.b);
             sl_[o].xbar_busy = 0;
             --sl_[in].reads;
-            return_credits(sl_[in].peer, e.b % V_, e.c);
+            return_credits(sl_[in].peer, vl_of(e.b), e.c);
             arbitrate(o);
             for (std::uint32_t v = 0; v < V_; ++v)
                 if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
