@@ -167,11 +167,11 @@ void write_study(const StudyResult& r, const StudyOptions& opt, const std::strin
     for (int t = 0; t < 2; ++t) {
         if (etabs[t]->empty()) continue;
         std::ofstream csv = open(efiles[t]);
-        csv << "conf,machines,switches,seeds,ilp,greedy,color_l,ilp_over_greedy_pct,"
-               "ilp_over_color_l_pct,optimal,feasible,timed_out,ilps,max_dest_seconds,"
+        csv << "conf,machines,switches,seeds,ilp,greedy,color_l,greedy_over_ilp_pct,"
+               "color_l_over_ilp_pct,optimal,feasible,timed_out,ilps,max_dest_seconds,"
                "total_seconds\n";
         md << "### " << etitles[t]
-           << "\n\n| Conf. | ILP | Greedy | Color/L | ILP over greedy | ILP over color/L | "
+           << "\n\n| Conf. | ILP | Greedy | Color/L | greedy over ILP | color/L over ILP | "
               "proven optimal | ILPs | slowest destination "
               "|\n|---|---|---|---|---|---|---|---|---|\n";
         for (const ExactRow& row : *etabs[t]) {
