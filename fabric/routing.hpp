@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace ibrt {
@@ -60,6 +62,9 @@ struct Routing {
     // for that destination, CA indices as in Fabric::cas(). Empty = use the base LID.
     std::vector<Lid> dlid_choice;
     std::uint8_t lmc = 0; // the subnet-wide LMC the routing was computed for
+    // Figures the engine reports about this routing (name, value), e.g. what fitting paths into
+    // the LMC cost; written to `ibrt route`'s report.json and to the opensm log.
+    std::vector<std::pair<std::string, double>> stats;
 
     PortNum out_port(NodeId sw, Lid dlid) const {
         const Lft& t = lft[sw];

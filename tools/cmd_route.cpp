@@ -8,7 +8,9 @@
 //              "end_ports": n},
 //     "route_time_ms": x,
 //     "link_load": {"pattern": "all-to-all", "links": n, "max": n, "min": n, "mean": x,
-//                   "max_over_mean": x, "unrouted": n} }      (absent with --no-load)
+//                   "max_over_mean": x, "unrouted": n},      (absent with --no-load)
+//     "engine_stats": {name: x, ...} }  (what the engine reports, e.g. separate's cost of
+//                                         fitting its paths into the LMC; absent if none)
 #include "engines/engine.hpp"
 #include "engines/fattree/link_load.hpp"
 #include "fabric/graph.hpp"
@@ -134,12 +136,18 @@ int run_route(const RouteArgs& a) {
                           {"max_over_mean", ld.mean > 0 ? double(ld.max) / ld.mean : 0.0},
                           {"unrouted", ld.unrouted}};
     }
+    if (!r.stats.empty()) {
+        J st = J::object();
+        for (const auto& [name, value] : r.stats) st[name] = value;
+        j["engine_stats"] = st;
+    }
     {
         auto o = open_out(dir / "report.json");
         o << j.dump(2) << "\n";
     }
     fmt::print("{}: LMC {}, {} LIDs (max {}), {:.1f} ms -> {}\n", a.engine, r.lmc, assigned,
                r.lids.max_lid(), ms, dir.string());
+    for (const auto& [name, value] : r.stats) fmt::print("  {} {}\n", name, value);
     return kExitOk;
 }
 

@@ -69,7 +69,9 @@ void write_report(const EngineContext& e, const Routing& r, const osm::SubnetSna
             << ", \"end_nodes\": " << s.fabric.cas().size()
             << ", \"links\": " << s.fabric.num_links() << ", \"lmc\": " << int(r.lmc)
             << ", \"max_lid\": " << r.lids.max_lid() << ", \"lft_entries\": " << entries
-            << ", \"route_ms\": " << ms << "}\n";
+            << ", \"route_ms\": " << ms;
+        for (const auto& [name, value] : r.stats) out << ", \"" << name << "\": " << value;
+        out << "}\n";
         if (!out) throw std::runtime_error("cannot write report " + tmp);
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0)
@@ -113,6 +115,8 @@ int route(EngineContext* e) {
             "ibrt %s: routed %zu switches, %zu end nodes, LMC %d, %zu LFT entries in %.1f ms\n",
             e->name.c_str(), snap.fabric.switches().size(), snap.fabric.cas().size(), int(r.lmc),
             entries, ms);
+    for (const auto& [name, value] : r.stats)
+        OSM_LOG(log_of(e), OSM_LOG_INFO, "ibrt %s: %s %g\n", e->name.c_str(), name.c_str(), value);
     if (!e->plugin->options.report.empty()) write_report(*e, r, snap, ms);
 
     auto routed = std::make_shared<RoutedSubnet>();

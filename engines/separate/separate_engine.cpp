@@ -225,6 +225,14 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j) write(t, Lid(r.lids.base(p) + j));
     }
     st.paths = std::move(paths);
+    r.stats = {{"needed_lmc", st.needed_lmc},
+               {"lids_color_l", double(st.lids_color_l)},
+               {"refit_destinations", st.refit_destinations},
+               {"refit_paths", double(st.refit_paths)},
+               {"refit_extra_hops", double(st.refit_extra_hops)},
+               {"max_link_load_selected", st.max_load_selected},
+               {"max_link_load", st.max_load_final},
+               {"forced_entries", double(st.forced_entries)}};
     return r;
 }
 
@@ -289,6 +297,7 @@ Routing route_separate(const Fabric& f, const Lids* preassigned, const EngineOpt
     const Routing rc = route_in_order(g, pre ? &*pre : nullptr, opt, stats);
     Routing r;
     r.lmc = rc.lmc;
+    r.stats = rc.stats;
     r.lids = Lids(f);
     for (PortId p = 0; p < g.num_port_slots(); ++p)
         if (rc.lids.has_lid(p)) r.lids.assign(port_to_orig(p), rc.lids.base(p), rc.lids.lmc(p));

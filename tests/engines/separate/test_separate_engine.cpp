@@ -131,6 +131,16 @@ TEST_CASE("separate with LMC 0 re-selects paths to fit one LID per destination")
     CHECK(st.refit_destinations > 0);
     CHECK(st.refit_paths > 0);
     CHECK(st.refit_paths <= 47u * 48u);
+    // The cost is reported with the routing (report.json, the opensm log).
+    const auto stat = [&](const std::string& name) {
+        for (const auto& [n, v] : r.stats)
+            if (n == name) return v;
+        FAIL("no stat " << name);
+        return 0.0;
+    };
+    CHECK(stat("refit_paths") == double(st.refit_paths));
+    CHECK(stat("needed_lmc") == double(st.needed_lmc));
+    CHECK(stat("max_link_load") >= stat("max_link_load_selected"));
     for (const auto& d : st.paths)
         CHECK(lidassign::color(lidassign::build_split_graph(f, d), true).k == 1);
     check_clean(f, r);
