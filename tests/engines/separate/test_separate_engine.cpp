@@ -55,12 +55,7 @@ void check_clean(const Fabric& f, const Routing& r) {
 TEST_CASE("separate on random irregular fabrics: reachable, no credit loop, paths realized") {
     for (std::uint64_t seed : {1, 2, 3, 4}) {
         INFO("seed " << seed);
-        gen::RandomParams rp;
-        rp.switches = 16;
-        rp.degree = 4;
-        rp.cas = 48;
-        rp.seed = seed;
-        const Fabric f = gen::random_fabric(rp);
+        const Fabric f = gen::random_fabric({16, 4, 48, seed, 0});
         EngineOptions opt;
         opt.seed = seed;
         separate::SeparateStats st;
@@ -82,12 +77,7 @@ TEST_CASE("separate on the study's fabrics (degree 8, Yen candidates): no forced
     for (auto [cas, switches, seeds] : {std::tuple{64, 16, 3}, {128, 32, 2}, {192, 64, 1}})
         for (std::uint64_t seed = 1; seed <= std::uint64_t(seeds); ++seed) {
             INFO(cas << "/" << switches << " seed " << seed);
-            gen::RandomParams rp;
-            rp.switches = switches;
-            rp.degree = 8;
-            rp.cas = cas;
-            rp.seed = seed;
-            const Fabric f = gen::random_fabric(rp);
+            const Fabric f = gen::random_fabric({switches, 8, cas, seed, 0});
             EngineOptions opt;
             opt.seed = seed;
             separate::SeparateStats st;
