@@ -116,7 +116,7 @@ class EventQueue {
     // `limit`; false otherwise (or when empty).
     // The merge reads the lanes' head keys from one small array and picks the least without a
     // branch per lane: which source is next is a coin toss, and branches on it mispredicted.
-    bool pop_until(Time limit, Event& out) {
+    [[gnu::always_inline]] bool pop_until(Time limit, Event& out) {
         Key best{kNever, 0};
         unsigned from = kNoLane;
         if (size_ > 0) {
