@@ -43,6 +43,11 @@ bool any_in(const std::vector<VlArbEntry>& table, std::uint32_t ready) {
 
 int vl_arbitrate(const VlArbConfig& cfg, VlArbState& st, std::uint32_t ready, std::uint32_t bytes) {
     if (ready == 0) return kNoVl;
+    if (cfg.high.empty()) { // the default: no high-priority table, nothing to limit
+        const int v = pick(cfg.low, st.lo_idx, st.lo_left, ready, bytes);
+        if (v != kNoVl) st.hi_sent = 0;
+        return v;
+    }
     const bool low_waiting = any_in(cfg.low, ready);
     const bool high_allowed =
         cfg.high_limit == 255 || !low_waiting || st.hi_sent < std::uint32_t(cfg.high_limit) * 4096u;
