@@ -47,6 +47,21 @@ TEST_CASE("mlid's LFTs share one pattern per block offset and read back exactly"
     CHECK(t.bytes() * 4 < flat);
 }
 
+TEST_CASE("blocks of 2, 4 and 8 LIDs (compared as machine words) read back exactly") {
+    const Fabric f = gen::fat_tree(8, 3);
+    for (int lmc : {1, 2, 3}) {
+        INFO("LMC " << lmc);
+        EngineOptions opt;
+        opt.lmc = lmc;
+        const Routing r = make_engine("mlid")->route(f, nullptr, opt);
+        REQUIRE(r.lmc == lmc);
+        const sim::FlatLft t(f, r);
+        CHECK(t.block_bits() == unsigned(lmc));
+        CHECK(t.num_patterns() > 0);
+        require_same(f, r, t);
+    }
+}
+
 TEST_CASE("slid (LMC 0) reads back exactly") {
     const Fabric f = gen::fat_tree(4, 3);
     const Routing r = make_engine("slid")->route(f, nullptr, {});
