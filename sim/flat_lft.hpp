@@ -4,7 +4,7 @@
 // the caches (FT(16,3) with LMC 5: 320 switches x 33,089 LIDs = 10 MB; FT(36,3): 80 MB), so
 // nearly every lookup was a miss to memory. But a destination's 2^LMC LIDs mostly share their
 // entries: on the way down every LID of a block leaves by the same port, and on the way up the
-// port depends only on the LID's offset in its block (paper 000 §3.2: the path number), the same
+// port depends only on the LID's offset in its block (paper 000 §4.3, equation (2)), the same
 // mapping for every destination. So each (switch, LMC block) holds one 16-bit entry: the port,
 // when all LIDs of the block agree, or else a reference to a deduplicated 2^LMC-byte pattern.
 // FT(16,3) at LMC 5 shrinks to 0.7 MB of entries plus a few patterns. When the patterns do not
