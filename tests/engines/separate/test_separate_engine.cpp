@@ -94,20 +94,14 @@ TEST_CASE("separate on a 4x4 torus: reachable and deadlock free through Up*/Down
     tp.cas_per_switch = 2;
     const Fabric f = gen::torus(tp);
     separate::SeparateStats st;
-    const Routing r =
-        make_engine("separate") ? separate::route_separate(f, nullptr, {}, &st) : Routing{};
+    const Routing r = separate::route_separate(f, nullptr, {}, &st);
     CHECK(st.forced_entries == 0);
     check_clean(f, r);
     check_paths_realized(f, r, st);
 }
 
 TEST_CASE("separate with LMC 0 re-selects paths to fit one LID per destination") {
-    gen::RandomParams rp;
-    rp.switches = 16;
-    rp.degree = 4;
-    rp.cas = 48;
-    rp.seed = 2;
-    const Fabric f = gen::random_fabric(rp);
+    const Fabric f = gen::random_fabric({16, 4, 48, 2, 0});
     EngineOptions opt;
     opt.seed = 2;
     separate::SeparateStats free_st;
@@ -177,12 +171,7 @@ TEST_CASE("separate honours preassigned LIDs and refits to each port's LMC") {
 }
 
 TEST_CASE("separate does not depend on the node order of its input") {
-    gen::RandomParams rp;
-    rp.switches = 12;
-    rp.degree = 4;
-    rp.cas = 24;
-    rp.seed = 9;
-    const Fabric f = gen::random_fabric(rp);
+    const Fabric f = gen::random_fabric({12, 4, 24, 9, 0});
     // The same fabric with the nodes listed in reverse.
     FabricBuilder b;
     std::vector<NodeId> rev(f.num_nodes());
