@@ -225,11 +225,11 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
         if (owner == kNoPort) continue;
         if (progress && (dl & 1023) == 0) progress(double(dl) / max_lid);
         ++epoch;
-        const std::uint8_t sl = r.path_sl(d) & 15;
         const std::uint32_t owner_ep = ep.index_of_port[owner];
         const NodeId owner_sw = owner_ep == Endpoints::kNone ? kNoNode : ep.switch_of[owner_ep];
         for (NodeId s : ep.source_switches) {
             if (ep.count_at[s] - (owner_sw == s ? 1u : 0u) == 0) continue;
+            const std::uint8_t sl = r.path_sl(s, d) & 15;
             const Step first = view.step(s, d, owner);
             if (first.ends) continue; // delivered or dead at the first switch: no dependency
             const std::uint16_t mask =

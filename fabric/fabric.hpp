@@ -52,6 +52,9 @@ struct Port {
     std::uint8_t lmc = 0;   // LMC of an end port where known
     std::uint8_t ext_num =
         0; // external (front-panel) port number from `ibnetdiscover -g`; 0 = none
+    // Operational data VLs (PortInfo:OperationalVLs as a count: 1, 2, 4, 8 or 15); 0 = the
+    // source did not say (ibnetdiscover dumps do not), and tools assume a configured default.
+    std::uint8_t data_vls = 0;
     bool connected() const { return peer_node != kNoNode; }
     // Bandwidth of the link in Gb/s (data rate); 0 if unknown.
     double gbps() const { return width * lane_data_gbps(speed); }
@@ -100,6 +103,16 @@ class Fabric {
     // The GUID that identifies an end port the way opensm keys it (guid2lid, portguid in dumps):
     // a CA/router port's own GUID, or a switch's port-0 GUID (= node GUID unless given).
     std::uint64_t end_port_guid(PortId id) const;
+
+    // The switch where a packet sent from end port `id` enters the fabric: the switch itself
+    // for a switch port, the switch a CA/router port is cabled to, else kNoNode (not cabled,
+    // or cabled to another CA). Path SLs are keyed by it (Routing::path_sl).
+    NodeId ingress_switch(PortId id) const {
+        const NodeId n = port_owner_[id];
+        if (nodes_[n].is_switch()) return n;
+        const NodeId peer = ports_[id].peer_node;
+        return peer != kNoNode && nodes_[peer].is_switch() ? peer : kNoNode;
+    }
 
   private:
     friend class FabricBuilder;

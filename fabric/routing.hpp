@@ -5,6 +5,7 @@
 
 #include "fabric/fabric.hpp"
 #include "fabric/lids.hpp"
+#include "fabric/path_sl_table.hpp"
 
 #include <array>
 #include <cstdint>
@@ -56,8 +57,11 @@ struct Routing {
     // One LFT per node (empty for non-switches), each sized max_lid + 1 and filled with kNoPath.
     std::vector<Lft> lft;
     Sl2Vl sl2vl;
-    // Path SL by destination LID; empty = SL 0 everywhere.
-    std::vector<std::uint8_t> sl_by_dlid;
+    // Path SL per (ingress switch, DLID); empty = SL 0 everywhere.
+    PathSlTable path_sls;
+    // Data VLs the routing needs on every link it uses: its SL2VL tables map its path SLs into
+    // VL 0..data_vls-1. An engine that needs more than a port offers declines (engine.hpp).
+    std::uint8_t data_vls = 1;
     // Path selection: dlid_choice[src_ca_index * num_cas + dst_ca_index] = DLID the source uses
     // for that destination, CA indices as in Fabric::cas(). Empty = use the base LID.
     std::vector<Lid> dlid_choice;
@@ -70,7 +74,8 @@ struct Routing {
         const Lft& t = lft[sw];
         return dlid < t.size() ? t[dlid] : kNoPath;
     }
-    std::uint8_t path_sl(Lid dlid) const { return dlid < sl_by_dlid.size() ? sl_by_dlid[dlid] : 0; }
+    // The SL of the path entering the fabric at `ingress` (Fabric::ingress_switch) to `dlid`.
+    std::uint8_t path_sl(NodeId ingress, Lid dlid) const { return path_sls.sl(ingress, dlid); }
 };
 
 } // namespace ibrt

@@ -27,7 +27,7 @@ enum class DlidPolicy {
 };
 // How a source picks the SL of a packet.
 enum class SlPolicy {
-    Path,   // Routing::path_sl(dlid)
+    Path,   // Routing::path_sl(ingress switch, dlid)
     Spread, // uniformly among 0..num_vls-1 per message (paper 000 §5 uses its VLs this way)
 };
 

@@ -20,6 +20,7 @@
 #include "fabric/lft_dump.hpp"
 #include "fabric/path_selection.hpp"
 #include "tools/command.hpp"
+#include "tools/engine_cli.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -34,7 +35,9 @@ namespace ibrt::tools {
 namespace {
 
 struct RouteArgs {
-    std::string engine, fabric, lmc = "auto", out;
+    std::string engine, fabric, out;
+    EngineCli ecli;
+    std::uint64_t seed = 1;
     bool paper_lids = false, lids_from_fabric = false, no_path_selection = false, no_load = false;
 };
 
@@ -45,30 +48,10 @@ std::ofstream open_out(const std::filesystem::path& p) {
 }
 
 int run_route(const RouteArgs& a) {
-    auto engine = make_engine(a.engine);
-    if (!engine) {
-        std::string names;
-        for (const auto& n : engine_names()) names += (names.empty() ? "" : ", ") + n;
-        fmt::print(stderr, "ibrt route: unknown engine '{}' (known: {})\n", a.engine, names);
-        return kExitBadInput;
-    }
-    EngineOptions opt;
-    opt.paper_lids = a.paper_lids;
-    if (a.lmc != "auto") {
-        int v = -1;
-        try {
-            std::size_t used = 0;
-            v = std::stoi(a.lmc, &used);
-            if (used != a.lmc.size()) v = -1;
-        } catch (const std::exception&) {
-            v = -1;
-        }
-        if (v < 0 || v > kMaxLmc) {
-            fmt::print(stderr, "ibrt route: --lmc must be 0..7 or auto, got '{}'\n", a.lmc);
-            return kExitBadInput;
-        }
-        opt.lmc = v;
-    }
+    const auto engine = make_engine_or_throw(a.engine);
+    EngineCli ecli = a.ecli;
+    if (a.paper_lids) ecli.opts.push_back("paper_lids=true");
+    const EngineOptions opt = engine_options(*engine, ecli, a.seed);
     const Fabric f = read_ibnetdiscover_file(a.fabric);
     std::optional<Lids> pre;
     if (a.lids_from_fabric) pre = Lids::from_fabric(f);
@@ -107,12 +90,14 @@ int run_route(const RouteArgs& a) {
     j["lmc"] = r.lmc;
     std::size_t assigned = 0;
     for (Lid l = 1; l <= r.lids.max_lid(); ++l) assigned += r.lids.owner(l) != kNoPort;
-    j["lids"] = {{"assigned", assigned},
-                 {"max_lid", r.lids.max_lid()},
-                 {"source", a.lids_from_fabric ? "fabric"
-                            : a.paper_lids     ? "paper"
-                                               : "engine"},
-                 {"aligned", r.lids.aligned()}};
+    j["lids"] = {
+        {"assigned", assigned},
+        {"max_lid", r.lids.max_lid()},
+        {"source", a.lids_from_fabric ? "fabric"
+                   : opt.params.contains("paper_lids") && engine->param_flag(opt, "paper_lids")
+                       ? "paper"
+                       : "engine"},
+        {"aligned", r.lids.aligned()}};
     const std::vector<int> lv = levels_from_cas(f);
     int max_level = 0;
     for (NodeId s : f.switches()) max_level = std::max(max_level, lv[s]);
@@ -163,12 +148,12 @@ const CommandRegistrar reg{{
             ->required();
         sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover / ibsim net format")
             ->required();
-        sub.add_option("--lmc", a->lmc,
-                       "LMC 0..7, or auto: enough LIDs for every up path, capped at 7 and by "
-                       "the 49151 unicast LIDs")
-            ->default_val("auto");
-        sub.add_flag("--paper-lids", a->paper_lids,
-                     "Paper numbering BaseLID = 2^LMC * PID + 1 (unaligned: opensm rejects it)");
+        add_engine_cli(sub, a->ecli);
+        sub.add_option("--seed", a->seed,
+                       "Engines' tie-breaking seed; the plugin's seed=N, so a live run can be "
+                       "reproduced offline")
+            ->default_val(1);
+        sub.add_flag("--paper-lids", a->paper_lids, "Same as --engine-opt paper_lids=true");
         sub.add_flag("--lids-from-fabric", a->lids_from_fabric,
                      "Honour the `lid N lmc M` comments of the fabric instead of assigning LIDs");
         sub.add_option("--out", a->out, "Output directory (created if missing)")->required();
@@ -181,7 +166,8 @@ const CommandRegistrar reg{{
                    "per CA pair)\nand DIR/report.json (schema \"ibrt-route/1\": engine, lmc, "
                    "lids, tree levels,\nroute_time_ms, link_load). Exit 2 on bad input or when "
                    "the engine declines the\nfabric (the reason is printed), e.g. a fabric that "
-                   "is not a fat tree.");
+                   "is not a fat tree.\n\n" +
+                   engine_params_help());
         return [a] { return run_route(*a); };
     },
 }};

@@ -27,6 +27,7 @@
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
+#include "tools/engine_cli.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -40,7 +41,8 @@ namespace ibrt::tools {
 namespace {
 
 struct SimArgs {
-    std::string fabric, lfts, engine, sl2vl, guid2lid, path_selection, lmc = "auto";
+    std::string fabric, lfts, engine, sl2vl, guid2lid, path_selection;
+    EngineCli ecli;
     std::string pattern = "uniform", injection = "bernoulli", dlid = "table", sl = "path";
     std::string loads = "0.5", vlarb_high, vlarb_low, plot, json_file;
     double hot_fraction = 0.1;
@@ -228,21 +230,8 @@ int run_sim(const SimArgs& a) {
     const Fabric f = read_ibnetdiscover_file(a.fabric);
     Routing r;
     if (!a.engine.empty()) {
-        auto engine = make_engine(a.engine);
-        if (!engine) {
-            std::string names;
-            for (const auto& n : engine_names()) names += (names.empty() ? "" : ", ") + n;
-            fmt::print(stderr, "ibrt sim: unknown engine '{}' (known: {})\n", a.engine, names);
-            return kExitBadInput;
-        }
-        EngineOptions opt;
-        if (a.lmc != "auto") {
-            char* end = nullptr;
-            const long v = std::strtol(a.lmc.c_str(), &end, 10);
-            if (a.lmc.empty() || *end != '\0' || v < 0 || v > kMaxLmc)
-                throw InputError("--lmc", 0, fmt::format("must be 0..7 or auto, got '{}'", a.lmc));
-            opt.lmc = int(v);
-        }
+        const auto engine = make_engine_or_throw(a.engine);
+        const EngineOptions opt = engine_options(*engine, a.ecli, 1);
         std::optional<Lids> pre;
         if (!a.guid2lid.empty()) pre = bind_guid2lid(read_guid2lid_file(a.guid2lid), f, a.guid2lid);
         try {
@@ -403,7 +392,7 @@ const CommandRegistrar reg{{
             ->required();
         sub.add_option("--lfts", a->lfts, "LFTs: opensm-lfts.dump or ibroute/dump_fts output");
         sub.add_option("--engine", a->engine, "Route in-process instead: mlid, slid, separate");
-        sub.add_option("--lmc", a->lmc, "With --engine: LMC 0..7 or auto")->default_val("auto");
+        add_engine_cli(sub, a->ecli);
         sub.add_option("--guid2lid", a->guid2lid,
                        "LIDs from opensm's guid2lid (default: the topology's `lid` comments)");
         sub.add_option("--sl2vl", a->sl2vl, "SL2VL tables: opensm-sl2vl.dump");

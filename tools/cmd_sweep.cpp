@@ -10,6 +10,7 @@
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
+#include "tools/engine_cli.hpp"
 
 #include <fmt/core.h>
 
@@ -123,8 +124,7 @@ int run_sweep(const SweepArgs& a) {
     std::vector<sim::PlotSeries> series;
     bool violations = false;
     for (const auto& en : split(a.engines)) {
-        auto engine = make_engine(en);
-        if (!engine) throw InputError("--engines", 0, fmt::format("unknown engine '{}'", en));
+        const auto engine = make_engine_or_throw(en);
         Routing r;
         try {
             r = engine->route(f, nullptr, {});

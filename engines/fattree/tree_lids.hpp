@@ -13,6 +13,7 @@
 // turns over the path space); see docs/engines/mlid.md.
 #pragma once
 
+#include "engines/engine.hpp"
 #include "engines/fattree/fat_tree_shape.hpp"
 #include "fabric/lids.hpp"
 
@@ -29,6 +30,12 @@ int choose_lmc(std::size_t end_ports, std::size_t switches, std::uint64_t paths,
                std::optional<int> requested);
 
 Lids assign_tree_lids(const Fabric& f, const FatTreeShape& t, int lmc, bool paper);
+
+// mlid's and slid's one parameter: paper_lids=true numbers LIDs as paper 000 §4.1 does.
+inline constexpr EngineParam kPaperLidsParam{
+    "paper_lids", EngineParam::Kind::Flag, "false",
+    "number LIDs as paper 000 §4.1 (BaseLID = 2^LMC * PID + 1, not aligned to 2^LMC: opensm "
+    "refuses such LIDs, so this is for reproducing the paper offline)"};
 
 // Checks that `pre` gives every end port of `t` a LID, and returns it; RoutingError otherwise.
 // Returns the largest LMC of the end ports.

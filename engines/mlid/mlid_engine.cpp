@@ -14,8 +14,11 @@ namespace {
 class MlidEngine final : public Engine {
   public:
     std::string_view name() const override { return "mlid"; }
-    Routing route(const Fabric& f, const Lids* preassigned,
-                  const EngineOptions& opt) const override {
+    std::span<const EngineParam> params() const override { return {&fattree::kPaperLidsParam, 1}; }
+
+  protected:
+    Routing compute(const Fabric& f, const Lids* preassigned,
+                    const EngineOptions& opt) const override {
         const fattree::FatTreeShape t = fattree::recognize_fat_tree(f);
         Routing r;
         if (preassigned) {
@@ -25,7 +28,7 @@ class MlidEngine final : public Engine {
             const int lmc = fattree::choose_lmc(t.num_end_ports(), f.switches().size(),
                                                 fattree::path_space(t), opt.lmc);
             r.lmc = static_cast<std::uint8_t>(lmc);
-            r.lids = fattree::assign_tree_lids(f, t, lmc, opt.paper_lids);
+            r.lids = fattree::assign_tree_lids(f, t, lmc, param_flag(opt, "paper_lids"));
         }
         fattree::build_updown_lfts(f, t, r);
         r.dlid_choice = mlid::select_paths_by_rank(f, t, r.lids);

@@ -33,6 +33,7 @@ struct PluginContext;
 // so a reader never sees a half-built routing.
 struct RoutedSubnet {
     Routing routing;
+    std::vector<NodeId> ingress_by_lid; // path_sl(slid, ...): the switch the source hangs off
     std::unordered_map<std::uint64_t, NodeId> node_by_guid;
     std::vector<PortNum> num_ports; // per NodeId
 };
@@ -41,6 +42,8 @@ struct EngineContext {
     PluginContext* plugin = nullptr;
     std::string name;
     std::unique_ptr<Engine> engine;
+    EngineOptions options;     // from ENGINE.key=value in event_plugin_options
+    std::string options_error; // a bad engine parameter: the engine declines every run
     std::shared_ptr<const RoutedSubnet> last;
     unsigned runs = 0;
 };
@@ -81,10 +84,9 @@ void write_report(const EngineContext& e, const Routing& r, const osm::SubnetSna
 int route(EngineContext* e) {
     osm_opensm_t* osm = e->plugin->osm;
     const auto t0 = std::chrono::steady_clock::now();
+    if (!e->options_error.empty()) throw RoutingError(e->options_error);
     osm::SubnetSnapshot snap = osm::snapshot_subnet(osm->subn);
-    EngineOptions opt;
-    opt.seed = e->plugin->options.seed;
-    Routing r = e->engine->route(snap.fabric, &snap.lids, opt);
+    Routing r = e->engine->route(snap.fabric, &snap.lids, e->options);
 
     // Validate everything before touching opensm's tables, so a failure leaves them as they
     // were (opensm then routes with the next engine from a clean slate).
@@ -117,11 +119,22 @@ int route(EngineContext* e) {
             entries, ms);
     for (const auto& [name, value] : r.stats)
         OSM_LOG(log_of(e), OSM_LOG_INFO, "ibrt %s: %s %g\n", e->name.c_str(), name.c_str(), value);
-    if (!e->plugin->options.report.empty()) write_report(*e, r, snap, ms);
+    // The report is optional: failing to write it must not cost the user their engine.
+    if (!e->plugin->options.report.empty()) try {
+            write_report(*e, r, snap, ms);
+        } catch (const std::exception& err) {
+            OSM_LOG(log_of(e), OSM_LOG_ERROR,
+                    "ERR IB07: ibrt %s: %s; the routes are installed all the same\n",
+                    e->name.c_str(), err.what());
+        }
 
     auto routed = std::make_shared<RoutedSubnet>();
     routed->node_by_guid = std::move(snap.node_by_guid);
     for (const Node& node : snap.fabric.nodes()) routed->num_ports.push_back(node.num_ports);
+    routed->ingress_by_lid.assign(std::size_t(r.lids.max_lid()) + 1, kNoNode);
+    for (Lid l = 1; l <= r.lids.max_lid(); ++l)
+        if (const PortId p = r.lids.owner(l); p != kNoPort)
+            routed->ingress_by_lid[l] = snap.fabric.ingress_switch(p);
     routed->routing = std::move(r);
     std::atomic_store(&e->last, std::shared_ptr<const RoutedSubnet>(std::move(routed)));
     return 0;
@@ -148,11 +161,13 @@ int cb_ucast_build_fwd_tables(void* ctx) {
     return -1;
 }
 
-uint8_t cb_path_sl(void* ctx, uint8_t hint, const ib_net16_t, const ib_net16_t dlid) {
+uint8_t cb_path_sl(void* ctx, uint8_t hint, const ib_net16_t slid, const ib_net16_t dlid) {
     auto* e = static_cast<EngineContext*>(ctx);
     const auto r = std::atomic_load(&e->last);
-    if (!r || r->routing.sl_by_dlid.empty()) return hint; // no SL rule: keep QoS policy's SL
-    return r->routing.path_sl(cl_ntoh16(dlid));
+    if (!r || r->routing.path_sls.empty()) return hint; // no SL rule: keep QoS policy's SL
+    const Lid s = cl_ntoh16(slid);
+    const NodeId ingress = s < r->ingress_by_lid.size() ? r->ingress_by_lid[s] : kNoNode;
+    return r->routing.path_sl(ingress, cl_ntoh16(dlid));
 }
 
 void cb_update_sl2vl(void* ctx, osm_physp_t* port, uint8_t in_port, uint8_t out_port,
@@ -196,7 +211,7 @@ void* plugin_create(osm_opensm_t* osm) {
         auto plugin = std::make_unique<PluginContext>();
         plugin->osm = osm;
         const char* opts = osm->subn.opt.event_plugin_options;
-        plugin->options = osm::parse_plugin_options(opts ? opts : "");
+        plugin->options = osm::parse_plugin_options(opts ? opts : "", engine_names());
         for (const std::string& err : plugin->options.errors)
             OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR IB04: ibrt event_plugin_options: %s\n",
                     err.c_str());
@@ -205,6 +220,20 @@ void* plugin_create(osm_opensm_t* osm) {
             e->plugin = plugin.get();
             e->name = name;
             e->engine = make_engine(name);
+            e->options.seed = plugin->options.seed;
+            for (const auto& [engine, kv] : plugin->options.engine_params) {
+                if (engine != name) continue;
+                try {
+                    e->engine->set_param(e->options, kv);
+                } catch (const std::invalid_argument& err) {
+                    e->options_error =
+                        std::string("bad option in event_plugin_options: ") + err.what();
+                    OSM_LOG(&osm->log, OSM_LOG_ERROR,
+                            "ERR IB04: ibrt event_plugin_options: %s; engine %s will decline "
+                            "every routing run (opensm uses the next engine)\n",
+                            err.what(), name.c_str());
+                }
+            }
             // opensm strdup()s the name; the module's own context field is ignored (§2.2).
             external_routing_engine_module_t mod = {e->name.c_str(), cb_setup, nullptr};
             if (osm_register_external_routing_engine(osm, &mod, e.get()) != CL_SUCCESS) {

@@ -1,6 +1,7 @@
 // event_plugin_options parsing: pure, so it is unit-tested without opensm.
 #include "engines/opensm/plugin_options.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 namespace ibrt::osm {
@@ -14,7 +15,7 @@ template <class T> bool parse_number(std::string_view v, T& out) {
 
 } // namespace
 
-PluginOptions parse_plugin_options(std::string_view text) {
+PluginOptions parse_plugin_options(std::string_view text, const std::vector<std::string>& engines) {
     PluginOptions o;
     std::size_t i = 0;
     while (i < text.size()) {
@@ -24,11 +25,15 @@ PluginOptions parse_plugin_options(std::string_view text) {
         std::string_view tok = text.substr(i, j - i);
         i = j;
         if (tok.empty()) continue;
+        if (tok.starts_with("ibrt.")) tok.remove_prefix(5);
         const auto eq = tok.find('=');
-        std::string_view key = tok.substr(0, eq);
+        const std::string_view key = tok.substr(0, eq);
         if (const auto dot = key.find('.'); dot != std::string_view::npos) {
-            if (key.substr(0, dot) != "ibrt") continue; // another plugin's option
-            key = key.substr(dot + 1);
+            const std::string_view prefix = key.substr(0, dot);
+            if (std::find(engines.begin(), engines.end(), prefix) == engines.end())
+                continue; // another plugin's option
+            o.engine_params.emplace_back(std::string(prefix), std::string(tok.substr(dot + 1)));
+            continue;
         }
         if (eq == std::string_view::npos) {
             o.errors.push_back("option '" + std::string(tok) + "' has no '=value'");
@@ -38,13 +43,15 @@ PluginOptions parse_plugin_options(std::string_view text) {
         const std::string bad = "option '" + std::string(tok) + "': ";
         if (key == "report") {
             if (val.empty())
-                o.errors.push_back(bad + "empty path");
+                o.errors.push_back(bad + "empty path; no report is written");
             else
                 o.report = std::string(val);
         } else if (key == "seed") {
-            if (!parse_number(val, o.seed)) o.errors.push_back(bad + "not an unsigned integer");
+            if (!parse_number(val, o.seed))
+                o.errors.push_back(bad + "not an unsigned integer; using seed=1");
         } else {
-            o.errors.push_back("unknown option '" + std::string(key) + "' (known: report, seed)");
+            o.errors.push_back("unknown option '" + std::string(key) +
+                               "' ignored (known: report, seed, ENGINE.param)");
         }
     }
     return o;

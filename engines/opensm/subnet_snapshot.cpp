@@ -84,6 +84,11 @@ SubnetSnapshot snapshot_subnet(osm_subn_t& subn) {
             port.guid = cl_ntoh64(osm_physp_get_port_guid(ph));
             port.width = width_lanes(ph->port_info.link_width_active);
             port.speed = speed_of(ph->port_info);
+            // OperationalVLs is an encoding (1: VL0, 2: VL0-1, 3: VL0-3, 4: VL0-7, 5: VL0-14);
+            // 0 before the link manager set it: unknown, the engine's default applies.
+            static constexpr std::uint8_t kVls[] = {0, 1, 2, 4, 8, 15};
+            const unsigned op = ib_port_info_get_op_vls(&ph->port_info);
+            port.data_vls = op < std::size(kVls) ? kVls[op] : 0;
         }
     }
     for (osm_node_t* n : nodes) {

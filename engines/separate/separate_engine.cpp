@@ -326,8 +326,10 @@ namespace {
 class SeparateEngine final : public Engine {
   public:
     std::string_view name() const override { return "separate"; }
-    Routing route(const Fabric& f, const Lids* preassigned,
-                  const EngineOptions& opt) const override {
+
+  protected:
+    Routing compute(const Fabric& f, const Lids* preassigned,
+                    const EngineOptions& opt) const override {
         return separate::route_separate(f, preassigned, opt);
     }
 };

@@ -14,8 +14,11 @@ namespace {
 class SlidEngine final : public Engine {
   public:
     std::string_view name() const override { return "slid"; }
-    Routing route(const Fabric& f, const Lids* preassigned,
-                  const EngineOptions& opt) const override {
+    std::span<const EngineParam> params() const override { return {&fattree::kPaperLidsParam, 1}; }
+
+  protected:
+    Routing compute(const Fabric& f, const Lids* preassigned,
+                    const EngineOptions& opt) const override {
         if (opt.lmc && *opt.lmc != 0)
             throw RoutingError(
                 fmt::format("slid routes one LID per end port; LMC {} was requested", *opt.lmc));
@@ -26,7 +29,7 @@ class SlidEngine final : public Engine {
             r.lids = *preassigned;
         } else {
             fattree::choose_lmc(t.num_end_ports(), f.switches().size(), 1, 0);
-            r.lids = fattree::assign_tree_lids(f, t, 0, opt.paper_lids);
+            r.lids = fattree::assign_tree_lids(f, t, 0, param_flag(opt, "paper_lids"));
         }
         fattree::build_updown_lfts(f, t, r, /*single_path=*/true);
         return r; // dlid_choice empty: every source uses the base LID

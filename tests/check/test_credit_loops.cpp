@@ -47,7 +47,7 @@ TEST_CASE("clockwise ring with half the destinations on VL1 is free of credit lo
     Routed x = clockwise_ring();
     identity_sl2vl(x.f, x.r);
     // hA, hB and switches A, B on SL1 (-> VL1); hC, hD, C, D on SL0.
-    x.r.sl_by_dlid = {0, 1, 1, 0, 0, 1, 1, 0, 0};
+    x.r.path_sls = PathSlTable::by_dlid({0, 1, 1, 0, 0, 1, 1, 0, 0});
     const DeadlockReport rep = check_credit_loops(x.f, x.r);
     CHECK(rep.vls == 15); // the identity table names VLs up to 14
     CHECK(rep.loops.empty());
@@ -95,4 +95,29 @@ TEST_CASE("SL2VL VL15 drops are counted") {
     // (B, in port 3, VL0) is expanded once, however many sources share it.
     CHECK(rep.vl15_drops == 4);
     CHECK(rep.loops.empty()); // (AB,BC) never forms
+}
+
+TEST_CASE("path SLs are per source switch: the check reads each source's own SL") {
+    // One VL per source switch breaks the ring's loop (the paths from one switch cover at
+    // most three of the four ring links, a chain). The default row (SL 0 for everyone) would
+    // keep the loop, so a check that ignored the source would report one.
+    Routed x = clockwise_ring();
+    identity_sl2vl(x.f, x.r);
+    PathSlTable t(x.f.num_nodes(), x.r.lids.max_lid());
+    for (NodeId s = A; s <= D; ++s)
+        t.set_row(s, std::vector<std::uint8_t>(x.r.lids.max_lid() + 1u, std::uint8_t(s)));
+    x.r.path_sls = t;
+    CHECK(x.r.path_sl(C, 1) == 2);
+    CHECK(check_credit_loops(x.f, x.r).loops.empty());
+
+    // The converse: A's and C's paths on VL0, B's and D's on VL1. Two opposite sources
+    // together close the ring (A's paths cover AB-BC-CD, C's CD-DA-AB), so each VL has a loop.
+    PathSlTable u(x.f.num_nodes(), x.r.lids.max_lid());
+    const std::vector<std::uint8_t> sl1(x.r.lids.max_lid() + 1u, 1);
+    u.set_row(B, sl1);
+    u.set_row(D, sl1); // A and C stay on the default row, SL 0
+    CHECK(u.num_rows() == 2);
+    x.r.path_sls = u;
+    const DeadlockReport rep = check_credit_loops(x.f, x.r);
+    REQUIRE(rep.loops.size() == 2); // VL0 (A and C) and VL1 (B and D)
 }

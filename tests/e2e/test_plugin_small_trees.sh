@@ -25,8 +25,32 @@ plugin_route_and_verify k4n3-slid slid 0
 sed -i 's|^event_plugin_options .*|& colour=red seed=x|' "$WORK/ibrt.conf"
 e2e_opensm -F "$WORK/ibrt.conf" -R slid
 e2e_expect_engine slid
-grep -q "ERR IB04: ibrt event_plugin_options: unknown option 'colour' (known: report, seed)" \
+grep -q "ERR IB04: ibrt event_plugin_options: unknown option 'colour' ignored (known: report, seed, ENGINE.param)" \
     "$WORK/osm/osm.log" || e2e_fail "no logged error for the unknown option"
 grep -q "ERR IB04: ibrt event_plugin_options: option 'seed=x': not an unsigned integer" \
     "$WORK/osm/osm.log" || e2e_fail "no logged error for the bad seed"
+
+# An unwritable report is logged and the user's engine still routes (it used to fall back).
+plugin_conf
+sed -i 's|^event_plugin_options .*|event_plugin_options report=/no/such/dir/r.json|' "$WORK/ibrt.conf"
+e2e_opensm -F "$WORK/ibrt.conf" -R mlid
+e2e_expect_engine mlid
+grep -q "ERR IB07: ibrt mlid: cannot write report /no/such/dir/r.json.tmp; the routes are installed all the same" \
+    "$WORK/osm/osm.log" || e2e_fail "no logged error for the unwritable report"
+
+# Engine parameters: a good one is used (paper LIDs are unaligned, so opensm's aligned LIDs are
+# unchanged and mlid still routes); a misspelt one makes that engine decline, logged at load,
+# and opensm falls back to the next engine instead of silently ignoring the setting.
+plugin_conf
+sed -i 's|^event_plugin_options .*|& mlid.paper_lids=false|' "$WORK/ibrt.conf"
+e2e_opensm -F "$WORK/ibrt.conf" -R mlid
+e2e_expect_engine mlid
+plugin_conf
+sed -i 's|^event_plugin_options .*|& mlid.paper_lid=true|' "$WORK/ibrt.conf"
+e2e_opensm -F "$WORK/ibrt.conf" -R mlid,minhop
+e2e_expect_engine minhop
+grep -q "ERR IB04: ibrt event_plugin_options: engine mlid has no option 'paper_lid' (options: paper_lids); engine mlid will decline" \
+    "$WORK/osm/osm.log" || e2e_fail "no load-time error for the bad engine option"
+grep -q "ERR IB01: ibrt mlid declines this fabric: bad option in event_plugin_options" \
+    "$WORK/osm/osm.log" || e2e_fail "mlid did not decline with its reason"
 e2e_pass

@@ -18,8 +18,9 @@ struct Shares {
 // one S0-S1 cable. The path SL of h3's LID (4) is 1, so h0's flow uses VL 1 and h1's VL 0.
 Shares bottleneck_shares(const VlArbConfig& arb) {
     auto x = test::two_switches(2);
-    x.r.sl_by_dlid.assign(x.r.lids.max_lid() + 1u, 0);
-    x.r.sl_by_dlid[4] = 1;
+    std::vector<std::uint8_t> sls(x.r.lids.max_lid() + 1u, 0);
+    sls[4] = 1;
+    x.r.path_sls = PathSlTable::by_dlid(sls);
     SimConfig c;
     c.num_vls = 2;
     c.vlarb = arb;

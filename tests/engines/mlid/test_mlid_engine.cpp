@@ -27,7 +27,7 @@ Routing route(const Fabric& f, EngineOptions opt = {}, const Lids* pre = nullptr
 }
 EngineOptions paper() {
     EngineOptions o;
-    o.paper_lids = true;
+    o.params["paper_lids"] = "true";
     return o;
 }
 std::size_t ca_index(const Fabric& f, const std::string& desc) {

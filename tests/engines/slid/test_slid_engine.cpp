@@ -14,7 +14,7 @@ using namespace ibrt;
 TEST_CASE("slid: LMC 0, PID + 1 in paper mode, every pair reachable") {
     const Fabric f = gen::fat_tree(4, 3);
     EngineOptions opt;
-    opt.paper_lids = true;
+    opt.params["paper_lids"] = "true";
     const Routing r = make_engine("slid")->route(f, nullptr, opt);
     CHECK(r.lmc == 0);
     CHECK(r.dlid_choice.empty());

@@ -1,0 +1,28 @@
+// display_name: the one way a node is named for a person.
+#include "fabric/display_name.hpp"
+
+#include <fmt/format.h>
+
+namespace ibrt {
+
+std::string display_name(const Fabric& f, NodeId n) {
+    const Node& node = f.node(n);
+    const char* kind = node.is_switch()                ? "switch"
+                       : node.type == NodeType::Router ? "router"
+                                                       : "CA";
+    std::string desc;
+    desc.reserve(node.desc.size());
+    for (unsigned char c : node.desc) // never echo control bytes from a file into a terminal
+        if (c >= 0x20 && c != 0x7f)
+            desc.push_back(static_cast<char>(c));
+        else
+            desc += fmt::format("\\x{:02x}", c);
+    if (desc.empty()) return fmt::format("{} 0x{:016x}", kind, node.guid);
+    return fmt::format("{} '{}' (GUID 0x{:016x})", kind, desc, node.guid);
+}
+
+std::string display_port(const Fabric& f, NodeId n, PortNum p) {
+    return fmt::format("{} port {}", display_name(f, n), p);
+}
+
+} // namespace ibrt

@@ -1,0 +1,18 @@
+// How a node or port is named for a person: in errors, check examples, hot links, JUnit and
+// the simulator's per-link output. One function, so every message names things the same way.
+// Real clusters give many HCAs one description ("MT25408 ConnectX Mellanox Technologies"),
+// so the GUID is always part of the name.
+#pragma once
+
+#include "fabric/fabric.hpp"
+
+#include <string>
+
+namespace ibrt {
+
+// "switch 'leaf-3' (GUID 0x0002c90300001234)"; a node without description: "CA 0x…".
+std::string display_name(const Fabric& f, NodeId n);
+// display_name plus " port N".
+std::string display_port(const Fabric& f, NodeId n, PortNum p);
+
+} // namespace ibrt
