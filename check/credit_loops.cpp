@@ -5,6 +5,7 @@
 #include "check/forwarding.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace ibrt::check {
 
@@ -214,50 +215,82 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
         }
     }
 
+    // Path SLs are per source port (Routing::path_sl); the end ports behind one switch usually
+    // share a row. Per source switch: its endpoints' distinct rows, each with a port to read
+    // SLs from and how many endpoints use it (a destination's own port is not its source).
+    struct SourceRow {
+        PortId port;
+        std::uint32_t row, count;
+    };
+    std::vector<std::vector<SourceRow>> rows_at(f.num_nodes());
+    for (std::uint32_t e = 0; e < ep.ports.size(); ++e) {
+        const NodeId s = ep.switch_of[e];
+        if (s == kNoNode) continue;
+        const std::uint32_t row = r.path_sls.row_of(ep.ports[e]);
+        auto& rows = rows_at[s];
+        auto it = std::find_if(rows.begin(), rows.end(),
+                               [&](const SourceRow& x) { return x.row == row; });
+        if (it == rows.end())
+            rows.push_back({ep.ports[e], row, 1});
+        else
+            ++it->count;
+    }
+
     DependencySet deps(f, nv);
     const ForwardingView view(f, r);
     std::vector<std::uint32_t> stamp(f.num_port_slots() * nv, 0);
     std::uint32_t epoch = 0;
+    // The walks of one destination share the stamps only within one SL: SL2VL depends on it.
+    std::array<std::vector<NodeId>, 16> by_sl;
     const Lid max_lid = r.lids.max_lid();
     for (std::uint32_t dl = 1; dl <= max_lid; ++dl) {
         const Lid d = static_cast<Lid>(dl);
         const PortId owner = r.lids.owner(d);
         if (owner == kNoPort) continue;
         if (progress && (dl & 1023) == 0) progress(double(dl) / max_lid);
-        ++epoch;
         const std::uint32_t owner_ep = ep.index_of_port[owner];
         const NodeId owner_sw = owner_ep == Endpoints::kNone ? kNoNode : ep.switch_of[owner_ep];
-        for (NodeId s : ep.source_switches) {
-            if (ep.count_at[s] - (owner_sw == s ? 1u : 0u) == 0) continue;
-            const std::uint8_t sl = r.path_sl(s, d) & 15;
-            const Step first = view.step(s, d, owner);
-            if (first.ends) continue; // delivered or dead at the first switch: no dependency
-            const std::uint16_t mask =
-                have_sl2vl ? masks[mask_at[s] + first.out_port * 16u + sl] : 1;
-            for (unsigned v0 = 0; v0 < 16; ++v0) {
-                if (!(mask >> v0 & 1)) continue;
-                if (v0 == kDropVl) {
-                    ++rep.vl15_drops;
-                    continue;
-                }
-                NodeId y = first.next;
-                PortNum in = first.next_in;
-                unsigned v = v0;
-                for (;;) {
-                    const std::size_t key = std::size_t(view.port_id(y, in)) * nv + v;
-                    if (stamp[key] == epoch) break;
-                    stamp[key] = epoch;
-                    const Step st = view.step(y, d, owner);
-                    if (st.ends) break;
-                    const unsigned vout = sl2vl_at(f, r, y, in, st.out_port, sl);
-                    if (vout == kDropVl) {
+        const std::uint32_t owner_row = r.path_sls.row_of(owner);
+        for (auto& v : by_sl) v.clear();
+        for (NodeId s : ep.source_switches)
+            for (const SourceRow& sr : rows_at[s])
+                if (sr.count - (owner_sw == s && owner_row == sr.row ? 1u : 0u) > 0)
+                    by_sl[r.path_sls.sl(sr.port, d) & 15].push_back(s);
+        for (std::uint8_t sl = 0; sl < 16; ++sl) {
+            if (by_sl[sl].empty()) continue;
+            ++epoch;
+            for (std::size_t i = 0; i < by_sl[sl].size(); ++i) {
+                const NodeId s = by_sl[sl][i];
+                if (i > 0 && by_sl[sl][i - 1] == s) continue; // two rows, one SL
+                const Step first = view.step(s, d, owner);
+                if (first.ends) continue; // delivered or dead at the first switch
+                const std::uint16_t mask =
+                    have_sl2vl ? masks[mask_at[s] + first.out_port * 16u + sl] : 1;
+                for (unsigned v0 = 0; v0 < 16; ++v0) {
+                    if (!(mask >> v0 & 1)) continue;
+                    if (v0 == kDropVl) {
                         ++rep.vl15_drops;
-                        break;
+                        continue;
                     }
-                    deps.add(y, in, v, st.out_port, vout);
-                    y = st.next;
-                    in = st.next_in;
-                    v = vout;
+                    NodeId y = first.next;
+                    PortNum in = first.next_in;
+                    unsigned v = v0;
+                    for (;;) {
+                        const std::size_t key = std::size_t(view.port_id(y, in)) * nv + v;
+                        if (stamp[key] == epoch) break;
+                        stamp[key] = epoch;
+                        const Step st = view.step(y, d, owner);
+                        if (st.ends) break;
+                        const unsigned vout = sl2vl_at(f, r, y, in, st.out_port, sl);
+                        if (vout == kDropVl) {
+                            ++rep.vl15_drops;
+                            break;
+                        }
+                        deps.add(y, in, v, st.out_port, vout);
+                        y = st.next;
+                        in = st.next_in;
+                        v = vout;
+                    }
                 }
             }
         }

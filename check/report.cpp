@@ -1,5 +1,6 @@
 // Running the checks and rendering text and JUnit; JSON is in report_json.cpp.
 #include "check/report.hpp"
+#include "fabric/display_name.hpp"
 #include "fabric/xml_escape.hpp"
 
 #include "check/endpoints.hpp"
@@ -17,6 +18,11 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
     rep.switches = f.switches().size();
     rep.cas = f.cas().size();
     rep.endpoints = collect_endpoints(f, r.lids).ports.size();
+    for (NodeId c : f.cas())
+        for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
+            if (f.port(c, p).connected() && !r.lids.has_lid(f.port_id(c, p)))
+                rep.ports_without_lid.push_back(f.port_id(c, p));
+    rep.path_sls_known = opt.path_sls_known || !sl2vl_depends_on_sl(r);
     for (std::uint32_t lid = 1; lid <= r.lids.max_lid(); ++lid)
         rep.lids += r.lids.owner(static_cast<Lid>(lid)) != kNoPort;
 
@@ -28,7 +34,7 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
     fo.max_examples = opt.max_examples;
     fo.progress = phase("reachability");
     rep.forwarding = check_forwarding(f, r, fo);
-    if (opt.deadlock) {
+    if (opt.deadlock && rep.path_sls_known) {
         rep.deadlock = check_credit_loops(f, r, phase("deadlock"));
         rep.deadlock_checked = true;
     }
@@ -40,6 +46,14 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
                 check_balance(f, r, opt.pattern, phase("balance " + opt.pattern.name())));
     }
     return rep;
+}
+
+bool sl2vl_depends_on_sl(const Routing& r) {
+    for (const auto& node : r.sl2vl.tables)
+        for (const Sl2VlTable& t : node)
+            for (int sl = 1; sl < 15; ++sl)
+                if (t[sl] != t[0]) return true;
+    return false;
 }
 
 namespace {
@@ -58,8 +72,12 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
     std::vector<CheckVerdict> v;
     {
         const auto& re = rep.forwarding.reach;
-        CheckVerdict c{"reachability", re.failures() == 0, {}, {}};
-        if (c.passed) {
+        const auto& nolid = rep.ports_without_lid;
+        CheckVerdict c{"reachability", re.failures() == 0 && nolid.empty() && re.pairs > 0, {}, {}};
+        if (re.pairs == 0) {
+            c.summary = "examined nothing: no (source port, DLID) pair to walk (does any end "
+                        "port have a LID?)";
+        } else if (re.failures() == 0) {
             c.summary = fmt::format("{} (source port, DLID) pairs over {}: all reach their "
                                     "destination",
                                     re.pairs, plural(re.dlids, "DLID", "DLIDs"));
@@ -74,6 +92,15 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
                 fmt::format("{} of {} (source port, DLID) pairs fail, on {}: {}", re.failures(),
                             re.pairs, plural(re.dlids_with_failures, "DLID", "DLIDs"), kinds);
         }
+        if (!nolid.empty())
+            c.summary += fmt::format("; {} without a LID, unreachable",
+                                     plural(nolid.size(), "CA port", "CA ports"));
+        for (std::size_t i = 0; i < nolid.size() && i < rep.max_examples; ++i)
+            c.details += fmt::format("no LID: {}\n",
+                                     display_port(f, f.port_node(nolid[i]), f.port_num(nolid[i])));
+        if (nolid.size() > rep.max_examples)
+            c.details +=
+                fmt::format("... and {} more without a LID\n", nolid.size() - rep.max_examples);
         for (const PathExample& e : re.examples)
             c.details += fmt::format("DLID {} from {}: {}: {}\n", e.dlid, source_text(f, e.src),
                                      outcome_text(e.trace.outcome), format_trace(f, e.trace));
@@ -81,8 +108,10 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
     }
     {
         const auto& m = rep.forwarding.minimal;
-        CheckVerdict c{"minimality", !rep.strict || m.non_minimal == 0, {}, {}};
-        if (m.non_minimal == 0)
+        CheckVerdict c{"minimality", m.pairs > 0 && (!rep.strict || m.non_minimal == 0), {}, {}};
+        if (m.pairs == 0)
+            c.summary = "examined nothing: no reached pair with a known shortest distance";
+        else if (m.non_minimal == 0)
             c.summary = fmt::format("{} reached pairs: all on shortest paths", m.pairs);
         else
             c.summary = fmt::format("{} of {} reached pairs are longer than the shortest path "
@@ -95,13 +124,27 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
                             source_text(f, e.src), e.hops, e.min_hops, format_trace(f, e.trace));
         v.push_back(std::move(c));
     }
-    if (rep.deadlock_checked) {
+    if (!rep.path_sls_known) {
+        CheckVerdict c{"deadlock", true, {}, {}};
+        c.judged = false;
+        c.summary = "cannot judge: the SL2VL tables map SLs to different VLs but the path SLs "
+                    "are not known (no dump has them; assuming SL 0 would be a guess)";
+        c.details = "give them with --path-sl FILE: `ibrt route` writes one for its engines, and "
+                    "`ibrt sa-path-sls` reads them from a running SM's SA (opensm's dfsssp, lash, "
+                    "torus-2QoS)\n";
+        v.push_back(std::move(c));
+    } else if (rep.deadlock_checked) {
         const auto& d = rep.deadlock;
-        CheckVerdict c{"deadlock", d.loops.empty() && d.vl15_drops == 0, {}, {}};
+        CheckVerdict c{"deadlock",
+                       d.loops.empty() && d.vl15_drops == 0 && rep.forwarding.reach.pairs > 0,
+                       {},
+                       {}};
         c.summary = fmt::format("{} channels, {} on {}: ", d.channels,
                                 plural(d.dependencies, "dependency", "dependencies"),
                                 plural(d.vls, "VL", "VLs"));
-        if (d.loops.empty())
+        if (rep.forwarding.reach.pairs == 0)
+            c.summary += "examined nothing (no path to walk)";
+        else if (d.loops.empty())
             c.summary += "no credit loop";
         else
             c.summary += plural(d.loops.size(), "credit loop", "credit loops");
@@ -152,11 +195,16 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
 }
 
 bool has_violations(const CheckReport& rep) {
-    if (rep.forwarding.reach.failures() > 0) return true;
+    if (rep.forwarding.reach.failures() > 0 || rep.forwarding.reach.pairs == 0) return true;
+    if (!rep.ports_without_lid.empty() || rep.forwarding.minimal.pairs == 0) return true;
     if (rep.strict && rep.forwarding.minimal.non_minimal > 0) return true;
     if (rep.deadlock_checked && (!rep.deadlock.loops.empty() || rep.deadlock.vl15_drops > 0))
         return true;
     return false;
+}
+
+bool cannot_judge(const CheckReport& rep) {
+    return !has_violations(rep) && !rep.path_sls_known;
 }
 
 void write_text(std::ostream& out, const Fabric& f, const CheckReport& rep) {
@@ -166,7 +214,11 @@ void write_text(std::ostream& out, const Fabric& f, const CheckReport& rep) {
     for (const CheckVerdict& c : verdicts(f, rep)) {
         const bool info = c.name.starts_with("balance/");
         const bool warn = c.name == "minimality" && rep.forwarding.minimal.non_minimal > 0;
-        const char* tag = !c.passed ? "FAIL" : info ? "INFO" : warn ? "WARN" : "PASS";
+        const char* tag = !c.judged   ? "N/A"
+                          : !c.passed ? "FAIL"
+                          : info      ? "INFO"
+                          : warn      ? "WARN"
+                                      : "PASS";
         out << fmt::format("{:<5}{}: {}\n", tag, c.name, c.summary);
         std::size_t pos = 0;
         while (pos < c.details.size()) {
@@ -175,25 +227,32 @@ void write_text(std::ostream& out, const Fabric& f, const CheckReport& rep) {
             pos = nl + 1;
         }
     }
-    out << (has_violations(rep) ? "verdict: violations\n" : "verdict: clean\n");
+    out << (has_violations(rep) ? "verdict: violations\n"
+            : cannot_judge(rep) ? "verdict: cannot judge (see N/A above)\n"
+                                : "verdict: clean\n");
 }
 
 void write_junit(std::ostream& out, const Fabric& f, const CheckReport& rep) {
     const auto v = verdicts(f, rep);
-    std::size_t failures = 0;
-    for (const auto& c : v) failures += !c.passed;
+    std::size_t failures = 0, skipped = 0;
+    for (const auto& c : v) {
+        failures += !c.passed;
+        skipped += !c.judged;
+    }
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     out << fmt::format("<testsuites name=\"ibrt check\" tests=\"{}\" failures=\"{}\" "
                        "errors=\"0\">\n",
                        v.size(), failures);
     out << fmt::format("  <testsuite name=\"ibrt check\" tests=\"{}\" failures=\"{}\" "
-                       "errors=\"0\" skipped=\"0\">\n",
-                       v.size(), failures);
+                       "errors=\"0\" skipped=\"{}\">\n",
+                       v.size(), failures, skipped);
     for (const auto& c : v) {
         out << fmt::format("    <testcase classname=\"ibrt.check\" name=\"{}\"",
                            xml_escape(c.name));
         out << ">\n";
-        if (!c.passed)
+        if (!c.judged)
+            out << fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c.summary));
+        else if (!c.passed)
             out << fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
                                xml_escape(c.name), xml_escape(c.summary), xml_escape(c.details));
         else

@@ -19,7 +19,8 @@
 namespace ibrt::check {
 
 struct CheckOptions {
-    bool strict = false; // non-minimal paths are violations
+    bool strict = false;        // non-minimal paths are violations
+    bool path_sls_known = true; // false: tables from files without a path-SL file
     std::size_t max_examples = 10;
     bool deadlock = true;
     bool balance = true;
@@ -34,6 +35,13 @@ struct CheckReport {
     std::size_t max_examples = 10;
     std::uint64_t switches = 0, cas = 0, endpoints = 0, lids = 0;
     ForwardingReport forwarding;
+    // Cabled CA/router ports without a LID: opensm ran out of LIDs or never activated them.
+    // Nobody can reach them, so they fail reachability (named by GUID and description).
+    std::vector<PortId> ports_without_lid;
+    // False when the SL2VL tables map SLs to different VLs but the path SLs are not known
+    // (opensm's dfsssp, lash and torus-2QoS set them; no dump has them): then deadlock freedom
+    // cannot be judged, and pretending SL 0 would be a guess. See docs/check.md.
+    bool path_sls_known = true;
     bool deadlock_checked = false;
     DeadlockReport deadlock;
     std::vector<BalanceReport> balance;
@@ -47,9 +55,14 @@ struct CheckVerdict {
     bool passed = true;
     std::string summary; // one line
     std::string details; // the examples, one per line
+    bool judged = true;  // false: the data to judge it is missing (not a pass, not a fail)
 };
 std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep);
 bool has_violations(const CheckReport& rep);
+// True when some check could not be judged (and none failed): `ibrt check` exits 3.
+bool cannot_judge(const CheckReport& rep);
+// Whether the SL of a packet changes its VL anywhere: if not, path SLs do not matter.
+bool sl2vl_depends_on_sl(const Routing& r);
 
 void write_text(std::ostream& out, const Fabric& f, const CheckReport& rep);
 nlohmann::ordered_json to_json(const Fabric& f, const CheckReport& rep);

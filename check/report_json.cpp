@@ -60,9 +60,9 @@ json stats_json(const LoadStats& s) {
 json to_json(const Fabric& f, const CheckReport& rep) {
     json j;
     j["schema"] = "ibrt-check/1";
-    const bool bad = has_violations(rep);
-    j["verdict"] = bad ? "violations" : "clean";
-    j["exit_code"] = bad ? 1 : 0;
+    const bool bad = has_violations(rep), unsure = cannot_judge(rep);
+    j["verdict"] = bad ? "violations" : unsure ? "cannot judge" : "clean";
+    j["exit_code"] = bad ? 1 : unsure ? 3 : 0;
     j["strict"] = rep.strict;
     j["fabric"] = {{"switches", rep.switches},
                    {"cas", rep.cas},

@@ -104,16 +104,6 @@ class Fabric {
     // a CA/router port's own GUID, or a switch's port-0 GUID (= node GUID unless given).
     std::uint64_t end_port_guid(PortId id) const;
 
-    // The switch where a packet sent from end port `id` enters the fabric: the switch itself
-    // for a switch port, the switch a CA/router port is cabled to, else kNoNode (not cabled,
-    // or cabled to another CA). Path SLs are keyed by it (Routing::path_sl).
-    NodeId ingress_switch(PortId id) const {
-        const NodeId n = port_owner_[id];
-        if (nodes_[n].is_switch()) return n;
-        const NodeId peer = ports_[id].peer_node;
-        return peer != kNoNode && nodes_[peer].is_switch() ? peer : kNoNode;
-    }
-
   private:
     friend class FabricBuilder;
     std::vector<Node> nodes_;

@@ -60,6 +60,11 @@ LftDump read_lft_dump_file(const std::string& path);
 // have or that is not a switch, and of an entry whose port does not exist on that switch.
 std::vector<Lft> bind_lft_dump(const LftDump& dump, const Fabric& f, const std::string& source);
 
+// Throws InputError when a switch of `f` has no table in `dump`: a partial dump (or one of
+// another fabric) would make every verdict about the missing switches wrong. Consumers that
+// judge tables (`ibrt check`, `ibrt sim`) call it; bind_lft_dump alone maps what is there.
+void require_every_switch(const LftDump& dump, const Fabric& f, const std::string& source);
+
 // Writes opensm's format byte for byte as dump_ucast_lfts does, loadable by the `file`
 // engine: one block per switch of `f` in node order, LIDs 0..r.lids.max_lid(), entries with
 // no valid port (kNoPath or above the port count) omitted, `# <type> portguid 0x...: 'desc'`

@@ -2,6 +2,7 @@
 // `ibroute` / `dump_fts` output (opensm-plugin-api.md §3.1, §6.1, §6.2). The grammar and the
 // errors are listed in lft_dump.hpp. One pass over the buffer; a switch's LFT is a flat array
 // indexed by LID, with a parallel "listed" bitmap to find duplicate entries.
+#include "fabric/display_name.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lft_dump.hpp"
 #include "fabric/table_text.hpp"
@@ -52,6 +53,12 @@ class Reader {
             }
         }
         close_switch();
+        // Hand-written tables (opensm's `file` engine) may have no trailers at all; a dump
+        // that has them but lacks one was cut off, and judging it would blame the fabric.
+        if (trailers_ > 0 && untrailed_line_)
+            throw InputError(source_, untrailed_line_,
+                             "this switch block has no 'lids dumped' trailer while the others do: "
+                             "the dump is truncated or was edited");
         return std::move(dump_);
     }
 
@@ -190,12 +197,16 @@ class Reader {
             fail(fmt::format("trailer says {} lids but the block lists {} (truncated or edited?)",
                              *count, entries_));
         }
+        trailed_ = true;
         close_switch();
         closed_line_ = lines_.line_no();
+        ++trailers_;
     }
 
     void close_switch() {
         if (!open_) return;
+        if (!trailed_ && !untrailed_line_) untrailed_line_ = cur_.line;
+        trailed_ = false;
         dump_.switches.push_back(std::move(cur_));
         cur_ = {};
         open_ = false;
@@ -213,6 +224,9 @@ class Reader {
     unsigned top_ = 0;
     std::size_t entries_ = 0;
     bool open_ = false;
+    bool trailed_ = false;     // the open block ended with its trailer
+    std::size_t trailers_ = 0; // blocks closed by a trailer
+    int untrailed_line_ = 0;   // header line of the first block without one
     bool in_multicast_ = false;
     int closed_line_ = 0;
 };
@@ -260,6 +274,21 @@ std::vector<Lft> bind_lft_dump(const LftDump& dump, const Fabric& f, const std::
         }
     }
     return out;
+}
+
+void require_every_switch(const LftDump& dump, const Fabric& f, const std::string& source) {
+    std::vector<char> seen(f.num_nodes(), 0);
+    for (const auto& s : dump.switches)
+        if (const auto n = f.find_node_by_guid(s.guid)) seen[*n] = 1;
+    std::size_t missing = 0;
+    NodeId first = kNoNode;
+    for (NodeId sw : f.switches())
+        if (!seen[sw] && missing++ == 0) first = sw;
+    if (missing) // pointed at the last block: where the missing tables would have followed
+        throw InputError(source, dump.switches.empty() ? 1 : dump.switches.back().line,
+                         fmt::format("the dump has no table for {} of the fabric's {} switches, "
+                                     "e.g. {}: it is partial or from another fabric",
+                                     missing, f.switches().size(), display_name(f, first)));
 }
 
 } // namespace ibrt

@@ -26,9 +26,9 @@ PathSlTable PathSlTable::by_dlid(std::vector<std::uint8_t> sl_by_dlid) {
     return t;
 }
 
-PathSlTable::PathSlTable(std::size_t num_nodes, Lid max_lid,
+PathSlTable::PathSlTable(std::size_t num_port_slots, Lid max_lid,
                          std::span<const std::uint8_t> default_row)
-    : width_(std::size_t(max_lid) + 1), row_of_(num_nodes, 0) {
+    : width_(std::size_t(max_lid) + 1), row_of_(num_port_slots, 0) {
     if (default_row.size() > width_)
         throw std::invalid_argument("path SL row longer than the LID space");
     std::vector<std::uint8_t> row(width_, 0);
@@ -46,18 +46,28 @@ std::uint32_t PathSlTable::store_row(std::span<const std::uint8_t> r) {
     return static_cast<std::uint32_t>(row_hash_.size() - 1);
 }
 
-void PathSlTable::set_row(NodeId ingress, std::span<const std::uint8_t> sl_by_dlid) {
-    if (ingress >= row_of_.size())
-        throw std::invalid_argument("path SL row for a node outside the table");
+void PathSlTable::set_row(PortId src, std::span<const std::uint8_t> sl_by_dlid) {
+    if (src >= row_of_.size())
+        throw std::invalid_argument("path SL row for a port outside the table");
     if (sl_by_dlid.size() > width_)
         throw std::invalid_argument("path SL row longer than the LID space");
     if (sl_by_dlid.size() == width_) {
-        row_of_[ingress] = store_row(sl_by_dlid);
+        row_of_[src] = store_row(sl_by_dlid);
         return;
     }
     std::vector<std::uint8_t> row(width_, 0);
     std::copy(sl_by_dlid.begin(), sl_by_dlid.end(), row.begin());
-    row_of_[ingress] = store_row(row);
+    row_of_[src] = store_row(row);
+}
+
+void PathSlTable::set_switch_row(const Fabric& f, NodeId sw, std::span<const std::uint8_t> sls) {
+    const PortId own = f.port_id(sw, 0);
+    set_row(own, sls);
+    for (PortNum p = 1; p <= f.node(sw).num_ports; ++p) {
+        const Port& port = f.port(sw, p);
+        if (port.connected() && !f.node(port.peer_node).is_switch())
+            row_of_.at(f.port_id(port.peer_node, port.peer_port)) = row_of_[own];
+    }
 }
 
 std::uint8_t PathSlTable::max_sl() const {

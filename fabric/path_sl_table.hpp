@@ -1,11 +1,14 @@
 // The service level of every path, as opensm's path_sl(slid, dlid) asks for it.
 //
 // An SL per destination cannot express torus datelines, per-layer SLs (LASH, DFSSSP) or
-// detours, so the SL is per (source, DLID). With LFT routing the switch where a packet enters
-// the fabric and its DLID fix the whole path, so one row per ingress switch says everything
-// (shared/notes/opensm-sl-cc-sa.md "SL2VL and path SL"). Identical rows are stored once: a
-// per-destination rule costs one row, a routing with SL 0 everywhere costs nothing, and only
-// engines whose SL really depends on the source pay for a row per switch.
+// detours, so the SL is per (source end port, DLID), as path_sl(slid, dlid) asks
+// (shared/notes/opensm-sl-cc-sa.md "SL2VL and path SL"). With LFT routing the switch where a
+// packet enters the fabric and its DLID fix the whole path, so an engine gives one row per
+// ingress switch (set_switch_row) and the CA ports behind it share that row; SLs read back from
+// a running SM (dfsssp balances paths over its layers per source port) may differ between CAs
+// of one switch, so a row per source port is possible too. Identical rows are stored once: a
+// per-destination rule costs one row, SL 0 everywhere costs nothing, and only routings whose
+// SL really depends on the source pay for a row per switch.
 #pragma once
 
 #include "fabric/fabric.hpp"
@@ -25,19 +28,24 @@ class PathSlTable {
 
     bool empty() const { return rows_.empty(); }
 
-    // The SL of the path that enters the fabric at switch `ingress` towards `dlid`. A source
-    // with no ingress switch (kNoNode: a CA cabled straight to a CA) uses the default row.
-    std::uint8_t sl(NodeId ingress, Lid dlid) const {
+    // The SL of the path from end port `src` (a CA/router port, or a switch's port 0) to
+    // `dlid`. A port outside the table uses the default row.
+    std::uint8_t sl(PortId src, Lid dlid) const {
         if (dlid >= width_) return 0;
-        const std::uint32_t row = ingress < row_of_.size() ? row_of_[ingress] : 0;
-        return rows_[std::size_t(row) * width_ + dlid];
+        return rows_[std::size_t(row_of(src)) * width_ + dlid];
     }
+    // Which stored row `src` uses: sources on one row have the same SL to every DLID.
+    std::uint32_t row_of(PortId src) const { return src < row_of_.size() ? row_of_[src] : 0; }
 
-    // Building per ingress switch: `max_lid` bounds the DLIDs, `num_nodes` the ingress ids.
+    // Building: `max_lid` bounds the DLIDs, `num_port_slots` the sources (Fabric's port slots).
     // Every source starts on the default row (`default_row`, SL 0 where it is short).
-    PathSlTable(std::size_t num_nodes, Lid max_lid, std::span<const std::uint8_t> default_row = {});
-    // Gives `ingress` its own SLs by DLID; a row equal to one already stored is shared.
-    void set_row(NodeId ingress, std::span<const std::uint8_t> sl_by_dlid);
+    PathSlTable(std::size_t num_port_slots, Lid max_lid,
+                std::span<const std::uint8_t> default_row = {});
+    // Gives source port `src` its own SLs by DLID; a row equal to one already stored is shared.
+    void set_row(PortId src, std::span<const std::uint8_t> sl_by_dlid);
+    // The engine's case: every source entering the fabric at switch `sw` (its port 0 and each
+    // end port cabled to it, Fabric::ingress_switch) gets these SLs.
+    void set_switch_row(const Fabric& f, NodeId sw, std::span<const std::uint8_t> sl_by_dlid);
 
     std::size_t num_rows() const { return width_ ? rows_.size() / width_ : 0; }
     std::size_t bytes() const {

@@ -57,7 +57,7 @@ struct Routing {
     // One LFT per node (empty for non-switches), each sized max_lid + 1 and filled with kNoPath.
     std::vector<Lft> lft;
     Sl2Vl sl2vl;
-    // Path SL per (ingress switch, DLID); empty = SL 0 everywhere.
+    // Path SL per (source end port, DLID); empty = SL 0 everywhere.
     PathSlTable path_sls;
     // Data VLs the routing needs on every link it uses: its SL2VL tables map its path SLs into
     // VL 0..data_vls-1. An engine that needs more than a port offers declines (engine.hpp).
@@ -74,8 +74,8 @@ struct Routing {
         const Lft& t = lft[sw];
         return dlid < t.size() ? t[dlid] : kNoPath;
     }
-    // The SL of the path entering the fabric at `ingress` (Fabric::ingress_switch) to `dlid`.
-    std::uint8_t path_sl(NodeId ingress, Lid dlid) const { return path_sls.sl(ingress, dlid); }
+    // The SL of the path from end port `src` to `dlid` (opensm's path_sl(slid, dlid)).
+    std::uint8_t path_sl(PortId src, Lid dlid) const { return path_sls.sl(src, dlid); }
 };
 
 } // namespace ibrt

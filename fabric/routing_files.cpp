@@ -28,6 +28,7 @@ Routing load_routing_files(const Fabric& f, const RoutingFiles& files) {
 
     const LftDump dump = read_lft_dump_file(files.lfts);
     r.lft = bind_lft_dump(dump, f, files.lfts);
+    require_every_switch(dump, f, files.lfts);
     for (const auto& sw : dump.switches) {
         if (sw.lid == 0) continue; // dump_fts over DR paths gives no LID
         const NodeId n = *f.find_node_by_guid(sw.guid);

@@ -515,7 +515,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
             p.dlid = Lid(ca_base_[dst] + rng.below(std::uint64_t(1) << ca_lmc_[dst]));
             break;
         }
-        p.sl = cfg_.sl == SlPolicy::Path ? r_.path_sl(f_.ingress_switch(ca_out_[ca]), p.dlid) : sl;
+        p.sl = cfg_.sl == SlPolicy::Path ? r_.path_sl(ca_out_[ca], p.dlid) : sl;
         p.measured = in_window(now_);
         ++generated_;
         if (p.measured) {

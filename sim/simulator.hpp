@@ -27,7 +27,7 @@ enum class DlidPolicy {
 };
 // How a source picks the SL of a packet.
 enum class SlPolicy {
-    Path,   // Routing::path_sl(ingress switch, dlid)
+    Path,   // Routing::path_sl(source port, dlid)
     Spread, // uniformly among 0..num_vls-1 per message (paper 000 §5 uses its VLs this way)
 };
 

@@ -2,7 +2,7 @@
 // topology, LFTs (opensm-lfts.dump or dump_fts/ibroute output), LIDs from the topology's
 // `lid N lmc M` comments or a guid2lid file, and optionally SL2VL tables and path selection;
 // prints a human summary, JSON (--json, schema in docs/check.md) and/or JUnit XML.
-// Exit: 0 clean, 1 violations, 2 bad input.
+// Exit: 0 clean, 1 violations, 2 bad input, 3 cannot judge (see docs/check.md).
 #include "check/report.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
@@ -25,6 +25,7 @@ struct CheckArgs {
     std::uint64_t seed = 1;
     bool json = false, strict = false, no_deadlock = false, no_balance = false, quiet = false;
     std::size_t max_examples = 10;
+    int assume_sl = -1; // --assume-sl: every path on this SL
 };
 
 Routing load_routing(const Fabric& f, const CheckArgs& a) {
@@ -42,13 +43,19 @@ int run(const CheckArgs& a) {
     opt.max_examples = a.max_examples;
     opt.deadlock = !a.no_deadlock;
     opt.balance = !a.no_balance;
+    // Tables read from files carry no path SLs: with SL-dependent SL2VL tables the credit-loop
+    // check then cannot judge (run_checks decides whether the SL matters at all).
+    opt.path_sls_known = a.assume_sl >= 0;
     if (!a.quiet)
         opt.progress = [](const std::string& phase, double x) {
             progress(fmt::format("ibrt check: {} {:.0f}%", phase, x * 100));
         };
 
     const Fabric f = read_ibnetdiscover_file(a.fabric);
-    const Routing r = load_routing(f, a);
+    Routing r = load_routing(f, a);
+    if (a.assume_sl >= 0)
+        r.path_sls = PathSlTable::by_dlid(std::vector<std::uint8_t>(
+            std::size_t(r.lids.max_lid()) + 1, std::uint8_t(a.assume_sl)));
     const check::CheckReport rep = check::run_checks(f, r, opt);
     if (!a.quiet) progress("");
 
@@ -61,7 +68,9 @@ int run(const CheckArgs& a) {
         if (!out) throw InputError(a.junit, 0, "cannot write the JUnit file");
         check::write_junit(out, f, rep);
     }
-    return check::has_violations(rep) ? kExitViolations : kExitOk;
+    return check::has_violations(rep) ? kExitViolations
+           : check::cannot_judge(rep) ? kExitCannotJudge
+                                      : kExitOk;
 }
 
 const CommandRegistrar reg{{
@@ -82,6 +91,12 @@ const CommandRegistrar reg{{
         sub.add_option("--sl2vl", a->sl2vl,
                        "SL2VL tables from opensm-sl2vl.dump (default: every packet on VL0)")
             ->check(CLI::ExistingFile);
+        sub.add_option("--assume-sl", a->assume_sl,
+                       "Every path uses this SL: what opensm's single-SL engines (ftree, updn, "
+                       "minhop, dor) give without a QoS policy that sets SLs (then 0). Without "
+                       "it or path SLs, SL-dependent SL2VL tables make deadlock freedom "
+                       "'cannot judge' (exit 3)")
+            ->check(CLI::Range(0, 15));
         sub.add_option("--path-selection", a->path_selection,
                        "DLID per (source, destination) for the balance check (default: spread "
                        "over all 2^LMC LIDs)")
@@ -99,8 +114,11 @@ const CommandRegistrar reg{{
         sub.add_flag("--no-deadlock", a->no_deadlock, "Skip the credit-loop check");
         sub.add_flag("--no-balance", a->no_balance, "Skip the balance check");
         sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");
-        sub.footer("Exit codes: 0 clean, 1 violations (unreachable pairs, loops, credit loops, "
-                   "SL2VL drops; non-minimal paths with --strict), 2 bad input.");
+        sub.footer("Exit codes: 0 clean, 1 violations (unreachable pairs, CA ports without a LID, "
+                   "loops, credit loops, SL2VL drops, a check that examined nothing; non-minimal "
+                   "paths with --strict), 2 bad input (including a truncated or partial LFT "
+                   "dump), 3 cannot judge: SL2VL tables that map SLs to different VLs without "
+                   "the path SLs (opensm's dfsssp/lash/torus-2QoS: see docs/check.md).");
         return [a] { return run(*a); };
     },
 }};

@@ -2,7 +2,8 @@
 // and registers it with a static CommandRegistrar, so adding a command touches one file.
 //
 // Exit codes follow the convention of checkers such as ibdiagnet and fsck:
-//   0 success / clean, 1 violations found, 2 bad input or usage.
+//   0 success / clean, 1 violations found, 2 bad input or usage, 3 cannot judge (a check
+//   lacked the data to decide, e.g. deadlock freedom without path SLs; not a pass).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -16,6 +17,7 @@ namespace ibrt::tools {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitViolations = 1;
 inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitCannotJudge = 3;
 
 struct Command {
     std::string name;

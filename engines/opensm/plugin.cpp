@@ -33,7 +33,6 @@ struct PluginContext;
 // so a reader never sees a half-built routing.
 struct RoutedSubnet {
     Routing routing;
-    std::vector<NodeId> ingress_by_lid; // path_sl(slid, ...): the switch the source hangs off
     std::unordered_map<std::uint64_t, NodeId> node_by_guid;
     std::vector<PortNum> num_ports; // per NodeId
 };
@@ -131,10 +130,6 @@ int route(EngineContext* e) {
     auto routed = std::make_shared<RoutedSubnet>();
     routed->node_by_guid = std::move(snap.node_by_guid);
     for (const Node& node : snap.fabric.nodes()) routed->num_ports.push_back(node.num_ports);
-    routed->ingress_by_lid.assign(std::size_t(r.lids.max_lid()) + 1, kNoNode);
-    for (Lid l = 1; l <= r.lids.max_lid(); ++l)
-        if (const PortId p = r.lids.owner(l); p != kNoPort)
-            routed->ingress_by_lid[l] = snap.fabric.ingress_switch(p);
     routed->routing = std::move(r);
     std::atomic_store(&e->last, std::shared_ptr<const RoutedSubnet>(std::move(routed)));
     return 0;
@@ -164,10 +159,9 @@ int cb_ucast_build_fwd_tables(void* ctx) {
 uint8_t cb_path_sl(void* ctx, uint8_t hint, const ib_net16_t slid, const ib_net16_t dlid) {
     auto* e = static_cast<EngineContext*>(ctx);
     const auto r = std::atomic_load(&e->last);
-    if (!r || r->routing.path_sls.empty()) return hint; // no SL rule: keep QoS policy's SL
-    const Lid s = cl_ntoh16(slid);
-    const NodeId ingress = s < r->ingress_by_lid.size() ? r->ingress_by_lid[s] : kNoNode;
-    return r->routing.path_sl(ingress, cl_ntoh16(dlid));
+    if (!r || r->routing.path_sls.empty()) return hint;        // no SL rule: keep QoS policy's SL
+    const PortId src = r->routing.lids.owner(cl_ntoh16(slid)); // kNoPort: the default row
+    return r->routing.path_sl(src, cl_ntoh16(dlid));
 }
 
 void cb_update_sl2vl(void* ctx, osm_physp_t* port, uint8_t in_port, uint8_t out_port,

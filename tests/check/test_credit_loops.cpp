@@ -97,25 +97,27 @@ TEST_CASE("SL2VL VL15 drops are counted") {
     CHECK(rep.loops.empty()); // (AB,BC) never forms
 }
 
-TEST_CASE("path SLs are per source switch: the check reads each source's own SL") {
+TEST_CASE("path SLs are per source port: the check reads each source's own SL") {
     // One VL per source switch breaks the ring's loop (the paths from one switch cover at
     // most three of the four ring links, a chain). The default row (SL 0 for everyone) would
     // keep the loop, so a check that ignored the source would report one.
     Routed x = clockwise_ring();
     identity_sl2vl(x.f, x.r);
-    PathSlTable t(x.f.num_nodes(), x.r.lids.max_lid());
+    PathSlTable t(x.f.num_port_slots(), x.r.lids.max_lid());
     for (NodeId s = A; s <= D; ++s)
-        t.set_row(s, std::vector<std::uint8_t>(x.r.lids.max_lid() + 1u, std::uint8_t(s)));
+        t.set_switch_row(x.f, s,
+                         std::vector<std::uint8_t>(x.r.lids.max_lid() + 1u, std::uint8_t(s)));
     x.r.path_sls = t;
-    CHECK(x.r.path_sl(C, 1) == 2);
+    CHECK(x.r.path_sl(x.f.port_id(hC, 1), 1) == 2); // the CA behind C shares C's row
+    CHECK(x.r.path_sl(x.f.port_id(C, 0), 1) == 2);
     CHECK(check_credit_loops(x.f, x.r).loops.empty());
 
     // The converse: A's and C's paths on VL0, B's and D's on VL1. Two opposite sources
     // together close the ring (A's paths cover AB-BC-CD, C's CD-DA-AB), so each VL has a loop.
-    PathSlTable u(x.f.num_nodes(), x.r.lids.max_lid());
+    PathSlTable u(x.f.num_port_slots(), x.r.lids.max_lid());
     const std::vector<std::uint8_t> sl1(x.r.lids.max_lid() + 1u, 1);
-    u.set_row(B, sl1);
-    u.set_row(D, sl1); // A and C stay on the default row, SL 0
+    u.set_row(x.f.port_id(hB, 1), sl1); // one source port's own row
+    u.set_row(x.f.port_id(hD, 1), sl1); // hA and hC stay on the default row, SL 0
     CHECK(u.num_rows() == 2);
     x.r.path_sls = u;
     const DeadlockReport rep = check_credit_loops(x.f, x.r);

@@ -134,3 +134,66 @@ TEST_CASE("a credit loop is a violation and lists its channels") {
     CHECK(j["checks"]["deadlock"]["loops"][0]["cycle"][3]["node"] == "D");
     CHECK(j["checks"]["deadlock"]["loops"][0]["cycle"][3]["peer_node"] == "A");
 }
+
+TEST_CASE("a CA port without a LID is a reachability failure that names it") {
+    // opensm ran out of LIDs for h3 (e.g. lmc 7 on a large fabric): nobody can reach it.
+    Routed x = two_level_tree();
+    Lids lids(x.f);
+    for (PortId p = 0; p < x.r.lids.num_port_slots(); ++p)
+        if (x.r.lids.has_lid(p) && p != x.f.port_id(h3, 1))
+            lids.assign(p, x.r.lids.base(p), x.r.lids.lmc(p));
+    x.r.lids = lids;
+    const CheckReport rep = run_checks(x.f, x.r);
+    CHECK(has_violations(rep));
+    REQUIRE(rep.ports_without_lid.size() == 1);
+    const auto v = verdicts(x.f, rep);
+    CHECK_FALSE(v[0].passed);
+    CHECK(v[0].summary.ends_with("; 1 CA port without a LID, unreachable"));
+    CHECK(v[0].details.starts_with("no LID: CA 'h3' (GUID 0x0000000000000103) port 1\n"));
+    CHECK(to_json(x.f, rep)["exit_code"] == 1);
+}
+
+TEST_CASE("a check that examined nothing fails") {
+    Routed x = two_level_tree();
+    x.r.lids = Lids(x.f); // no LIDs at all: nothing to walk
+    const CheckReport rep = run_checks(x.f, x.r);
+    CHECK(has_violations(rep));
+    const auto v = verdicts(x.f, rep);
+    CHECK_FALSE(v[0].passed);
+    CHECK(v[0].summary.starts_with("examined nothing"));
+    CHECK_FALSE(v[1].passed); // minimality: 0 reached pairs is no pass either
+    CHECK_FALSE(v[2].passed); // deadlock: no path walked
+}
+
+TEST_CASE("multi-VL SL2VL without path SLs: deadlock freedom cannot be judged") {
+    Routed x = two_level_tree();
+    x.r.sl2vl.tables.assign(x.f.num_nodes(), {});
+    for (NodeId s = L0; s <= S1; ++s) {
+        Sl2VlTable t{};
+        for (int sl = 0; sl < 16; ++sl) t[sl] = std::uint8_t(sl % 2); // SL parity picks VL
+        x.r.sl2vl.tables[s].assign(Sl2Vl::size(x.f.node(s).num_ports), t);
+    }
+    CheckOptions opt;
+    opt.path_sls_known = false;
+    const CheckReport rep = run_checks(x.f, x.r, opt);
+    CHECK_FALSE(has_violations(rep));
+    CHECK(cannot_judge(rep));
+    CHECK_FALSE(rep.deadlock_checked);
+    std::ostringstream text;
+    write_text(text, x.f, rep);
+    CHECK(text.str().find("N/A  deadlock: cannot judge") != std::string::npos);
+    CHECK(text.str().ends_with("verdict: cannot judge (see N/A above)\n"));
+    CHECK(to_json(x.f, rep)["exit_code"] == 3);
+    std::ostringstream junit;
+    write_junit(junit, x.f, rep);
+    CHECK(junit.str().find("<skipped message=\"cannot judge") != std::string::npos);
+
+    // With the path SLs known (an engine's routing, or --path-sl), it is judged as usual.
+    CHECK_FALSE(cannot_judge(run_checks(x.f, x.r)));
+    // SL2VL tables that ignore the SL make the SLs irrelevant: judged without them.
+    for (NodeId s = L0; s <= S1; ++s)
+        for (Sl2VlTable& t : x.r.sl2vl.tables[s]) t.fill(1);
+    const CheckReport same = run_checks(x.f, x.r, opt);
+    CHECK_FALSE(cannot_judge(same));
+    CHECK(same.deadlock_checked);
+}

@@ -16,9 +16,17 @@ expect() {
     ((rc == want)) || fail "expected exit $want, got $rc from: $*"$'\n'"$(head -n 30 "$WORK/out")"
 }
 
-# updn, LMC 1, QoS SL2VL: clean, with every input given; JUnit has 4 passing test cases.
-expect 0 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.opensm-lfts.dump" \
+# updn, LMC 1, QoS SL2VL (SL i -> VL i mod 8): the path SLs are in no dump, so deadlock
+# freedom cannot be judged (exit 3, never a made-up verdict) ...
+expect 3 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.opensm-lfts.dump" \
     --guid2lid "$T/ft-lmc1.guid2lid" --sl2vl "$T/ft-lmc1.opensm-sl2vl.dump" --junit "$WORK/j.xml"
+grep -qx "verdict: cannot judge (see N/A above)" "$WORK/out" || fail "no cannot-judge verdict"
+grep -q 'skipped="1"' "$WORK/j.xml" || fail "JUnit does not skip the deadlock case"
+# ... and with the SL updn really uses (0, no QoS policy) it is clean, with every input given;
+# JUnit has 4 passing test cases.
+expect 0 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.opensm-lfts.dump" \
+    --guid2lid "$T/ft-lmc1.guid2lid" --sl2vl "$T/ft-lmc1.opensm-sl2vl.dump" --assume-sl 0 \
+    --junit "$WORK/j.xml"
 grep -qx "verdict: clean" "$WORK/out" || fail "no clean verdict"
 grep -qx "PASS reachability: 40 (source port, DLID) pairs over 12 DLIDs: all reach their destination" \
     "$WORK/out" || fail "reachability line: $(cat "$WORK/out")"
@@ -29,7 +37,8 @@ grep -q '<testsuites name="ibrt check" tests="4" failures="0" errors="0">' "$WOR
 expect 0 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.dump_fts.txt" \
     --guid2lid "$T/ft-lmc1.guid2lid" --strict
 expect 0 "$IBRT" check -q --fabric "$T/ft-rt.net" --lfts "$T/ft-rt.dump_fts.txt" \
-    --guid2lid "$T/ft-rt.guid2lid" --sl2vl "$T/ft-rt.opensm-sl2vl.dump" --pattern shift/1 --json
+    --guid2lid "$T/ft-rt.guid2lid" --sl2vl "$T/ft-rt.opensm-sl2vl.dump" --assume-sl 0 \
+    --pattern shift/1 --json
 python3 - "$WORK/out" <<'PY' || fail "ft-rt JSON: $(head -c 1500 "$WORK/out")"
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -59,6 +68,14 @@ grep -q "^ibrt: $WORK/bad.dump:15: " "$WORK/out" || fail "unknown GUID message: 
 expect 2 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-rt.opensm-lfts.dump" \
     --guid2lid "$T/ft-lmc1.guid2lid"
 grep -q "^ibrt: $T/ft-rt.opensm-lfts.dump:" "$WORK/out" || fail "mismatch message: $(cat "$WORK/out")"
+# A dump cut off inside its last switch block, and one missing a switch: bad input (exit 2),
+# not a reachability failure of the fabric.
+head -n 40 "$T/ft-lmc1.opensm-lfts.dump" >"$WORK/cut.dump"
+expect 2 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$WORK/cut.dump" --guid2lid "$T/ft-lmc1.guid2lid"
+grep -q "the dump is truncated or was edited" "$WORK/out" || fail "truncation message: $(cat "$WORK/out")"
+awk '/^Unicast lids/{n++} n<4' "$T/ft-lmc1.opensm-lfts.dump" >"$WORK/part.dump"
+expect 2 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$WORK/part.dump" --guid2lid "$T/ft-lmc1.guid2lid"
+grep -q "the dump has no table for 1 of the fabric's 4 switches" "$WORK/out" || fail "partial dump message: $(cat "$WORK/out")"
 # No LIDs at all.
 grep -v "lid" "$T/ft-lmc1.net" >"$WORK/nolid.net" || true
 expect 2 "$IBRT" check -q --fabric "$WORK/nolid.net" --lfts "$T/ft-lmc1.opensm-lfts.dump"

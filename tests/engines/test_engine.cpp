@@ -84,17 +84,3 @@ TEST_CASE("a routing that needs more data VLs than a port has is declined") {
     CHECK_THROWS_AS(four.route(with_port_vls(0), nullptr, opt), RoutingError);
     CHECK_NOTHROW(NeedsVls(1).route(with_port_vls(1), nullptr, {}));
 }
-
-TEST_CASE("ingress switch: a switch itself, a CA's switch, none for CA-to-CA") {
-    FabricBuilder b;
-    const NodeId s = b.add_node(NodeType::Switch, 2, 0x10, "sw");
-    const NodeId h = b.add_node(NodeType::CA, 2, 0x20, "h");
-    const NodeId g = b.add_node(NodeType::CA, 1, 0x30, "g");
-    b.connect(s, 1, h, 1);
-    b.connect(h, 2, g, 1);
-    const Fabric f = std::move(b).build();
-    CHECK(f.ingress_switch(f.port_id(s, 0)) == s);
-    CHECK(f.ingress_switch(f.port_id(h, 1)) == s);
-    CHECK(f.ingress_switch(f.port_id(h, 2)) == kNoNode);
-    CHECK(f.ingress_switch(f.port_id(g, 1)) == kNoNode);
-}

@@ -189,7 +189,8 @@ TEST_CASE("multicast sections are skipped, even with MFT rows", "[lft_dump]") {
                             "0xc001          x \n"
                             "2 valid mlids dumped \n"
                             "Unicast lids [0x0-0x1] of switch Lid 3 guid 0x00000000000000a2 (b):\n"
-                            "0x0001 004 \n");
+                            "0x0001 004 \n"
+                            "1 valid lids dumped \n");
     REQUIRE(d.switches.size() == 2);
     CHECK(d.switches[0].lft == Lft{X, 0, 2});
     CHECK(d.switches[1].guid == 0xa2);
@@ -254,4 +255,20 @@ TEST_CASE("bind_lft_dump errors name the switch header line", "[lft_dump]") {
                                     f, "t"),
                       "t:1: switch 0x0020000000010000 ('leaf-0'): LID 0x0002 goes out port 5 but "
                       "the switch has 4 ports");
+}
+
+TEST_CASE("a truncated or partial dump is bad input, not a routing fault", "[lft_dump]") {
+    const std::string text = read_text(tables_dir() + "ft-rt.opensm-lfts.dump");
+    // Cut off inside the last switch block: its trailer is gone, the others have theirs.
+    const std::size_t last = text.rfind("Unicast lids");
+    const std::size_t cut = text.find('\n', text.find('\n', last) + 1) + 1;
+    CHECK_THROWS_WITH(parse(text.substr(0, cut)),
+                      "t:34: this switch block has no 'lids dumped' trailer while the others do: "
+                      "the dump is truncated or was edited");
+    // Whole blocks missing: the fabric's switches without a table are named.
+    const Fabric f = sample_fabric(false);
+    CHECK_THROWS_WITH(require_every_switch(parse(text.substr(0, last)), f, "t"),
+                      "t:23: the dump has no table for 1 of the fabric's 4 switches, e.g. switch "
+                      "'spine-1' (GUID 0x0020000000020001): it is partial or from another fabric");
+    CHECK_NOTHROW(require_every_switch(parse(text), f, "t"));
 }

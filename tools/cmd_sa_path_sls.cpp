@@ -1,0 +1,179 @@
+// `ibrt sa-path-sls`: the path SLs a running SM hands out, read from its SA with infiniband-
+// diags' saquery, written as a path-SL file (`src_node_guid dlid sl`, ibdmchk's -c format) so
+// that `ibrt check --path-sl` can judge the credit loops of tables from opensm's dfsssp, lash
+// or torus-2QoS, whose SLs live in no dump (docs/check.md, exit 3).
+//
+// One `saquery -p` asks for every PathRecord at once (opensm answers all port pairs). Where
+// that answer is short of pairs (ibsim's umad2sim passes only the first MAD of a multi-packet
+// answer, three records), the missing (SLID, DLID) pairs are asked one by one, -j at a time.
+#include "fabric/guid2lid.hpp"
+#include "fabric/ibnetdiscover.hpp"
+#include "fabric/input_error.hpp"
+#include "fabric/lids.hpp"
+#include "fabric/saquery_reader.hpp"
+#include "tools/command.hpp"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ibrt::tools {
+namespace {
+
+struct Args {
+    std::string fabric, guid2lid, out, saquery = "saquery";
+    unsigned jobs = 4;
+    bool quiet = false;
+};
+
+// Runs `cmd` through the shell and returns its stdout; throws when it fails.
+std::string run_capture(const std::string& cmd) {
+    std::unique_ptr<FILE, int (*)(FILE*)> p(popen((cmd + " 2>/dev/null").c_str(), "r"), pclose);
+    if (!p) throw std::runtime_error("cannot run " + cmd);
+    std::string out;
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p.get())) > 0;) out.append(buf, n);
+    const int rc = pclose(p.release());
+    if (rc != 0)
+        throw std::runtime_error(fmt::format("'{}' failed (status {}): is an SM running and "
+                                             "reachable?",
+                                             cmd, rc));
+    return out;
+}
+
+int run(const Args& a) {
+    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    const Lids lids = a.guid2lid.empty()
+                          ? Lids::from_fabric(f)
+                          : bind_guid2lid(read_guid2lid_file(a.guid2lid), f, a.guid2lid);
+    if (lids.max_lid() == 0)
+        throw InputError(a.fabric, 0, "no LIDs: give opensm's guid2lid with --guid2lid");
+
+    // The sources `ibrt check` walks from (CA ports with a LID) and every owned DLID.
+    std::vector<PortId> sources;
+    for (NodeId c : f.cas())
+        for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
+            if (f.port(c, p).connected() && lids.has_lid(f.port_id(c, p)))
+                sources.push_back(f.port_id(c, p));
+    std::vector<Lid> dlids;
+    for (Lid l = 1; l <= lids.max_lid(); ++l)
+        if (lids.owner(l) != kNoPort) dlids.push_back(l);
+    const std::size_t nd = dlids.size();
+    std::vector<int> sl(sources.size() * nd, -1); // -1: not answered yet
+    std::vector<std::uint32_t> dlid_index(std::size_t(lids.max_lid()) + 1, 0);
+    for (std::size_t i = 0; i < nd; ++i) dlid_index[dlids[i]] = std::uint32_t(i);
+    std::vector<std::uint32_t> source_of_slid(std::size_t(lids.max_lid()) + 1, ~0u);
+    for (std::size_t i = 0; i < sources.size(); ++i)
+        source_of_slid[lids.base(sources[i])] = std::uint32_t(i);
+
+    auto record = [&](const SaPathRecord& r) {
+        if (r.slid > lids.max_lid() || r.dlid > lids.max_lid()) return;
+        const std::uint32_t s = source_of_slid[r.slid];
+        if (s == ~0u || lids.owner(r.dlid) == kNoPort || lids.owner(r.dlid) == sources[s]) return;
+        sl[s * nd + dlid_index[r.dlid]] = r.sl;
+    };
+    for (const SaPathRecord& r :
+         read_saquery_path_records(run_capture(a.saquery + " -p"), a.saquery + " -p"))
+        record(r);
+
+    std::vector<std::size_t> missing;
+    for (std::size_t s = 0; s < sources.size(); ++s)
+        for (std::size_t d = 0; d < nd; ++d)
+            if (sl[s * nd + d] < 0 && lids.owner(dlids[d]) != sources[s])
+                missing.push_back(s * nd + d);
+    if (!a.quiet && !missing.empty())
+        fmt::print(stderr,
+                   "ibrt sa-path-sls: {} of {} pairs not in the table answer; asking each\n",
+                   missing.size(), sources.size() * nd);
+    std::atomic<std::size_t> next{0}, done{0};
+    std::mutex m;
+    std::string error;
+    auto worker = [&] {
+        for (std::size_t k; (k = next++) < missing.size();) {
+            const std::size_t i = missing[k];
+            const Lid slid = lids.base(sources[i / nd]), dlid = dlids[i % nd];
+            const std::string cmd = fmt::format("{} -p --slid {} --dlid {}", a.saquery, slid, dlid);
+            try {
+                for (const SaPathRecord& r : read_saquery_path_records(run_capture(cmd), cmd))
+                    if (r.slid == slid && r.dlid == dlid) {
+                        std::lock_guard lock(m);
+                        record(r);
+                    }
+            } catch (const std::exception& e) {
+                std::lock_guard lock(m);
+                if (error.empty()) error = e.what();
+                next = missing.size();
+            }
+            const std::size_t n = ++done;
+            if (!a.quiet && (n % 64 == 0 || n == missing.size()))
+                progress(fmt::format("ibrt sa-path-sls: {} of {} pairs", n, missing.size()));
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned j = 0; j < std::max(1u, a.jobs); ++j) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+    if (!a.quiet) progress("");
+    if (!error.empty()) throw std::runtime_error(error);
+
+    std::ofstream out(a.out, std::ios::binary);
+    if (!out) throw InputError(a.out, 0, "cannot create file");
+    std::size_t written = 0, unanswered = 0;
+    for (std::size_t s = 0; s < sources.size(); ++s)
+        for (std::size_t d = 0; d < nd; ++d) {
+            const int v = sl[s * nd + d];
+            if (lids.owner(dlids[d]) == sources[s]) continue;
+            if (v < 0) {
+                ++unanswered;
+                continue;
+            }
+            out << fmt::format("0x{:016x} {} {}\n", f.node(f.port_node(sources[s])).guid, dlids[d],
+                               v);
+            ++written;
+        }
+    if (!out) throw InputError(a.out, 0, "write failed");
+    fmt::print("{} path SLs from the SA of {} sources to {} DLIDs -> {}\n", written, sources.size(),
+               nd, a.out);
+    if (unanswered) {
+        fmt::print(stderr, "ibrt sa-path-sls: the SA gave no PathRecord for {} pairs (no path?)\n",
+                   unanswered);
+        return kExitViolations;
+    }
+    return kExitOk;
+}
+
+const CommandRegistrar reg{{
+    "sa-path-sls",
+    "Read the path SLs a running SM hands out from its SA (saquery) into a path-SL file",
+    [](CLI::App& sub) -> std::function<int()> {
+        auto a = std::make_shared<Args>();
+        sub.add_option("--fabric", a->fabric, "Topology (ibnetdiscover output of the subnet)")
+            ->required()
+            ->check(CLI::ExistingFile);
+        sub.add_option("--guid2lid", a->guid2lid,
+                       "LIDs from opensm's guid2lid (default: the topology's `lid` comments)")
+            ->check(CLI::ExistingFile);
+        sub.add_option("--out", a->out, "Path-SL file to write (`src_node_guid dlid sl`)")
+            ->required();
+        sub.add_option("--saquery", a->saquery,
+                       "The saquery command, with options to reach the SM (e.g. 'saquery -C "
+                       "mlx5_0 -P 1')")
+            ->capture_default_str();
+        sub.add_option("-j,--jobs", a->jobs, "Per-pair queries run at once")
+            ->capture_default_str()
+            ->check(CLI::Range(1u, 256u));
+        sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");
+        sub.footer("Then: ibrt check --fabric F --lfts opensm-lfts.dump --sl2vl "
+                   "opensm-sl2vl.dump --path-sl FILE.\nExit codes: 0 every pair answered, 1 "
+                   "some pair had no PathRecord, 2 bad input or saquery failed.");
+        return [a] { return run(*a); };
+    },
+}};
+
+} // namespace
+} // namespace ibrt::tools
