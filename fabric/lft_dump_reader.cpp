@@ -3,6 +3,7 @@
 // errors are listed in lft_dump.hpp. One pass over the buffer; a switch's LFT is a flat array
 // indexed by LID, with a parallel "listed" bitmap to find duplicate entries.
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
 #include "fabric/lft_dump.hpp"
 #include "fabric/table_text.hpp"
 
@@ -224,12 +225,12 @@ LftDump read_lft_dump_text(std::string_view text, const std::string& source) {
 }
 
 LftDump read_lft_dump(std::istream& in, const std::string& source) {
-    const std::string text = table_text::slurp(in);
+    const std::string text = read_input_stream(in, source, kMaxTableBytes, "LFT dump");
     return read_lft_dump_text(text, source);
 }
 
 LftDump read_lft_dump_file(const std::string& path) {
-    const std::string text = table_text::slurp_file(path);
+    const std::string text = read_input_file(path, kMaxTableBytes, "LFT dump");
     return read_lft_dump_text(text, path);
 }
 
