@@ -4,6 +4,7 @@
 // every way opensm would misread a file is reported at the line where it happens.
 #include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
 #include "fabric/table_text.hpp"
 
 #include <fmt/format.h>
@@ -69,7 +70,10 @@ std::vector<Guid2LidEntry> read_guid2lid_text(std::string_view text, const std::
                              "record starts with a blank: opensm stops reading the file here");
         if (line.front() == '#')
             throw InputError(source, no,
-                             "guid2lid has no comments: opensm would take '#...' as a GUID");
+                             line.starts_with("# ibrt path selection")
+                                 ? "this is an ibrt path-selection file, not a guid2lid (give it "
+                                   "with --path-selection)"
+                                 : "guid2lid has no comments: opensm would take '#...' as a GUID");
         std::string_view rest = line;
         const std::string_view guid_s = next_word(rest);
         const auto guid = parse_c_uint(guid_s, ~std::uint64_t{0});
@@ -98,12 +102,12 @@ std::vector<Guid2LidEntry> read_guid2lid_text(std::string_view text, const std::
 }
 
 std::vector<Guid2LidEntry> read_guid2lid(std::istream& in, const std::string& source) {
-    const std::string text = table_text::slurp(in);
+    const std::string text = read_input_stream(in, source, kMaxTopologyBytes, "guid2lid file");
     return read_guid2lid_text(text, source);
 }
 
 std::vector<Guid2LidEntry> read_guid2lid_file(const std::string& path) {
-    const std::string text = table_text::slurp_file(path);
+    const std::string text = read_input_file(path, kMaxTopologyBytes, "guid2lid file");
     return read_guid2lid_text(text, path);
 }
 
@@ -145,6 +149,8 @@ Lids bind_guid2lid(const std::vector<Guid2LidEntry>& entries, const Fabric& f,
             throw InputError(source, e.line,
                              fmt::format("LID range {:#06x}-{:#06x} needs LMC {}; the maximum is 7",
                                          e.min, e.max, lmc));
+        if (const std::string p = unaligned_base_lid_problem(e.min, std::uint8_t(lmc)); !p.empty())
+            throw InputError(source, e.line, "LID range: " + p);
         if (line_by_port[port])
             throw InputError(source, e.line,
                              fmt::format("port of '{}' already got LIDs from the record at line {}",

@@ -34,9 +34,8 @@ std::vector<Guid2LidEntry> read_guid2lid_file(const std::string& path);
 // Resolves the GUIDs against `f`: a CA/router port by its port GUID, a switch (its port 0) by
 // its node GUID (or port-0 GUID). The LMC of each port is lg(max - min + 1). Throws InputError
 // naming the record's line for unknown GUIDs, ranges that are not a power of two or wider
-// than LMC 7, overlapping ranges and two records for one port. Alignment of min to 2^LMC is
-// not enforced (paper-mode LIDs are unaligned; opensm would drop such records): see
-// Lids::aligned().
+// than LMC 7, a min LID not aligned to 2^LMC (IBA; opensm drops such records, and only
+// `ibrt route --paper-lids` writes them), overlapping ranges and two records for one port.
 Lids bind_guid2lid(const std::vector<Guid2LidEntry>& entries, const Fabric& f,
                    const std::string& source);
 

@@ -19,22 +19,26 @@
 // numbers, unknown widths/speeds, port lines outside a node record, ports listed twice and
 // port aliases (`@`) are errors naming `file:line`.
 //
+// A file without any node record (an empty file, comments only) is an error, not an empty
+// fabric. Files are read through read_input_file (fabric/input_file.hpp): only regular files,
+// and at most kMaxTopologyBytes for the top file and all its includes together.
+//
 // The whole input is held in memory and scanned as string_views; node ids and remote ids
 // stay views into the buffers until the single resolution pass after the last line.
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
+#include "fabric/lids.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <filesystem>
 #include <istream>
 #include <string_view>
-#include <sys/stat.h>
 #include <vector>
 
 namespace ibrt {
@@ -159,23 +163,7 @@ std::string hex64(std::uint64_t g) {
     return buf;
 }
 
-// The whole file in one string; false with errno set if it cannot be read.
-bool read_whole_file(const std::string& path, std::string& text) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return false;
-    struct stat st {};
-    if (::fstat(::fileno(f), &st) == 0 && st.st_size > 0) { // one read for regular files
-        text.resize(static_cast<std::size_t>(st.st_size));
-        text.resize(std::fread(text.data(), 1, text.size(), f));
-    }
-    char buf[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-    const bool bad = std::ferror(f);
-    std::fclose(f);
-    if (bad) errno = EIO;
-    return !bad;
-}
+constexpr const char* kWhat = "topology file";
 
 // ---- ibsim's link enable masks (sim.h LINKWIDTH_*, LINKSPEED_*, LINKSPEEDEXT_*) -------------
 
@@ -296,6 +284,10 @@ class NetParser {
   public:
     Fabric parse_top(std::string text, const std::string& source, const std::string& dir) {
         parse_text(keep(std::move(text)), add_source(source), dir, 0);
+        if (node_line_.empty())
+            throw InputError(source, 0,
+                             "no nodes: the file has no Switch, Ca or Rt record (is it an "
+                             "ibnetdiscover topology?)");
         return finish();
     }
 
@@ -325,7 +317,12 @@ class NetParser {
     std::uint16_t src_ = 0;
     int line_ = 0;
 
-    std::string_view keep(std::string text) { return buffers_.emplace_back(std::move(text)); }
+    std::uint64_t bytes_ = 0; // read so far, the top file and its includes
+
+    std::string_view keep(std::string text) {
+        bytes_ += text.size();
+        return buffers_.emplace_back(std::move(text));
+    }
 
     std::uint16_t add_source(const std::string& name) {
         if (sources_.size() >= 0xffff) fail("too many include files");
@@ -494,8 +491,16 @@ class NetParser {
         if (p.is_relative() && !dir.empty()) p = std::filesystem::path(dir) / p;
         const std::string path = p.string();
         std::string text;
-        if (!read_whole_file(path, text))
-            fail("cannot open include file \"" + path + "\": " + std::strerror(errno));
+        try {
+            text = read_input_file(path, kMaxTopologyBytes, kWhat);
+        } catch (const InputError& e) {
+            fail("include file \"" + path + "\": " + e.problem());
+        }
+        if (bytes_ + text.size() > kMaxTopologyBytes)
+            fail("include file \"" + path +
+                 "\": the topology and its include files hold more "
+                 "than the " +
+                 format_byte_limit(kMaxTopologyBytes) + " limit");
         const std::uint16_t src = add_source(path);
         parse_text(keep(std::move(text)), src, p.parent_path().string(), depth + 1);
     }
@@ -597,6 +602,10 @@ class NetParser {
         return static_cast<std::uint8_t>(*v);
     }
 
+    void check_aligned(Lid lid, std::uint8_t lmc) const {
+        if (const std::string p = unaligned_base_lid_problem(lid, lmc); !p.empty()) fail(p);
+    }
+
     // `enhanced port 0 lid 4 lmc 0` after a switch description; other words are free text.
     void parse_switch_fields(NodeId n, std::string_view rest) {
         Port& p0 = b_.port(n, 0);
@@ -609,6 +618,7 @@ class NetParser {
                 p0.lmc = take_lmc(rest);
             }
         }
+        check_aligned(p0.base_lid, p0.lmc);
     }
 
     // `[N]` or `[N][ext M]`; s starts at '['.
@@ -728,6 +738,7 @@ class NetParser {
                 lmc = take_lmc(c);
             }
             if (!is_switch) {
+                check_aligned(lid, lmc);
                 port.base_lid = lid;
                 port.lmc = lmc;
             }
@@ -885,25 +896,16 @@ class NetParser {
     }
 };
 
-std::string read_stream(std::istream& in) {
-    std::string text;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0)
-        text.append(buf, static_cast<std::size_t>(in.gcount()));
-    return text;
-}
-
 } // namespace
 
 Fabric read_ibnetdiscover(std::istream& in, const std::string& source,
                           const std::string& base_dir) {
-    return NetParser().parse_top(read_stream(in), source, base_dir);
+    return NetParser().parse_top(read_input_stream(in, source, kMaxTopologyBytes, kWhat), source,
+                                 base_dir);
 }
 
 Fabric read_ibnetdiscover_file(const std::string& path) {
-    std::string text;
-    if (!read_whole_file(path, text))
-        throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
+    std::string text = read_input_file(path, kMaxTopologyBytes, kWhat);
     return NetParser().parse_top(std::move(text), path,
                                  std::filesystem::path(path).parent_path().string());
 }

@@ -4,6 +4,7 @@
 // indexed by LID, with a parallel "listed" bitmap to find duplicate entries.
 #include "fabric/display_name.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
 #include "fabric/lft_dump.hpp"
 #include "fabric/table_text.hpp"
 
@@ -238,12 +239,12 @@ LftDump read_lft_dump_text(std::string_view text, const std::string& source) {
 }
 
 LftDump read_lft_dump(std::istream& in, const std::string& source) {
-    const std::string text = table_text::slurp(in);
+    const std::string text = read_input_stream(in, source, kMaxTableBytes, "LFT dump");
     return read_lft_dump_text(text, source);
 }
 
 LftDump read_lft_dump_file(const std::string& path) {
-    const std::string text = table_text::slurp_file(path);
+    const std::string text = read_input_file(path, kMaxTableBytes, "LFT dump");
     return read_lft_dump_text(text, path);
 }
 

@@ -1,6 +1,8 @@
 // Lids: the LID space of a subnet as a flat owner array.
 #include "fabric/lids.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 #include <string>
 
@@ -27,6 +29,17 @@ void Lids::assign(PortId port, Lid base, std::uint8_t lmc) {
     base_[port] = base;
     lmc_[port] = lmc;
     for (unsigned i = 0; i < count; ++i) owner_[base + i] = port;
+}
+
+std::string unaligned_base_lid_problem(Lid base, std::uint8_t lmc) {
+    if (lmc == 0 || lmc > 15 || (base & ((1u << lmc) - 1)) == 0) return {};
+    const unsigned step = 1u << lmc;
+    const unsigned below = base & ~(step - 1);
+    return fmt::format("base LID {} ({:#06x}) with LMC {} is not a multiple of 2^LMC = {}: IBA "
+                       "requires a port's base LID aligned to its 2^LMC LIDs, and opensm drops "
+                       "such a record (aligned: {})",
+                       base, base, lmc, step,
+                       below ? fmt::format("{} or {}", below, below + step) : std::to_string(step));
 }
 
 bool Lids::aligned() const {

@@ -8,9 +8,17 @@
 
 #include "fabric/fabric.hpp"
 
+#include <string>
 #include <vector>
 
 namespace ibrt {
+
+// Empty when `base` is a valid first LID of a port with this LMC, else the problem for a
+// reader's message. IBA vol. 1 §7.11.1: a port with LMC m answers to the 2^m LIDs that share
+// all but the m low bits, so its base LID is a multiple of 2^m; opensm drops a guid2lid record
+// that is not. Readers of inputs that state an LMC (guid2lid, ibnetdiscover `lid N lmc M`)
+// reject such a base with the line; only `ibrt route --paper-lids` produces one on purpose.
+std::string unaligned_base_lid_problem(Lid base, std::uint8_t lmc);
 
 class Lids {
   public:

@@ -2,13 +2,12 @@
 #include "fabric/path_selection.hpp"
 
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
 
 #include <fmt/format.h>
 
 #include <charconv>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 namespace ibrt {
 namespace {
@@ -77,9 +76,25 @@ std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
             throw InputError(source, line_no, fmt::format("bad destination port GUID '{}'", b));
         unsigned v = 0;
         auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
-        if (ec != std::errc() || p != d.data() + d.size() || v == 0 || v > kMaxUnicastLid)
+        if (ec != std::errc() || p != d.data() + d.size() || v == 0 || v > kMaxUnicastLid) {
+            std::uint64_t lid = 0;
+            if (parse_guid(d, lid) && lid <= 0xffff && b.size() <= 6)
+                throw InputError(source, line_no,
+                                 fmt::format("bad DLID '{}': the line looks like a guid2lid record "
+                                             "(`<port GUID> <min LID> <max LID>`), not a path "
+                                             "selection (`<source port GUID> <destination port "
+                                             "GUID> <decimal DLID>`); was the guid2lid file given "
+                                             "as the path selection?",
+                                             d));
             throw InputError(source, line_no,
                              fmt::format("bad DLID '{}' (expected 1..{})", d, kMaxUnicastLid));
+        }
+        if (e.src_guid == e.dst_guid)
+            throw InputError(source, line_no,
+                             fmt::format("source and destination are the same port 0x{:016x}: a "
+                                         "port does not send to itself (ibrt route writes no such "
+                                         "line)",
+                                         e.src_guid));
         e.dlid = static_cast<Lid>(v);
         out.push_back(e);
     }
@@ -87,11 +102,7 @@ std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
 }
 
 std::vector<PathSelectionEntry> read_path_selection_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, 0, "cannot open file");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return read_path_selection(ss.str(), path);
+    return read_path_selection(read_input_file(path, kMaxTableBytes, "path-selection file"), path);
 }
 
 std::vector<Lid> bind_path_selection(const std::vector<PathSelectionEntry>& entries,

@@ -5,8 +5,8 @@
 //   # comment lines start with '#'; blank lines are ignored
 //   <source port GUID> <destination port GUID> <DLID>
 // GUIDs are hex with a 0x prefix (the end-port GUIDs opensm keys guid2lid by), the DLID is
-// decimal 1..49151 and must be one of the destination port's LIDs. Pairs missing from a file
-// use the destination's base LID.
+// decimal 1..49151 and must be one of the destination port's LIDs; source and destination
+// differ. Pairs missing from a file use the destination's base LID.
 #pragma once
 
 #include "fabric/fabric.hpp"

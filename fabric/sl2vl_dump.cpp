@@ -2,6 +2,7 @@
 // opensm-plugin-api.md §6.4). Format and binding rules are in sl2vl_dump.hpp.
 #include "fabric/sl2vl_dump.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
 #include "fabric/table_text.hpp"
 
 #include <fmt/format.h>
@@ -164,12 +165,12 @@ Sl2VlDump read_sl2vl_dump_text(std::string_view text, const std::string& source)
 }
 
 Sl2VlDump read_sl2vl_dump(std::istream& in, const std::string& source) {
-    const std::string text = table_text::slurp(in);
+    const std::string text = read_input_stream(in, source, kMaxTableBytes, "SL2VL dump");
     return read_sl2vl_dump_text(text, source);
 }
 
 Sl2VlDump read_sl2vl_dump_file(const std::string& path) {
-    const std::string text = table_text::slurp_file(path);
+    const std::string text = read_input_file(path, kMaxTableBytes, "SL2VL dump");
     return read_sl2vl_dump_text(text, path);
 }
 

@@ -10,12 +10,10 @@
 // node has one). SPD: 2.5/5/10 = SDR/DDR/QDR, FDR10, 14/25/50 = FDR/EDR/HDR, `??` otherwise.
 #include "fabric/subnet_lst_reader.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <istream>
 #include <string_view>
 #include <unordered_map>
@@ -65,6 +63,9 @@ class LstParser {
             if (!l.empty()) parse_line(l);
             pos = end + 1;
         }
+        if (nodes_.empty())
+            throw InputError(source_, 0,
+                             "no nodes: the file has no node line (is it an opensm-subnet.lst?)");
         return build();
     }
 
@@ -280,22 +281,11 @@ class LstParser {
 } // namespace
 
 Fabric read_subnet_lst(std::istream& in, const std::string& source) {
-    std::string text;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0)
-        text.append(buf, static_cast<std::size_t>(in.gcount()));
-    return LstParser(source).parse(text);
+    return LstParser(source).parse(read_input_stream(in, source, kMaxTopologyBytes, "subnet.lst"));
 }
 
 Fabric read_subnet_lst_file(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
-    std::string text;
-    char buf[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-    std::fclose(f);
-    return LstParser(path).parse(text);
+    return LstParser(path).parse(read_input_file(path, kMaxTopologyBytes, "subnet.lst"));
 }
 
 } // namespace ibrt

@@ -1,46 +1,18 @@
-// Small text helpers shared by the table readers (LFT dumps, guid2lid, SL2VL dumps): the whole
-// input in memory, split into numbered lines as string_views, and number parsing with the
-// C library's conventions (strtoul base 0) but with overflow and trailing-junk checks that the
-// C library leaves to the caller. Internal to fabric/; not part of the public model.
+// Small text helpers shared by the table readers (LFT dumps, guid2lid, SL2VL dumps): the input
+// (read by fabric/input_file.hpp) split into numbered lines as string_views, and number parsing
+// with the C library's conventions (strtoul base 0) but with overflow and trailing-junk checks that
+// the C library leaves to the caller. Internal to fabric/; not part of the public model.
 #pragma once
 
 #include "fabric/fabric.hpp"
 #include "fabric/input_error.hpp"
 
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
-#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace ibrt::table_text {
-
-inline std::string slurp(std::istream& in) {
-    std::string text;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0)
-        text.append(buf, static_cast<std::size_t>(in.gcount()));
-    return text;
-}
-
-inline std::string slurp_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    in.seekg(0, std::ios::beg);
-    if (size <= 0 || !in) { // not seekable (a pipe): read in chunks
-        in.clear();
-        return slurp(in);
-    }
-    std::string text(static_cast<std::size_t>(size), '\0');
-    in.read(text.data(), size);
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    return text;
-}
 
 // Iterates the lines of a buffer; `line_no` is 1-based. The newline is not part of the line.
 class Lines {
@@ -118,11 +90,11 @@ inline std::optional<std::uint64_t> parse_c_uint(std::string_view s, std::uint64
 }
 
 // Quotes a fragment of an input line for an error message, shortened so that a binary blob
-// does not flood the terminal.
+// does not flood the terminal (InputError escapes what is not printable).
 inline std::string quote(std::string_view s) {
     constexpr std::size_t kMax = 60;
     std::string out = "'";
-    for (char c : s.substr(0, kMax)) out += (static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+    out += s.substr(0, kMax);
     if (s.size() > kMax) out += "...";
     return out + "'";
 }

@@ -13,6 +13,7 @@
 // into per-buffer FIFOs, so the per-packet path allocates nothing.
 #include "sim/simulator.hpp"
 
+#include "sim/config_check.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_lft.hpp"
 #include "sim/prefetch.hpp"
@@ -319,31 +320,7 @@ class Network {
 };
 
 void Network::setup() {
-    if (V_ < 1 || V_ > 15) throw std::invalid_argument("number of VLs must be 1..15");
-    if (cfg_.speedup < 1) throw std::invalid_argument("crossbar speedup must be at least 1");
-    if (cfg_.credit_unit == 0) throw std::invalid_argument("credit unit must be positive");
-    if (cfg_.packet_bytes == 0) throw std::invalid_argument("packet size must be positive");
-    if (need(cfg_.packet_bytes) > cfg_.buffer_bytes / cfg_.credit_unit)
-        throw std::invalid_argument(
-            "a buffer of " + std::to_string(cfg_.buffer_bytes) + " bytes (" +
-            std::to_string(cfg_.buffer_bytes / cfg_.credit_unit) + " credits of " +
-            std::to_string(cfg_.credit_unit) + " bytes) cannot hold a packet of " +
-            std::to_string(cfg_.packet_bytes) + " bytes");
-    if (cfg_.packet_bytes > 0xffff)
-        throw std::invalid_argument("packet size " + std::to_string(cfg_.packet_bytes) +
-                                    " above 65535 bytes");
-    if (cfg_.ps_per_byte > 0xffffffffu)
-        throw std::invalid_argument("serialization time per byte above 4.29 ms");
-    if (cfg_.latency_samples == 0) throw std::invalid_argument("latency samples must be positive");
-    if (cfg_.measure_ps == 0) throw std::invalid_argument("measurement window must be positive");
-    for (const auto& e : cfg_.vlarb.high)
-        if (e.vl >= V_)
-            throw std::invalid_argument("VL arbitration entry names VL " + std::to_string(e.vl) +
-                                        " >= VL count");
-    for (const auto& e : cfg_.vlarb.low)
-        if (e.vl >= V_)
-            throw std::invalid_argument("VL arbitration entry names VL " + std::to_string(e.vl) +
-                                        " >= VL count");
+    check_config(cfg_);
 
     // The events scheduled a (mostly) constant delay ahead: see EventQueue's lanes.
     for (EventType t : {kReady, kDeliver, kOutFree, kCredit}) q_.add_lane(t);
@@ -368,10 +345,6 @@ void Network::setup() {
     pops_seen_.assign(pops_.size(), 0);
     busy_seen_.assign(pops_.size(), 0);
     if (obuf_) {
-        if (need(cfg_.packet_bytes) > cfg_.output_buffer_bytes / cfg_.credit_unit)
-            throw std::invalid_argument(
-                "an output buffer of " + std::to_string(cfg_.output_buffer_bytes) +
-                " bytes cannot hold a packet of " + std::to_string(cfg_.packet_bytes) + " bytes");
         ohead_.assign(P * V_, kNil);
         otail_.assign(P * V_, kNil);
         ocredits_.assign(P * V_, std::int32_t(cfg_.output_buffer_bytes / cfg_.credit_unit));

@@ -82,8 +82,12 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
     if (p == Pattern::Hotspot && spec.hot_node >= n)
         throw std::invalid_argument("hot node " + std::to_string(spec.hot_node) +
                                     " out of range (0.." + std::to_string(n - 1) + ")");
-    if (p == Pattern::Hotspot && (spec.hot_fraction < 0 || spec.hot_fraction > 1))
+    if (p == Pattern::Hotspot && !(spec.hot_fraction >= 0 && spec.hot_fraction <= 1))
         throw std::invalid_argument("hot fraction must be in 0..1");
+    if (p == Pattern::Rotation && spec.shift && *spec.shift % n == 0)
+        throw std::invalid_argument("rotation shift " + std::to_string(*spec.shift) +
+                                    " is a multiple of the " + std::to_string(n) +
+                                    " end nodes: every message would go to its own source");
     fixed_.resize(n);
     for (std::uint32_t s = 0; s < n; ++s) {
         switch (p) {

@@ -8,6 +8,7 @@
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
 #include "tools/command.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 
@@ -105,12 +106,16 @@ const CommandRegistrar reg{{
                        "Extra traffic pattern for the balance check, besides all-to-all: "
                        "all-to-all, shift/K, random")
             ->capture_default_str();
-        sub.add_option("--seed", a->seed, "Seed of the random permutation")->capture_default_str();
+        sub.add_option("--seed", a->seed, "Seed of the random permutation")
+            ->capture_default_str()
+            ->check(whole_in(0, kMax<std::uint64_t>));
         sub.add_flag("--json", a->json, "Print the report as JSON (schema ibrt-check/1)");
-        sub.add_option("--junit", a->junit, "Also write a JUnit XML report to FILE");
+        sub.add_option("--junit", a->junit, "Also write a JUnit XML report to FILE")
+            ->check(output_file());
         sub.add_flag("--strict", a->strict, "Non-minimal paths are violations too");
         sub.add_option("--max-examples", a->max_examples, "Failures reported in full per check")
-            ->capture_default_str();
+            ->capture_default_str()
+            ->check(whole_in(0, kMax<std::uint32_t>));
         sub.add_flag("--no-deadlock", a->no_deadlock, "Skip the credit-loop check");
         sub.add_flag("--no-balance", a->no_balance, "Skip the balance check");
         sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");

@@ -16,6 +16,7 @@
 #include "fabric/lft_dump.hpp"
 #include "fabric/lids.hpp"
 #include "tools/command.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -314,7 +315,8 @@ const CommandRegistrar reg{{
                        "to check that every switch and port of the dumps exists")
             ->needs(lfts);
         sub.add_option("--max", o->max, "Print at most this many differences")
-            ->capture_default_str();
+            ->capture_default_str()
+            ->check(whole_in(0, kMax<std::uint32_t>));
         sub.add_flag("--json", o->json, "Print JSON (schema \"ibrt-diff/1\")");
         sub.footer(
             "Topologies are matched by node GUID and cables by their (node GUID, port) ends;\n"

@@ -16,6 +16,7 @@
 #include "fabric/generators/torus.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "tools/command.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -59,32 +60,38 @@ struct GenOptions {
 
 void add_common(CLI::App& app, GenOptions& o) {
     app.add_option("-o,--output", o.output, "Write the topology here ('-' = stdout)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(output_file());
     app.add_option("--fail-links", o.fail_links,
-                   "Remove random switch-to-switch cables: a fraction if < 1, else a count");
+                   "Remove random switch-to-switch cables: a fraction if < 1, else a count")
+        ->check(real_in(0, 1e9));
     app.add_option("--fail-switches", o.fail_switches,
                    "Remove random switches: a fraction if < 1, else a count; their CAs are "
-                   "dropped and reported");
+                   "dropped and reported")
+        ->check(real_in(0, 1e9));
     app.add_option("--fail-link", o.fail_link,
                    "Remove this cable, named by either end as NODE[PORT] (repeatable; NODE is "
                    "a label such as leaf-0 or a GUID)");
     app.add_option("--fail-switch", o.fail_switch, "Remove this switch (repeatable)");
     app.add_option("--seed", o.seed, "Seed for random topologies and failures")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(whole_in(0, kMax<std::uint64_t>));
     app.add_flag("--keep-connected", o.keep_connected,
                  "Only fail cables/switches whose loss leaves the switches connected");
     app.add_flag("--assign-lids", o.assign_lids,
                  "Pre-assign aligned LIDs (CA ports with --lmc, switches LMC 0), written as "
                  "`lid N lmc M` comments");
     app.add_option("--lmc", o.lmc, "LMC of the CA ports for --assign-lids (implies it), 0..7")
-        ->check(CLI::Range(0, 7));
+        ->check(whole_in(0, 7));
     app.add_option("--link-width", o.width, "Lanes of every cable: 1, 2, 4, 8 or 12")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(CLI::IsMember({1, 2, 4, 8, 12}));
     app.add_option("--link-speed", o.speed,
                    "Speed of every cable: SDR DDR QDR FDR10 FDR EDR HDR NDR")
         ->capture_default_str();
     app.add_option("--report-json", o.report_json,
-                   "Write a JSON report (counts, removed cables and switches, dropped CAs)");
+                   "Write a JSON report (counts, removed cables and switches, dropped CAs)")
+        ->check(output_file());
     app.add_flag("-q,--quiet", o.quiet, "No summary on stderr");
 }
 

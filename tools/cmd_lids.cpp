@@ -21,6 +21,7 @@
 #include "lidassign/study.hpp"
 #include "lidassign/updown.hpp"
 #include "tools/command.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -334,8 +335,10 @@ const CommandRegistrar reg{{
                      "Also solve the 0-1 ILP (GLPK) from color/L's k downwards per destination");
         sub.add_option("--time-limit", a->time_limit, "Seconds per destination for the exact mode")
             ->default_val(10)
-            ->check(CLI::PositiveNumber);
-        sub.add_option("--seed", a->seed, "Seed choosing the Up*/Down* root")->default_val(1);
+            ->check(real_above(0, 1e6));
+        sub.add_option("--seed", a->seed, "Seed choosing the Up*/Down* root")
+            ->default_val(1)
+            ->check(whole_in(0, kMax<std::uint64_t>));
         sub.add_flag("--study", a->study,
                      "Reproduce paper 001 Tables I-V on random irregular fabrics (16/32/64 "
                      "switches, degree 8) into --out");
@@ -352,7 +355,7 @@ const CommandRegistrar reg{{
                      "(max link load and LIDs), into --out");
         sub.add_option("--seeds", a->seeds, "Topologies per configuration for --study")
             ->default_val(32)
-            ->check(CLI::PositiveNumber);
+            ->check(whole_in(1, 1000000));
         sub.add_option("--out", a->out, "Directory for --study's CSV and markdown")
             ->default_val("docs/results");
         sub.add_flag("--json", a->json, "JSON report (schema ibrt-lids/1)");

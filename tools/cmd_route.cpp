@@ -21,6 +21,7 @@
 #include "fabric/path_selection.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -152,7 +153,8 @@ const CommandRegistrar reg{{
         sub.add_option("--seed", a->seed,
                        "Engines' tie-breaking seed; the plugin's seed=N, so a live run can be "
                        "reproduced offline")
-            ->default_val(1);
+            ->default_val(1)
+            ->check(whole_in(0, kMax<std::uint64_t>));
         sub.add_flag("--paper-lids", a->paper_lids, "Same as --engine-opt paper_lids=true");
         sub.add_flag("--lids-from-fabric", a->lids_from_fabric,
                      "Honour the `lid N lmc M` comments of the fabric instead of assigning LIDs");

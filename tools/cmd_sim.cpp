@@ -23,11 +23,13 @@
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
+#include "sim/config_check.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -90,24 +92,7 @@ std::vector<sim::VlArbEntry> parse_vlarb(const std::string& s, const char* what)
 }
 
 std::vector<double> parse_loads(const std::string& s) {
-    std::vector<double> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        double v = -1;
-        try {
-            std::size_t used = 0;
-            v = std::stod(item, &used);
-            if (used != item.size()) v = -1;
-        } catch (const std::exception&) {
-            v = -1;
-        }
-        if (!(v >= 0) || v > 100)
-            throw InputError("--load", 0, fmt::format("expected loads >= 0, got '{}'", item));
-        out.push_back(v);
-    }
-    if (out.empty()) throw InputError("--load", 0, "no load given");
-    return out;
+    return parse_reals("--load", s, 0, 1);
 }
 
 sim::SimConfig make_config(const SimArgs& a) {
@@ -168,6 +153,7 @@ sim::SimConfig make_config(const SimArgs& a) {
     c.drain_ps = ps_of(a.drain_us * 1000, "--drain-us");
     c.deadlock_ps = ps_of(a.deadlock_us * 1000, "--deadlock-us");
     c.seed = a.seed;
+    sim::check_config(c);
     return c;
 }
 
@@ -406,23 +392,29 @@ const CommandRegistrar reg{{
         sub.add_option("--load", a->loads,
                        "Offered load(s), fraction of the link bandwidth; a list runs each")
             ->default_val("0.5")
+            ->check(reals_in(0, 1))
             ->group(t);
         sub.add_option("--injection", a->injection, "bernoulli or constant")
             ->default_val("bernoulli")
             ->group(t);
         sub.add_option("--hot-fraction", a->hot_fraction, "hotspot: share sent to the hot node")
             ->default_val(0.1)
+            ->check(real_in(0, 1))
             ->group(t);
         sub.add_option("--hot-node", a->hot_node, "hotspot: CA index of the hot node")
             ->default_val(0)
+            ->check(whole_in(0, kMax<std::uint32_t>))
             ->group(t);
         sub.add_option("--shift", a->shift, "rotation: destination = source + shift (default N/2)")
+            ->check(whole_in(1, kMax<std::int32_t>))
             ->group(t);
         sub.add_option("--packet-bytes", a->packet_bytes, "Packet size")
             ->default_val(256)
+            ->check(whole_in(1, 65535))
             ->group(t);
         sub.add_option("--message-bytes", a->message_bytes,
                        "Message size, split into packets (default one packet)")
+            ->check(whole_in(0, kMaxSimSize))
             ->group(t);
         sub.add_option("--dlid", a->dlid,
                        "DLID choice: table (path selection, else base LID), base, random (LMC)")
@@ -433,35 +425,49 @@ const CommandRegistrar reg{{
             ->group(t);
 
         auto* m = "Model";
-        sub.add_option("--vls", a->vls, "Data VLs")->default_val(1)->group(m);
+        sub.add_option("--vls", a->vls, "Data VLs")
+            ->default_val(1)
+            ->check(whole_in(1, 15))
+            ->group(m);
         sub.add_option("--buffer-bytes", a->buffer_bytes, "Input buffer per VL per port")
             ->default_val(1024)
+            ->check(whole_in(1, kMaxSimSize))
             ->group(m);
         sub.add_option("--output-buffer-bytes", a->output_buffer_bytes,
                        "Output buffer per VL per switch port (0 = none: the crossbar feeds the "
                        "link)")
             ->default_val(0)
+            ->check(whole_in(0, kMaxSimSize))
             ->group(m);
         sub.add_option("--source-queue", a->source_queue,
                        "Packets a source queue holds; messages beyond are offered but throttled "
                        "(0 = unbounded)")
             ->default_val(256)
+            ->check(whole_in(0, kMaxSimSize))
             ->group(m);
         sub.add_option("--credit-unit", a->credit_unit, "Bytes per flow-control credit")
             ->default_val(64)
+            ->check(whole_in(1, 65535))
             ->group(m);
-        sub.add_option("--fly-ns", a->fly_ns, "Link propagation time")->default_val(20)->group(m);
+        sub.add_option("--fly-ns", a->fly_ns, "Link propagation time")
+            ->default_val(20)
+            ->check(real_in(0, kMaxSimNs))
+            ->group(m);
         sub.add_option("--routing-ns", a->routing_ns, "Switch routing/lookup delay")
             ->default_val(100)
+            ->check(real_in(0, kMaxSimNs))
             ->group(m);
         sub.add_option("--ns-per-byte", a->ns_per_byte,
                        "Serialization time per byte on every link (default: width x speed)")
+            ->check(real_in(0, kMaxSimNsPerByte))
             ->group(m);
         sub.add_option("--credit-delay-ns", a->credit_delay_ns,
                        "Credit return time (default: the fly time)")
+            ->check(real_in(0, kMaxSimNs))
             ->group(m);
         sub.add_option("--speedup", a->speedup, "Packets an input port feeds at once")
             ->default_val(1)
+            ->check(whole_in(1, 255))
             ->group(m);
         sub.add_option("--vlarb-high", a->vlarb_high, "High-priority VLArb table VL:W,VL:W,...")
             ->group(m);
@@ -470,31 +476,46 @@ const CommandRegistrar reg{{
             ->group(m);
         sub.add_option("--vlarb-high-limit", a->vlarb_limit,
                        "LimitOfHighPriority, 4 KB units (255 = unlimited)")
+            ->check(whole_in(0, 255))
             ->group(m);
 
         auto* w = "Measurement";
-        sub.add_option("--warmup-us", a->warmup_us, "Warm-up")->default_val(10)->group(w);
+        sub.add_option("--warmup-us", a->warmup_us, "Warm-up")
+            ->default_val(10)
+            ->check(real_in(0, kMaxSimUs))
+            ->group(w);
         sub.add_option("--measure-us", a->measure_us, "Measurement window")
             ->default_val(50)
+            ->check(real_above(0, kMaxSimUs))
             ->group(w);
         sub.add_option("--drain-us", a->drain_us, "Longest drain after the window")
             ->default_val(50)
+            ->check(real_in(0, kMaxSimUs))
             ->group(w);
         sub.add_option("--deadlock-us", a->deadlock_us,
                        "No hop for this long with packets inside = deadlock (default 100 "
                        "packet times)")
+            ->check(real_in(0, kMaxSimUs))
             ->group(w);
-        sub.add_option("--seed", a->seed, "Random seed")->default_val(1)->group(w);
+        sub.add_option("--seed", a->seed, "Random seed")
+            ->default_val(1)
+            ->check(whole_in(0, kMax<std::uint64_t>))
+            ->group(w);
         sub.add_flag("--saturation", a->saturation,
                      "Find the saturation load by bisection instead of --load")
             ->group(w);
         sub.add_option("--saturation-max", a->sat_hi, "Upper load of the search")
             ->default_val(1.0)
+            ->check(real_above(0, 1))
             ->group(w);
-        sub.add_option("--saturation-steps", a->steps, "Bisection steps")->default_val(7)->group(w);
+        sub.add_option("--saturation-steps", a->steps, "Bisection steps")
+            ->default_val(7)
+            ->check(whole_in(1, 30))
+            ->group(w);
         sub.add_option("--saturation-tolerance", a->tolerance,
                        "Saturated when accepted < (1 - tolerance) x offered")
             ->default_val(0.05)
+            ->check(real_in(0, 0.5))
             ->group(w);
 
         auto* o = "Output";
@@ -503,6 +524,7 @@ const CommandRegistrar reg{{
             ->excludes(csv)
             ->group(o);
         sub.add_option("--plot", a->plot, "SVG: average latency against accepted traffic")
+            ->check(output_file())
             ->group(o);
         sub.add_flag("-q,--quiet", a->quiet, "No progress line on stderr")->group(o);
         sub.footer("Examples:\n"

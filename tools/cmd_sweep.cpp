@@ -7,10 +7,12 @@
 #include "fabric/generators/fat_tree.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
+#include "sim/config_check.hpp"
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 
@@ -42,16 +44,6 @@ std::vector<std::string> split(const std::string& s) {
     return out;
 }
 
-double number(const std::string& s, const char* what) {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(s, &used);
-        if (used == s.size() && v >= 0) return v;
-    } catch (const std::exception&) {
-    }
-    throw InputError(what, 0, fmt::format("expected a number >= 0, got '{}'", s));
-}
-
 sim::Time ps(double ns) {
     return sim::Time(std::llround(ns * 1000.0));
 }
@@ -64,9 +56,9 @@ int run_sweep(const SweepArgs& a) {
     Fabric f;
     std::string name = a.fabric;
     if (!a.fat_tree.empty()) {
-        const auto mn = split(a.fat_tree);
+        const auto mn = parse_wholes("--fat-tree", a.fat_tree, 1, 254);
         if (mn.size() != 2) throw InputError("--fat-tree", 0, "expected M,N");
-        const int m = int(number(mn[0], "--fat-tree")), n = int(number(mn[1], "--fat-tree"));
+        const int m = int(mn[0]), n = int(mn[1]);
         if (m < 2 || m % 2 || n < 1 || n > 6)
             throw InputError("--fat-tree", 0, "need even M >= 2, 1 <= N <= 6");
         f = gen::fat_tree(m, n);
@@ -101,16 +93,10 @@ int run_sweep(const SweepArgs& a) {
         base.sl = sim::SlPolicy::Path;
     else
         throw InputError("--sl", 0, fmt::format("expected path or spread, got '{}'", a.sl));
-    std::vector<double> loads;
-    for (const auto& s : split(a.loads)) loads.push_back(number(s, "--loads"));
-    if (loads.empty()) throw InputError("--loads", 0, "no load given");
+    const std::vector<double> loads = parse_reals("--loads", a.loads, 0, 1);
     std::vector<int> vls;
-    for (const auto& s : split(a.vls)) {
-        const double v = number(s, "--vls");
-        if (v < 1 || v > 15 || v != std::floor(v))
-            throw InputError("--vls", 0, "VL counts are 1..15");
-        vls.push_back(int(v));
-    }
+    for (const std::int64_t v : parse_wholes("--vls", a.vls, 1, 15)) vls.push_back(int(v));
+    sim::check_config(base);
 
     std::ofstream csv;
     if (!a.csv.empty()) {
@@ -182,35 +168,66 @@ const CommandRegistrar reg{{
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<SweepArgs>();
         sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover format");
-        sub.add_option("--fat-tree", a->fat_tree, "Or generate FT(M,N): M,N");
+        sub.add_option("--fat-tree", a->fat_tree, "Or generate FT(M,N): M,N")
+            ->check(wholes_in(1, 254));
         sub.add_option("--engines", a->engines, "Engines, comma-separated")
             ->default_val("mlid,slid");
-        sub.add_option("--vls", a->vls, "VL counts, comma-separated")->default_val("1,2,4");
-        sub.add_option("--loads", a->loads, "Offered loads, comma-separated")->required();
+        sub.add_option("--vls", a->vls, "VL counts, comma-separated")
+            ->default_val("1,2,4")
+            ->check(wholes_in(1, 15));
+        sub.add_option("--loads", a->loads, "Offered loads, comma-separated")
+            ->required()
+            ->check(reals_in(0, 1));
         sub.add_option("--pattern", a->pattern, "Traffic: " + sim::pattern_names())
             ->default_val("uniform");
         sub.add_option("--injection", a->injection, "bernoulli or constant")
             ->default_val("bernoulli");
-        sub.add_option("--hot-fraction", a->hot_fraction, "hotspot share")->default_val(0.1);
-        sub.add_option("--hot-node", a->hot_node, "hotspot CA index")->default_val(0);
+        sub.add_option("--hot-fraction", a->hot_fraction, "hotspot share")
+            ->default_val(0.1)
+            ->check(real_in(0, 1));
+        sub.add_option("--hot-node", a->hot_node, "hotspot CA index")
+            ->default_val(0)
+            ->check(whole_in(0, kMax<std::uint32_t>));
         sub.add_option("--sl", a->sl, "spread (SL uniform over the VLs) or path")
             ->default_val("spread");
-        sub.add_option("--packet-bytes", a->packet_bytes, "Packet size")->default_val(32);
-        sub.add_option("--buffer-bytes", a->buffer_bytes, "Buffer per VL")->default_val(32);
-        sub.add_option("--credit-unit", a->credit_unit, "Bytes per credit")->default_val(32);
-        sub.add_option("--fly-ns", a->fly_ns, "Fly time")->default_val(20);
-        sub.add_option("--routing-ns", a->routing_ns, "Routing delay")->default_val(100);
-        sub.add_option("--ns-per-byte", a->ns_per_byte, "Serialization per byte")->default_val(4);
-        sub.add_option("--warmup-us", a->warmup_us, "Warm-up")->default_val(20);
-        sub.add_option("--measure-us", a->measure_us, "Measurement window")->default_val(50);
-        sub.add_option("--drain-us", a->drain_us, "Longest drain")->default_val(50);
-        sub.add_option("--seed", a->seed, "Seed")->default_val(1);
+        sub.add_option("--packet-bytes", a->packet_bytes, "Packet size")
+            ->default_val(32)
+            ->check(whole_in(1, 65535));
+        sub.add_option("--buffer-bytes", a->buffer_bytes, "Buffer per VL")
+            ->default_val(32)
+            ->check(whole_in(1, kMaxSimSize));
+        sub.add_option("--credit-unit", a->credit_unit, "Bytes per credit")
+            ->default_val(32)
+            ->check(whole_in(1, 65535));
+        sub.add_option("--fly-ns", a->fly_ns, "Fly time")
+            ->default_val(20)
+            ->check(real_in(0, kMaxSimNs));
+        sub.add_option("--routing-ns", a->routing_ns, "Routing delay")
+            ->default_val(100)
+            ->check(real_in(0, kMaxSimNs));
+        sub.add_option("--ns-per-byte", a->ns_per_byte, "Serialization per byte")
+            ->default_val(4)
+            ->check(real_in(0, kMaxSimNsPerByte));
+        sub.add_option("--warmup-us", a->warmup_us, "Warm-up")
+            ->default_val(20)
+            ->check(real_in(0, kMaxSimUs));
+        sub.add_option("--measure-us", a->measure_us, "Measurement window")
+            ->default_val(50)
+            ->check(real_above(0, kMaxSimUs));
+        sub.add_option("--drain-us", a->drain_us, "Longest drain")
+            ->default_val(50)
+            ->check(real_in(0, kMaxSimUs));
+        sub.add_option("--seed", a->seed, "Seed")
+            ->default_val(1)
+            ->check(whole_in(0, kMax<std::uint64_t>));
         sub.add_option("--source-queue", a->source_queue,
                        "Packets a source queue holds; messages beyond are offered but throttled "
                        "(0 = unbounded)")
-            ->default_val(256);
-        sub.add_option("--csv", a->csv, "CSV file (default: rows on stdout)");
-        sub.add_option("--plot", a->plot, "SVG file: latency against accepted traffic");
+            ->default_val(256)
+            ->check(whole_in(0, kMaxSimSize));
+        sub.add_option("--csv", a->csv, "CSV file (default: rows on stdout)")->check(output_file());
+        sub.add_option("--plot", a->plot, "SVG file: latency against accepted traffic")
+            ->check(output_file());
         sub.add_option("--title", a->title, "Plot title");
         sub.add_flag("-q,--quiet", a->quiet, "No progress line");
         sub.footer("Defaults are paper 000 §5.2's set-up: 20 ns fly, 100 ns routing, 4 ns/byte, "

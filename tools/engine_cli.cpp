@@ -2,6 +2,7 @@
 #include "tools/engine_cli.hpp"
 
 #include "fabric/input_error.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +14,8 @@ void add_engine_cli(CLI::App& sub, EngineCli& a) {
     sub.add_option("--lmc", a.lmc,
                    "LMC 0..7, or auto: the engine chooses (mlid: enough LIDs for every up path, "
                    "capped at 7 and by the 49151 unicast LIDs)")
-        ->default_val("auto");
+        ->default_val("auto")
+        ->check(whole_in_or(0, 7, "auto"));
     sub.add_option("--engine-opt", a.opts,
                    "Engine parameter key=value (repeatable); the engines' parameters are listed "
                    "below")

@@ -1,6 +1,7 @@
 // `ibrt`: the command-line front end. Parses the subcommand and maps failures to exit codes;
 // each subcommand lives in its own tools/cmd_*.cpp.
 #include "fabric/input_error.hpp"
+#include "fabric/printable.hpp"
 #include "tools/command.hpp"
 
 #include <fmt/core.h>
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "ibrt: {}\n", e.what());
         return kExitBadInput;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "ibrt: error: {}\n", e.what());
+        fmt::print(stderr, "ibrt: error: {}\n", ibrt::printable(e.what()));
         return kExitBadInput;
     }
 }

@@ -98,10 +98,11 @@ TEST_CASE("write_guid2lid: node order, LMC ranges, ports without LIDs", "[guid2l
     CHECK(back.lmc(f.port_id(ca, 2)) == 2);
     CHECK(back.base(f.port_id(sw, 0)) == 0xbfff);
     CHECK_FALSE(back.has_lid(f.port_id(ca, 1)));
-    // Unaligned (paper-mode) ranges are kept, and reported by Lids::aligned().
-    const Lids odd = bind_guid2lid(parse("0x11 5 6\n"), f, "g");
-    CHECK(odd.base(f.port_id(ca, 1)) == 5);
-    CHECK_FALSE(odd.aligned());
+    // Unaligned (paper-mode) ranges are refused: IBA requires base LIDs aligned to 2^LMC.
+    CHECK_THROWS_WITH(bind_guid2lid(parse("0x11 5 6\n"), f, "g"),
+                      "g:1: LID range: base LID 5 (0x0005) with LMC 1 is not a multiple of 2^LMC "
+                      "= 2: IBA requires a port's base LID aligned to its 2^LMC LIDs, and opensm "
+                      "drops such a record (aligned: 4 or 6)");
 }
 
 TEST_CASE("read(write(x)) == x on the pinned sample", "[guid2lid]") {
@@ -116,6 +117,14 @@ TEST_CASE("read(write(x)) == x on the pinned sample", "[guid2lid]") {
         CHECK(back.lmc(p) == lids.lmc(p));
     }
     CHECK(back.max_lid() == 64);
+}
+
+TEST_CASE("a path-selection file given as guid2lid is named as such", "[guid2lid]") {
+    CHECK_THROWS_WITH(parse("# ibrt path selection: the DLID each source port uses\n"),
+                      "g:1: this is an ibrt path-selection file, not a guid2lid (give it with "
+                      "--path-selection)");
+    CHECK_THROWS_WITH(parse("# other\n"),
+                      "g:1: guid2lid has no comments: opensm would take '#...' as a GUID");
 }
 
 TEST_CASE("guid2lid reader diagnoses what opensm would misread", "[guid2lid]") {
@@ -173,6 +182,15 @@ TEST_CASE("bind_guid2lid errors name the record's line", "[guid2lid]") {
                       "g:1: LID range 0x0002-0x0004 holds 3 LIDs, not a power of two (2^LMC)");
     CHECK_THROWS_WITH(bind_guid2lid(parse("0x0010000000000101 0x100 0x1ff\n"), f, "g"),
                       "g:1: LID range 0x0100-0x01ff needs LMC 8; the maximum is 7");
+    // Unaligned base LID with LMC > 0 (issue 12): IBA requires base % 2^LMC == 0.
+    CHECK_THROWS_WITH(bind_guid2lid(parse("0x0010000000000101 0x31 0x34\n"), f, "g"),
+                      "g:1: LID range: base LID 49 (0x0031) with LMC 2 is not a multiple of "
+                      "2^LMC = 4: IBA requires a port's base LID aligned to its 2^LMC LIDs, and "
+                      "opensm drops such a record (aligned: 48 or 52)");
+    CHECK(bind_guid2lid(parse("0x0010000000000101 0x30 0x33\n"), f, "g")
+              .base(ca_port(f, "host-l0-0")) == 0x30);
+    CHECK(bind_guid2lid(parse("0x0010000000000101 0x31 0x31\n"), f, "g")
+              .base(ca_port(f, "host-l0-0")) == 0x31); // LMC 0: any LID
     CHECK_THROWS_WITH(bind_guid2lid(parse("0x0010000000000101 2 3\n\n"
                                           "0x0020000000010000 3 3\n"),
                                     f, "g"),

@@ -104,6 +104,7 @@ inline Fabric make_fat_tree(int leaves, int hosts, int spines, PortNum leaf_port
             b.connect(leaf[l], static_cast<PortNum>(hosts + 1 + s), spine[s],
                       static_cast<PortNum>(l + 1), 4, LinkSpeed::HDR);
     }
+    next_lid += next_lid & 1; // LMC 1 base LIDs are even (IBA: aligned to 2^LMC)
     for (int l = 0; l < leaves; ++l)
         for (int h = 0; h < hosts; ++h) {
             const std::uint64_t g = 0x0002c90300000000ull + (std::uint64_t(l) * hosts + h) * 4;

@@ -170,9 +170,9 @@ TEST_CASE("every width and speed string, routers, CA-to-CA cables, `??`") {
     CHECK(f.port(n5, 1).peer_node == n4);
     CHECK(f.port(n4, 2).peer_node == edge);
     CHECK(f.port(n4, 1).guid == 0x2c90300b10031);
-    CHECK(f.port(n4, 1).base_lid == 13);
+    CHECK(f.port(n4, 1).base_lid == 14);
     CHECK(f.port(n4, 1).lmc == 0);
-    CHECK(f.port(n4, 2).base_lid == 11);
+    CHECK(f.port(n4, 2).base_lid == 12);
     CHECK(f.port(n4, 2).lmc == 1);
     CHECK(f.node(n4).sysimg_guid == 0x2c90300b10033);
     CHECK(f.node(by_id(f, "H-0002c90300b10020")).sysimg_guid == 0); // no sysimgguid line
@@ -181,7 +181,7 @@ TEST_CASE("every width and speed string, routers, CA-to-CA cables, `??`") {
     CHECK(f.port(rt, 2).peer_node == spine);
     CHECK(f.port(rt, 2).peer_port == 35);
     CHECK(f.port(rt, 2).guid == 0x2c90300c00002);
-    CHECK(f.port(rt, 1).base_lid == 9);
+    CHECK(f.port(rt, 1).base_lid == 10);
     CHECK(f.node(edge).enhanced_port0);
     CHECK(f.node(edge).device_id == 0xd2f0);
     CHECK(f.port(spine, 0).base_lid == 2);
@@ -209,23 +209,23 @@ TEST_CASE("grammar corners: CRLF, comments in a record, do/pdebug, defaults, rou
                                "pdebug=0\r\n"
                                "do Wait\r\n"
                                "switchguid+5\r\n"
-                               "Switch 3 \"a\" # \"switch a\" enhanced port 0 lid 7 lmc 2\r\n"
+                               "Switch 3 \"a\" # \"switch a\" enhanced port 0 lid 8 lmc 2\r\n"
                                "# a comment inside the record\r\n"
                                "[1] \"r\"[2] w=1 s=2\r\n"
                                "[2]\t\"b\"[1]\t\t# \"b\" lid 3 12xDDR s=2 w=8 v=4\r\n"
                                "\r\n"
                                "extspeed=2\r\n"
                                "Rt 2 \"r\"\r\n"
-                               "[2] \"a\"[1] w=3 s=3 # lid 9 lmc 0 \"switch a\" lid 7\r\n"
+                               "[2] \"a\"[1] w=3 s=3 # lid 9 lmc 0 \"switch a\" lid 8\r\n"
                                "\r\n"
                                "hcaguids=0x10\r\n"
                                "Hca 1 \"b\"  # \"\"\r\n"
-                               "[1] \"a\"[2] # lid 3 lmc 0 \"switch a\" lid 7 4xDDR\r\n");
+                               "[1] \"a\"[2] # lid 3 lmc 0 \"switch a\" lid 8 4xDDR\r\n");
     REQUIRE(f.num_nodes() == 3);
     const NodeId a = by_id(f, "a"), r = by_id(f, "r"), b = by_id(f, "b");
     CHECK(f.node(a).guid == 0x200005); // relative to the default switch base
     CHECK(f.node(a).desc == "switch a");
-    CHECK(f.port(a, 0).base_lid == 7);
+    CHECK(f.port(a, 0).base_lid == 8);
     CHECK(f.port(a, 0).lmc == 2);
     CHECK(f.node(r).guid == ~std::uint64_t{0}); // ibsim's router default base
     CHECK(f.port(r, 2).guid == 1);              // ... plus the port number, wrapped
@@ -304,6 +304,19 @@ TEST_CASE("exact error messages name the file and line") {
     CHECK(error_of("Switch 8 \"sw\" # \"d\" lid 70000\n") == "topo.net:1: bad LID \"70000\"");
     CHECK(error_of("Ca 1 \"h\"\n[1] \"sw\"[1] # lid 3 lmc 9 \"d\" lid 1 4xSDR\n") ==
           "topo.net:2: bad LMC \"9\"");
+    // A base LID not aligned to 2^LMC (issue 12): IBA and opensm reject it.
+    CHECK(error_of("Ca 1 \"h\"\n[1] \"sw\"[1] # lid 3 lmc 1 \"d\" lid 1 4xSDR\n") ==
+          "topo.net:2: base LID 3 (0x0003) with LMC 1 is not a multiple of 2^LMC = 2: IBA "
+          "requires a port's base LID aligned to its 2^LMC LIDs, and opensm drops such a record "
+          "(aligned: 2 or 4)");
+    CHECK(error_of("Switch 8 \"sw\" # \"d\" enhanced port 0 lid 9 lmc 2\n") ==
+          "topo.net:1: base LID 9 (0x0009) with LMC 2 is not a multiple of 2^LMC = 4: IBA "
+          "requires a port's base LID aligned to its 2^LMC LIDs, and opensm drops such a record "
+          "(aligned: 8 or 12)");
+    CHECK(error_of("Switch 8 \"sw\" # \"d\" enhanced port 0 lmc 1 lid 1\n") ==
+          "topo.net:1: base LID 1 (0x0001) with LMC 1 is not a multiple of 2^LMC = 2: IBA "
+          "requires a port's base LID aligned to its 2^LMC LIDs, and opensm drops such a record "
+          "(aligned: 2)");
     CHECK(error_of("Switch 8 \"a#b\"\n") ==
           "topo.net:1: '#' is reserved in node ids (ibsim module prefixes)");
     CHECK(error_of("Switch 8 \"sw\"\n@[1] \"alias\"\n") ==
@@ -323,10 +336,11 @@ TEST_CASE("include errors name the included file") {
         CHECK(e.line() == 4);
         CHECK(e.problem() == "unknown remote node \"leaf-0\"");
     }
-    CHECK(error_of("include \"/nonexistent/x.net\"\n") ==
-          "topo.net:1: cannot open include file \"/nonexistent/x.net\": No such file or directory");
+    CHECK(
+        error_of("include \"/nonexistent/x.net\"\n") ==
+        "topo.net:1: include file \"/nonexistent/x.net\": cannot open: No such file or directory");
     CHECK_THROWS_WITH(read_ibnetdiscover_file("/nonexistent/y.net"),
-                      "/nonexistent/y.net: cannot read: No such file or directory");
+                      "/nonexistent/y.net: cannot open: No such file or directory");
 }
 
 TEST_CASE("an include cycle is cut off") {
@@ -353,7 +367,10 @@ TEST_CASE("a cable between two ports of one switch") {
     CHECK(f.port(0, 1).peer_port == 2);
 }
 
-TEST_CASE("empty input is an empty fabric") {
-    CHECK(read_text("").num_nodes() == 0);
-    CHECK(read_text("#\n# nothing\n\n").num_nodes() == 0);
+TEST_CASE("input without nodes is an error, not an empty fabric (issue 12)") {
+    const std::string msg = "x: no nodes: the file has no Switch, Ca or Rt record (is it an "
+                            "ibnetdiscover topology?)";
+    CHECK_THROWS_WITH(read_text("", "x"), msg);
+    CHECK_THROWS_WITH(read_text("#\n# nothing\n\n", "x"), msg);
+    CHECK(read_text("Ca 1 \"h\"\n").num_nodes() == 1);
 }

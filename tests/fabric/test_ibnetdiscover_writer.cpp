@@ -41,8 +41,8 @@ Fabric small_fabric() {
     b.node(h1).device_id = 0x1017;
     b.port(h1, 1).guid = 0x11;
     b.port(h1, 1).base_lid = 2;
-    b.node(h2).id = "bad#id"; // not an ibsim id: written as H-<guid>
-    b.port(h2, 1).base_lid = 3;
+    b.node(h2).id = "bad#id";   // not an ibsim id: written as H-<guid>
+    b.port(h2, 1).base_lid = 4; // aligned to 2^LMC, as IBA requires
     b.port(h2, 1).lmc = 1;
     b.connect(sw, 1, h1, 1, 4, LinkSpeed::EDR);
     b.connect(sw, 2, h2, 1, 12, LinkSpeed::HDR);
@@ -71,13 +71,13 @@ TEST_CASE("writer output is ibnetdiscover's layout, a CA first") {
           "switchguid=0x20(20)\n"
           "Switch\t4 \"sw\"\t\t# \"sw desc\" enhanced port 0 lid 1 lmc 0\n"
           "[1]\t\"h1\"[1](11) \t\t# \"h1 HCA\" lid 2 4xEDR\n"
-          "[2]\t\"H-0000000000000030\"[1](31) \t\t# \"h2\" lid 3 12xHDR\n"
+          "[2]\t\"H-0000000000000030\"[1](31) \t\t# \"h2\" lid 4 12xHDR\n"
           "\n"
           "vendid=0x0\n"
           "devid=0x0\n"
           "caguid=0x30\n"
           "Ca\t2 \"H-0000000000000030\"\t\t# \"h2\"\n"
-          "[1](31) \t\"sw\"[2]\t\t# lid 3 lmc 1 \"sw desc\" lid 1 12xHDR\n"
+          "[1](31) \t\"sw\"[2]\t\t# lid 4 lmc 1 \"sw desc\" lid 1 12xHDR\n"
           "[2](32) \t\"R-0000000000000040\"[1] (41) \t\t# lid 0 lmc 0 \"R-0000000000000040\" "
           "lid 0 1x??\n"
           "\n"
@@ -158,7 +158,7 @@ TEST_CASE("lines stay within ibsim's 254 characters; descriptions are NodeDescri
     b.node(c2).id = std::string(63, 'j') + "k";
     b.port(sw, 254).ext_num = 254;
     b.port(c1, 254).ext_num = 254;
-    b.port(c1, 254).base_lid = kMaxUnicastLid;
+    b.port(c1, 254).base_lid = kMaxUnicastLid & ~127; // the highest base LID aligned to LMC 7
     b.port(c1, 254).lmc = 7;
     b.port(c2, 254).base_lid = kMaxUnicastLid;
     b.port(sw, 0).base_lid = kMaxUnicastLid;

@@ -84,3 +84,33 @@ TEST_CASE("path selection: errors name file and line") {
                    x.f, x.r.lids) ==
           "ps:2: pair 0x0010000000000101 -> 0x0010000000000201 is given twice");
 }
+
+TEST_CASE("path selection: a line from a port to itself is refused (issue 19)") {
+    // The writer never writes one, so accepting it would change the table on a round trip.
+    Fixture x;
+    const Lid b1 = x.r.lids.base(x.f.port_id(x.f.cas()[0], 1));
+    CHECK(error_of(fmt::format("# c\n0x0010000000000101 0x0010000000000201 {}\n"
+                               "0x0010000000000101 0x0010000000000101 {}\n",
+                               x.r.lids.base(x.f.port_id(x.f.cas()[1], 1)), b1),
+                   x.f, x.r.lids) ==
+          "ps:3: source and destination are the same port 0x0010000000000101: a port does not "
+          "send to itself (ibrt route writes no such line)");
+    CHECK_THROWS_WITH(read_path_selection("0x10000000000301 0x10000000000301 7\n", "ps"),
+                      "ps:1: source and destination are the same port 0x0010000000000301: a port "
+                      "does not send to itself (ibrt route writes no such line)");
+}
+
+TEST_CASE("path selection: a guid2lid given as the path selection is named as such (issue 12)") {
+    Fixture x;
+    const std::string hint =
+        "the line looks like a guid2lid record (`<port GUID> <min LID> <max LID>`), not a path "
+        "selection (`<source port GUID> <destination port GUID> <decimal DLID>`); was the "
+        "guid2lid file given as the path selection?";
+    CHECK_THROWS_WITH(read_path_selection("0x0010000000000101 0x0002 0x0003\n\n", "g"),
+                      "g:1: bad DLID '0x0003': " + hint);
+    CHECK_THROWS_WITH(read_path_selection("0x0020000000000100 0x0001 0x0001\n", "g"),
+                      "g:1: bad DLID '0x0001': " + hint);
+    // Other bad DLIDs keep the plain message.
+    CHECK_THROWS_WITH(read_path_selection("0x0010000000000101 0x0010000000000201 0x3\n", "p"),
+                      "p:1: bad DLID '0x3' (expected 1..49151)");
+}

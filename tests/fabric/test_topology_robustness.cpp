@@ -96,8 +96,10 @@ std::vector<std::string> variants(const std::string& text, std::uint64_t seed) {
     return out;
 }
 
-// "source:N: problem" with N >= 1.
+// "source:N: problem" with N >= 1, or "source: no nodes..." for a variant cut before its first
+// node (a file without nodes is refused as a whole).
 bool located(const std::string& msg, const std::string& source) {
+    if (msg.rfind(source + ": no nodes: ", 0) == 0) return true;
     std::size_t pos;
     if (msg.rfind(source + ":", 0) == 0) {
         pos = source.size() + 1;

@@ -4,6 +4,7 @@
 // buffers by VLArb when the downstream buffer has credits.
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
+#include "sim/config_check.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
 
@@ -149,6 +150,21 @@ TEST_CASE("an output buffer smaller than a packet is refused") {
     SimConfig c;
     c.packet_bytes = 256;
     c.output_buffer_bytes = 128;
+    CHECK_THROWS_WITH(simulate(x.f, x.r, c), "an output buffer of 128 bytes (2 credits of 64 "
+                                             "bytes) cannot hold a packet of 256 bytes (4 "
+                                             "credits)");
+}
+
+TEST_CASE("an output buffer that is not a whole number of credits says it was rounded down") {
+    // 1000 bytes are 15 credits of 64 bytes (960 bytes): a 1000-byte packet needs 16.
+    auto x = test::two_switches(1);
+    SimConfig c;
+    c.packet_bytes = 1000;
+    c.buffer_bytes = 1024;
+    c.output_buffer_bytes = 1000;
     CHECK_THROWS_WITH(simulate(x.f, x.r, c),
-                      "an output buffer of 128 bytes cannot hold a packet of 256 bytes");
+                      "an output buffer of 1000 bytes (15 credits of 64 bytes, rounded down to "
+                      "whole credits) cannot hold a packet of 1000 bytes (16 credits)");
+    c.output_buffer_bytes = 1024;
+    CHECK_NOTHROW(check_config(c));
 }

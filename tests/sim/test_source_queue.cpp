@@ -2,6 +2,7 @@
 // run"): above saturation a full source queue refuses messages, which count as offered and
 // throttled, never as generated, so offered against accepted stays honest and the packets
 // alive at once do not grow with the run.
+#include "sim/config_check.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
 
@@ -83,13 +84,18 @@ TEST_CASE("below saturation the source-queue bound changes nothing") {
     CHECK(b.accepted_bytes_per_ns == u.accepted_bytes_per_ns);
 }
 
-TEST_CASE("a message larger than the source queue still enters an empty queue") {
+TEST_CASE("a message larger than the source queue is refused (issue 12)") {
     auto x = test::two_switches(1);
     SimConfig c = overload(0.2, 400);
     c.message_bytes = 8 * 256; // 8 packets
     c.source_queue_packets = 4;
+    CHECK_THROWS_WITH(simulate(x.f, x.r, c),
+                      "a message of 2048 bytes is 8 packets of 256 bytes, more than a source "
+                      "queue of 4 packets holds (raise the source queue or shorten the message)");
+    c.source_queue_packets = 8; // exactly one message fits
     const SimResult r = simulate(x.f, x.r, c);
-    CHECK(r.peak_source_queue >= 8);
     CHECK(r.delivered > 0);
     CHECK(r.generated % 8 == 0);
+    c.source_queue_packets = 0; // unbounded
+    CHECK_NOTHROW(check_config(c));
 }

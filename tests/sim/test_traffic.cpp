@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -78,6 +79,24 @@ TEST_CASE("patterns that do not fit are refused") {
     CHECK_THROWS_WITH(DestinationPattern(s, 8, 1), "hot node 9 out of range (0..7)");
     CHECK(parse_pattern("centric") == Pattern::Hotspot);
     CHECK(!parse_pattern("nope"));
+}
+
+TEST_CASE("a NaN hot fraction and a rotation onto the source itself are refused (issue 19)") {
+    TrafficSpec s;
+    s.pattern = Pattern::Hotspot;
+    s.hot_fraction = std::nan("");
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1), "hot fraction must be in 0..1");
+    s.hot_fraction = 0.5;
+    CHECK_NOTHROW(DestinationPattern(s, 8, 1));
+    s.pattern = Pattern::Rotation;
+    for (std::uint32_t shift : {0u, 8u, 16u}) {
+        s.shift = shift;
+        CHECK_THROWS_WITH(DestinationPattern(s, 8, 1),
+                          "rotation shift " + std::to_string(shift) +
+                              " is a multiple of the 8 end nodes: every message would go to its "
+                              "own source");
+    }
+    CHECK(map_all(Pattern::Rotation, 8, 9) == V{1, 2, 3, 4, 5, 6, 7, 0});
 }
 
 TEST_CASE("VL arbitration: weighted round robin and the high-priority limit") {

@@ -239,7 +239,7 @@ TEST_CASE("configurations that cannot run are refused") {
     c.buffer_bytes = 128;
     CHECK_THROWS_WITH(simulate(x.f, x.r, c),
                       "a buffer of 128 bytes (2 credits of 64 bytes) cannot hold a packet of "
-                      "256 bytes");
+                      "256 bytes (4 credits)");
     c = fast_config();
     c.traffic.pattern = Pattern::BitReversal;
     auto y = test::two_switches(3);

@@ -1,0 +1,69 @@
+// Fabric-independent SimConfig checks; see config_check.hpp.
+#include "sim/config_check.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ibrt::sim {
+namespace {
+
+[[noreturn]] void bad(const std::string& problem) {
+    throw std::invalid_argument(problem);
+}
+
+std::string bytes(std::uint64_t n) {
+    return std::to_string(n) + (n == 1 ? " byte" : " bytes");
+}
+
+std::string credits(std::uint64_t n) {
+    return std::to_string(n) + (n == 1 ? " credit" : " credits");
+}
+
+// A buffer of `buffer` bytes is `buffer / unit` whole credits; a packet needs
+// ceil(packet / unit) of them (IBA flow control counts whole credits).
+void check_holds(const char* what, std::uint32_t buffer, const SimConfig& c) {
+    const std::uint32_t have = buffer / c.credit_unit;
+    const std::uint32_t need = (c.packet_bytes + c.credit_unit - 1) / c.credit_unit;
+    if (need > have)
+        bad(std::string(what) + " of " + bytes(buffer) + " (" + credits(have) + " of " +
+            bytes(c.credit_unit) +
+            (buffer % c.credit_unit ? ", rounded down to whole credits" : "") +
+            ") cannot hold a packet of " + bytes(c.packet_bytes) + " (" + credits(need) + ")");
+}
+
+} // namespace
+
+void check_config(const SimConfig& c) {
+    if (c.num_vls < 1 || c.num_vls > 15) bad("number of VLs must be 1..15");
+    if (c.speedup < 1) bad("crossbar speedup must be at least 1");
+    if (c.credit_unit == 0) bad("credit unit must be positive");
+    if (c.packet_bytes == 0) bad("packet size must be positive");
+    if (c.packet_bytes > 0xffff) bad("packet size " + bytes(c.packet_bytes) + " above 65535 bytes");
+    check_holds("a buffer", c.buffer_bytes, c);
+    if (c.output_buffer_bytes > 0) check_holds("an output buffer", c.output_buffer_bytes, c);
+    if (c.ps_per_byte > 0xffffffffu) bad("serialization time per byte above 4.29 ms");
+    if (c.latency_samples == 0) bad("latency samples must be positive");
+    if (c.measure_ps == 0) bad("measurement window must be positive");
+    for (const auto* table : {&c.vlarb.high, &c.vlarb.low})
+        for (const auto& e : *table)
+            if (e.vl >= c.num_vls)
+                bad("VL arbitration entry names VL " + std::to_string(e.vl) + " >= VL count");
+    const double load = c.traffic.load;
+    if (!std::isfinite(load) || load < 0) bad("offered load must be a finite number >= 0");
+    const double hot = c.traffic.hot_fraction;
+    if (!(hot >= 0 && hot <= 1)) bad("hot fraction must be in 0..1");
+    if (c.traffic.pattern == Pattern::Rotation && c.traffic.shift && *c.traffic.shift == 0)
+        bad("rotation shift 0 sends every message to its own source");
+    if (c.source_queue_packets > 0) {
+        const std::uint64_t msg = c.message_bytes ? c.message_bytes : c.packet_bytes;
+        const std::uint64_t packets = (msg + c.packet_bytes - 1) / c.packet_bytes;
+        if (packets > c.source_queue_packets)
+            bad("a message of " + bytes(msg) + " is " + std::to_string(packets) + " packets of " +
+                bytes(c.packet_bytes) + ", more than a source queue of " +
+                std::to_string(c.source_queue_packets) +
+                " packets holds (raise the source queue or shorten the message)");
+    }
+}
+
+} // namespace ibrt::sim
