@@ -21,6 +21,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 
@@ -28,6 +29,23 @@ namespace ibrt::sim {
 namespace {
 
 constexpr std::uint32_t kNil = 0xffffffffu;
+
+// Serialization time per byte of the link `port` transmits on.
+std::uint32_t link_ps_per_byte(const Port& port, const SimConfig& cfg) {
+    if (cfg.ps_per_byte) return std::uint32_t(cfg.ps_per_byte);
+    const double g = port.gbps();
+    return g > 0 ? std::uint32_t(std::llround(8000.0 / g)) : 4000; // unknown width/speed: 1x SDR
+}
+
+Time credit_delay_of(const SimConfig& cfg) {
+    return cfg.credit_delay_ps == ~Time(0) ? cfg.fly_ps : cfg.credit_delay_ps;
+}
+
+std::string us_text(Time ps) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", double(ps) / 1e6);
+    return buf;
+}
 
 enum EventType : std::uint8_t {
     kGen,      // a = CA, b = destination CA: generate the next message
@@ -188,7 +206,7 @@ class Network {
         } else if (x.type == kDeliver) {
             prefetch(&pkts_[x.a]);
         } else if (x.type == kGen) {
-            if (cfg_.dlid == DlidPolicy::Table && !r_.dlid_choice.empty())
+            if (dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty())
                 prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
         } else if (x.type == kOutFree) {
             prefetch(&sl_[x.a]);
@@ -205,10 +223,20 @@ class Network {
     }
     void on_deliver(std::uint32_t h, PortId d);
     void drop(std::uint32_t h, PortId at);
+    [[gnu::always_inline]] inline void handle(const Event& e);
+    void watchdog();
+    void settle_verdict();
+    void extend_for(const std::vector<std::uint32_t>& cycle);
     // `only`: consider just these buffers (input buffers, then output buffers); null = all.
-    std::vector<std::string> blocked_cycle(const std::vector<std::uint8_t>* only = nullptr) const;
+    // The buffers of a cycle of the wait-for graph, each waiting on the next; empty if none.
+    std::vector<std::uint32_t> blocked_cycle(const std::vector<std::uint8_t>* only = nullptr) const;
     std::vector<std::uint8_t> stalled_buffers();
     std::string buffer_name(std::uint32_t b) const;
+    void set_verdict(Verdict v, std::vector<std::uint32_t> cycle = {}) {
+        verdict_ = v;
+        verdict_at_ = now_;
+        cycle_ = std::move(cycle);
+    }
     bool in_window(Time t) const { return t >= win_lo_ && t < win_hi_; }
 
     const Fabric& f_;
@@ -230,6 +258,14 @@ class Network {
     }
     Time now_ = 0, win_lo_ = 0, win_hi_ = 0, end_ = 0, fly_ = 0, credit_delay_ = 0;
     Time deadlock_ps_ = 0;
+    DlidPolicy dlid_ = DlidPolicy::Base; // cfg_.dlid resolved
+    // Progress: the last start onto a link, hops at the last watchdog tick, the verdict.
+    Time last_hop_ = 0;
+    Time transit_ps_ = 0; // 2 x (packet serialization on the slowest link + fly + routing)
+    std::uint64_t hops_at_tick_ = 0, events_ = 0;
+    Verdict verdict_ = Verdict::Ok;
+    Time verdict_at_ = 0;
+    std::vector<std::uint32_t> cycle_;
     double log1p_load_ = 0; // log1p(-load), the same for every message
 
     std::vector<Packet> pkts_;
@@ -353,7 +389,7 @@ void Network::setup() {
     if (vlarb_.high.empty() && vlarb_.low.empty())
         for (std::uint32_t v = 0; v < V_; ++v) vlarb_.low.push_back({std::uint8_t(v), 1});
     fly_ = cfg_.fly_ps;
-    credit_delay_ = cfg_.credit_delay_ps == ~Time(0) ? cfg_.fly_ps : cfg_.credit_delay_ps;
+    credit_delay_ = credit_delay_of(cfg_);
     win_lo_ = cfg_.warmup_ps;
     win_hi_ = cfg_.warmup_ps + cfg_.measure_ps;
     end_ = win_hi_ + cfg_.drain_ps;
@@ -395,10 +431,7 @@ void Network::setup() {
             if (!port.connected()) continue;
             const PortId s = f_.port_id(n, p);
             sl_[s].peer = f_.port_id(port.peer_node, port.peer_port);
-            const double g = port.gbps();
-            sl_[s].ppb = cfg_.ps_per_byte ? std::uint32_t(cfg_.ps_per_byte)
-                         : g > 0          ? std::uint32_t(std::llround(8000.0 / g))
-                                          : 4000; // unknown width/speed: 1x SDR
+            sl_[s].ppb = link_ps_per_byte(port, cfg_);
             for (std::uint32_t v = 0; v < V_; ++v) credits_[s * V_ + v] = cap;
         }
     }
@@ -430,16 +463,25 @@ void Network::setup() {
     if (!r_.dlid_choice.empty() && r_.dlid_choice.size() != std::size_t(N_) * N_)
         throw std::invalid_argument("path selection has " + std::to_string(r_.dlid_choice.size()) +
                                     " entries, expected " + std::to_string(N_) + "^2");
+    const Time min_period = min_deadlock_period_ps(f_, cfg_);
+    transit_ps_ = min_period - 2 * credit_delay_;
     if (cfg_.deadlock_ps == 0) {
         Time slow = 0;
         for (const Slot& x : sl_) slow = std::max<Time>(slow, x.ppb);
         // No hop anywhere for 100 packet times (and 10 routing + credit round trips) while
         // packets are inside cannot be congestion: some buffer would have drained.
-        deadlock_ps_ = std::max(100 * Time(cfg_.packet_bytes) * std::max<Time>(slow, 1),
-                                10 * (cfg_.routing_ps + fly_ + credit_delay_));
+        deadlock_ps_ = std::max({100 * Time(cfg_.packet_bytes) * std::max<Time>(slow, 1),
+                                 10 * (cfg_.routing_ps + fly_ + credit_delay_), min_period});
+    } else if (cfg_.deadlock_ps < min_period) {
+        throw std::invalid_argument(
+            "a deadlock watchdog period of " + us_text(cfg_.deadlock_ps) + " us is below the " +
+            us_text(min_period) +
+            " us this configuration needs to tell a stall from a packet in transit (twice "
+            "serialization on the slowest link + fly + routing + credit delay)");
     } else {
         deadlock_ps_ = cfg_.deadlock_ps;
     }
+    dlid_ = resolve_dlid_policy(cfg_.dlid, f_, r_);
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
     log1p_load_ = std::log1p(-cfg_.traffic.load);
@@ -503,7 +545,8 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         p.dst = std::uint16_t(dst);
         p.size = std::uint16_t(std::min(cfg_.packet_bytes, msg - off));
         p.credits = std::uint16_t(need(p.size));
-        switch (cfg_.dlid) {
+        switch (dlid_) {
+        case DlidPolicy::Auto: // resolved in setup
         case DlidPolicy::Table:
             p.dlid = r_.dlid_choice.empty() ? ca_base_[dst] : r_.dlid_choice[ca * N_ + dst];
             if (p.dlid == 0) p.dlid = ca_base_[dst];
@@ -681,6 +724,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     p.vl = ovl;
     ++p.hops;
     ++hops_;
+    last_hop_ = start;
     if (!sw) {
         ++in_network_;
         const std::uint32_t ca = ca_of_node_[sl_[o].node];
@@ -804,7 +848,7 @@ std::string Network::buffer_name(std::uint32_t b) const {
 // waits on its output buffer when that is full, and an output buffer's head on the downstream
 // input buffer (output buffers are numbered after the input buffers). Each buffer waits on at
 // most one other, so a walk with colours finds a cycle.
-std::vector<std::string> Network::blocked_cycle(const std::vector<std::uint8_t>* only) const {
+std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t>* only) const {
     const std::size_t IB = bufs_.size();
     const std::size_t B = obuf_ ? 2 * IB : IB;
     std::vector<std::uint32_t> succ(B, kNil);
@@ -837,10 +881,10 @@ std::vector<std::string> Network::blocked_cycle(const std::vector<std::uint8_t>*
             x = succ[x];
         }
         if (x != kNil && colour[x] == 1) {
-            std::vector<std::string> cyc;
+            std::vector<std::uint32_t> cyc;
             std::uint32_t y = x;
             do {
-                cyc.push_back(buffer_name(y));
+                cyc.push_back(y);
                 y = succ[y];
             } while (y != x);
             return cyc;
@@ -848,6 +892,93 @@ std::vector<std::string> Network::blocked_cycle(const std::vector<std::uint8_t>*
         for (x = s; x != kNil && colour[x] == 1; x = succ[x]) colour[x] = 2;
     }
     return {};
+}
+
+void Network::handle(const Event& e) {
+    switch (e.type) {
+    case kGen: {
+        const std::uint32_t ca = e.a, dst = e.b;
+        ++msg_count_[ca];
+        if (dst != ca) generate(ca, dst);
+        schedule_next_gen(ca);
+        break;
+    }
+    case kTrace:
+        generate(cfg_.trace[e.a].src, cfg_.trace[e.a].dst);
+        break;
+    case kReady:
+        on_ready(e.a, e.b, e.c);
+        break;
+    case kDeliver:
+        on_deliver(e.a, e.b);
+        break;
+    case kOutFree: {
+        const PortId o = e.a;
+        sl_[o].busy = 0;
+        if (e.b != kNil) {
+            const PortId in = slot_of(e.b);
+            --sl_[in].reads;
+            return_credits(sl_[in].peer, vl_of(e.b), e.c);
+            arbitrate(o);
+            // Outputs the freed input port may now feed.
+            for (std::uint32_t v = 0; v < V_; ++v)
+                if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
+        } else {
+            arbitrate(o);
+        }
+        break;
+    }
+    case kCredit:
+        credits_[e.a * V_ + e.b] += std::int32_t(e.c);
+        if (obuf_ && sl_[e.a].sw)
+            link_arbitrate(e.a);
+        else
+            arbitrate(e.a);
+        break;
+    case kXbarFree: {
+        const PortId o = e.a, in = slot_of(e.b);
+        sl_[o].xbar_busy = 0;
+        --sl_[in].reads;
+        return_credits(sl_[in].peer, vl_of(e.b), e.c);
+        arbitrate(o);
+        for (std::uint32_t v = 0; v < V_; ++v)
+            if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
+        break;
+    }
+    case kLinkFree:
+        sl_[e.a].busy = 0;
+        ocredits_[e.a * V_ + e.b] += std::int32_t(e.c);
+        arbitrate(e.a); // room in the output buffer for the crossbar
+        link_arbitrate(e.a);
+        break;
+    case kRetry:
+        sl_[e.a].retry = 0;
+        arbitrate(e.a);
+        break;
+    case kWatchdog:
+        watchdog();
+        break;
+    }
+}
+
+// No hop anywhere for a whole period while packets are in the network: a deadlock when the
+// full buffers form a cycle, else stuck. Otherwise a partial deadlock while other traffic
+// still moves: a cycle of buffers whose head packets have all sat there for a whole period.
+void Network::watchdog() {
+    if (in_network_ > 0 && hops_ == hops_at_tick_) {
+        std::vector<std::uint32_t> cyc = blocked_cycle();
+        const Verdict v = cyc.empty() ? Verdict::Stuck : Verdict::Deadlock;
+        set_verdict(v, std::move(cyc));
+        return;
+    }
+    const std::vector<std::uint8_t> stalled = stalled_buffers();
+    if (std::vector<std::uint32_t> cyc = blocked_cycle(&stalled); !cyc.empty()) {
+        set_verdict(Verdict::Deadlock, std::move(cyc));
+        return;
+    }
+    hops_at_tick_ = hops_;
+    // Credits alone make no packets: with nothing else to come, the run is over.
+    if (live_ > 0 || q_.size_except_lane(kCredit) > 0) q_.push(now_ + deadlock_ps_, kWatchdog, 0);
 }
 
 SimResult Network::run(const ProgressFn& progress) {
@@ -875,100 +1006,22 @@ SimResult Network::run(const ProgressFn& progress) {
     }
     q_.push(deadlock_ps_, kWatchdog, 0);
 
-    std::uint64_t last_hops = 0, events = 0;
     auto wall_last = std::chrono::steady_clock::now();
+    bool complete = false; // every packet of the window delivered or dropped
     Event e;
     for (;;) {
         if (!q_.pop_until(end_, e)) break;
         if (const Event* x = q_.passed()) prefetch_for(*x);
         now_ = e.time;
-        ++events;
+        ++events_;
         if (const Event* x = q_.ahead(kPrefetchAhead)) prefetch_for(*x);
-        switch (e.type) {
-        case kGen: {
-            const std::uint32_t ca = e.a, dst = e.b;
-            ++msg_count_[ca];
-            if (dst != ca) generate(ca, dst);
-            schedule_next_gen(ca);
+        handle(e);
+        if (verdict_ != Verdict::Ok) break;
+        if (now_ >= win_hi_ && measured_open_ == 0 && cfg_.trace.empty()) {
+            complete = true;
             break;
         }
-        case kTrace:
-            generate(cfg_.trace[e.a].src, cfg_.trace[e.a].dst);
-            break;
-        case kReady:
-            on_ready(e.a, e.b, e.c);
-            break;
-        case kDeliver:
-            on_deliver(e.a, e.b);
-            break;
-        case kOutFree: {
-            const PortId o = e.a;
-            sl_[o].busy = 0;
-            if (e.b != kNil) {
-                const PortId in = slot_of(e.b);
-                --sl_[in].reads;
-                return_credits(sl_[in].peer, vl_of(e.b), e.c);
-                arbitrate(o);
-                // Outputs the freed input port may now feed.
-                for (std::uint32_t v = 0; v < V_; ++v)
-                    if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
-            } else {
-                arbitrate(o);
-            }
-            break;
-        }
-        case kCredit:
-            credits_[e.a * V_ + e.b] += std::int32_t(e.c);
-            if (obuf_ && sl_[e.a].sw)
-                link_arbitrate(e.a);
-            else
-                arbitrate(e.a);
-            break;
-        case kXbarFree: {
-            const PortId o = e.a, in = slot_of(e.b);
-            sl_[o].xbar_busy = 0;
-            --sl_[in].reads;
-            return_credits(sl_[in].peer, vl_of(e.b), e.c);
-            arbitrate(o);
-            for (std::uint32_t v = 0; v < V_; ++v)
-                if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
-            break;
-        }
-        case kLinkFree:
-            sl_[e.a].busy = 0;
-            ocredits_[e.a * V_ + e.b] += std::int32_t(e.c);
-            arbitrate(e.a); // room in the output buffer for the crossbar
-            link_arbitrate(e.a);
-            break;
-        case kRetry:
-            sl_[e.a].retry = 0;
-            arbitrate(e.a);
-            break;
-        case kWatchdog:
-            if (in_network_ > 0 && hops_ == last_hops) {
-                res.deadlock = true;
-                res.deadlock_at_ps = now_;
-                res.deadlock_cycle = blocked_cycle();
-            } else {
-                // A partial deadlock while other traffic still moves: a cycle of buffers whose
-                // head packets have all sat there for a whole period.
-                const std::vector<std::uint8_t> stalled = stalled_buffers();
-                if (std::vector<std::string> cyc = blocked_cycle(&stalled); !cyc.empty()) {
-                    res.deadlock = true;
-                    res.deadlock_at_ps = now_;
-                    res.deadlock_cycle = std::move(cyc);
-                    break;
-                }
-                last_hops = hops_;
-                // Credits alone make no packets: with nothing else to come, the run is over.
-                if (live_ > 0 || q_.size_except_lane(kCredit) > 0)
-                    q_.push(now_ + deadlock_ps_, kWatchdog, 0);
-            }
-            break;
-        }
-        if (res.deadlock) break;
-        if (now_ >= win_hi_ && measured_open_ == 0 && cfg_.trace.empty()) break;
-        if (progress && (events & 0xffff) == 0) {
+        if (progress && (events_ & 0xffff) == 0) {
             const auto w = std::chrono::steady_clock::now();
             if (w - wall_last > std::chrono::seconds(1)) {
                 wall_last = w;
@@ -976,7 +1029,6 @@ SimResult Network::run(const ProgressFn& progress) {
             }
         }
     }
-
     if (generated_ != delivered_ + dropped_ + live_)
         throw std::logic_error("conservation violated: generated " + std::to_string(generated_) +
                                " != delivered " + std::to_string(delivered_) + " + dropped " +
@@ -988,7 +1040,7 @@ SimResult Network::run(const ProgressFn& progress) {
     res.misdelivered = misdelivered_;
     res.in_flight = live_;
     res.hops = hops_;
-    res.events = events;
+    res.events = events_;
     res.end_ps = now_;
     res.measured_unfinished = measured_open_;
     res.throttled = throttled_;
@@ -1042,10 +1094,123 @@ SimResult Network::run(const ProgressFn& progress) {
         res.link_util_mean /= double(nlinks);
         for (auto& x : res.vl_util_mean) x /= double(nlinks);
     }
+
+    // The statistics above are those of the run; the verdict may look further.
+    res.last_hop_ps = last_hop_;
+    if (verdict_ == Verdict::Ok && !complete && live_ > 0) settle_verdict();
+    // Delivering nothing says more than being stuck, a deadlock's cycle more than either.
+    if ((verdict_ == Verdict::Ok || verdict_ == Verdict::Stuck) &&
+        ((bytes_offered_ > 0 && bytes_accepted_ == 0) || (generated_ > 0 && delivered_ == 0)))
+        verdict_ = Verdict::DeliveredNothing;
+    res.verdict = verdict_;
+    res.deadlock = verdict_ == Verdict::Deadlock;
+    if (res.deadlock) {
+        res.deadlock_at_ps = verdict_at_;
+        for (std::uint32_t b : cycle_) res.deadlock_cycle.push_back(buffer_name(b));
+    }
+    res.dlid = dlid_;
+    res.deadlock_period_ps = deadlock_ps_;
+    res.credit_delay_ps = credit_delay_;
     return res;
 }
 
+// The run reached its time limit with packets inside. No hop for a whole watchdog period
+// before the end is a stall: a deadlock if the full buffers form a cycle, else stuck. Packets
+// still moving with a cycle of full buffers at the end may be a loop that closed too late for
+// the watchdog: the run goes on without new traffic (the statistics are already taken) until
+// the watchdog tells, or a buffer of the cycle moves, at most two periods. Last, a run in
+// which no packet moved during the whole drain (long enough for a packet to cross a switch)
+// ended stuck, whatever made it so (credits that return slower than the run lasts, say).
+void Network::settle_verdict() {
+    const Time last_hop = last_hop_;
+    if (last_hop + deadlock_ps_ <= end_) {
+        std::vector<std::uint32_t> cyc = blocked_cycle();
+        const Verdict v = cyc.empty() ? Verdict::Stuck : Verdict::Deadlock;
+        set_verdict(v, std::move(cyc));
+        return;
+    }
+    const bool drain_stalled = last_hop < win_hi_ && end_ - win_hi_ >= transit_ps_;
+    const std::vector<std::uint32_t> cyc = blocked_cycle();
+    if (!cyc.empty()) extend_for(cyc);
+    if (verdict_ == Verdict::Ok && drain_stalled) set_verdict(Verdict::Stuck);
+}
+
+void Network::extend_for(const std::vector<std::uint32_t>& cyc) {
+    std::vector<std::uint32_t> pops;
+    for (std::uint32_t b : cyc) pops.push_back(pops_[b]);
+    const auto moved = [&] {
+        for (std::size_t i = 0; i < cyc.size(); ++i)
+            if (pops_[cyc[i]] != pops[i]) return true;
+        return false;
+    };
+    const Time limit = std::max(now_, end_) + 2 * deadlock_ps_;
+    Event e;
+    while (verdict_ == Verdict::Ok && live_ > 0 && q_.pop_until(limit, e)) {
+        now_ = e.time;
+        if (e.type == kGen || e.type == kTrace) continue; // no new traffic
+        handle(e);
+        if (moved()) return;
+    }
+}
+
 } // namespace
+
+std::string_view to_string(Verdict v) {
+    switch (v) {
+    case Verdict::Ok:
+        return "ok";
+    case Verdict::Deadlock:
+        return "deadlock";
+    case Verdict::DeliveredNothing:
+        return "delivered-nothing";
+    case Verdict::Stuck:
+        return "stuck";
+    }
+    return "?";
+}
+
+std::string_view to_string(DlidPolicy p) {
+    switch (p) {
+    case DlidPolicy::Auto:
+        return "auto";
+    case DlidPolicy::Table:
+        return "table";
+    case DlidPolicy::Base:
+        return "base";
+    case DlidPolicy::Random:
+        return "random";
+    }
+    return "?";
+}
+
+std::uint8_t max_ca_lmc(const Fabric& f, const Routing& r) {
+    std::uint8_t lmc = 0;
+    for (NodeId n : f.cas())
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p)
+            if (const PortId id = f.port_id(n, p); r.lids.has_lid(id))
+                lmc = std::max(lmc, r.lids.lmc(id));
+    return lmc;
+}
+
+DlidPolicy resolve_dlid_policy(DlidPolicy p, const Fabric& f, const Routing& r) {
+    if (p != DlidPolicy::Auto) return p;
+    if (!r.dlid_choice.empty()) return DlidPolicy::Table;
+    return max_ca_lmc(f, r) > 0 ? DlidPolicy::Random : DlidPolicy::Base;
+}
+
+bool failed(const SimResult& r) {
+    return r.verdict != Verdict::Ok || r.dropped > 0 || r.misdelivered > 0;
+}
+
+Time min_deadlock_period_ps(const Fabric& f, const SimConfig& cfg) {
+    Time slow = 1;
+    for (NodeId n = 0; n < f.num_nodes(); ++n)
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p)
+            if (const Port& port = f.port(n, p); port.connected())
+                slow = std::max<Time>(slow, link_ps_per_byte(port, cfg));
+    const Time ser = Time(cfg.packet_bytes) * slow * (cfg.output_buffer_bytes > 0 ? 2 : 1);
+    return 2 * (ser + cfg.fly_ps + cfg.routing_ps + credit_delay_of(cfg));
+}
 
 SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg, RouteSelector* route,
                    VlSelector* vls, InjectionControl* inj, const ProgressFn& progress) {

@@ -4,7 +4,10 @@
 // in-process by an engine. One run per offered load (--load takes a list), or a saturation
 // search (--saturation). Prints a table; --csv, --json (schema "ibrt-sim/1") and --plot
 // (SVG latency vs accepted traffic, as in paper 000 Figs. 12-15).
-// Exit: 0 success, 1 when a run deadlocked, dropped or misdelivered packets, 2 bad input.
+// Every run ends with a verdict on progress (sim::Verdict: ok, deadlock, delivered-nothing,
+// stuck), printed in the summary and the JSON.
+// Exit: 0 success, 1 when a run's verdict is not ok or it dropped or misdelivered packets,
+// 2 bad input.
 //
 // JSON "ibrt-sim/1" (fields are only ever added):
 //   { "schema", "fabric", "routing": {"source": "lfts"|"engine", "engine"?, "lmc"},
@@ -16,13 +19,17 @@
 //                 "throttled_fraction", "hops", "events", "end_ns",
 //                 "utilization": {"mean","max","vl_mean":[...],
 //                                 "links":[{"node","port","util","vl":[...]}]},
-//                 "deadlock": null | {"at_ns", "cycle": [...]}, "saturated"? } ],
-//     "saturation"?: {"load", "accepted_fraction", "max_accepted_fraction"} }
+//                 "deadlock": null | {"at_ns", "cycle": [...]}, "saturated"?,
+//                 "verdict": "ok"|"deadlock"|"delivered-nothing"|"stuck", "last_hop_ns" } ],
+//     "saturation"?: {"tolerance", "onset_load", "onset_accepted_fraction",
+//                     "max_accepted_fraction", "max_accepted_load",
+//                     "load", "accepted_fraction" (= the onset's, their ibrt-sim/1 names)} }
 #include "engines/engine.hpp"
 #include "fabric/guid2lid.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
+#include "sim/config_notes.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
@@ -41,7 +48,7 @@ namespace {
 
 struct SimArgs {
     std::string fabric, lfts, engine, sl2vl, guid2lid, path_selection, lmc = "auto";
-    std::string pattern = "uniform", injection = "bernoulli", dlid = "table", sl = "path";
+    std::string pattern = "uniform", injection = "bernoulli", dlid = "auto", sl = "path";
     std::string loads = "0.5", vlarb_high, vlarb_low, plot, json_file;
     double hot_fraction = 0.1;
     std::uint32_t hot_node = 0;
@@ -146,7 +153,9 @@ sim::SimConfig make_config(const SimArgs& a) {
     if (a.shift >= 0) c.traffic.shift = std::uint32_t(a.shift);
     c.packet_bytes = a.packet_bytes;
     c.message_bytes = a.message_bytes;
-    if (a.dlid == "table")
+    if (a.dlid == "auto")
+        c.dlid = sim::DlidPolicy::Auto;
+    else if (a.dlid == "table")
         c.dlid = sim::DlidPolicy::Table;
     else if (a.dlid == "base")
         c.dlid = sim::DlidPolicy::Base;
@@ -154,7 +163,7 @@ sim::SimConfig make_config(const SimArgs& a) {
         c.dlid = sim::DlidPolicy::Random;
     else
         throw InputError("--dlid", 0,
-                         fmt::format("expected table, base or random, got '{}'", a.dlid));
+                         fmt::format("expected auto, table, base or random, got '{}'", a.dlid));
     if (a.sl == "path")
         c.sl = sim::SlPolicy::Path;
     else if (a.sl == "spread")
@@ -215,7 +224,19 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
         j["deadlock"] = {{"at_ns", double(r.deadlock_at_ps) / 1000.0}, {"cycle", r.deadlock_cycle}};
     else
         j["deadlock"] = nullptr;
+    j["verdict"] = sim::to_string(r.verdict);
+    j["last_hop_ns"] = double(r.last_hop_ps) / 1000.0;
     return j;
+}
+
+// Why a run failed, in a few words.
+std::string failure_text(const sim::SimResult& r) {
+    std::string s;
+    if (r.verdict != sim::Verdict::Ok) s = std::string(sim::to_string(r.verdict));
+    if (r.dropped) s += (s.empty() ? "" : ", ") + fmt::format("{} dropped", r.dropped);
+    if (r.misdelivered)
+        s += (s.empty() ? "" : ", ") + fmt::format("{} misdelivered", r.misdelivered);
+    return s;
 }
 
 int run_sim(const SimArgs& a) {
@@ -259,6 +280,9 @@ int run_sim(const SimArgs& a) {
     else
         r = load_routing_files(f, files);
 
+    for (const std::string& note : sim::config_notes(f, r, base_cfg))
+        fmt::print(stderr, "ibrt sim: {}\n", note);
+
     sim::ProgressFn prog;
     if (!a.quiet)
         prog = [](sim::Time now, sim::Time end) {
@@ -293,8 +317,9 @@ int run_sim(const SimArgs& a) {
     if (!a.quiet) progress("");
 
     bool violations = false;
-    for (const auto& row : rows)
-        violations |= row.res.deadlock || row.res.dropped > 0 || row.res.misdelivered > 0;
+    for (const auto& row : rows) violations |= sim::failed(row.res);
+    const std::string_view dlid_ran =
+        sim::to_string(rows.empty() ? base_cfg.dlid : rows.front().res.dlid);
 
     const std::string routing_name = a.engine.empty() ? "lfts" : a.engine;
     if (a.json) {
@@ -317,7 +342,7 @@ int run_sim(const SimArgs& a) {
                        {"fly_ns", a.fly_ns},
                        {"routing_ns", a.routing_ns},
                        {"ns_per_byte", a.ns_per_byte},
-                       {"dlid", a.dlid},
+                       {"dlid", dlid_ran},
                        {"sl", a.sl},
                        {"warmup_us", a.warmup_us},
                        {"measure_us", a.measure_us},
@@ -330,24 +355,29 @@ int run_sim(const SimArgs& a) {
             runs.push_back(std::move(x));
         }
         j["runs"] = std::move(runs);
+        // "load" and "accepted_fraction" are the ibrt-sim/1 names of the onset, kept.
         if (sat)
-            j["saturation"] = {{"load", sat->load},
-                               {"accepted_fraction", sat->accepted},
-                               {"max_accepted_fraction", sat->max_accepted}};
+            j["saturation"] = {{"tolerance", sat->tolerance},
+                               {"onset_load", sat->onset_load},
+                               {"onset_accepted_fraction", sat->onset_accepted},
+                               {"max_accepted_fraction", sat->max_accepted},
+                               {"max_accepted_load", sat->max_accepted_load},
+                               {"load", sat->onset_load},
+                               {"accepted_fraction", sat->onset_accepted}};
         fmt::print("{}\n", j.dump(2));
     } else if (a.csv) {
         fmt::print("load,offered_fraction,accepted_fraction,accepted_bytes_per_ns,latency_mean_ns,"
                    "latency_p50_ns,latency_p99_ns,latency_max_ns,link_util_mean,link_util_max,"
-                   "generated,delivered,dropped,in_flight,deadlock\n");
+                   "generated,delivered,dropped,in_flight,deadlock,verdict\n");
         for (const auto& row : rows) {
             const auto& x = row.res;
             fmt::print(
                 "{},{:.6f},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.3f},{:.6f},{:.6f},{},{},{},{}"
-                ",{}\n",
+                ",{},{}\n",
                 row.load, x.offered_fraction, x.accepted_fraction, x.accepted_bytes_per_ns,
                 x.latency_mean_ns, x.latency_p50_ns, x.latency_p99_ns, x.latency_max_ns,
                 x.link_util_mean, x.link_util_max, x.generated, x.delivered, x.dropped, x.in_flight,
-                x.deadlock ? 1 : 0);
+                x.deadlock ? 1 : 0, sim::to_string(x.verdict));
         }
     } else {
         fmt::print("{} on {} ({} CAs, {} switches), {} traffic, {} injection, {} B packets, "
@@ -361,8 +391,19 @@ int run_sim(const SimArgs& a) {
             const auto& x = row.res;
             std::string notes;
             if (row.saturated && *row.saturated) notes += "saturated ";
-            if (x.deadlock)
-                notes += fmt::format("DEADLOCK at {:.1f} us ", double(x.deadlock_at_ps) / 1e6);
+            if (x.deadlock) {
+                notes += fmt::format("DEADLOCK at {:.1f} us", double(x.deadlock_at_ps) / 1e6);
+                if (x.deadlock_at_ps > x.end_ps)
+                    notes += " (after the run, seen without new traffic)";
+                else if (x.last_hop_ps + x.deadlock_period_ps <= x.deadlock_at_ps)
+                    notes += fmt::format(" (no packet moved since {:.1f} us)",
+                                         double(x.last_hop_ps) / 1e6);
+                notes += " ";
+            }
+            if (x.verdict == sim::Verdict::DeliveredNothing) notes += "DELIVERED NOTHING ";
+            if (x.verdict == sim::Verdict::Stuck)
+                notes += fmt::format("STUCK: {} packets, none moved since {:.1f} us ", x.in_flight,
+                                     double(x.last_hop_ps) / 1e6);
             if (x.dropped) notes += fmt::format("{} dropped ", x.dropped);
             if (x.misdelivered) notes += fmt::format("{} misdelivered ", x.misdelivered);
             fmt::print("{:>6.3f} {:>8.4f} {:>8.4f} {:>9.4f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} "
@@ -376,10 +417,20 @@ int run_sim(const SimArgs& a) {
                 fmt::print("       blocked cycle: {}{}\n", cyc, x.deadlock_cycle.front());
             }
         }
-        if (sat)
-            fmt::print("saturation: offered load {:.4f}, accepted {:.4f} of link bandwidth "
-                       "(max accepted {:.4f})\n",
-                       sat->load, sat->accepted, sat->max_accepted);
+        if (sat) {
+            fmt::print("saturation throughput (maximum accepted rate): {:.4f} of link bandwidth, "
+                       "at offered load {:.4f}\n",
+                       sat->max_accepted, sat->max_accepted_load);
+            fmt::print("saturation onset (highest load accepted within {:g} % of offered): "
+                       "offered {:.4f}, accepted {:.4f}\n",
+                       sat->tolerance * 100, sat->onset_load, sat->onset_accepted);
+        }
+        std::string failures;
+        for (const auto& row : rows)
+            if (sim::failed(row.res))
+                failures += fmt::format("{}load {:.3f}: {}", failures.empty() ? "" : "; ", row.load,
+                                        failure_text(row.res));
+        fmt::print("verdict: {}\n", failures.empty() ? "ok" : "FAIL (" + failures + ")");
     }
     if (!a.plot.empty()) {
         sim::PlotSeries s{fmt::format("{} {}", routing_name, a.pattern), {}};
@@ -436,15 +487,21 @@ const CommandRegistrar reg{{
                        "Message size, split into packets (default one packet)")
             ->group(t);
         sub.add_option("--dlid", a->dlid,
-                       "DLID choice: table (path selection, else base LID), base, random (LMC)")
-            ->default_val("table")
+                       "DLID choice: auto (the path selection if given, else random over the LMC "
+                       "LIDs), table (path selection, else base LID), base, random")
+            ->default_val("auto")
             ->group(t);
         sub.add_option("--sl", a->sl, "SL: path (routing's path SL) or spread (uniform over VLs)")
             ->default_val("path")
             ->group(t);
 
         auto* m = "Model";
-        sub.add_option("--vls", a->vls, "Data VLs")->default_val(1)->group(m);
+        sub.add_option("--vls", a->vls,
+                       "Data VLs. Packets take VL = SL2VL[SL] (SL mod VLs where a node has no "
+                       "table), SL by --sl: with --sl path and paths all on SL 0 every VL but 0 "
+                       "stays unused (said on stderr); --sl spread uses them all")
+            ->default_val(1)
+            ->group(m);
         sub.add_option("--buffer-bytes", a->buffer_bytes, "Input buffer per VL per port")
             ->default_val(1024)
             ->group(m);
@@ -521,8 +578,11 @@ const CommandRegistrar reg{{
                    "0.1,0.2,0.3 --plot lat.svg\n"
                    "  ibrt sim --fabric net --lfts opensm-lfts.dump --guid2lid guid2lid "
                    "--saturation\n"
-                   "Exit: 0 ok, 1 a run deadlocked, dropped or misdelivered packets, 2 bad "
-                   "input.\nThe model is described in docs/sim-model.md.");
+                   "Every run ends with a verdict on progress: ok, deadlock (with the cycle of "
+                   "buffers),\ndelivered-nothing, or stuck (packets inside, none moved for a "
+                   "watchdog period).\nExit: 0 ok, 1 a run failed its verdict or dropped or "
+                   "misdelivered packets, 2 bad\ninput. The model is described in "
+                   "docs/sim-model.md.");
         return [a] { return run_sim(*a); };
     },
 }};

@@ -2,11 +2,13 @@
 // fabric and one traffic pattern: every engine x VL count x offered load, simulated with the
 // same model options as `ibrt sim` (docs/sim-model.md). Writes one CSV row per run and an SVG
 // with one curve per (engine, VLs). docs/results/mlid-vs-slid.sh drives it for the study.
-// Exit: 0 success, 1 when a run deadlocked, dropped or misdelivered packets, 2 bad input.
+// Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
+// misdelivered packets, 2 bad input.
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
+#include "sim/config_notes.hpp"
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
@@ -118,7 +120,7 @@ int run_sweep(const SweepArgs& a) {
         csv << "fabric,pattern,engine,vls,load,offered_fraction,accepted_fraction,"
                "accepted_bytes_per_ns,latency_mean_ns,latency_p50_ns,latency_p99_ns,"
                "latency_max_ns,link_util_max,generated,delivered,dropped,in_flight,"
-               "measured_unfinished,deadlock\n";
+               "measured_unfinished,deadlock,verdict\n";
     }
     std::vector<sim::PlotSeries> series;
     bool violations = false;
@@ -134,6 +136,10 @@ int run_sweep(const SweepArgs& a) {
         }
         for (int v : vls) {
             sim::PlotSeries s{fmt::format("{} {} VL{}", en, v, v > 1 ? "s" : ""), {}};
+            sim::SimConfig cv = base;
+            cv.num_vls = std::uint8_t(v);
+            for (const std::string& note : sim::config_notes(f, r, cv))
+                fmt::print(stderr, "ibrt sweep: {} {} VL{}: {}\n", en, v, v > 1 ? "s" : "", note);
             for (double load : loads) {
                 sim::SimConfig c = base;
                 c.num_vls = std::uint8_t(v);
@@ -147,16 +153,17 @@ int run_sweep(const SweepArgs& a) {
                     fmt::print(stderr, "ibrt sweep: {}\n", e.what());
                     return kExitBadInput;
                 }
-                violations |= x.deadlock || x.dropped || x.misdelivered;
+                violations |= sim::failed(x);
                 if (x.latency_samples)
                     s.points.push_back({x.accepted_bytes_per_ns, x.latency_mean_ns});
                 const std::string row = fmt::format(
                     "\"{}\",{},{},{},{},{:.6f},{:.6f},{:.6f},{:.1f},{:.1f},{:.1f},{:.1f},{:.4f},"
-                    "{},{},{},{},{},{}\n",
+                    "{},{},{},{},{},{},{}\n",
                     name, a.pattern, en, v, load, x.offered_fraction, x.accepted_fraction,
                     x.accepted_bytes_per_ns, x.latency_mean_ns, x.latency_p50_ns, x.latency_p99_ns,
                     x.latency_max_ns, x.link_util_max, x.generated, x.delivered, x.dropped,
-                    x.in_flight, x.measured_unfinished, x.deadlock ? 1 : 0);
+                    x.in_flight, x.measured_unfinished, x.deadlock ? 1 : 0,
+                    sim::to_string(x.verdict));
                 if (csv.is_open())
                     csv << row;
                 else
