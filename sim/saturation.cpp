@@ -13,7 +13,7 @@ Saturation find_saturation(const Fabric& f, const Routing& r, SimConfig cfg, dou
     s.tolerance = tolerance;
     auto run = [&](double load) {
         cfg.traffic.load = load;
-        SaturationPoint p{load, simulate(f, r, cfg, nullptr, nullptr, nullptr, progress), false};
+        SaturationPoint p{load, simulate(f, r, cfg, progress), false};
         p.saturated = is_saturated(p.result, tolerance);
         if (p.result.accepted_fraction > s.max_accepted) {
             s.max_accepted = p.result.accepted_fraction;

@@ -54,7 +54,6 @@ enum EventType : std::uint8_t {
     kDeliver,  // a = packet, b = CA port slot: tail arrived at the destination
     kOutFree,  // a = output slot, b = input buffer (slot * V + vl), c = credits to return
     kCredit,   // a = output slot, b = VL, c = credits
-    kRetry,    // a = output slot: injection control allows a start now
     kWatchdog, // deadlock detection
     // Output buffers only:
     kXbarFree, // a = output slot, b = input buffer, c = credits: the crossbar move is done
@@ -88,11 +87,9 @@ struct Buf {
 
 class Network {
   public:
-    // `flat` replaces `route` (no virtual call per hop) when the default LFT routing is used.
-    Network(const Fabric& f, const Routing& r, const SimConfig& cfg, RouteSelector& route,
-            const FlatLft* flat, VlSelector& vls, bool sl_mod_vls, InjectionControl& inj)
-        : f_(f), r_(r), cfg_(cfg), route_(route), flat_(flat), vls_(vls), sl_mod_vls_(sl_mod_vls),
-          inj_(inj), V_(cfg.num_vls),
+    // `flat` is r's LFTs in the two-level form the event loop reads (sim/flat_lft.hpp).
+    Network(const Fabric& f, const Routing& r, const SimConfig& cfg, const FlatLft& flat)
+        : f_(f), r_(r), cfg_(cfg), flat_(flat), sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
           pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed) {
         setup();
     }
@@ -104,7 +101,13 @@ class Network {
     std::uint32_t need(std::uint32_t bytes) const {
         return (bytes + cfg_.credit_unit - 1) / cfg_.credit_unit;
     }
-    PacketView view(const Packet& p) const { return {p.src, p.dst, p.dlid, p.sl, p.vl}; }
+    // The VL of a packet on SL `sl` leaving `node` through `out`, having come in on `in` (0 at
+    // the source): SL2VL, or SL mod VLs where the node has no table.
+    std::uint8_t vl_at(NodeId node, PortNum in, PortNum out, std::uint8_t sl) const {
+        if (const Sl2VlTable* t = r_.sl2vl.find(node, f_.node(node).num_ports, in, out))
+            return (*t)[sl & 15];
+        return sl_vl(sl);
+    }
     // Buffer index -> slot and VL, and SL mod VLs: with one VL (the common case) no division,
     // which costs more than the rest of a credit or link-free event.
     std::uint32_t slot_of(std::uint32_t b) const { return V_ == 1 ? b : b / V_; }
@@ -199,7 +202,7 @@ class Network {
     static constexpr std::size_t kPrefetchAhead = 2;
     [[gnu::always_inline]] void prefetch_for(const Event& x) const {
         if (x.type == kReady) {
-            if (flat_) prefetch(flat_->address(x.c));
+            prefetch(flat_.address(x.c));
             prefetch(&pkts_[x.a]);
             prefetch(&sl_[x.b]);
             prefetch(&bufs_[x.b * V_]);
@@ -242,12 +245,9 @@ class Network {
     const Fabric& f_;
     const Routing& r_;
     const SimConfig& cfg_;
-    RouteSelector& route_;
-    const FlatLft* flat_;
-    VlSelector& vls_;
-    // The default VlSelector on a routing without SL2VL tables: SL mod VLs, without a call.
+    const FlatLft& flat_;
+    // No SL2VL tables at all: SL mod VLs everywhere, without a lookup.
     const bool sl_mod_vls_;
-    InjectionControl& inj_;
     const std::uint32_t V_;
     DestinationPattern pattern_;
     VlArbConfig vlarb_; // cfg_.vlarb, or every VL weight 1 in the low table when both are empty
@@ -289,7 +289,6 @@ class Network {
         std::uint8_t nports = 0;    // ports of its node
         std::uint8_t busy = 0;      // output transmitting
         std::uint8_t reads = 0;     // crossbar reads in progress from this input
-        std::uint8_t retry = 0;     // a kRetry is pending
         std::uint8_t sw = 0;        // the port is a switch's
         std::uint8_t xbar_busy = 0; // output buffers: a crossbar move into this output
         std::uint8_t xvl_rr = 0;    // output buffers: next VL the crossbar serves
@@ -565,7 +564,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
             ++measured_open_;
             bytes_offered_ += p.size;
         }
-        const std::uint8_t vl = sl_mod_vls_ ? sl_vl(p.sl) : vls_.select(n, 0, port, view(p));
+        const std::uint8_t vl = sl_mod_vls_ ? sl_vl(p.sl) : vl_at(n, 0, port, p.sl);
         if (vl >= V_) {
             drop(h, kNoPort);
             continue;
@@ -602,14 +601,6 @@ void Network::try_arbitrate(PortId o) {
             }
         }
         if (mask == 0) return;
-        const Time at = inj_.earliest_start(ca, now_);
-        if (at > now_) {
-            if (!sl_[o].retry) {
-                sl_[o].retry = 1;
-                q_.push(at, kRetry, o);
-            }
-            return;
-        }
     } else {
         if (sl_[o].waiting == 0) return;
         const std::uint32_t np = out.nports;
@@ -729,12 +720,11 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
         ++in_network_;
         const std::uint32_t ca = ca_of_node_[sl_[o].node];
         --src_queued_[ca];
-        inj_.sent(ca, view(p), now_);
     }
     const PortId d = sl_[o].peer;
     p.tail = start + fly_ + ser;
     if (sl_[d].sw) {
-        const std::uint32_t cell = flat_ ? flat_->cell(sl_[d].node, p.dlid) : 0;
+        const std::uint32_t cell = flat_.cell(sl_[d].node, p.dlid);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
         q_.push(p.tail, kDeliver, h, d);
@@ -787,10 +777,10 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     const PortNum inp = in.pnum;
     const PortId first = d - inp;
     if (p.hops > cfg_.max_hops) return drop(h, d);
-    const PortNum outp = flat_ ? flat_->at(cell, p.dlid) : route_.select(m, inp, view(p), now_);
+    const PortNum outp = flat_.at(cell, p.dlid);
     if (outp == kNoPath || outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort)
         return drop(h, d);
-    const std::uint8_t ovl = sl_mod_vls_ ? sl_vl(p.sl) : vls_.select(m, inp, outp, view(p));
+    const std::uint8_t ovl = sl_mod_vls_ ? sl_vl(p.sl) : vl_at(m, inp, outp, p.sl);
     if (ovl >= V_) return drop(h, d);
     p.out = first + outp;
     p.out_vl = ovl;
@@ -950,10 +940,6 @@ void Network::handle(const Event& e) {
         ocredits_[e.a * V_ + e.b] += std::int32_t(e.c);
         arbitrate(e.a); // room in the output buffer for the crossbar
         link_arbitrate(e.a);
-        break;
-    case kRetry:
-        sl_[e.a].retry = 0;
-        arbitrate(e.a);
         break;
     case kWatchdog:
         watchdog();
@@ -1212,15 +1198,10 @@ Time min_deadlock_period_ps(const Fabric& f, const SimConfig& cfg) {
     return 2 * (ser + cfg.fly_ps + cfg.routing_ps + credit_delay_of(cfg));
 }
 
-SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg, RouteSelector* route,
-                   VlSelector* vls, InjectionControl* inj, const ProgressFn& progress) {
-    LftRoute def_route(r);
-    Sl2VlSelect def_vls(f, r, cfg.num_vls);
-    NoInjectionControl def_inj;
-    std::optional<FlatLft> flat;
-    if (!route) flat.emplace(f, r);
-    Network net(f, r, cfg, route ? *route : def_route, flat ? &*flat : nullptr,
-                vls ? *vls : def_vls, !vls && r.sl2vl.empty(), inj ? *inj : def_inj);
+SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg,
+                   const ProgressFn& progress) {
+    const FlatLft flat(f, r);
+    Network net(f, r, cfg, flat);
     return net.run(progress);
 }
 

@@ -6,7 +6,7 @@
 
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
-#include "sim/policies.hpp"
+#include "sim/event_queue.hpp"
 #include "sim/traffic.hpp"
 #include "sim/vl_arbiter.hpp"
 
@@ -151,9 +151,7 @@ using ProgressFn = std::function<void(Time now, Time end)>;
 
 // Runs one simulation. Throws std::invalid_argument for a configuration that cannot run
 // (a buffer smaller than a packet, a CA without a LID, a pattern that does not fit).
-// The optional policies default to LftRoute, Sl2VlSelect and NoInjectionControl.
 SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg,
-                   RouteSelector* route = nullptr, VlSelector* vls = nullptr,
-                   InjectionControl* inj = nullptr, const ProgressFn& progress = {});
+                   const ProgressFn& progress = {});
 
 } // namespace ibrt::sim

@@ -307,7 +307,7 @@ int run_sim(const SimArgs& a) {
             for (double load : loads) {
                 sim::SimConfig c = base_cfg;
                 c.traffic.load = load;
-                rows.push_back({load, sim::simulate(f, r, c, nullptr, nullptr, nullptr, prog), {}});
+                rows.push_back({load, sim::simulate(f, r, c, prog), {}});
             }
         }
     } catch (const std::invalid_argument& e) {
