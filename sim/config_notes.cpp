@@ -43,7 +43,7 @@ std::uint32_t vls_carrying_traffic(const Fabric& f, const Routing& r, const SimC
         for (unsigned sl = 0; sl < 16; ++sl) {
             if (!(sls >> sl & 1u)) continue;
             if (!tables) {
-                add(sl % V);
+                add(Sl2Vl::default_vl(std::uint8_t(sl), V));
                 continue;
             }
             for (const Sl2VlTable& t : r.sl2vl.tables[n]) add(t[sl]);

@@ -103,16 +103,15 @@ class Network {
     }
     // The VL of a packet on SL `sl` leaving `node` through `out`, having come in on `in` (0 at
     // the source): SL2VL, or SL mod VLs where the node has no table.
-    std::uint8_t vl_at(NodeId node, PortNum in, PortNum out, std::uint8_t sl) const {
-        if (const Sl2VlTable* t = r_.sl2vl.find(node, f_.node(node).num_ports, in, out))
-            return (*t)[sl & 15];
-        return sl_vl(sl);
+    std::uint8_t vl_at(NodeId node, PortNum nports, PortNum in, PortNum out,
+                       std::uint8_t sl) const {
+        return r_.sl2vl.vl(node, nports, in, out, sl, V_);
     }
     // Buffer index -> slot and VL, and SL mod VLs: with one VL (the common case) no division,
     // which costs more than the rest of a credit or link-free event.
     std::uint32_t slot_of(std::uint32_t b) const { return V_ == 1 ? b : b / V_; }
     std::uint32_t vl_of(std::uint32_t b) const { return V_ == 1 ? 0 : b % V_; }
-    std::uint8_t sl_vl(std::uint8_t sl) const { return V_ == 1 ? 0 : std::uint8_t(sl % V_); }
+    std::uint8_t sl_vl(std::uint8_t sl) const { return V_ == 1 ? 0 : Sl2Vl::default_vl(sl, V_); }
 
     std::uint32_t alloc() {
         ++live_;
@@ -564,7 +563,8 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
             ++measured_open_;
             bytes_offered_ += p.size;
         }
-        const std::uint8_t vl = sl_mod_vls_ ? sl_vl(p.sl) : vl_at(n, 0, port, p.sl);
+        const std::uint8_t vl =
+            sl_mod_vls_ ? sl_vl(p.sl) : vl_at(n, sl_[ca_out_[ca]].nports, 0, port, p.sl);
         if (vl >= V_) {
             drop(h, kNoPort);
             continue;
@@ -780,7 +780,7 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     const PortNum outp = flat_.at(cell, p.dlid);
     if (outp == kNoPath || outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort)
         return drop(h, d);
-    const std::uint8_t ovl = sl_mod_vls_ ? sl_vl(p.sl) : vl_at(m, inp, outp, p.sl);
+    const std::uint8_t ovl = sl_mod_vls_ ? sl_vl(p.sl) : vl_at(m, in.nports, inp, outp, p.sl);
     if (ovl >= V_) return drop(h, d);
     p.out = first + outp;
     p.out_vl = ovl;
