@@ -78,9 +78,11 @@ sim vlarb-zero "${ft43ps[@]}" --vls 2 --sl spread --vlarb-low 0:0,1:0 --load 0.3
 sim credit-delay-1ms "${ft43ps[@]}" --credit-delay-ns 1000000 --load 0.3
 sim deadlock-us-tiny "${ft43ps[@]}" --deadlock-us 0.001 --load 0.3
 
-# `ibrt sweep` (CSV): two engines, 1 and 2 VLs, on the bundled 8-host tree.
+# `ibrt sweep` (CSV): two engines, 1 and 2 VLs, on the bundled 8-host tree, with paper 000's
+# set-up (32-byte packets and buffers, 4 ns/byte, SLs spread over the VLs).
 rc=0
 "$ibrt" sweep --fabric test-fabrics/generated/ft-4-2-lmc2.net --engines mlid,slid --vls 1,2 \
+    --sl spread --packet-bytes 32 --buffer-bytes 32 --credit-unit 32 --ns-per-byte 4 \
     --loads 0.3,0.9 --measure-us 20 --warmup-us 5 --drain-us 20 --seed 3 -q \
     >"$out/sweep.csv" 2>/dev/null || rc=$?
 echo "sweep $rc" >>"$out/exit-codes.txt"

@@ -54,9 +54,10 @@ std::uint32_t vls_carrying_traffic(const Fabric& f, const Routing& r, const SimC
 
 std::uint32_t vls_served(const SimConfig& cfg) {
     const std::uint32_t all = (1u << cfg.num_vls) - 1;
-    if (cfg.num_vls == 1 || (cfg.vlarb.high.empty() && cfg.vlarb.low.empty())) return all;
+    if (cfg.num_vls == 1) return all; // one VL is never arbitrated
+    const VlArbConfig a = effective_vlarb(cfg);
     std::uint32_t served = 0;
-    for (const auto* t : {&cfg.vlarb.high, &cfg.vlarb.low})
+    for (const auto* t : {&a.high, &a.low})
         for (const VlArbEntry& e : *t)
             if (e.weight > 0) served |= 1u << e.vl;
     return served & all;

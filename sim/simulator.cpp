@@ -383,9 +383,7 @@ void Network::setup() {
     for (EventType t : {kReady, kDeliver, kOutFree, kCredit}) q_.add_lane(t);
     if (cfg_.output_buffer_bytes > 0)
         for (EventType t : {kXbarFree, kLinkFree}) q_.add_lane(t);
-    vlarb_ = cfg_.vlarb;
-    if (vlarb_.high.empty() && vlarb_.low.empty())
-        for (std::uint32_t v = 0; v < V_; ++v) vlarb_.low.push_back({std::uint8_t(v), 1});
+    vlarb_ = effective_vlarb(cfg_);
     fly_ = cfg_.fly_ps;
     credit_delay_ = credit_delay_of(cfg_);
     win_lo_ = cfg_.warmup_ps;
@@ -1182,6 +1180,13 @@ DlidPolicy resolve_dlid_policy(DlidPolicy p, const Fabric& f, const Routing& r) 
     if (p != DlidPolicy::Auto) return p;
     if (!r.dlid_choice.empty()) return DlidPolicy::Table;
     return max_ca_lmc(f, r) > 0 ? DlidPolicy::Random : DlidPolicy::Base;
+}
+
+VlArbConfig effective_vlarb(const SimConfig& cfg) {
+    VlArbConfig a = cfg.vlarb;
+    if (a.high.empty() && a.low.empty())
+        for (std::uint32_t v = 0; v < cfg.num_vls; ++v) a.low.push_back({std::uint8_t(v), 1});
+    return a;
 }
 
 bool failed(const SimResult& r) {

@@ -137,6 +137,10 @@ struct SimResult {
     std::vector<double> vl_util_mean; // per VL, over the cabled ports
 };
 
+// The VL arbitration tables a run uses: cfg.vlarb, or every VL weight 1 in the low table when
+// both are empty.
+VlArbConfig effective_vlarb(const SimConfig& cfg);
+
 // A run that failed: a verdict other than Ok, or packets dropped or misdelivered.
 bool failed(const SimResult& r);
 
