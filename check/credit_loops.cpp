@@ -181,10 +181,8 @@ std::vector<std::uint32_t> tarjan(const Graph& g, std::uint32_t& num_components)
 } // namespace
 
 std::uint8_t sl2vl_at(const Fabric& f, const Routing& r, NodeId node, PortNum in, PortNum out,
-                      std::uint8_t sl) {
-    // A node without tables forwards on VL0, as a fabric without QoS does.
-    const Sl2VlTable* t = r.sl2vl.find(node, f.node(node).num_ports, in, out);
-    return t ? (*t)[sl & 15] : 0;
+                      std::uint8_t sl, unsigned num_vls) {
+    return r.sl2vl.vl(node, f.node(node).num_ports, in, out, sl, num_vls);
 }
 
 DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
@@ -211,7 +209,7 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
             for (PortNum o = 0; o <= f.node(s).num_ports; ++o)
                 for (std::uint8_t sl = 0; sl < 16; ++sl)
                     masks[mask_at[s] + o * 16u + sl] |=
-                        static_cast<std::uint16_t>(1u << sl2vl_at(f, r, s, in, o, sl));
+                        static_cast<std::uint16_t>(1u << sl2vl_at(f, r, s, in, o, sl, nv));
         }
     }
 
@@ -281,7 +279,7 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
                         stamp[key] = epoch;
                         const Step st = view.step(y, d, owner);
                         if (st.ends) break;
-                        const unsigned vout = sl2vl_at(f, r, y, in, st.out_port, sl);
+                        const unsigned vout = sl2vl_at(f, r, y, in, st.out_port, sl, nv);
                         if (vout == kDropVl) {
                             ++rep.vl15_drops;
                             break;

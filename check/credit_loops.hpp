@@ -43,9 +43,11 @@ struct DeadlockReport {
     std::vector<CreditLoop> loops;  // one per cyclic component, by lowest channel
 };
 
-// The VL a packet with `sl` gets from `in` to `out` on `node` (0 without tables).
+// The VL a packet with `sl` gets from `in` to `out` on `node`: Sl2Vl::vl, the same answer the
+// simulator uses (where the node has no table, SL mod `num_vls`; the check runs with the VLs
+// the tables name, so one VL and VL 0 when there are no tables).
 std::uint8_t sl2vl_at(const Fabric& f, const Routing& r, NodeId node, PortNum in, PortNum out,
-                      std::uint8_t sl);
+                      std::uint8_t sl, unsigned num_vls);
 
 DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
                                   const std::function<void(double)>& progress = {});

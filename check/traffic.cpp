@@ -1,9 +1,9 @@
 // Traffic patterns; see traffic.hpp.
 #include "check/traffic.hpp"
 
+#include "fabric/permutations.hpp"
+
 #include <charconv>
-#include <numeric>
-#include <random>
 #include <stdexcept>
 
 namespace ibrt::check {
@@ -43,25 +43,9 @@ TrafficPattern parse_pattern(std::string_view text, std::uint64_t seed) {
 }
 
 std::vector<std::uint32_t> permutation_targets(const TrafficPattern& p, std::uint32_t n) {
-    std::vector<std::uint32_t> to(n);
-    if (n == 0) return to;
-    if (p.kind == TrafficPattern::Kind::Shift) {
-        for (std::uint32_t i = 0; i < n; ++i)
-            to[i] = static_cast<std::uint32_t>((std::uint64_t(i) + p.shift) % n);
-        return to;
-    }
-    std::iota(to.begin(), to.end(), 0u);
-    std::mt19937_64 rng(p.seed);
-    for (std::uint32_t i = n - 1; i > 0; --i) {
-        // Uniform in [0, i] by rejection: the largest multiple of (i + 1) below 2^64 bounds it.
-        const std::uint64_t range = std::uint64_t(i) + 1;
-        const std::uint64_t limit = ~std::uint64_t(0) - (~std::uint64_t(0) % range + 1) % range;
-        std::uint64_t x;
-        do x = rng();
-        while (x > limit);
-        std::swap(to[i], to[x % range]);
-    }
-    return to;
+    // The permutations `ibrt sim --pattern rotation|randperm` also uses (fabric/permutations).
+    if (p.kind == TrafficPattern::Kind::Shift) return shift_permutation(n, p.shift);
+    return random_permutation(n, p.seed);
 }
 
 } // namespace ibrt::check

@@ -1,8 +1,8 @@
 // Traffic patterns for the balance check: all-to-all, shift/k (endpoint i sends to
 // i + k mod N, the "shift" permutation family used to load fat trees uniformly) and a random
 // permutation from a seed. Endpoints are numbered as in check/endpoints.hpp (node order).
-// The random permutation is a Fisher-Yates shuffle over std::mt19937_64 with rejection
-// sampling, both fully specified, so a seed gives the same pattern on every platform.
+// The permutations are fabric/permutations.hpp's, the ones `ibrt sim` uses for rotation and
+// randperm: the same seed gives the same permutation in both, on every platform.
 #pragma once
 
 #include <cstdint>

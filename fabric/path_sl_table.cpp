@@ -74,4 +74,10 @@ std::uint8_t PathSlTable::max_sl() const {
     return rows_.empty() ? 0 : *std::max_element(rows_.begin(), rows_.end());
 }
 
+std::uint16_t PathSlTable::sl_mask() const {
+    std::uint16_t m = rows_.empty() ? 1 : 0;
+    for (std::uint8_t sl : rows_) m = static_cast<std::uint16_t>(m | 1u << (sl & 15));
+    return m;
+}
+
 } // namespace ibrt

@@ -54,6 +54,8 @@ class PathSlTable {
     }
     // The highest SL any path uses (0 when empty).
     std::uint8_t max_sl() const;
+    // The SLs (bit s) the table holds for any source (bit 0 alone when empty).
+    std::uint16_t sl_mask() const;
 
   private:
     std::uint32_t store_row(std::span<const std::uint8_t> sl_by_dlid);

@@ -47,6 +47,20 @@ struct Sl2Vl {
         const std::size_t i = index(num_ports, in, out);
         return i < tables[n].size() ? &tables[n][i] : nullptr;
     }
+    // The VL where no table is known, on ports running `num_vls` data VLs: SL mod VLs, which is
+    // what opensm's default SL2VL (0..7 repeated, reduced to the operational VLs) programs and
+    // VL 0 everywhere with one VL (IBA 7.6.6: a port with only VL 0 maps every SL to it).
+    static std::uint8_t default_vl(std::uint8_t sl, unsigned num_vls) {
+        return num_vls > 1 ? static_cast<std::uint8_t>((sl & 15) % num_vls) : 0;
+    }
+    // The VL of a packet on `sl` entering node n by `in` (0 = from the node itself) and leaving
+    // by `out`: its table, else default_vl. VL 15 (or one >= num_vls) drops. The checker and
+    // the simulator both ask this.
+    std::uint8_t vl(NodeId n, PortNum num_ports, PortNum in, PortNum out, std::uint8_t sl,
+                    unsigned num_vls) const {
+        const Sl2VlTable* t = find(n, num_ports, in, out);
+        return t ? (*t)[sl & 15] : default_vl(sl, num_vls);
+    }
 };
 
 inline constexpr Sl2VlTable kSl2VlDropAll = {15, 15, 15, 15, 15, 15, 15, 15,

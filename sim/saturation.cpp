@@ -4,21 +4,24 @@
 namespace ibrt::sim {
 
 bool is_saturated(const SimResult& r, double tolerance) {
-    return r.deadlock || r.accepted_fraction < (1.0 - tolerance) * r.offered_fraction;
+    return r.verdict != Verdict::Ok || r.accepted_fraction < (1.0 - tolerance) * r.offered_fraction;
 }
 
 Saturation find_saturation(const Fabric& f, const Routing& r, SimConfig cfg, double hi, int steps,
                            double tolerance, const ProgressFn& progress) {
     Saturation s;
+    s.tolerance = tolerance;
     auto run = [&](double load) {
         cfg.traffic.load = load;
-        SaturationPoint p{load, simulate(f, r, cfg, nullptr, nullptr, nullptr, progress), false};
+        SaturationPoint p{load, simulate(f, r, cfg, progress), false};
         p.saturated = is_saturated(p.result, tolerance);
-        if (p.result.accepted_fraction > s.max_accepted)
+        if (p.result.accepted_fraction > s.max_accepted) {
             s.max_accepted = p.result.accepted_fraction;
-        if (!p.saturated && load > s.load) {
-            s.load = load;
-            s.accepted = p.result.accepted_fraction;
+            s.max_accepted_load = load;
+        }
+        if (!p.saturated && load > s.onset_load) {
+            s.onset_load = load;
+            s.onset_accepted = p.result.accepted_fraction;
         }
         s.runs.push_back(std::move(p));
         return s.runs.back().saturated;

@@ -22,6 +22,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 
@@ -30,6 +31,23 @@ namespace {
 
 constexpr std::uint32_t kNil = 0xffffffffu;
 
+// Serialization time per byte of the link `port` transmits on.
+std::uint32_t link_ps_per_byte(const Port& port, const SimConfig& cfg) {
+    if (cfg.ps_per_byte) return std::uint32_t(cfg.ps_per_byte);
+    const double g = port.gbps();
+    return g > 0 ? std::uint32_t(std::llround(8000.0 / g)) : 4000; // unknown width/speed: 1x SDR
+}
+
+Time credit_delay_of(const SimConfig& cfg) {
+    return cfg.credit_delay_ps == ~Time(0) ? cfg.fly_ps : cfg.credit_delay_ps;
+}
+
+std::string us_text(Time ps) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", double(ps) / 1e6);
+    return buf;
+}
+
 enum EventType : std::uint8_t {
     kGen,      // a = CA, b = destination CA: generate the next message
     kTrace,    // a = trace index
@@ -37,7 +55,6 @@ enum EventType : std::uint8_t {
     kDeliver,  // a = packet, b = CA port slot: tail arrived at the destination
     kOutFree,  // a = output slot, b = input buffer (slot * V + vl), c = credits to return
     kCredit,   // a = output slot, b = VL, c = credits
-    kRetry,    // a = output slot: injection control allows a start now
     kWatchdog, // deadlock detection
     // Output buffers only:
     kXbarFree, // a = output slot, b = input buffer, c = credits: the crossbar move is done
@@ -71,11 +88,9 @@ struct Buf {
 
 class Network {
   public:
-    // `flat` replaces `route` (no virtual call per hop) when the default LFT routing is used.
-    Network(const Fabric& f, const Routing& r, const SimConfig& cfg, RouteSelector& route,
-            const FlatLft* flat, VlSelector& vls, bool sl_mod_vls, InjectionControl& inj)
-        : f_(f), r_(r), cfg_(cfg), route_(route), flat_(flat), vls_(vls), sl_mod_vls_(sl_mod_vls),
-          inj_(inj), V_(cfg.num_vls),
+    // `flat` is r's LFTs in the two-level form the event loop reads (sim/flat_lft.hpp).
+    Network(const Fabric& f, const Routing& r, const SimConfig& cfg, const FlatLft& flat)
+        : f_(f), r_(r), cfg_(cfg), flat_(flat), sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
           pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed) {
         setup();
     }
@@ -87,12 +102,17 @@ class Network {
     std::uint32_t need(std::uint32_t bytes) const {
         return (bytes + cfg_.credit_unit - 1) / cfg_.credit_unit;
     }
-    PacketView view(const Packet& p) const { return {p.src, p.dst, p.dlid, p.sl, p.vl}; }
+    // The VL of a packet on SL `sl` leaving `node` through `out`, having come in on `in` (0 at
+    // the source): SL2VL, or SL mod VLs where the node has no table.
+    std::uint8_t vl_at(NodeId node, PortNum nports, PortNum in, PortNum out,
+                       std::uint8_t sl) const {
+        return r_.sl2vl.vl(node, nports, in, out, sl, V_);
+    }
     // Buffer index -> slot and VL, and SL mod VLs: with one VL (the common case) no division,
     // which costs more than the rest of a credit or link-free event.
     std::uint32_t slot_of(std::uint32_t b) const { return V_ == 1 ? b : b / V_; }
     std::uint32_t vl_of(std::uint32_t b) const { return V_ == 1 ? 0 : b % V_; }
-    std::uint8_t sl_vl(std::uint8_t sl) const { return V_ == 1 ? 0 : std::uint8_t(sl % V_); }
+    std::uint8_t sl_vl(std::uint8_t sl) const { return V_ == 1 ? 0 : Sl2Vl::default_vl(sl, V_); }
 
     std::uint32_t alloc() {
         ++live_;
@@ -182,14 +202,14 @@ class Network {
     static constexpr std::size_t kPrefetchAhead = 2;
     [[gnu::always_inline]] void prefetch_for(const Event& x) const {
         if (x.type == kReady) {
-            if (flat_) prefetch(flat_->address(x.c));
+            prefetch(flat_.address(x.c));
             prefetch(&pkts_[x.a]);
             prefetch(&sl_[x.b]);
             prefetch(&bufs_[x.b * V_]);
         } else if (x.type == kDeliver) {
             prefetch(&pkts_[x.a]);
         } else if (x.type == kGen) {
-            if (cfg_.dlid == DlidPolicy::Table && !r_.dlid_choice.empty())
+            if (dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty())
                 prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
         } else if (x.type == kOutFree) {
             prefetch(&sl_[x.a]);
@@ -206,21 +226,28 @@ class Network {
     }
     void on_deliver(std::uint32_t h, PortId d);
     void drop(std::uint32_t h, PortId at);
+    [[gnu::always_inline]] inline void handle(const Event& e);
+    void watchdog();
+    void settle_verdict();
+    void extend_for(const std::vector<std::uint32_t>& cycle);
     // `only`: consider just these buffers (input buffers, then output buffers); null = all.
-    std::vector<std::string> blocked_cycle(const std::vector<std::uint8_t>* only = nullptr) const;
+    // The buffers of a cycle of the wait-for graph, each waiting on the next; empty if none.
+    std::vector<std::uint32_t> blocked_cycle(const std::vector<std::uint8_t>* only = nullptr) const;
     std::vector<std::uint8_t> stalled_buffers();
     std::string buffer_name(std::uint32_t b) const;
+    void set_verdict(Verdict v, std::vector<std::uint32_t> cycle = {}) {
+        verdict_ = v;
+        verdict_at_ = now_;
+        cycle_ = std::move(cycle);
+    }
     bool in_window(Time t) const { return t >= win_lo_ && t < win_hi_; }
 
     const Fabric& f_;
     const Routing& r_;
     const SimConfig& cfg_;
-    RouteSelector& route_;
-    const FlatLft* flat_;
-    VlSelector& vls_;
-    // The default VlSelector on a routing without SL2VL tables: SL mod VLs, without a call.
+    const FlatLft& flat_;
+    // No SL2VL tables at all: SL mod VLs everywhere, without a lookup.
     const bool sl_mod_vls_;
-    InjectionControl& inj_;
     const std::uint32_t V_;
     DestinationPattern pattern_;
     VlArbConfig vlarb_; // cfg_.vlarb, or every VL weight 1 in the low table when both are empty
@@ -231,6 +258,14 @@ class Network {
     }
     Time now_ = 0, win_lo_ = 0, win_hi_ = 0, end_ = 0, fly_ = 0, credit_delay_ = 0;
     Time deadlock_ps_ = 0;
+    DlidPolicy dlid_ = DlidPolicy::Base; // cfg_.dlid resolved
+    // Progress: the last start onto a link, hops at the last watchdog tick, the verdict.
+    Time last_hop_ = 0;
+    Time transit_ps_ = 0; // 2 x (packet serialization on the slowest link + fly + routing)
+    std::uint64_t hops_at_tick_ = 0, events_ = 0;
+    Verdict verdict_ = Verdict::Ok;
+    Time verdict_at_ = 0;
+    std::vector<std::uint32_t> cycle_;
     double log1p_load_ = 0; // log1p(-load), the same for every message
 
     std::vector<Packet> pkts_;
@@ -254,7 +289,6 @@ class Network {
         std::uint8_t nports = 0;    // ports of its node
         std::uint8_t busy = 0;      // output transmitting
         std::uint8_t reads = 0;     // crossbar reads in progress from this input
-        std::uint8_t retry = 0;     // a kRetry is pending
         std::uint8_t sw = 0;        // the port is a switch's
         std::uint8_t xbar_busy = 0; // output buffers: a crossbar move into this output
         std::uint8_t xvl_rr = 0;    // output buffers: next VL the crossbar serves
@@ -326,11 +360,9 @@ void Network::setup() {
     for (EventType t : {kReady, kDeliver, kOutFree, kCredit}) q_.add_lane(t);
     if (cfg_.output_buffer_bytes > 0)
         for (EventType t : {kXbarFree, kLinkFree}) q_.add_lane(t);
-    vlarb_ = cfg_.vlarb;
-    if (vlarb_.high.empty() && vlarb_.low.empty())
-        for (std::uint32_t v = 0; v < V_; ++v) vlarb_.low.push_back({std::uint8_t(v), 1});
+    vlarb_ = effective_vlarb(cfg_);
     fly_ = cfg_.fly_ps;
-    credit_delay_ = cfg_.credit_delay_ps == ~Time(0) ? cfg_.fly_ps : cfg_.credit_delay_ps;
+    credit_delay_ = credit_delay_of(cfg_);
     win_lo_ = cfg_.warmup_ps;
     win_hi_ = cfg_.warmup_ps + cfg_.measure_ps;
     end_ = win_hi_ + cfg_.drain_ps;
@@ -368,10 +400,7 @@ void Network::setup() {
             if (!port.connected()) continue;
             const PortId s = f_.port_id(n, p);
             sl_[s].peer = f_.port_id(port.peer_node, port.peer_port);
-            const double g = port.gbps();
-            sl_[s].ppb = cfg_.ps_per_byte ? std::uint32_t(cfg_.ps_per_byte)
-                         : g > 0          ? std::uint32_t(std::llround(8000.0 / g))
-                                          : 4000; // unknown width/speed: 1x SDR
+            sl_[s].ppb = link_ps_per_byte(port, cfg_);
             for (std::uint32_t v = 0; v < V_; ++v) credits_[s * V_ + v] = cap;
         }
     }
@@ -403,16 +432,25 @@ void Network::setup() {
     if (!r_.dlid_choice.empty() && r_.dlid_choice.size() != std::size_t(N_) * N_)
         throw std::invalid_argument("path selection has " + std::to_string(r_.dlid_choice.size()) +
                                     " entries, expected " + std::to_string(N_) + "^2");
+    const Time min_period = min_deadlock_period_ps(f_, cfg_);
+    transit_ps_ = min_period - 2 * credit_delay_;
     if (cfg_.deadlock_ps == 0) {
         Time slow = 0;
         for (const Slot& x : sl_) slow = std::max<Time>(slow, x.ppb);
         // No hop anywhere for 100 packet times (and 10 routing + credit round trips) while
         // packets are inside cannot be congestion: some buffer would have drained.
-        deadlock_ps_ = std::max(100 * Time(cfg_.packet_bytes) * std::max<Time>(slow, 1),
-                                10 * (cfg_.routing_ps + fly_ + credit_delay_));
+        deadlock_ps_ = std::max({100 * Time(cfg_.packet_bytes) * std::max<Time>(slow, 1),
+                                 10 * (cfg_.routing_ps + fly_ + credit_delay_), min_period});
+    } else if (cfg_.deadlock_ps < min_period) {
+        throw std::invalid_argument(
+            "a deadlock watchdog period of " + us_text(cfg_.deadlock_ps) + " us is below the " +
+            us_text(min_period) +
+            " us this configuration needs to tell a stall from a packet in transit (twice "
+            "serialization on the slowest link + fly + routing + credit delay)");
     } else {
         deadlock_ps_ = cfg_.deadlock_ps;
     }
+    dlid_ = resolve_dlid_policy(cfg_.dlid, f_, r_);
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
     log1p_load_ = std::log1p(-cfg_.traffic.load);
@@ -476,7 +514,8 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         p.dst = std::uint16_t(dst);
         p.size = std::uint16_t(std::min(cfg_.packet_bytes, msg - off));
         p.credits = std::uint16_t(need(p.size));
-        switch (cfg_.dlid) {
+        switch (dlid_) {
+        case DlidPolicy::Auto: // resolved in setup
         case DlidPolicy::Table:
             p.dlid = r_.dlid_choice.empty() ? ca_base_[dst] : r_.dlid_choice[ca * N_ + dst];
             if (p.dlid == 0) p.dlid = ca_base_[dst];
@@ -495,7 +534,8 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
             ++measured_open_;
             bytes_offered_ += p.size;
         }
-        const std::uint8_t vl = sl_mod_vls_ ? sl_vl(p.sl) : vls_.select(n, 0, port, view(p));
+        const std::uint8_t vl =
+            sl_mod_vls_ ? sl_vl(p.sl) : vl_at(n, sl_[ca_out_[ca]].nports, 0, port, p.sl);
         if (vl >= V_) {
             drop(h, kNoPort);
             continue;
@@ -532,14 +572,6 @@ void Network::try_arbitrate(PortId o) {
             }
         }
         if (mask == 0) return;
-        const Time at = inj_.earliest_start(ca, now_);
-        if (at > now_) {
-            if (!sl_[o].retry) {
-                sl_[o].retry = 1;
-                q_.push(at, kRetry, o);
-            }
-            return;
-        }
     } else {
         if (sl_[o].waiting == 0) return;
         const std::uint32_t np = out.nports;
@@ -654,16 +686,16 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     p.vl = ovl;
     ++p.hops;
     ++hops_;
+    last_hop_ = start;
     if (!sw) {
         ++in_network_;
         const std::uint32_t ca = ca_of_node_[sl_[o].node];
         --src_queued_[ca];
-        inj_.sent(ca, view(p), now_);
     }
     const PortId d = sl_[o].peer;
     p.tail = start + fly_ + ser;
     if (sl_[d].sw) {
-        const std::uint32_t cell = flat_ ? flat_->cell(sl_[d].node, p.dlid) : 0;
+        const std::uint32_t cell = flat_.cell(sl_[d].node, p.dlid);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
         q_.push(p.tail, kDeliver, h, d);
@@ -716,10 +748,10 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     const PortNum inp = in.pnum;
     const PortId first = d - inp;
     if (p.hops > cfg_.max_hops) return drop(h, d);
-    const PortNum outp = flat_ ? flat_->at(cell, p.dlid) : route_.select(m, inp, view(p), now_);
+    const PortNum outp = flat_.at(cell, p.dlid);
     if (outp == kNoPath || outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort)
         return drop(h, d);
-    const std::uint8_t ovl = sl_mod_vls_ ? sl_vl(p.sl) : vls_.select(m, inp, outp, view(p));
+    const std::uint8_t ovl = sl_mod_vls_ ? sl_vl(p.sl) : vl_at(m, in.nports, inp, outp, p.sl);
     if (ovl >= V_) return drop(h, d);
     p.out = first + outp;
     p.out_vl = ovl;
@@ -777,7 +809,7 @@ std::string Network::buffer_name(std::uint32_t b) const {
 // waits on its output buffer when that is full, and an output buffer's head on the downstream
 // input buffer (output buffers are numbered after the input buffers). Each buffer waits on at
 // most one other, so a walk with colours finds a cycle.
-std::vector<std::string> Network::blocked_cycle(const std::vector<std::uint8_t>* only) const {
+std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t>* only) const {
     const std::size_t IB = bufs_.size();
     const std::size_t B = obuf_ ? 2 * IB : IB;
     std::vector<std::uint32_t> succ(B, kNil);
@@ -810,10 +842,10 @@ std::vector<std::string> Network::blocked_cycle(const std::vector<std::uint8_t>*
             x = succ[x];
         }
         if (x != kNil && colour[x] == 1) {
-            std::vector<std::string> cyc;
+            std::vector<std::uint32_t> cyc;
             std::uint32_t y = x;
             do {
-                cyc.push_back(buffer_name(y));
+                cyc.push_back(y);
                 y = succ[y];
             } while (y != x);
             return cyc;
@@ -821,6 +853,89 @@ std::vector<std::string> Network::blocked_cycle(const std::vector<std::uint8_t>*
         for (x = s; x != kNil && colour[x] == 1; x = succ[x]) colour[x] = 2;
     }
     return {};
+}
+
+void Network::handle(const Event& e) {
+    switch (e.type) {
+    case kGen: {
+        const std::uint32_t ca = e.a, dst = e.b;
+        ++msg_count_[ca];
+        if (dst != ca) generate(ca, dst);
+        schedule_next_gen(ca);
+        break;
+    }
+    case kTrace:
+        generate(cfg_.trace[e.a].src, cfg_.trace[e.a].dst);
+        break;
+    case kReady:
+        on_ready(e.a, e.b, e.c);
+        break;
+    case kDeliver:
+        on_deliver(e.a, e.b);
+        break;
+    case kOutFree: {
+        const PortId o = e.a;
+        sl_[o].busy = 0;
+        if (e.b != kNil) {
+            const PortId in = slot_of(e.b);
+            --sl_[in].reads;
+            return_credits(sl_[in].peer, vl_of(e.b), e.c);
+            arbitrate(o);
+            // Outputs the freed input port may now feed.
+            for (std::uint32_t v = 0; v < V_; ++v)
+                if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
+        } else {
+            arbitrate(o);
+        }
+        break;
+    }
+    case kCredit:
+        credits_[e.a * V_ + e.b] += std::int32_t(e.c);
+        if (obuf_ && sl_[e.a].sw)
+            link_arbitrate(e.a);
+        else
+            arbitrate(e.a);
+        break;
+    case kXbarFree: {
+        const PortId o = e.a, in = slot_of(e.b);
+        sl_[o].xbar_busy = 0;
+        --sl_[in].reads;
+        return_credits(sl_[in].peer, vl_of(e.b), e.c);
+        arbitrate(o);
+        for (std::uint32_t v = 0; v < V_; ++v)
+            if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
+        break;
+    }
+    case kLinkFree:
+        sl_[e.a].busy = 0;
+        ocredits_[e.a * V_ + e.b] += std::int32_t(e.c);
+        arbitrate(e.a); // room in the output buffer for the crossbar
+        link_arbitrate(e.a);
+        break;
+    case kWatchdog:
+        watchdog();
+        break;
+    }
+}
+
+// No hop anywhere for a whole period while packets are in the network: a deadlock when the
+// full buffers form a cycle, else stuck. Otherwise a partial deadlock while other traffic
+// still moves: a cycle of buffers whose head packets have all sat there for a whole period.
+void Network::watchdog() {
+    if (in_network_ > 0 && hops_ == hops_at_tick_) {
+        std::vector<std::uint32_t> cyc = blocked_cycle();
+        const Verdict v = cyc.empty() ? Verdict::Stuck : Verdict::Deadlock;
+        set_verdict(v, std::move(cyc));
+        return;
+    }
+    const std::vector<std::uint8_t> stalled = stalled_buffers();
+    if (std::vector<std::uint32_t> cyc = blocked_cycle(&stalled); !cyc.empty()) {
+        set_verdict(Verdict::Deadlock, std::move(cyc));
+        return;
+    }
+    hops_at_tick_ = hops_;
+    // Credits alone make no packets: with nothing else to come, the run is over.
+    if (live_ > 0 || q_.size_except_lane(kCredit) > 0) q_.push(now_ + deadlock_ps_, kWatchdog, 0);
 }
 
 SimResult Network::run(const ProgressFn& progress) {
@@ -848,100 +963,22 @@ SimResult Network::run(const ProgressFn& progress) {
     }
     q_.push(deadlock_ps_, kWatchdog, 0);
 
-    std::uint64_t last_hops = 0, events = 0;
     auto wall_last = std::chrono::steady_clock::now();
+    bool complete = false; // every packet of the window delivered or dropped
     Event e;
     for (;;) {
         if (!q_.pop_until(end_, e)) break;
         if (const Event* x = q_.passed()) prefetch_for(*x);
         now_ = e.time;
-        ++events;
+        ++events_;
         if (const Event* x = q_.ahead(kPrefetchAhead)) prefetch_for(*x);
-        switch (e.type) {
-        case kGen: {
-            const std::uint32_t ca = e.a, dst = e.b;
-            ++msg_count_[ca];
-            if (dst != ca) generate(ca, dst);
-            schedule_next_gen(ca);
+        handle(e);
+        if (verdict_ != Verdict::Ok) break;
+        if (now_ >= win_hi_ && measured_open_ == 0 && cfg_.trace.empty()) {
+            complete = true;
             break;
         }
-        case kTrace:
-            generate(cfg_.trace[e.a].src, cfg_.trace[e.a].dst);
-            break;
-        case kReady:
-            on_ready(e.a, e.b, e.c);
-            break;
-        case kDeliver:
-            on_deliver(e.a, e.b);
-            break;
-        case kOutFree: {
-            const PortId o = e.a;
-            sl_[o].busy = 0;
-            if (e.b != kNil) {
-                const PortId in = slot_of(e.b);
-                --sl_[in].reads;
-                return_credits(sl_[in].peer, vl_of(e.b), e.c);
-                arbitrate(o);
-                // Outputs the freed input port may now feed.
-                for (std::uint32_t v = 0; v < V_; ++v)
-                    if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
-            } else {
-                arbitrate(o);
-            }
-            break;
-        }
-        case kCredit:
-            credits_[e.a * V_ + e.b] += std::int32_t(e.c);
-            if (obuf_ && sl_[e.a].sw)
-                link_arbitrate(e.a);
-            else
-                arbitrate(e.a);
-            break;
-        case kXbarFree: {
-            const PortId o = e.a, in = slot_of(e.b);
-            sl_[o].xbar_busy = 0;
-            --sl_[in].reads;
-            return_credits(sl_[in].peer, vl_of(e.b), e.c);
-            arbitrate(o);
-            for (std::uint32_t v = 0; v < V_; ++v)
-                if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
-            break;
-        }
-        case kLinkFree:
-            sl_[e.a].busy = 0;
-            ocredits_[e.a * V_ + e.b] += std::int32_t(e.c);
-            arbitrate(e.a); // room in the output buffer for the crossbar
-            link_arbitrate(e.a);
-            break;
-        case kRetry:
-            sl_[e.a].retry = 0;
-            arbitrate(e.a);
-            break;
-        case kWatchdog:
-            if (in_network_ > 0 && hops_ == last_hops) {
-                res.deadlock = true;
-                res.deadlock_at_ps = now_;
-                res.deadlock_cycle = blocked_cycle();
-            } else {
-                // A partial deadlock while other traffic still moves: a cycle of buffers whose
-                // head packets have all sat there for a whole period.
-                const std::vector<std::uint8_t> stalled = stalled_buffers();
-                if (std::vector<std::string> cyc = blocked_cycle(&stalled); !cyc.empty()) {
-                    res.deadlock = true;
-                    res.deadlock_at_ps = now_;
-                    res.deadlock_cycle = std::move(cyc);
-                    break;
-                }
-                last_hops = hops_;
-                // Credits alone make no packets: with nothing else to come, the run is over.
-                if (live_ > 0 || q_.size_except_lane(kCredit) > 0)
-                    q_.push(now_ + deadlock_ps_, kWatchdog, 0);
-            }
-            break;
-        }
-        if (res.deadlock) break;
-        if (now_ >= win_hi_ && measured_open_ == 0 && cfg_.trace.empty()) break;
-        if (progress && (events & 0xffff) == 0) {
+        if (progress && (events_ & 0xffff) == 0) {
             const auto w = std::chrono::steady_clock::now();
             if (w - wall_last > std::chrono::seconds(1)) {
                 wall_last = w;
@@ -949,7 +986,6 @@ SimResult Network::run(const ProgressFn& progress) {
             }
         }
     }
-
     if (generated_ != delivered_ + dropped_ + live_)
         throw std::logic_error("conservation violated: generated " + std::to_string(generated_) +
                                " != delivered " + std::to_string(delivered_) + " + dropped " +
@@ -961,7 +997,7 @@ SimResult Network::run(const ProgressFn& progress) {
     res.misdelivered = misdelivered_;
     res.in_flight = live_;
     res.hops = hops_;
-    res.events = events;
+    res.events = events_;
     res.end_ps = now_;
     res.measured_unfinished = measured_open_;
     res.throttled = throttled_;
@@ -1015,20 +1051,135 @@ SimResult Network::run(const ProgressFn& progress) {
         res.link_util_mean /= double(nlinks);
         for (auto& x : res.vl_util_mean) x /= double(nlinks);
     }
+
+    // The statistics above are those of the run; the verdict may look further.
+    res.last_hop_ps = last_hop_;
+    if (verdict_ == Verdict::Ok && !complete && live_ > 0) settle_verdict();
+    // Delivering nothing says more than being stuck, a deadlock's cycle more than either.
+    if ((verdict_ == Verdict::Ok || verdict_ == Verdict::Stuck) &&
+        ((bytes_offered_ > 0 && bytes_accepted_ == 0) || (generated_ > 0 && delivered_ == 0)))
+        verdict_ = Verdict::DeliveredNothing;
+    res.verdict = verdict_;
+    res.deadlock = verdict_ == Verdict::Deadlock;
+    if (res.deadlock) {
+        res.deadlock_at_ps = verdict_at_;
+        for (std::uint32_t b : cycle_) res.deadlock_cycle.push_back(buffer_name(b));
+    }
+    res.dlid = dlid_;
+    res.deadlock_period_ps = deadlock_ps_;
+    res.credit_delay_ps = credit_delay_;
     return res;
+}
+
+// The run reached its time limit with packets inside. No hop for a whole watchdog period
+// before the end is a stall: a deadlock if the full buffers form a cycle, else stuck. Packets
+// still moving with a cycle of full buffers at the end may be a loop that closed too late for
+// the watchdog: the run goes on without new traffic (the statistics are already taken) until
+// the watchdog tells, or a buffer of the cycle moves, at most two periods. Last, a run in
+// which no packet moved during the whole drain (long enough for a packet to cross a switch)
+// ended stuck, whatever made it so (credits that return slower than the run lasts, say).
+void Network::settle_verdict() {
+    const Time last_hop = last_hop_;
+    if (last_hop + deadlock_ps_ <= end_) {
+        std::vector<std::uint32_t> cyc = blocked_cycle();
+        const Verdict v = cyc.empty() ? Verdict::Stuck : Verdict::Deadlock;
+        set_verdict(v, std::move(cyc));
+        return;
+    }
+    const bool drain_stalled = last_hop < win_hi_ && end_ - win_hi_ >= transit_ps_;
+    const std::vector<std::uint32_t> cyc = blocked_cycle();
+    if (!cyc.empty()) extend_for(cyc);
+    if (verdict_ == Verdict::Ok && drain_stalled) set_verdict(Verdict::Stuck);
+}
+
+void Network::extend_for(const std::vector<std::uint32_t>& cyc) {
+    std::vector<std::uint32_t> pops;
+    for (std::uint32_t b : cyc) pops.push_back(pops_[b]);
+    const auto moved = [&] {
+        for (std::size_t i = 0; i < cyc.size(); ++i)
+            if (pops_[cyc[i]] != pops[i]) return true;
+        return false;
+    };
+    const Time limit = std::max(now_, end_) + 2 * deadlock_ps_;
+    Event e;
+    while (verdict_ == Verdict::Ok && live_ > 0 && q_.pop_until(limit, e)) {
+        now_ = e.time;
+        if (e.type == kGen || e.type == kTrace) continue; // no new traffic
+        handle(e);
+        if (moved()) return;
+    }
 }
 
 } // namespace
 
-SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg, RouteSelector* route,
-                   VlSelector* vls, InjectionControl* inj, const ProgressFn& progress) {
-    LftRoute def_route(r);
-    Sl2VlSelect def_vls(f, r, cfg.num_vls);
-    NoInjectionControl def_inj;
-    std::optional<FlatLft> flat;
-    if (!route) flat.emplace(f, r);
-    Network net(f, r, cfg, route ? *route : def_route, flat ? &*flat : nullptr,
-                vls ? *vls : def_vls, !vls && r.sl2vl.empty(), inj ? *inj : def_inj);
+std::string_view to_string(Verdict v) {
+    switch (v) {
+    case Verdict::Ok:
+        return "ok";
+    case Verdict::Deadlock:
+        return "deadlock";
+    case Verdict::DeliveredNothing:
+        return "delivered-nothing";
+    case Verdict::Stuck:
+        return "stuck";
+    }
+    return "?";
+}
+
+std::string_view to_string(DlidPolicy p) {
+    switch (p) {
+    case DlidPolicy::Auto:
+        return "auto";
+    case DlidPolicy::Table:
+        return "table";
+    case DlidPolicy::Base:
+        return "base";
+    case DlidPolicy::Random:
+        return "random";
+    }
+    return "?";
+}
+
+std::uint8_t max_ca_lmc(const Fabric& f, const Routing& r) {
+    std::uint8_t lmc = 0;
+    for (NodeId n : f.cas())
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p)
+            if (const PortId id = f.port_id(n, p); r.lids.has_lid(id))
+                lmc = std::max(lmc, r.lids.lmc(id));
+    return lmc;
+}
+
+DlidPolicy resolve_dlid_policy(DlidPolicy p, const Fabric& f, const Routing& r) {
+    if (p != DlidPolicy::Auto) return p;
+    if (!r.dlid_choice.empty()) return DlidPolicy::Table;
+    return max_ca_lmc(f, r) > 0 ? DlidPolicy::Random : DlidPolicy::Base;
+}
+
+VlArbConfig effective_vlarb(const SimConfig& cfg) {
+    VlArbConfig a = cfg.vlarb;
+    if (a.high.empty() && a.low.empty())
+        for (std::uint32_t v = 0; v < cfg.num_vls; ++v) a.low.push_back({std::uint8_t(v), 1});
+    return a;
+}
+
+bool failed(const SimResult& r) {
+    return r.verdict != Verdict::Ok || r.dropped > 0 || r.misdelivered > 0;
+}
+
+Time min_deadlock_period_ps(const Fabric& f, const SimConfig& cfg) {
+    Time slow = 1;
+    for (NodeId n = 0; n < f.num_nodes(); ++n)
+        for (PortNum p = 1; p <= f.node(n).num_ports; ++p)
+            if (const Port& port = f.port(n, p); port.connected())
+                slow = std::max<Time>(slow, link_ps_per_byte(port, cfg));
+    const Time ser = Time(cfg.packet_bytes) * slow * (cfg.output_buffer_bytes > 0 ? 2 : 1);
+    return 2 * (ser + cfg.fly_ps + cfg.routing_ps + credit_delay_of(cfg));
+}
+
+SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg,
+                   const ProgressFn& progress) {
+    const FlatLft flat(f, r);
+    Network net(f, r, cfg, flat);
     return net.run(progress);
 }
 

@@ -6,13 +6,14 @@
 
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
-#include "sim/policies.hpp"
+#include "sim/event_queue.hpp"
 #include "sim/traffic.hpp"
 #include "sim/vl_arbiter.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ibrt::sim {
@@ -21,10 +22,17 @@ inline constexpr Time kPsPerNs = 1000;
 
 // How a source picks the DLID of a destination.
 enum class DlidPolicy {
+    Auto,   // Table when the routing has a path selection, else Random when a destination has
+            // LMC > 0, else Base (resolve_dlid_policy)
     Table,  // Routing::dlid_choice (path selection); the base LID where it is empty
     Base,   // the destination's base LID
     Random, // uniformly among the destination's 2^LMC LIDs, per packet
 };
+std::string_view to_string(DlidPolicy p);
+// The policy `p` stands for on this routing: Auto resolved, the others as they are.
+DlidPolicy resolve_dlid_policy(DlidPolicy p, const Fabric& f, const Routing& r);
+// The largest LMC of an end node's port (0 when no CA has more than one LID).
+std::uint8_t max_ca_lmc(const Fabric& f, const Routing& r);
 // How a source picks the SL of a packet.
 enum class SlPolicy {
     Path,   // Routing::path_sl(source port, dlid)
@@ -55,7 +63,7 @@ struct SimConfig {
     TrafficSpec traffic;
     std::uint32_t packet_bytes = 256;
     std::uint32_t message_bytes = 0; // 0 = one packet
-    DlidPolicy dlid = DlidPolicy::Table;
+    DlidPolicy dlid = DlidPolicy::Auto;
     SlPolicy sl = SlPolicy::Path;
     std::vector<TraceMessage> trace;
     // Packets a CA's source queue holds (all VLs together); a message that does not fit is
@@ -67,8 +75,9 @@ struct SimConfig {
     Time warmup_ps = 10 * 1000 * kPsPerNs;
     Time measure_ps = 50 * 1000 * kPsPerNs;
     Time drain_ps = 50 * 1000 * kPsPerNs; // at most this long after the window
-    Time deadlock_ps =
-        0; // 0 = 100 packet times on the slowest link, at least 10 x (routing + fly + credit delay)
+    // The watchdog period: 0 = 100 packet times on the slowest link, at least 10 x (routing +
+    // fly + credit delay). A period below min_deadlock_period_ps is refused.
+    Time deadlock_ps = 0;
     std::uint64_t seed = 1;
     // Latency samples kept for the percentiles; past it, a uniform random sample of this many
     // (the mean and the maximum stay exact), so memory does not grow with the run.
@@ -81,6 +90,16 @@ struct LinkUse {
     double utilization = 0; // busy fraction of the measurement window
     std::vector<double> vl_utilization;
 };
+
+// How a run ended, for its progress (docs/sim-model.md, "Verdict"). In order of precedence:
+enum class Verdict : std::uint8_t {
+    Ok,               // packets moved to the end (or nothing was offered)
+    Deadlock,         // a cycle of buffers whose head packets all wait on the next one
+    DeliveredNothing, // traffic was offered but no byte was delivered in the window (or at all)
+    Stuck,            // packets inside at the end, none moved for a whole watchdog period (no
+                      // cycle) or during the whole drain
+};
+std::string_view to_string(Verdict v); // "ok", "deadlock", "delivered-nothing", "stuck"
 
 struct SimResult {
     // Per node, over the measurement window.
@@ -99,23 +118,44 @@ struct SimResult {
     std::uint64_t hops = 0, events = 0;
     Time end_ps = 0;
 
-    bool deadlock = false;
+    Verdict verdict = Verdict::Ok;
+    bool deadlock = false; // verdict == Deadlock
+    // When the watchdog saw the cycle; past end_ps for a loop that closed too late to be seen
+    // within the run (the run is then continued without new traffic until it is; statistics
+    // stay those of end_ps).
     Time deadlock_at_ps = 0;
     std::vector<std::string> deadlock_cycle; // "node port N VL v" buffers, each waiting on the next
+    Time last_hop_ps = 0; // when a packet last started onto a link (Stuck: long before the end)
+
+    // What ran, where the configuration left it to the simulator.
+    DlidPolicy dlid = DlidPolicy::Auto; // resolved
+    Time deadlock_period_ps = 0;        // the watchdog period
+    Time credit_delay_ps = 0;
 
     std::vector<LinkUse> links; // every cabled transmitting port, in PortId order
     double link_util_mean = 0, link_util_max = 0;
     std::vector<double> vl_util_mean; // per VL, over the cabled ports
 };
 
+// The VL arbitration tables a run uses: cfg.vlarb, or every VL weight 1 in the low table when
+// both are empty.
+VlArbConfig effective_vlarb(const SimConfig& cfg);
+
+// A run that failed: a verdict other than Ok, or packets dropped or misdelivered.
+bool failed(const SimResult& r);
+
+// The shortest watchdog period this configuration can tell from a packet in transit: twice
+// (serialization of a packet on the slowest link, again through the crossbar with output
+// buffers, + fly + routing + credit delay). No hop anywhere for that long while packets are
+// inside is a stall, never a packet on its way.
+Time min_deadlock_period_ps(const Fabric& f, const SimConfig& cfg);
+
 // Progress callback: simulated time now and the end time; called every few wall seconds.
 using ProgressFn = std::function<void(Time now, Time end)>;
 
 // Runs one simulation. Throws std::invalid_argument for a configuration that cannot run
 // (a buffer smaller than a packet, a CA without a LID, a pattern that does not fit).
-// The optional policies default to LftRoute, Sl2VlSelect and NoInjectionControl.
 SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg,
-                   RouteSelector* route = nullptr, VlSelector* vls = nullptr,
-                   InjectionControl* inj = nullptr, const ProgressFn& progress = {});
+                   const ProgressFn& progress = {});
 
 } // namespace ibrt::sim

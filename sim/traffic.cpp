@@ -3,6 +3,8 @@
 // hot-spot, paper 004 §4 for complement). See traffic.hpp for the exact definitions.
 #include "sim/traffic.hpp"
 
+#include "fabric/permutations.hpp"
+
 #include <stdexcept>
 
 namespace ibrt::sim {
@@ -106,9 +108,6 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
         case Pattern::Shuffle:
             fixed_[s] = bits_ == 0 ? s : (((s << 1) | (s >> (bits_ - 1))) & (n - 1));
             break;
-        case Pattern::Rotation:
-            fixed_[s] = (s + spec.shift.value_or(n / 2)) % n;
-            break;
         case Pattern::Tornado:
             fixed_[s] = (s + (n + 1) / 2 - 1) % n;
             break;
@@ -117,15 +116,9 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
             break;
         }
     }
-    if (p == Pattern::RandomPermutation) {
-        // Sattolo's algorithm: one cycle through all N, hence no node maps to itself.
-        gen::Rng rng(seed ^ 0x7065726d75746521ull);
-        for (std::uint32_t i = 0; i < n; ++i) fixed_[i] = i;
-        for (std::uint32_t i = n - 1; i > 0; --i) {
-            const auto j = std::uint32_t(rng.below(i));
-            std::swap(fixed_[i], fixed_[j]);
-        }
-    }
+    // The permutations `ibrt check --pattern` also uses (fabric/permutations.hpp).
+    if (p == Pattern::Rotation) fixed_ = shift_permutation(n, spec.shift.value_or(n / 2));
+    if (p == Pattern::RandomPermutation) fixed_ = random_permutation(n, seed);
 }
 
 std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng,

@@ -1,21 +1,26 @@
 // `ibrt sweep`: the latency / accepted-traffic curves of paper 000 §5.2 (Figs. 12-15) for one
-// fabric and one traffic pattern: every engine x VL count x offered load, simulated with the
-// same model options as `ibrt sim` (docs/sim-model.md). Writes one CSV row per run and an SVG
-// with one curve per (engine, VLs). docs/results/mlid-vs-slid.sh drives it for the study.
-// Exit: 0 success, 1 when a run deadlocked, dropped or misdelivered packets, 2 bad input.
+// fabric and one traffic pattern: every routing (engines in-process, or tables from files) x
+// VL count x offered load, simulated with exactly `ibrt sim`'s options and defaults
+// (tools/sim_options.hpp, docs/sim-model.md). Writes one CSV row per run and an SVG with one
+// curve per (routing, VLs). docs/results/mlid-vs-slid.sh drives it for the study with paper
+// 000's set-up given explicitly.
+// Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
+// misdelivered packets, 2 bad input.
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
-#include "sim/config_check.hpp"
+#include "sim/config_notes.hpp"
+#include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
-#include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
+#include "tools/sim_options.hpp"
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <memory>
@@ -25,15 +30,11 @@ namespace ibrt::tools {
 namespace {
 
 struct SweepArgs {
-    std::string fabric, fat_tree, engines = "mlid,slid", vls = "1,2,4", loads, pattern = "uniform";
-    std::string injection = "bernoulli", csv, plot, title, sl = "spread";
-    double hot_fraction = 0.1;
-    std::uint32_t hot_node = 0, packet_bytes = 32, buffer_bytes = 32, credit_unit = 32;
-    std::uint32_t source_queue = 256;
-    double fly_ns = 20, routing_ns = 100, ns_per_byte = 4;
-    double warmup_us = 20, measure_us = 50, drain_us = 50;
-    std::uint64_t seed = 1;
-    bool quiet = false;
+    std::string fabric, fat_tree, engines = "mlid,slid", vls = "1", loads = "0.5", csv, plot;
+    std::string title;
+    bool engines_given = false, quiet = false;
+    SimOptions sim;
+    RoutingOptions routing;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -44,15 +45,21 @@ std::vector<std::string> split(const std::string& s) {
     return out;
 }
 
-sim::Time ps(double ns) {
-    return sim::Time(std::llround(ns * 1000.0));
-}
-
 int run_sweep(const SweepArgs& a) {
     if (a.fabric.empty() == a.fat_tree.empty()) {
         fmt::print(stderr, "ibrt sweep: give exactly one of --fabric or --fat-tree\n");
         return kExitBadInput;
     }
+    const sim::SimConfig base = make_sim_config(a.sim);
+    const std::vector<double> loads = parse_loads(a.loads, "--load");
+    std::vector<int> vls;
+    for (const std::int64_t v : parse_wholes("--vls", a.vls, 1, 15)) vls.push_back(int(v));
+    for (int v : vls) {
+        sim::SimConfig c = base;
+        c.num_vls = std::uint8_t(v);
+        check_sim_config(c);
+    }
+    if (vls.empty()) throw InputError("--vls", 0, "no VL count given");
     Fabric f;
     std::string name = a.fabric;
     if (!a.fat_tree.empty()) {
@@ -66,37 +73,13 @@ int run_sweep(const SweepArgs& a) {
     } else {
         f = read_ibnetdiscover_file(a.fabric);
     }
-    sim::SimConfig base;
-    const auto pat = sim::parse_pattern(a.pattern);
-    if (!pat) throw InputError("--pattern", 0, fmt::format("unknown pattern '{}'", a.pattern));
-    base.traffic.pattern = *pat;
-    const auto inj = sim::parse_injection(a.injection);
-    if (!inj)
-        throw InputError("--injection", 0, fmt::format("unknown injection '{}'", a.injection));
-    base.traffic.injection = *inj;
-    base.traffic.hot_fraction = a.hot_fraction;
-    base.traffic.hot_node = a.hot_node;
-    base.packet_bytes = a.packet_bytes;
-    base.buffer_bytes = a.buffer_bytes;
-    base.credit_unit = a.credit_unit;
-    base.fly_ps = ps(a.fly_ns);
-    base.routing_ps = ps(a.routing_ns);
-    base.ps_per_byte = ps(a.ns_per_byte);
-    base.warmup_ps = ps(a.warmup_us * 1000);
-    base.measure_ps = ps(a.measure_us * 1000);
-    base.drain_ps = ps(a.drain_us * 1000);
-    base.seed = a.seed;
-    base.source_queue_packets = a.source_queue;
-    if (a.sl == "spread")
-        base.sl = sim::SlPolicy::Spread;
-    else if (a.sl == "path")
-        base.sl = sim::SlPolicy::Path;
-    else
-        throw InputError("--sl", 0, fmt::format("expected path or spread, got '{}'", a.sl));
-    const std::vector<double> loads = parse_reals("--loads", a.loads, 0, 1);
-    std::vector<int> vls;
-    for (const std::int64_t v : parse_wholes("--vls", a.vls, 1, 15)) vls.push_back(int(v));
-    sim::check_config(base);
+    // The routings: every engine, and the tables of --lfts (a series named "lfts"); --lfts
+    // alone replaces the default engines.
+    std::vector<std::string> routings;
+    if (a.engines_given || a.routing.lfts.empty()) routings = split(a.engines);
+    if (!a.routing.lfts.empty()) routings.push_back("");
+    if (!a.routing.lfts.empty() && a.fabric.empty())
+        throw InputError("--lfts", 0, "tables need the --fabric they were made for");
 
     std::ofstream csv;
     if (!a.csv.empty()) {
@@ -105,44 +88,65 @@ int run_sweep(const SweepArgs& a) {
         csv << "fabric,pattern,engine,vls,load,offered_fraction,accepted_fraction,"
                "accepted_bytes_per_ns,latency_mean_ns,latency_p50_ns,latency_p99_ns,"
                "latency_max_ns,link_util_max,generated,delivered,dropped,in_flight,"
-               "measured_unfinished,deadlock\n";
+               "measured_unfinished,deadlock,verdict\n";
     }
+    const std::string pattern(sim::to_string(base.traffic.pattern));
     std::vector<sim::PlotSeries> series;
     bool violations = false;
-    for (const auto& en : split(a.engines)) {
-        const auto engine = make_engine_or_throw(en);
+    for (const auto& en : routings) {
+        const std::string label = en.empty() ? "lfts" : en;
         Routing r;
         try {
-            r = engine->route(f, nullptr, {});
+            r = load_sim_routing(f, a.fabric, a.routing, en);
         } catch (const RoutingError& e) {
             fmt::print(stderr, "ibrt sweep: engine {} declined {}: {}\n", en, name, e.what());
             return kExitBadInput;
         }
         for (int v : vls) {
-            sim::PlotSeries s{fmt::format("{} {} VL{}", en, v, v > 1 ? "s" : ""), {}};
-            for (double load : loads) {
-                sim::SimConfig c = base;
-                c.num_vls = std::uint8_t(v);
-                c.traffic.load = load;
-                if (!a.quiet)
-                    progress(fmt::format("ibrt sweep: {} {} {} VLs load {}", name, en, v, load));
-                sim::SimResult x;
-                try {
-                    x = sim::simulate(f, r, c);
-                } catch (const std::invalid_argument& e) {
-                    fmt::print(stderr, "ibrt sweep: {}\n", e.what());
-                    return kExitBadInput;
+            sim::SimConfig cv = base;
+            cv.num_vls = std::uint8_t(v);
+            for (const std::string& note : sim::config_notes(f, r, cv))
+                fmt::print(stderr, "ibrt sweep: {} {} VL{}: {}\n", label, v, v > 1 ? "s" : "",
+                           note);
+            sim::PlotSeries s{fmt::format("{} {} VL{}", label, v, v > 1 ? "s" : ""), {}};
+            std::vector<std::pair<double, sim::SimResult>> runs;
+            try {
+                if (a.sim.saturation) {
+                    if (!a.quiet)
+                        progress(
+                            fmt::format("ibrt sweep: {} {} {} VLs saturation", name, label, v));
+                    sim::Saturation sat =
+                        sim::find_saturation(f, r, cv, a.sim.saturation_max, a.sim.saturation_steps,
+                                             a.sim.saturation_tolerance);
+                    for (auto& p : sat.runs) runs.emplace_back(p.load, std::move(p.result));
+                    std::sort(runs.begin(), runs.end(),
+                              [](const auto& x, const auto& y) { return x.first < y.first; });
+                } else {
+                    for (double load : loads) {
+                        sim::SimConfig c = cv;
+                        c.traffic.load = load;
+                        if (!a.quiet)
+                            progress(fmt::format("ibrt sweep: {} {} {} VLs load {}", name, label, v,
+                                                 load));
+                        runs.emplace_back(load, sim::simulate(f, r, c));
+                    }
                 }
-                violations |= x.deadlock || x.dropped || x.misdelivered;
+            } catch (const std::invalid_argument& e) {
+                fmt::print(stderr, "ibrt sweep: {}\n", e.what());
+                return kExitBadInput;
+            }
+            for (const auto& [load, x] : runs) {
+                violations |= sim::failed(x);
                 if (x.latency_samples)
                     s.points.push_back({x.accepted_bytes_per_ns, x.latency_mean_ns});
                 const std::string row = fmt::format(
                     "\"{}\",{},{},{},{},{:.6f},{:.6f},{:.6f},{:.1f},{:.1f},{:.1f},{:.1f},{:.4f},"
-                    "{},{},{},{},{},{}\n",
-                    name, a.pattern, en, v, load, x.offered_fraction, x.accepted_fraction,
+                    "{},{},{},{},{},{},{}\n",
+                    name, pattern, label, v, load, x.offered_fraction, x.accepted_fraction,
                     x.accepted_bytes_per_ns, x.latency_mean_ns, x.latency_p50_ns, x.latency_p99_ns,
                     x.latency_max_ns, x.link_util_max, x.generated, x.delivered, x.dropped,
-                    x.in_flight, x.measured_unfinished, x.deadlock ? 1 : 0);
+                    x.in_flight, x.measured_unfinished, x.deadlock ? 1 : 0,
+                    sim::to_string(x.verdict));
                 if (csv.is_open())
                     csv << row;
                 else
@@ -156,7 +160,7 @@ int run_sweep(const SweepArgs& a) {
         std::ofstream o(a.plot, std::ios::binary);
         if (!o) throw InputError(a.plot, 0, "cannot create file");
         o << sim::line_plot_svg(
-            series, a.title.empty() ? fmt::format("{}, {} traffic", name, a.pattern) : a.title,
+            series, a.title.empty() ? fmt::format("{}, {} traffic", name, pattern) : a.title,
             "accepted traffic (bytes/ns/node)", "average latency (ns)");
     }
     return violations ? kExitViolations : kExitOk;
@@ -170,69 +174,36 @@ const CommandRegistrar reg{{
         sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover format");
         sub.add_option("--fat-tree", a->fat_tree, "Or generate FT(M,N): M,N")
             ->check(wholes_in(1, 254));
-        sub.add_option("--engines", a->engines, "Engines, comma-separated")
-            ->default_val("mlid,slid");
-        sub.add_option("--vls", a->vls, "VL counts, comma-separated")
-            ->default_val("1,2,4")
-            ->check(wholes_in(1, 15));
-        sub.add_option("--loads", a->loads, "Offered loads, comma-separated")
-            ->required()
-            ->check(reals_in(0, 1));
-        sub.add_option("--pattern", a->pattern, "Traffic: " + sim::pattern_names())
-            ->default_val("uniform");
-        sub.add_option("--injection", a->injection, "bernoulli or constant")
-            ->default_val("bernoulli");
-        sub.add_option("--hot-fraction", a->hot_fraction, "hotspot share")
-            ->default_val(0.1)
-            ->check(real_in(0, 1));
-        sub.add_option("--hot-node", a->hot_node, "hotspot CA index")
-            ->default_val(0)
-            ->check(whole_in(0, kMax<std::uint32_t>));
-        sub.add_option("--sl", a->sl, "spread (SL uniform over the VLs) or path")
-            ->default_val("spread");
-        sub.add_option("--packet-bytes", a->packet_bytes, "Packet size")
-            ->default_val(32)
-            ->check(whole_in(1, 65535));
-        sub.add_option("--buffer-bytes", a->buffer_bytes, "Buffer per VL")
-            ->default_val(32)
-            ->check(whole_in(1, kMaxSimSize));
-        sub.add_option("--credit-unit", a->credit_unit, "Bytes per credit")
-            ->default_val(32)
-            ->check(whole_in(1, 65535));
-        sub.add_option("--fly-ns", a->fly_ns, "Fly time")
-            ->default_val(20)
-            ->check(real_in(0, kMaxSimNs));
-        sub.add_option("--routing-ns", a->routing_ns, "Routing delay")
-            ->default_val(100)
-            ->check(real_in(0, kMaxSimNs));
-        sub.add_option("--ns-per-byte", a->ns_per_byte, "Serialization per byte")
-            ->default_val(4)
-            ->check(real_in(0, kMaxSimNsPerByte));
-        sub.add_option("--warmup-us", a->warmup_us, "Warm-up")
-            ->default_val(20)
-            ->check(real_in(0, kMaxSimUs));
-        sub.add_option("--measure-us", a->measure_us, "Measurement window")
-            ->default_val(50)
-            ->check(real_above(0, kMaxSimUs));
-        sub.add_option("--drain-us", a->drain_us, "Longest drain")
-            ->default_val(50)
-            ->check(real_in(0, kMaxSimUs));
-        sub.add_option("--seed", a->seed, "Seed")
-            ->default_val(1)
-            ->check(whole_in(0, kMax<std::uint64_t>));
-        sub.add_option("--source-queue", a->source_queue,
-                       "Packets a source queue holds; messages beyond are offered but throttled "
-                       "(0 = unbounded)")
-            ->default_val(256)
-            ->check(whole_in(0, kMaxSimSize));
+        auto* engines = sub.add_option("--engines,--engine", a->engines,
+                                       "Engines, comma-separated (with --lfts: also route with "
+                                       "these)")
+                            ->default_val("mlid,slid");
+        add_routing_options(sub, a->routing);
+        sub.add_option("--load,--loads", a->loads, "Offered loads, comma-separated")
+            ->check(reals_in(0, 1))
+            ->default_val("0.5")
+            ->group("Traffic");
+        sub.add_option("--vls", a->vls, std::string("Comma-separated list. ") + kVlsHelp)
+            ->check(wholes_in(1, 15))
+            ->default_val("1")
+            ->group("Model");
+        add_sim_options(sub, a->sim);
         sub.add_option("--csv", a->csv, "CSV file (default: rows on stdout)")->check(output_file());
         sub.add_option("--plot", a->plot, "SVG file: latency against accepted traffic")
             ->check(output_file());
         sub.add_option("--title", a->title, "Plot title");
         sub.add_flag("-q,--quiet", a->quiet, "No progress line");
-        sub.footer("Defaults are paper 000 §5.2's set-up: 20 ns fly, 100 ns routing, 4 ns/byte, "
-                   "32-byte packets\nand 32-byte buffers per VL.");
-        return [a] { return run_sweep(*a); };
+        sub.footer("Every model option and default is `ibrt sim`'s. Paper 000 §5.2's set-up:\n"
+                   "  ibrt sweep --fat-tree 8,3 --vls 1,2,4 --sl spread --packet-bytes 32 "
+                   "--buffer-bytes 32\n"
+                   "    --credit-unit 32 --ns-per-byte 4 --warmup-us 20 --source-queue 0 "
+                   "--loads 0.1,0.2,0.3\n"
+                   "(docs/results/mlid-vs-slid.sh). With --saturation each curve is the "
+                   "bisection's runs.");
+        return [a, engines] {
+            a->engines_given = engines->count() > 0;
+            return run_sweep(*a);
+        };
     },
 }};
 

@@ -135,7 +135,7 @@ bad "sim --pattern rotation --shift N" "rotation shift 8 is a multiple of the 8 
 bad "sim --plot in a missing directory" \
     "^--plot: cannot create '/nonexistent-dir/p\.svg': directory '/nonexistent-dir' does not exist" \
     "${sim[@]}" --plot /nonexistent-dir/p.svg
-bad "sweep --loads 5" "^--loads: must be comma-separated numbers in 0\.\.1, got '5'" \
+bad "sweep --loads 5" "^--loads?: must be comma-separated numbers in 0\.\.1, got '5'" \
     "$IBRT" sweep -q --fat-tree 4,2 --loads 0.1,5
 bad "sweep --vls 0" "^--vls: must be comma-separated whole numbers in 1\.\.15, got '0'" \
     "$IBRT" sweep -q --fat-tree 4,2 --loads 0.1 --vls 0

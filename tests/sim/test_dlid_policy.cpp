@@ -1,5 +1,6 @@
 // The source's DLID choice decides the path: base LID, path-selection table, or random among
 // the LMC LIDs, on two switches joined by two parallel cables.
+#include "sim/config_notes.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
 
@@ -70,4 +71,30 @@ TEST_CASE("the DLID policy picks the cable") {
     CHECK(util(r, even) + util(r, odd) == Approx(0.4).epsilon(0.05));
     CHECK(r.dropped == 0);
     CHECK(r.misdelivered == 0);
+}
+
+TEST_CASE("without a path selection the default spreads over the LMC LIDs, and says so") {
+    auto x = parallel_links();
+    SimConfig c;
+    c.ps_per_byte = 1000;
+    c.traffic.pattern = Pattern::Complement;
+    c.traffic.load = 0.4;
+    REQUIRE(c.dlid == DlidPolicy::Auto);
+    CHECK(resolve_dlid_policy(c.dlid, x.f, x.r) == DlidPolicy::Random);
+    const SimResult r = simulate(x.f, x.r, c);
+    CHECK(r.dlid == DlidPolicy::Random);
+    const PortId even = x.f.port_id(2, 2), odd = x.f.port_id(2, 3);
+    CHECK(util(r, even) == Approx(util(r, odd)).epsilon(0.15));
+    const auto notes = config_notes(x.f, x.r, c);
+    REQUIRE(!notes.empty());
+    CHECK(notes.front().rfind("LMC 1: each packet's DLID is drawn uniformly", 0) == 0);
+
+    // A path selection is followed; LMC 0 uses the base LID.
+    x.r.dlid_choice = {0, 5, 2, 0};
+    CHECK(resolve_dlid_policy(c.dlid, x.f, x.r) == DlidPolicy::Table);
+    CHECK(config_notes(x.f, x.r, c).front() ==
+          "LMC 1: each source uses the DLID its path selection gives (--dlid table)");
+    auto y = test::two_switches(1);
+    CHECK(resolve_dlid_policy(c.dlid, y.f, y.r) == DlidPolicy::Base);
+    CHECK(config_notes(y.f, y.r, c).empty());
 }

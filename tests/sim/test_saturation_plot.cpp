@@ -25,9 +25,16 @@ TEST_CASE("saturation search finds the bottleneck share") {
     CHECK(s.runs.front().load == 1.0);
     CHECK(s.runs.front().saturated);
     // Unsaturated up to 1/3; saturated once 1/3 < 0.95 x load, i.e. load > 0.3509.
-    CHECK(s.load >= 1.0 / 3 - 1.0 / 128);
-    CHECK(s.load <= 1.0 / 3 / 0.95);
+    CHECK(s.onset_load >= 1.0 / 3 - 1.0 / 128);
+    CHECK(s.onset_load <= 1.0 / 3 / 0.95);
     CHECK(s.max_accepted == Approx(1.0 / 3).epsilon(1e-12));
+    // The maximum accepted rate is reached above the onset, at a saturated load.
+    CHECK(s.max_accepted_load > s.onset_load);
+    CHECK(s.tolerance == 0.05);
+    bool found = false;
+    for (const auto& p : s.runs)
+        found |= p.load == s.max_accepted_load && p.result.accepted_fraction == s.max_accepted;
+    CHECK(found);
     for (const auto& p : s.runs) CHECK(p.saturated == (p.load > 1.0 / 3 / 0.95));
 }
 

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Golden results of the simulator (issue 11, "Golden results first"): a fixed set of small
+# `ibrt sim` runs (and one `ibrt sweep`) whose output is kept in tests/sim/golden/ and compared
+# byte for byte by ctest ("sim: golden results"). A change to sim/ either leaves them identical
+# or its commit regenerates them and says why they changed.
+#
+#   scripts/regen-golden.sh [IBRT]           rewrite tests/sim/golden/*.json, *.csv, exit-codes.txt
+#   scripts/regen-golden.sh --check [IBRT]   run the set and compare; exit 1 on any difference
+#
+# IBRT defaults to build/ibrt. Every command runs from the source root with relative paths, so
+# what the JSON echoes (the fabric's path) is the same on every machine; the output holds no
+# wall-clock time. Inputs: test-fabrics/ and tests/sim/golden/inputs/ (committed tables, so an
+# engine change does not change these results; see inputs/README.md). The whole set takes a
+# few seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+check=0
+if [[ "${1:-}" == "--check" ]]; then
+    check=1
+    shift
+fi
+ibrt=${1:-build/ibrt}
+[[ "$ibrt" == /* ]] || ibrt="$PWD/$ibrt"
+golden=tests/sim/golden
+in=$golden/inputs
+
+ft43=(--fabric test-fabrics/generated/ft-4-3.net --lfts "$in/ft-4-3.opensm-lfts.dump"
+    --guid2lid "$in/ft-4-3.guid2lid")
+ft43ps=("${ft43[@]}" --path-selection "$in/ft-4-3.path-selection")
+t=test-fabrics/tables
+lmc1=(--fabric "$t/ft-lmc1.net" --lfts "$t/ft-lmc1.opensm-lfts.dump" --guid2lid "$t/ft-lmc1.guid2lid"
+    --sl2vl "$t/ft-lmc1.opensm-sl2vl.dump")
+ring=(--fabric "$in/ring4.net" --lfts "$in/ring4-loop.opensm-lfts.dump" --guid2lid "$in/ring4.guid2lid")
+short=(--warmup-us 5 --measure-us 20 --drain-us 20 --seed 3)
+
+out=$golden
+if ((check)); then
+    out=$(mktemp -d)
+    trap 'rm -rf "$out"' EXIT
+fi
+: >"$out/exit-codes.txt"
+
+# name, then the arguments of `ibrt sim` (the JSON goes to NAME.json, the exit status to
+# exit-codes.txt; stderr is not compared). sim_long: without the short windows.
+sim_long() {
+    local name=$1
+    shift
+    local rc=0
+    "$ibrt" sim "$@" -q --json >"$out/$name.json" 2>/dev/null || rc=$?
+    echo "$name $rc" >>"$out/exit-codes.txt"
+}
+sim() {
+    local name=$1
+    shift
+    sim_long "$name" "$@" "${short[@]}"
+}
+
+sim vl1-loads "${ft43ps[@]}" --load 0.2,0.6,0.95
+sim vl4-spread "${ft43ps[@]}" --vls 4 --sl spread --load 0.6
+sim lmc-no-path-selection "${ft43[@]}" --load 0.6
+sim dlid-random "${ft43[@]}" --dlid random --load 0.6
+sim sl2vl-spread "${lmc1[@]}" --vls 4 --sl spread --load 0.5
+sim sl2vl-path-sl0 "${lmc1[@]}" --vls 4 --load 0.5
+sim output-buffers "${ft43ps[@]}" --output-buffer-bytes 2048 --load 0.9
+sim vlarb-high-low "${ft43ps[@]}" --vls 2 --sl spread --vlarb-high 1:4 --vlarb-low 0:1,1:1 \
+    --vlarb-high-limit 1 --load 0.9
+sim hotspot "${ft43ps[@]}" --pattern hotspot --hot-fraction 0.3 --hot-node 5 --load 0.4
+sim messages "${ft43ps[@]}" --message-bytes 1000 --packet-bytes 256 --injection constant --load 0.5
+sim saturation "${ft43ps[@]}" --pattern randperm --saturation --saturation-steps 4
+# The loop closes after the 25 us run: packets stuck at the end, no deadlock seen in time.
+sim credit-loop "${ring[@]}" --pattern rotation --shift 3 --load 0.9
+# The same with a longer drain: the watchdog sees the loop.
+sim_long credit-loop-detected "${ring[@]}" --pattern rotation --shift 3 --load 0.9 \
+    --warmup-us 5 --measure-us 20 --drain-us 100 --seed 3
+# Stalled networks (issue 12): no VL is ever served; credits that take 1 ms to return; a
+# watchdog period far below what the configuration can detect.
+sim vlarb-zero "${ft43ps[@]}" --vls 2 --sl spread --vlarb-low 0:0,1:0 --load 0.3
+sim credit-delay-1ms "${ft43ps[@]}" --credit-delay-ns 1000000 --load 0.3
+sim deadlock-us-tiny "${ft43ps[@]}" --deadlock-us 0.001 --load 0.3
+
+# `ibrt sweep` (CSV): two engines, 1 and 2 VLs, on the bundled 8-host tree, with paper 000's
+# set-up (32-byte packets and buffers, 4 ns/byte, SLs spread over the VLs).
+rc=0
+"$ibrt" sweep --fabric test-fabrics/generated/ft-4-2-lmc2.net --engines mlid,slid --vls 1,2 \
+    --sl spread --packet-bytes 32 --buffer-bytes 32 --credit-unit 32 --ns-per-byte 4 \
+    --loads 0.3,0.9 --measure-us 20 --warmup-us 5 --drain-us 20 --seed 3 -q \
+    >"$out/sweep.csv" 2>/dev/null || rc=$?
+echo "sweep $rc" >>"$out/exit-codes.txt"
+
+if ((check)); then
+    bad=0
+    for f in "$out"/*; do
+        g=$golden/$(basename "$f")
+        if [[ ! -f "$g" ]]; then
+            echo "golden: $g missing (new case? run scripts/regen-golden.sh)" >&2
+            bad=1
+        elif ! cmp -s "$f" "$g"; then
+            echo "golden: $(basename "$f") differs from $g:" >&2
+            diff -u "$g" "$f" | head -40 >&2 || true
+            bad=1
+        fi
+    done
+    for g in "$golden"/*.json "$golden"/*.csv; do
+        [[ -f "$out/$(basename "$g")" ]] || {
+            echo "golden: $g is no longer produced" >&2
+            bad=1
+        }
+    done
+    ((bad == 0)) || exit 1
+    echo "golden: $(ls "$out" | wc -l) files identical"
+else
+    echo "golden: wrote $(ls "$out" | wc -l) files to $out"
+fi

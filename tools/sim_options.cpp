@@ -1,0 +1,328 @@
+// The options `ibrt sim` and `ibrt sweep` share; see sim_options.hpp.
+#include "tools/sim_options.hpp"
+
+#include "tools/engine_cli.hpp"
+#include "tools/option_checks.hpp"
+
+#include "engines/engine.hpp"
+#include "fabric/guid2lid.hpp"
+#include "fabric/input_error.hpp"
+#include "fabric/routing_files.hpp"
+#include "sim/config_check.hpp"
+
+#include <fmt/core.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+
+namespace ibrt::tools {
+namespace {
+
+sim::Time ps_of(double ns, const char* what) {
+    if (!(ns >= 0) || ns > 1e12) throw InputError(what, 0, fmt::format("bad time {}", ns));
+    return sim::Time(std::llround(ns * 1000.0));
+}
+
+double ns_of(sim::Time ps) {
+    return double(ps) / 1000.0;
+}
+double us_of(sim::Time ps) {
+    return double(ps) / 1e6;
+}
+
+} // namespace
+
+std::vector<sim::VlArbEntry> parse_vlarb(const std::string& s, const char* what) {
+    // "vl:weight,vl:weight,..."
+    std::vector<sim::VlArbEntry> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const auto colon = item.find(':');
+        int vl = -1, w = -1;
+        try {
+            if (colon != std::string::npos) {
+                vl = std::stoi(item.substr(0, colon));
+                w = std::stoi(item.substr(colon + 1));
+            }
+        } catch (const std::exception&) {
+            vl = -1;
+        }
+        if (vl < 0 || vl > 14 || w < 0 || w > 255)
+            throw InputError(what, 0,
+                             fmt::format("expected VL:WEIGHT (VL 0..14, weight 0..255), "
+                                         "got '{}'",
+                                         item));
+        out.push_back({std::uint8_t(vl), std::uint8_t(w)});
+    }
+    return out;
+}
+
+std::vector<double> parse_loads(const std::string& s, const char* what) {
+    return parse_reals(what, s, 0, 1);
+}
+
+void add_sim_options(CLI::App& sub, SimOptions& o) {
+    auto* t = "Traffic";
+    sub.add_option("--pattern", o.pattern, "One of: " + sim::pattern_names())
+        ->default_val("uniform")
+        ->group(t);
+    sub.add_option("--injection", o.injection, "bernoulli or constant")
+        ->default_val("bernoulli")
+        ->group(t);
+    sub.add_option("--hot-fraction", o.hot_fraction, "hotspot: share sent to the hot node")
+        ->default_val(0.1)
+        ->check(real_in(0, 1))
+        ->group(t);
+    sub.add_option("--hot-node", o.hot_node, "hotspot: CA index of the hot node")
+        ->default_val(0)
+        ->check(whole_in(0, kMax<std::uint32_t>))
+        ->group(t);
+    sub.add_option("--shift", o.shift, "rotation: destination = source + shift (default N/2)")
+        ->check(whole_in(1, kMax<std::int32_t>))
+        ->group(t);
+    sub.add_option("--packet-bytes", o.packet_bytes, "Packet size")
+        ->default_val(256)
+        ->check(whole_in(1, 65535))
+        ->group(t);
+    sub.add_option("--message-bytes", o.message_bytes,
+                   "Message size, split into packets (default one packet)")
+        ->check(whole_in(0, kMaxSimSize))
+        ->group(t);
+    sub.add_option("--dlid", o.dlid,
+                   "DLID choice: auto (the path selection if given, else random over the LMC "
+                   "LIDs), table (path selection, else base LID), base, random")
+        ->default_val("auto")
+        ->group(t);
+    sub.add_option("--sl", o.sl, "SL: path (routing's path SL) or spread (uniform over VLs)")
+        ->default_val("path")
+        ->group(t);
+
+    auto* m = "Model";
+    sub.add_option("--buffer-bytes", o.buffer_bytes, "Input buffer per VL per port")
+        ->default_val(1024)
+        ->check(whole_in(1, kMaxSimSize))
+        ->group(m);
+    sub.add_option("--output-buffer-bytes", o.output_buffer_bytes,
+                   "Output buffer per VL per switch port (0 = none: the crossbar feeds the link)")
+        ->default_val(0)
+        ->check(whole_in(0, kMaxSimSize))
+        ->group(m);
+    sub.add_option("--source-queue", o.source_queue,
+                   "Packets a source queue holds; messages beyond are offered but throttled "
+                   "(0 = unbounded)")
+        ->default_val(256)
+        ->check(whole_in(0, kMaxSimSize))
+        ->group(m);
+    sub.add_option("--credit-unit", o.credit_unit, "Bytes per flow-control credit")
+        ->default_val(64)
+        ->check(whole_in(1, 65535))
+        ->group(m);
+    sub.add_option("--fly-ns", o.fly_ns, "Link propagation time")
+        ->default_val(20)
+        ->check(real_in(0, kMaxSimNs))
+        ->group(m);
+    sub.add_option("--routing-ns", o.routing_ns, "Switch routing/lookup delay")
+        ->default_val(100)
+        ->check(real_in(0, kMaxSimNs))
+        ->group(m);
+    sub.add_option("--ns-per-byte", o.ns_per_byte,
+                   "Serialization time per byte on every link (default: width x speed)")
+        ->check(real_in(0, kMaxSimNsPerByte))
+        ->group(m);
+    sub.add_option("--credit-delay-ns", o.credit_delay_ns,
+                   "Credit return time (default: the fly time)")
+        ->check(real_in(0, kMaxSimNs))
+        ->group(m);
+    sub.add_option("--speedup", o.speedup, "Packets an input port feeds at once")
+        ->default_val(1)
+        ->check(whole_in(1, 255))
+        ->group(m);
+    sub.add_option("--vlarb-high", o.vlarb_high, "High-priority VLArb table VL:W,VL:W,...")
+        ->group(m);
+    sub.add_option("--vlarb-low", o.vlarb_low,
+                   "Low-priority VLArb table (default every VL weight 1)")
+        ->group(m);
+    sub.add_option("--vlarb-high-limit", o.vlarb_limit,
+                   "LimitOfHighPriority, 4 KB units (255 = unlimited)")
+        ->check(whole_in(0, 255))
+        ->group(m);
+
+    auto* w = "Measurement";
+    sub.add_option("--warmup-us", o.warmup_us, "Warm-up")
+        ->default_val(10)
+        ->check(real_in(0, kMaxSimUs))
+        ->group(w);
+    sub.add_option("--measure-us", o.measure_us, "Measurement window")
+        ->default_val(50)
+        ->check(real_above(0, kMaxSimUs))
+        ->group(w);
+    sub.add_option("--drain-us", o.drain_us, "Longest drain after the window")
+        ->default_val(50)
+        ->check(real_in(0, kMaxSimUs))
+        ->group(w);
+    sub.add_option("--deadlock-us", o.deadlock_us,
+                   "No hop for this long with packets inside = deadlock (default 100 packet "
+                   "times; at least 2 x (serialization + fly + routing + credit delay))")
+        ->check(real_in(0, kMaxSimUs))
+        ->group(w);
+    sub.add_option("--seed", o.seed, "Random seed")
+        ->default_val(1)
+        ->check(whole_in(0, kMax<std::uint64_t>))
+        ->group(w);
+    sub.add_flag("--saturation", o.saturation,
+                 "Find the saturation load by bisection instead of running the given loads")
+        ->group(w);
+    sub.add_option("--saturation-max", o.saturation_max, "Upper load of the search")
+        ->default_val(1.0)
+        ->check(real_above(0, 1))
+        ->group(w);
+    sub.add_option("--saturation-steps", o.saturation_steps, "Bisection steps")
+        ->default_val(7)
+        ->check(whole_in(1, 30))
+        ->group(w);
+    sub.add_option("--saturation-tolerance", o.saturation_tolerance,
+                   "Saturated when accepted < (1 - tolerance) x offered")
+        ->default_val(0.05)
+        ->check(real_in(0, 0.5))
+        ->group(w);
+}
+
+sim::SimConfig make_sim_config(const SimOptions& a) {
+    sim::SimConfig c;
+    c.fly_ps = ps_of(a.fly_ns, "--fly-ns");
+    c.routing_ps = ps_of(a.routing_ns, "--routing-ns");
+    c.ps_per_byte = ps_of(a.ns_per_byte, "--ns-per-byte");
+    if (a.ns_per_byte > 0 && c.ps_per_byte == 0)
+        throw InputError("--ns-per-byte", 0, "below the 1 ps resolution");
+    if (a.credit_delay_ns >= 0) c.credit_delay_ps = ps_of(a.credit_delay_ns, "--credit-delay-ns");
+    c.buffer_bytes = a.buffer_bytes;
+    c.source_queue_packets = a.source_queue;
+    c.output_buffer_bytes = a.output_buffer_bytes;
+    c.credit_unit = a.credit_unit;
+    if (a.speedup < 1 || a.speedup > 255) throw InputError("--speedup", 0, "must be 1..255");
+    c.speedup = std::uint8_t(a.speedup);
+    if (!a.vlarb_high.empty()) c.vlarb.high = parse_vlarb(a.vlarb_high, "--vlarb-high");
+    if (!a.vlarb_low.empty()) c.vlarb.low = parse_vlarb(a.vlarb_low, "--vlarb-low");
+    if (a.vlarb_limit < 0 || a.vlarb_limit > 255)
+        throw InputError("--vlarb-high-limit", 0, "must be 0..255");
+    c.vlarb.high_limit = std::uint8_t(a.vlarb_limit);
+
+    const auto p = sim::parse_pattern(a.pattern);
+    if (!p)
+        throw InputError(
+            "--pattern", 0,
+            fmt::format("unknown pattern '{}' (known: {})", a.pattern, sim::pattern_names()));
+    c.traffic.pattern = *p;
+    const auto inj = sim::parse_injection(a.injection);
+    if (!inj)
+        throw InputError("--injection", 0,
+                         fmt::format("unknown injection '{}' (bernoulli, constant)", a.injection));
+    c.traffic.injection = *inj;
+    c.traffic.hot_fraction = a.hot_fraction;
+    c.traffic.hot_node = a.hot_node;
+    if (a.shift >= 0) c.traffic.shift = std::uint32_t(a.shift);
+    c.packet_bytes = a.packet_bytes;
+    c.message_bytes = a.message_bytes;
+    if (a.dlid == "auto")
+        c.dlid = sim::DlidPolicy::Auto;
+    else if (a.dlid == "table")
+        c.dlid = sim::DlidPolicy::Table;
+    else if (a.dlid == "base")
+        c.dlid = sim::DlidPolicy::Base;
+    else if (a.dlid == "random")
+        c.dlid = sim::DlidPolicy::Random;
+    else
+        throw InputError("--dlid", 0,
+                         fmt::format("expected auto, table, base or random, got '{}'", a.dlid));
+    if (a.sl == "path")
+        c.sl = sim::SlPolicy::Path;
+    else if (a.sl == "spread")
+        c.sl = sim::SlPolicy::Spread;
+    else
+        throw InputError("--sl", 0, fmt::format("expected path or spread, got '{}'", a.sl));
+    c.warmup_ps = ps_of(a.warmup_us * 1000, "--warmup-us");
+    c.measure_ps = ps_of(a.measure_us * 1000, "--measure-us");
+    c.drain_ps = ps_of(a.drain_us * 1000, "--drain-us");
+    c.deadlock_ps = ps_of(a.deadlock_us * 1000, "--deadlock-us");
+    c.seed = a.seed;
+    c.traffic.load = 0;
+    return c;
+}
+
+void check_sim_config(const sim::SimConfig& c) {
+    try {
+        sim::check_config(c);
+    } catch (const std::invalid_argument& e) {
+        throw InputError("options", 0, e.what());
+    }
+}
+
+void add_routing_options(CLI::App& sub, RoutingOptions& o) {
+    sub.add_option("--lfts", o.lfts, "LFTs: opensm-lfts.dump or ibroute/dump_fts output");
+    add_engine_cli(sub, o.engine);
+    sub.add_option("--guid2lid", o.guid2lid,
+                   "LIDs from opensm's guid2lid (default: the topology's `lid` comments)");
+    sub.add_option("--sl2vl", o.sl2vl, "SL2VL tables: opensm-sl2vl.dump");
+    sub.add_option("--path-selection", o.path_selection,
+                   "DLID per source/destination (written by `ibrt route`)");
+}
+
+Routing load_sim_routing(const Fabric& f, const std::string& fabric_path, const RoutingOptions& o,
+                         const std::string& engine) {
+    const RoutingFiles files{fabric_path, o.lfts, o.guid2lid, o.sl2vl, o.path_selection};
+    if (engine.empty()) return load_routing_files(f, files);
+    const auto e = make_engine_or_throw(engine);
+    const EngineOptions opt = engine_options(*e, o.engine, 1);
+    std::optional<Lids> pre;
+    if (!o.guid2lid.empty()) pre = bind_guid2lid(read_guid2lid_file(o.guid2lid), f, o.guid2lid);
+    Routing r = e->route(f, pre ? &*pre : nullptr, opt);
+    load_routing_extras(f, files, r);
+    return r;
+}
+
+nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
+                                       const sim::SimResult& ran) {
+    using J = nlohmann::ordered_json;
+    const auto table = [](const std::vector<sim::VlArbEntry>& t) {
+        J a = J::array();
+        for (const auto& e : t) a.push_back({{"vl", e.vl}, {"weight", e.weight}});
+        return a;
+    };
+    const sim::VlArbConfig arb = sim::effective_vlarb(c);
+    J j = {{"pattern", sim::to_string(c.traffic.pattern)},
+           {"injection", sim::to_string(c.traffic.injection)},
+           {"packet_bytes", c.packet_bytes},
+           {"message_bytes", c.message_bytes ? c.message_bytes : c.packet_bytes},
+           {"buffer_bytes", c.buffer_bytes},
+           {"source_queue_packets", c.source_queue_packets},
+           {"output_buffer_bytes", c.output_buffer_bytes},
+           {"credit_unit", c.credit_unit},
+           {"vls", c.num_vls},
+           {"speedup", c.speedup},
+           {"fly_ns", ns_of(c.fly_ps)},
+           {"routing_ns", ns_of(c.routing_ps)},
+           {"ns_per_byte", ns_of(c.ps_per_byte)},
+           {"dlid", sim::to_string(ran.dlid)},
+           {"sl", c.sl == sim::SlPolicy::Path ? "path" : "spread"},
+           {"warmup_us", us_of(c.warmup_ps)},
+           {"measure_us", us_of(c.measure_ps)},
+           {"drain_us", us_of(c.drain_ps)},
+           {"seed", c.seed},
+           {"hot_fraction", c.traffic.hot_fraction},
+           {"hot_node", c.traffic.hot_node},
+           {"shift", c.traffic.pattern == sim::Pattern::Rotation
+                         ? J(c.traffic.shift.value_or(std::uint32_t(f.cas().size() / 2)))
+                         : J()},
+           {"credit_delay_ns", ns_of(ran.credit_delay_ps)},
+           {"vlarb",
+            {{"high", table(arb.high)}, {"low", table(arb.low)}, {"high_limit", arb.high_limit}}},
+           {"deadlock_us", us_of(ran.deadlock_period_ps)},
+           {"latency_samples", c.latency_samples},
+           {"max_hops", c.max_hops}};
+    return j;
+}
+
+} // namespace ibrt::tools

@@ -1,0 +1,88 @@
+// The options `ibrt sim` and `ibrt sweep` share (issue 11: "ibrt sim and ibrt sweep build one
+// SimConfig the same way"): every model, traffic and measurement parameter of sim::SimConfig,
+// registered on both commands by one function with one set of defaults (docs/sim-model.md)
+// and turned into a SimConfig by one function; the routing options (tables from files or an
+// engine in-process) loaded by one function; and the JSON that echoes the configuration a run
+// actually used. What differs is only what each command varies: `sim` runs one VL count over a
+// list of loads (or a saturation search), `sweep` every engine x VL count x load.
+#pragma once
+
+#include "fabric/fabric.hpp"
+#include "fabric/routing.hpp"
+#include "sim/simulator.hpp"
+#include "tools/engine_cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ibrt::tools {
+
+struct SimOptions {
+    // Traffic.
+    std::string pattern = "uniform", injection = "bernoulli", dlid = "auto", sl = "path";
+    double hot_fraction = 0.1;
+    std::uint32_t hot_node = 0;
+    int shift = -1; // rotation; -1 = N/2
+    std::uint32_t packet_bytes = 256, message_bytes = 0;
+    // Model.
+    std::uint32_t buffer_bytes = 1024, output_buffer_bytes = 0, source_queue = 256;
+    std::uint32_t credit_unit = 64;
+    double fly_ns = 20, routing_ns = 100, ns_per_byte = 0, credit_delay_ns = -1;
+    int speedup = 1, vlarb_limit = 0;
+    std::string vlarb_high, vlarb_low;
+    // Measurement.
+    double warmup_us = 10, measure_us = 50, drain_us = 50, deadlock_us = 0;
+    std::uint64_t seed = 1;
+    bool saturation = false;
+    double saturation_max = 1.0, saturation_tolerance = 0.05;
+    int saturation_steps = 7;
+};
+
+// Help of --vls, said the same way by both commands.
+inline constexpr const char* kVlsHelp =
+    "Data VLs. A packet takes VL = SL2VL[SL] (SL mod VLs where a node has no table) with the SL "
+    "--sl gives: with --sl path and every path on SL 0, VLs other than 0 stay unused (said on "
+    "stderr); --sl spread uses them all";
+
+// Registers every SimOptions field (groups Traffic, Model, Measurement). The VL count and the
+// offered loads are the caller's: sim takes one VL count, sweep a list.
+void add_sim_options(CLI::App& sub, SimOptions& o);
+
+// The one SimConfig both commands run (num_vls 1, load 0: the caller sets them). Throws
+// InputError naming the option.
+sim::SimConfig make_sim_config(const SimOptions& o);
+
+// sim::check_config as bad input: called once the VL count is set, before any file is read,
+// so a configuration the model cannot run costs nothing.
+void check_sim_config(const sim::SimConfig& c);
+
+// "VL:WEIGHT,..." (--vlarb-high / --vlarb-low).
+std::vector<sim::VlArbEntry> parse_vlarb(const std::string& s, const char* what);
+// "0.1,0.2,..." (--load): numbers >= 0.
+std::vector<double> parse_loads(const std::string& s, const char* what);
+
+// Where the routing comes from: tables from files (--lfts and its companions) or an engine
+// in-process (--engine; --guid2lid then pre-assigns its LIDs), plus optional SL2VL tables and
+// path selection in either case.
+struct RoutingOptions {
+    std::string lfts, guid2lid, sl2vl, path_selection;
+    EngineCli engine; // --lmc, --engine-opt, --data-vls
+};
+void add_routing_options(CLI::App& sub, RoutingOptions& o);
+
+// Routes `f` (read from `fabric_path`) with `engine`, or reads the tables when `engine` is
+// empty. Throws InputError (bad files, unknown engine) and RoutingError (the engine declined).
+Routing load_sim_routing(const Fabric& f, const std::string& fabric_path, const RoutingOptions& o,
+                         const std::string& engine);
+
+// The configuration a run used: every SimConfig parameter, with what the simulator resolved
+// (DLID policy, credit delay, watchdog period, VLArb tables, message size, rotation shift) from
+// its result.
+nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
+                                       const sim::SimResult& ran);
+
+} // namespace ibrt::tools
