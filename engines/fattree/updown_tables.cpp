@@ -1,6 +1,8 @@
 // Fat-tree forwarding tables (paper 000 §4.3, equations (1) and (2)); see the header.
 #include "engines/fattree/updown_tables.hpp"
 
+#include "engines/fattree/switch_lid_routes.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -113,49 +115,6 @@ LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
         }
     }
     return lr;
-}
-
-void route_switch_lids(const Fabric& f, const FatTreeShape& t, Routing& r) {
-    // Switch-to-switch adjacency: for each switch, (peer, port on the peer back to it).
-    const std::size_t nn = f.num_nodes();
-    std::vector<std::uint32_t> begin(nn + 1, 0);
-    std::vector<std::pair<NodeId, PortNum>> adj;
-    for (NodeId s = 0; s < nn; ++s) {
-        begin[s] = static_cast<std::uint32_t>(adj.size());
-        if (!f.node(s).is_switch()) continue;
-        for (std::uint32_t j = t.up_begin[s]; j < t.up_begin[s + 1]; ++j) {
-            const Port& p = f.port(s, t.up_ports[j]);
-            adj.emplace_back(p.peer_node, p.peer_port);
-        }
-        for (std::uint32_t j = t.down_begin[s]; j < t.down_begin[s + 1]; ++j) {
-            const Port& p = f.port(s, t.down_ports[j]);
-            if (f.node(p.peer_node).is_switch()) adj.emplace_back(p.peer_node, p.peer_port);
-        }
-    }
-    begin[nn] = static_cast<std::uint32_t>(adj.size());
-    std::vector<std::uint32_t> seen(nn, 0);
-    std::vector<NodeId> queue;
-    std::uint32_t stamp = 0;
-    for (NodeId x : f.switches()) {
-        const PortId p0 = f.port_id(x, 0);
-        if (!r.lids.has_lid(p0)) continue;
-        const Lid base = r.lids.base(p0);
-        const unsigned count = 1u << r.lids.lmc(p0);
-        for (unsigned o = 0; o < count; ++o) r.lft[x][base + o] = 0;
-        ++stamp;
-        seen[x] = stamp;
-        queue.assign(1, x);
-        for (std::size_t h = 0; h < queue.size(); ++h) {
-            const NodeId v = queue[h];
-            for (std::uint32_t j = begin[v]; j < begin[v + 1]; ++j) {
-                const auto [w, port_on_w] = adj[j];
-                if (seen[w] == stamp) continue;
-                seen[w] = stamp;
-                for (unsigned o = 0; o < count; ++o) r.lft[w][base + o] = port_on_w;
-                queue.push_back(w);
-            }
-        }
-    }
 }
 
 } // namespace

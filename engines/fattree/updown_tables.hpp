@@ -17,8 +17,7 @@
 // choice is then the digit modulo the ports left. If some leaf cannot reach another leaf that
 // way, the routing is refused (RoutingError).
 //
-// Switch LIDs (management traffic on VL15, which is not flow controlled, so up/down order is
-// not needed) get breadth-first shortest paths.
+// Switch LIDs: switch_lid_routes.hpp (Up*/Down* too, so that they close no credit loop).
 //
 // Work: O(leaves x cables) for the per-leaf reachability and O(switches x LIDs) for the tables,
 // all over flat arrays.

@@ -11,6 +11,8 @@
 //   configuration's completed tree (that adds no split), choosing the fewest hops and then the
 //   lowest maximum link load along it. SeparateStats reports the cost.
 // - With preassigned LIDs (opensm's), each CA port's own LMC bounds its configurations.
+// - A disconnected fabric is declined (RoutingError naming two nodes that cannot reach each
+//   other): some CA could not reach some LID, and the tables would fail `ibrt check`.
 // - Node order does not matter: the fabric is renumbered by node GUID first (when GUIDs are
 //   unique and non-zero), so the opensm plugin and `ibrt route` on the discovered topology
 //   compute the same tables.

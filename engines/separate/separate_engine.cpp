@@ -1,6 +1,8 @@
 // Paper 001 §VI.D: the `separate` scheme (path selection + color/L) as a routing engine.
+#include "engines/fattree/fat_tree_shape.hpp"
 #include "engines/separate/complete_tree.hpp"
 #include "engines/separate/separate.hpp"
+#include "fabric/graph.hpp"
 #include "lidassign/heuristics.hpp"
 #include "lidassign/path_compute.hpp"
 
@@ -274,10 +276,32 @@ std::optional<Canonical> canonical(const Fabric& f) {
     return Canonical{std::move(b).build(), std::move(order), std::move(to_canon)};
 }
 
+// Every switch and every cabled CA must be in one component: otherwise some (CA port, LID) pair
+// has no route at all and the tables would fail `ibrt check` (issue 19), so decline.
+void require_connected(const Fabric& f) {
+    const Components comp = connected_components(f);
+    if (comp.count <= 1) return;
+    NodeId first = kNoNode;
+    for (NodeId n = 0; n < f.num_nodes(); ++n) {
+        const Node& node = f.node(n);
+        bool cabled = node.is_switch();
+        for (PortNum p = 1; p <= node.num_ports && !cabled; ++p) cabled = f.port(n, p).connected();
+        if (!cabled) continue;
+        if (first == kNoNode) {
+            first = n;
+        } else if (comp.of_node[n] != comp.of_node[first]) {
+            throw RoutingError(fmt::format(
+                "separate: the fabric is disconnected ({} components): {} is not connected to {}",
+                comp.count, fattree::describe_node(f, n), fattree::describe_node(f, first)));
+        }
+    }
+}
+
 } // namespace
 
 Routing route_separate(const Fabric& f, const Lids* preassigned, const EngineOptions& opt,
                        SeparateStats* stats) {
+    require_connected(f);
     const std::optional<Canonical> c = canonical(f);
     if (!c) return route_in_order(f, preassigned, opt, stats);
     const Fabric& g = c->g;

@@ -208,3 +208,25 @@ TEST_CASE("separate does not depend on the node order of its input") {
             REQUIRE(a.dlid_choice[i * fc.size() + j] ==
                     c.dlid_choice[gi[rev[fc[i]]] * fc.size() + gi[rev[fc[j]]]]);
 }
+
+TEST_CASE("separate declines a disconnected fabric, naming two nodes that cannot meet") {
+    // Two switches with a CA each and no cable between them: some CA could not reach some LID,
+    // so the tables would fail `ibrt check` (issue 19); an isolated CA without any cable does
+    // not count (it has no end port).
+    FabricBuilder b;
+    const NodeId s1 = b.add_node(NodeType::Switch, 4, 0x1, "s1");
+    const NodeId s2 = b.add_node(NodeType::Switch, 4, 0x2, "s2");
+    const NodeId h1 = b.add_node(NodeType::CA, 1, 0x11, "h1");
+    const NodeId h2 = b.add_node(NodeType::CA, 1, 0x12, "h2");
+    b.add_node(NodeType::CA, 1, 0x13, "spare");
+    b.connect(s1, 1, h1, 1);
+    b.connect(s2, 1, h2, 1);
+    FabricBuilder joined = b;
+    CHECK_THROWS_WITH(separate::route_separate(std::move(b).build(), nullptr, {}),
+                      "separate: the fabric is disconnected (3 components): switch 's2' (GUID "
+                      "0x0000000000000002) is not connected to switch 's1' (GUID "
+                      "0x0000000000000001)");
+    joined.connect(s1, 2, s2, 2);
+    const Fabric f = std::move(joined).build();
+    check_clean(f, separate::route_separate(f, nullptr, {}));
+}

@@ -1,0 +1,209 @@
+// Issue 19: on damaged fat trees and Clos/PGFT fabrics, every engine that accepts the fabric
+// (mlid, slid, separate) returns tables that `ibrt check` passes: no credit loop, and every CA
+// port reaches every LID, the switch LIDs included. mlid and slid used to route switch LIDs by
+// plain shortest paths, whose down-then-up turns closed credit loops with the CA routes; the
+// named cases are the issue's reproducers, the property test sweeps generators x failures x
+// seeds and also requires that the engines accept most of what they are given (a decline is
+// not a way to pass). Where no deadlock-free route to a switch LID exists (see the Clos case),
+// mlid and slid decline with a message that says so.
+#include "check/credit_loops.hpp"
+#include "check/reachability.hpp"
+#include "engines/engine.hpp"
+#include "engines/fattree/fat_tree_shape.hpp"
+#include "fabric/generators/failures.hpp"
+#include "fabric/generators/fat_tree.hpp"
+#include "fabric/generators/pgft.hpp"
+#include "fabric/ibnetdiscover.hpp"
+
+#include "lft_walk.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+#include <string>
+
+using namespace ibrt;
+
+namespace {
+
+// The fabric as `ibrt gen ... -o F` writes it and `ibrt route --fabric F` reads it back: the
+// engines' choices follow node order, so the reproducers must see the file's order.
+Fabric damaged(const Fabric& f, double links, double switches, std::uint64_t seed) {
+    gen::FailureSpec spec;
+    spec.links = links;
+    spec.switches = switches;
+    spec.seed = seed;
+    gen::FailureReport report;
+    const Fabric g = gen::inject_failures(f, spec, report);
+    std::stringstream text;
+    write_ibnetdiscover(text, g);
+    return read_ibnetdiscover(text, "gen.net");
+}
+
+std::uint64_t owned_lids(const Fabric& f, const Lids& lids) {
+    std::uint64_t n = 0;
+    for (PortId p = 0; p < f.num_port_slots(); ++p)
+        if (lids.has_lid(p)) n += 1u << lids.lmc(p);
+    return n;
+}
+
+// Routes `f` with `engine`. When the engine accepts, the check library must find every (CA
+// port, LID) pair reached and no credit loop. Returns whether it accepted.
+bool accepted_and_clean(const Fabric& f, const char* engine) {
+    Routing r;
+    try {
+        r = make_engine(engine)->route(f, nullptr, {});
+    } catch (const RoutingError&) {
+        return false;
+    }
+    INFO(engine);
+    const check::ForwardingReport fw = check::check_forwarding(f, r);
+    CHECK(fw.reach.pairs > 0);
+    CHECK(fw.reach.failures() == 0);
+    CHECK(fw.reach.dlids == owned_lids(f, r.lids)); // switch LIDs are destinations too
+    const check::DeadlockReport dl = check::check_credit_loops(f, r);
+    CHECK(dl.loops.empty());
+    return true;
+}
+
+gen::ClosParams clos_params(int radix, int levels, int parallel = 1) {
+    gen::ClosParams c;
+    c.radix = radix;
+    c.levels = levels;
+    c.parallel = parallel;
+    return c;
+}
+
+} // namespace
+
+// The message of a decline, or "" when the engine accepts the fabric.
+std::string refusal(const Fabric& f, const char* engine) {
+    try {
+        make_engine(engine)->route(f, nullptr, {});
+    } catch (const RoutingError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST_CASE("issue 19 reproducers: routed with no credit loop, or declined as not routable") {
+    struct Case {
+        const char* name;
+        std::function<Fabric()> make;
+        bool routable; // by mlid and slid
+    };
+    const Case cases[] = {
+        {"fat-tree -m 6 -n 3 --fail-links 2 --seed 5",
+         [] { return damaged(gen::fat_tree(6, 3), 2, 0, 5); }, true},
+        {"fat-tree -m 8 -n 3 --fail-links 0.005 --fail-switches 0.252 --seed 134599",
+         [] { return damaged(gen::fat_tree(8, 3), 0.005, 0.252, 134599); }, true},
+        {"fat-tree -m 6 -n 3 --fail-links 0.103 --seed 859976",
+         [] { return damaged(gen::fat_tree(6, 3), 0.103, 0, 859976); }, true},
+        // Leaves have lost their uplink into each of the 4 aggregation planes somewhere, so
+        // some leaf needs a down-then-up turn into every plane, and turns into every plane
+        // form a cycle of channel dependencies: no deadlock-free route to those switch LIDs.
+        {"clos --radix 8 --levels 3 --fail-links 0.159 --seed 579307",
+         [] { return damaged(gen::clos(clos_params(8, 3)), 0.159, 0, 579307); }, false},
+    };
+    for (const Case& c : cases) {
+        INFO(c.name);
+        const Fabric f = c.make();
+        for (const char* engine : {"mlid", "slid"}) {
+            INFO(engine);
+            if (c.routable) {
+                CHECK(accepted_and_clean(f, engine));
+            } else {
+                CHECK_THAT(refusal(f, engine),
+                           Catch::Contains("degraded tree not routable deadlock-free: leaf") &&
+                               Catch::Contains("down-then-up turn"));
+            }
+        }
+        CHECK(accepted_and_clean(f, "separate"));
+    }
+}
+
+TEST_CASE("damaged fat trees and Clos/PGFT fabrics: what an engine accepts passes the checks") {
+    struct Family {
+        const char* name;
+        Fabric fabric;
+    };
+    gen::PgftParams pp;
+    pp.m = {4, 4};
+    pp.w = {1, 2};
+    pp.p = {1, 2};
+    const Family families[] = {
+        {"FT(4,3)", gen::fat_tree(4, 3)},
+        {"FT(6,3)", gen::fat_tree(6, 3)},
+        {"FT(8,2)", gen::fat_tree(8, 2)},
+        {"FT(4,4)", gen::fat_tree(4, 4)},
+        {"3-ary 3-tree", gen::kary_ntree(3, 3)},
+        {"Clos radix 8, 2 levels, 2 parallel", gen::clos(clos_params(8, 2, 2))},
+        {"Clos radix 8, 3 levels", gen::clos(clos_params(8, 3))},
+        {"PGFT(2; 4,4; 1,2; 1,2)", gen::pgft(pp)},
+    };
+    struct Failures {
+        double links, switches;
+    };
+    const Failures failures[] = {{2, 0}, {0.05, 0}, {0.15, 0}, {0.05, 0.1}, {0, 0.2}};
+    const char* engines[] = {"mlid", "slid", "separate"};
+    std::size_t fabrics = 0, accepted[3] = {0, 0, 0};
+    for (const Family& fam : families)
+        for (const Failures& fail : failures)
+            for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+                INFO(fam.name << " --fail-links " << fail.links << " --fail-switches "
+                              << fail.switches << " --seed " << seed);
+                const Fabric f = damaged(fam.fabric, fail.links, fail.switches, seed);
+                ++fabrics;
+                for (int e = 0; e < 3; ++e) accepted[e] += accepted_and_clean(f, engines[e]);
+            }
+    // Disconnected fabrics and trees some leaf cannot route through are declined; most
+    // damaged trees must still be routed.
+    for (int e = 0; e < 3; ++e) {
+        INFO(engines[e] << " accepted " << accepted[e] << " of " << fabrics);
+        CHECK(accepted[e] * 3 >= fabrics * 2);
+    }
+}
+
+TEST_CASE("routes to switch LIDs are up*/down*, with at most one down-then-up turn if damaged") {
+    // Walked from every leaf (the switches CAs send from) to every switch LID, by level: on an
+    // intact tree no route turns down then up; on a damaged one a route turns at most once (a
+    // turn the engine admitted as closing no cycle).
+    const auto turns_on_walks = [](const Fabric& f, const Routing& r) {
+        const fattree::FatTreeShape t = fattree::recognize_fat_tree(f);
+        std::size_t most = 0, walks = 0;
+        for (NodeId leaf : t.leaves) {
+            const Port& ca = f.port(f.port_id(leaf, t.down_ports[t.down_begin[leaf]]));
+            for (NodeId x : f.switches()) {
+                const Lid lid = r.lids.base(f.port_id(x, 0));
+                const test::Walk w = test::walk_from(f, r, leaf, ca.peer_port, lid);
+                REQUIRE(w.reached);
+                std::size_t turns = 0;
+                bool went_down = false;
+                for (std::size_t h = 0; h + 1 < w.hops.size(); ++h) {
+                    const bool up = t.level[w.hops[h + 1].node] > t.level[w.hops[h].node];
+                    turns += went_down && up;
+                    went_down = !up;
+                }
+                most = std::max(most, turns);
+                ++walks;
+            }
+        }
+        CHECK(walks == t.leaves.size() * f.switches().size());
+        return most;
+    };
+    for (const char* engine : {"mlid", "slid"}) {
+        INFO(engine);
+        for (const Fabric& f : {gen::fat_tree(4, 3), gen::fat_tree(8, 3), gen::fat_tree(4, 4),
+                                gen::clos(clos_params(8, 3))}) {
+            const Routing r = make_engine(engine)->route(f, nullptr, {});
+            CHECK(turns_on_walks(f, r) == 0);
+        }
+        // FT(6,3) with 2 lost cables: leaves SW<12,2> and SW<40,2> each lost their uplink into
+        // one plane, so they reach the roots of that plane only by a turn.
+        const Fabric f = damaged(gen::fat_tree(6, 3), 2, 0, 5);
+        const Routing r = make_engine(engine)->route(f, nullptr, {});
+        CHECK(turns_on_walks(f, r) == 1);
+    }
+}
