@@ -108,13 +108,13 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
         if (d.vl15_drops)
             c.summary += fmt::format("; {} walks dropped by SL2VL (VL15)", d.vl15_drops);
         std::size_t shown = 0;
-        for (const CreditLoop& l : d.loops) {
+        for (const graph::CreditLoop& l : d.loops) {
             if (shown++ == rep.max_examples) {
                 c.details += fmt::format("... and {} more\n", d.loops.size() - rep.max_examples);
                 break;
             }
             std::string cyc;
-            for (const Channel& ch : l.cycle)
+            for (const graph::Channel& ch : l.cycle)
                 cyc += (cyc.empty() ? "" : " => ") + format_channel(f, ch);
             c.details += fmt::format("cycle of {} (component of {}): {}\n",
                                      plural(l.cycle.size(), "channel", "channels"),

@@ -112,9 +112,9 @@ json to_json(const Fabric& f, const CheckReport& rep) {
         r["vl15_drops"] = d.vl15_drops;
         r["credit_loops"] = d.loops.size();
         r["loops"] = json::array();
-        for (const CreditLoop& l : d.loops) {
+        for (const graph::CreditLoop& l : d.loops) {
             json cyc = json::array();
-            for (const Channel& c : l.cycle) {
+            for (const graph::Channel& c : l.cycle) {
                 json ch = link_json(f, c.port);
                 ch["vl"] = c.vl;
                 cyc.push_back(std::move(ch));

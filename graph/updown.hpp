@@ -1,7 +1,8 @@
 // Up*/Down* routing (Schroeder et al., Autonet, 1991), the deadlock-free candidate set that
-// paper 001 §VI restricts both path computations to.
+// paper 001 §VI restricts both path computations to; in the graph library so that engines
+// and lidassign share one orientation.
 //
-// A BFS from a root switch over switch-to-switch cables gives every switch a level; a directed
+// The switch BFS from a root switch (switch_distance.hpp) gives every switch a level; a directed
 // edge u -> v between switches is "up" when level(v) < level(u), or the levels tie and
 // v < u (node id). Edges out of a CA are up, edges into a CA down. A legal route takes zero or
 // more up edges, then only down edges; the up orientation is acyclic, so the channel
@@ -14,11 +15,12 @@
 #pragma once
 
 #include "fabric/fabric.hpp"
+#include "graph/switch_distance.hpp"
 
 #include <cstdint>
 #include <vector>
 
-namespace ibrt::lidassign {
+namespace ibrt::graph {
 
 struct UpDown {
     NodeId root = kNoNode;
@@ -39,8 +41,6 @@ UpDown make_updown(const Fabric& f, NodeId root);
 
 // The end port of a CA: its first cabled port, or kNoPort.
 PortId ca_port(const Fabric& f, NodeId ca);
-
-inline constexpr std::uint32_t kFar = 0xffffffffu;
 
 struct ShortestDag {
     NodeId dst = kNoNode;
@@ -73,4 +73,4 @@ void for_each_dag_edge(const Fabric& f, const UpDown& ud, const ShortestDag& g, 
     }
 }
 
-} // namespace ibrt::lidassign
+} // namespace ibrt::graph

@@ -1,11 +1,11 @@
 // Up*/Down* orientation and the shortest-legal-route DAG (see updown.hpp).
-#include "lidassign/updown.hpp"
+#include "graph/updown.hpp"
 
 #include "fabric/graph.hpp"
 
 #include <deque>
 
-namespace ibrt::lidassign {
+namespace ibrt::graph {
 
 PortId ca_port(const Fabric& f, NodeId ca) {
     for (PortNum p = 1; p <= f.node(ca).num_ports; ++p)
@@ -38,19 +38,11 @@ UpDown make_updown(const Fabric& f, NodeId root) {
     ud.root = root;
     ud.level.assign(f.num_nodes(), -1);
     if (root == kNoNode) return ud;
-    std::deque<NodeId> q{root};
-    ud.level[root] = 0;
-    while (!q.empty()) {
-        const NodeId u = q.front();
-        q.pop_front();
-        for (PortNum p = 1; p <= f.node(u).num_ports; ++p) {
-            const Port& port = f.port(u, p);
-            if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
-            if (ud.level[port.peer_node] >= 0) continue;
-            ud.level[port.peer_node] = ud.level[u] + 1;
-            q.push_back(port.peer_node);
-        }
-    }
+    std::vector<std::uint32_t> dist;
+    std::vector<NodeId> queue;
+    switch_distances(f, root, dist, queue);
+    for (NodeId n = 0; n < f.num_nodes(); ++n)
+        if (dist[n] != kFar) ud.level[n] = static_cast<int>(dist[n]);
     return ud;
 }
 
@@ -101,4 +93,4 @@ ShortestDag shortest_dag(const Fabric& f, const UpDown& ud, NodeId dst) {
     return g;
 }
 
-} // namespace ibrt::lidassign
+} // namespace ibrt::graph
