@@ -1,6 +1,7 @@
 // Reader and writer of the path-selection file; see the header for the format.
 #include "fabric/path_selection.hpp"
 
+#include "fabric/end_ports.hpp"
 #include "fabric/input_error.hpp"
 
 #include <fmt/format.h>
@@ -42,12 +43,6 @@ std::size_t ca_of_guid(const Fabric& f, const std::vector<std::size_t>& ca_index
     if (!p) return std::string::npos;
     *port = *p;
     return ca_index[f.port_node(*p)];
-}
-
-PortId first_cabled_port(const Fabric& f, NodeId c) {
-    for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
-        if (f.port(c, p).connected()) return f.port_id(c, p);
-    return f.port_id(c, 1);
 }
 
 } // namespace
@@ -123,10 +118,12 @@ std::vector<Lid> bind_path_selection(const std::vector<PathSelectionEntry>& entr
                 fmt::format("pair 0x{:016x} -> 0x{:016x} is given twice", e.src_guid, e.dst_guid));
         slot = e.dlid;
     }
-    for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = 0; b < n; ++b)
-            if (choice[a * n + b] == 0)
-                choice[a * n + b] = lids.base(first_cabled_port(f, f.cas()[b]));
+    for (std::size_t b = 0; b < n; ++b) {
+        const PortId dst = first_end_port(f, f.cas()[b], &lids);
+        if (dst == kNoPort) continue; // no end port: nothing is sent to it
+        for (std::size_t a = 0; a < n; ++a)
+            if (choice[a * n + b] == 0) choice[a * n + b] = lids.base(dst);
+    }
     return choice;
 }
 
@@ -137,14 +134,15 @@ void write_path_selection(std::ostream& out, const Fabric& f, const Routing& r) 
     std::vector<PortId> port(n);
     std::vector<std::string> guid(n);
     for (std::size_t i = 0; i < n; ++i) {
-        port[i] = first_cabled_port(f, f.cas()[i]);
-        guid[i] = fmt::format("0x{:016x}", f.end_port_guid(port[i]));
+        port[i] = first_end_port(f, f.cas()[i], &r.lids);
+        if (port[i] != kNoPort) guid[i] = fmt::format("0x{:016x}", f.end_port_guid(port[i]));
     }
     fmt::memory_buffer buf;
     for (std::size_t a = 0; a < n; ++a) {
+        if (port[a] == kNoPort) continue;
         buf.clear();
         for (std::size_t b = 0; b < n; ++b) {
-            if (a == b) continue;
+            if (a == b || port[b] == kNoPort) continue;
             const Lid dlid =
                 r.dlid_choice.empty() ? r.lids.base(port[b]) : r.dlid_choice[a * n + b];
             fmt::format_to(std::back_inserter(buf), "{} {} {}\n", guid[a], guid[b], dlid);

@@ -7,12 +7,6 @@
 
 namespace ibrt::graph {
 
-PortId ca_port(const Fabric& f, NodeId ca) {
-    for (PortNum p = 1; p <= f.node(ca).num_ports; ++p)
-        if (f.port(ca, p).connected()) return f.port_id(ca, p);
-    return kNoPort;
-}
-
 NodeId choose_root(const Fabric& f, std::uint64_t seed) {
     if (f.switches().empty()) return kNoNode;
     const Components c = connected_components(f);
@@ -50,7 +44,7 @@ ShortestDag shortest_dag(const Fabric& f, const UpDown& ud, NodeId dst) {
     ShortestDag g;
     g.dst = dst;
     g.dist.assign(f.num_nodes() * 2, kFar);
-    const PortId dport = ca_port(f, dst);
+    const PortId dport = first_end_port(f, dst);
     if (dport == kNoPort) return g;
     g.dist[dst * 2] = g.dist[dst * 2 + 1] = 0;
     // Reverse BFS over states. The predecessors of (v, ph) are (u, *) with an edge u -> v:
@@ -81,7 +75,7 @@ ShortestDag shortest_dag(const Fabric& f, const UpDown& ud, NodeId dst) {
             const NodeId u = port.peer_node;
             if (u == dst) continue;
             const PortId e = f.port_id(u, port.peer_port); // u -> v
-            if (!f.node(u).is_switch() && e != ca_port(f, u)) continue;
+            if (!f.node(u).is_switch() && e != first_end_port(f, u)) continue;
             const bool is_up = ud.up(f, e);
             if (is_up && ph == 0) reach(u, 0, d);
             if (!is_up && ph == 1) {

@@ -117,14 +117,14 @@ PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates)
         return std::pair<std::uint32_t, std::uint32_t>{memo_first[m], memo_first[m + 1]};
     };
     for (NodeId d : cas) {
-        const PortId dport = graph::ca_port(f, d);
+        const PortId dport = first_end_port(f, d);
         if (dport == kNoPort) continue;
         const NodeId t = f.port(dport).peer_node;
         const bool t_switch = f.node(t).is_switch();
         const PortId last = t_switch ? f.port_id(t, f.port(dport).peer_port) : kNoPort;
         for (NodeId s : cas) {
             if (s == d) continue;
-            const PortId sport = graph::ca_port(f, s);
+            const PortId sport = first_end_port(f, s);
             if (sport == kNoPort) continue;
             const NodeId u = f.port(sport).peer_node;
             Pair pr{s, d, static_cast<std::uint32_t>(c_pair.size()), 0, 0};

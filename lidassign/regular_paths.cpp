@@ -56,11 +56,11 @@ PathSet dor_paths(const Fabric& f) {
     for (NodeId d : f.cas()) {
         DestPaths dp;
         dp.dst = d;
-        const PortId dport = graph::ca_port(f, d);
+        const PortId dport = first_end_port(f, d);
         const NodeId dsw = f.port(dport).peer_node;
         for (NodeId s : f.cas()) {
             if (s == d) continue;
-            path.assign(1, graph::ca_port(f, s));
+            path.assign(1, first_end_port(f, s));
             NodeId x = f.port(path[0]).peer_node;
             for (std::size_t n = 0; n < k.size(); ++n)
                 while (coord[x][n] != coord[dsw][n]) {
@@ -108,12 +108,12 @@ PathSet repair_paths(const Fabric& f, const PathSet& base, std::size_t* repaired
                 continue;
             }
             ++count;
-            const PortId dport = graph::ca_port(f, d.dst);
+            const PortId dport = first_end_port(f, d.dst);
             if (!have_dist) { // hop distance of every switch to the destination's switch
                 graph::switch_distances(f, f.port(dport).peer_node, dist, queue);
                 have_dist = true;
             }
-            const PortId sport = graph::ca_port(f, f.port_node(p[0]));
+            const PortId sport = first_end_port(f, f.port_node(p[0]));
             const NodeId ssw = f.port(sport).peer_node;
             if (dist[ssw] == graph::kFar) continue; // disconnected: the pair has no path
             // Layered min-weight DP along strictly decreasing distance.

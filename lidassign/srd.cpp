@@ -21,7 +21,7 @@ PathSet srd_paths(const Fabric& f, const graph::UpDown& ud) {
     // CAs per switch (sources), in CA order.
     std::vector<std::uint32_t> local(nn, 0);
     for (NodeId c : f.cas()) {
-        const PortId p = graph::ca_port(f, c);
+        const PortId p = first_end_port(f, c);
         if (p != kNoPort && f.node(f.port(p).peer_node).is_switch()) ++local[f.port(p).peer_node];
     }
     // Switches in increasing (level, id): the up orientation points from later to earlier.
@@ -39,7 +39,7 @@ PathSet srd_paths(const Fabric& f, const graph::UpDown& ud) {
     for (NodeId d : f.cas()) {
         DestPaths dp;
         dp.dst = d;
-        const PortId dport = graph::ca_port(f, d);
+        const PortId dport = first_end_port(f, d);
         const NodeId t = dport == kNoPort ? kNoNode : f.port(dport).peer_node;
         if (t == kNoNode || !f.node(t).is_switch() || ud.level[t] < 0) {
             out.push_back(std::move(dp));
@@ -101,7 +101,7 @@ PathSet srd_paths(const Fabric& f, const graph::UpDown& ud) {
         std::vector<PortId> path;
         for (NodeId s : f.cas()) {
             if (s == d) continue;
-            const PortId sport = graph::ca_port(f, s);
+            const PortId sport = first_end_port(f, s);
             if (sport == kNoPort) continue;
             NodeId x = f.port(sport).peer_node;
             if (!f.node(x).is_switch() || len[x] == graph::kFar) continue;

@@ -66,11 +66,11 @@ PathSet lft_paths(const Fabric& f, const Routing& r) {
     for (NodeId d : f.cas()) {
         DestPaths dp;
         dp.dst = d;
-        const PortId dport = graph::ca_port(f, d);
+        const PortId dport = first_end_port(f, d);
         const Lid lid = r.lids.base(dport);
         for (NodeId s : f.cas()) {
             if (s == d) continue;
-            std::vector<PortId> p{graph::ca_port(f, s)};
+            std::vector<PortId> p{first_end_port(f, s)};
             NodeId x = f.port(p[0]).peer_node;
             while (f.node(x).is_switch() && p.size() < 64) {
                 const PortNum port = r.out_port(x, lid);

@@ -13,6 +13,7 @@
 //                                         fitting its paths into the LMC; absent if none)
 #include "engines/engine.hpp"
 #include "engines/fattree/link_load.hpp"
+#include "fabric/end_ports.hpp"
 #include "fabric/graph.hpp"
 #include "fabric/guid2lid.hpp"
 #include "fabric/ibnetdiscover.hpp"
@@ -106,9 +107,7 @@ int run_route(const RouteArgs& a) {
         if (lv[s] > 0) ++per[lv[s]];
     J levels = J::array();
     for (int l = 1; l <= max_level; ++l) levels.push_back({{"level", l}, {"switches", per[l]}});
-    std::size_t end_ports = 0;
-    for (NodeId c : f.cas())
-        for (PortNum p = 1; p <= f.node(c).num_ports; ++p) end_ports += f.port(c, p).connected();
+    const std::size_t end_ports = all_end_ports(f, &r.lids).size();
     j["tree"] = {{"switches_by_level", levels}, {"max_level", max_level}, {"end_ports", end_ports}};
     j["route_time_ms"] = ms;
     if (!a.no_load) {

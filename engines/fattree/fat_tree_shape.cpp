@@ -1,6 +1,7 @@
 // Fat-tree recognition (paper 000 §3, generalized to any folded-Clos fabric); see the header.
 #include "engines/fattree/fat_tree_shape.hpp"
 
+#include "fabric/end_ports.hpp"
 #include "fabric/graph.hpp"
 
 #include <fmt/format.h>
@@ -191,11 +192,9 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     std::vector<std::uint32_t> ends_leaf;
     std::vector<PortNum> ends_leaf_port;
     for (NodeId c : f.cas()) {
-        const Node& node = f.node(c);
-        for (PortNum p = 1; p <= node.num_ports; ++p) {
-            const Port& port = f.port(c, p);
-            if (!port.connected()) continue;
-            ends.push_back(f.port_id(c, p));
+        for (PortId e : ibrt::end_ports(f, c)) {
+            const Port& port = f.port(e);
+            ends.push_back(e);
             ends_leaf.push_back(t.leaf_index[port.peer_node]);
             ends_leaf_port.push_back(port.peer_port);
             // Canonical ancestor chain: first up port at every level.
@@ -238,12 +237,8 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     }
     t.end_of_ca.assign(f.cas().size(), FatTreeShape::kNoEnd);
     for (std::size_t a = 0; a < f.cas().size(); ++a) {
-        const NodeId c = f.cas()[a];
-        for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
-            if (f.port(c, p).connected()) {
-                t.end_of_ca[a] = t.end_index[f.port_id(c, p)];
-                break;
-            }
+        const PortId e = first_end_port(f, f.cas()[a]);
+        if (e != kNoPort) t.end_of_ca[a] = t.end_index[e];
     }
     return t;
 }

@@ -43,7 +43,7 @@ struct FatTreeShape {
     // switches of level <= L). Two end ports meet first at level lca = min L with equal pods.
     std::vector<std::uint32_t> pod;
 
-    // End ports (cabled CA/router ports), in tree order: sorted by their digits from the top
+    // End ports (fabric/end_ports.hpp, before LIDs), in tree order: by their digits from the top
     // down, so on FT(m,n) the index of P(p) is PID(P(p)) (paper §3, Definition 4).
     std::vector<PortId> end_ports;
     std::vector<std::uint32_t> end_leaf;  // leaf index of each end port

@@ -58,7 +58,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         r.lids = *preassigned;
         int lmc = 0;
         for (std::size_t i = 0; i < cas.size(); ++i) {
-            const PortId p = graph::ca_port(f, cas[i]);
+            const PortId p = first_end_port(f, cas[i]);
             if (p == kNoPort) continue;
             if (!r.lids.has_lid(p))
                 throw RoutingError(
@@ -89,7 +89,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         const std::uint32_t block = 1u << lmc;
         std::uint32_t next = block; // aligned bases; LIDs 1..block-1 go to switches
         for (std::size_t i = 0; i < cas.size(); ++i) {
-            const PortId p = graph::ca_port(f, cas[i]);
+            const PortId p = first_end_port(f, cas[i]);
             room[i] = block;
             if (p == kNoPort) continue;
             r.lids.assign(p, static_cast<Lid>(next), r.lmc);
@@ -122,7 +122,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                          [&](std::uint32_t x, std::uint32_t y) { return size[x] > size[y]; });
         std::vector<std::uint32_t> renum(a.k, 0xffffffffu);
         for (std::uint32_t j = 0; j < cap; ++j) renum[order[j]] = j;
-        const PortId target = graph::ca_port(f, d.dst);
+        const PortId target = first_end_port(f, d.dst);
         std::vector<std::uint32_t> new_config(d.size());
         for (std::size_t i = 0; i < d.size(); ++i) new_config[i] = renum[a.config[i]];
         std::vector<CompletedTree> trees;
@@ -191,7 +191,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     r.dlid_choice.assign(cas.size() * cas.size(), 0);
     for (std::size_t di = 0; di < paths.size(); ++di) {
         const DestPaths& d = paths[di];
-        const PortId target = graph::ca_port(f, d.dst);
+        const PortId target = first_end_port(f, d.dst);
         if (target == kNoPort) continue;
         const Lid base = r.lids.base(target);
         const std::uint32_t nl = 1u << r.lids.lmc(target);
@@ -211,7 +211,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     for (std::size_t s = 0; s < cas.size(); ++s)
         for (std::size_t t = 0; t < cas.size(); ++t) {
             Lid& x = r.dlid_choice[s * cas.size() + t];
-            const PortId p = graph::ca_port(f, cas[t]);
+            const PortId p = first_end_port(f, cas[t]);
             if (x == 0 && p != kNoPort) x = r.lids.base(p);
         }
     // Every other end port: CA ports besides the first, and switch port 0.
@@ -219,7 +219,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     for (PortId p = 0; p < f.num_port_slots(); ++p) {
         if (!r.lids.has_lid(p)) continue;
         const NodeId n = f.port_node(p);
-        if (!f.node(n).is_switch() && p == graph::ca_port(f, n)) continue;
+        if (!f.node(n).is_switch() && p == first_end_port(f, n)) continue;
         if (!f.node(n).is_switch() && !f.port(p).connected()) continue;
         const CompletedTree t = complete_tree(f, ud, p, none);
         for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j) write(t, Lid(r.lids.base(p) + j));
