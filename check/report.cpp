@@ -34,10 +34,10 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
     }
     if (opt.balance) {
         TrafficPattern a2a;
-        rep.balance.push_back(check_balance(f, r, a2a, phase("balance all-to-all")));
+        rep.balance.push_back(check_balance(f, r, a2a, opt.dlid_use, phase("balance all-to-all")));
         if (opt.pattern.kind != TrafficPattern::Kind::AllToAll)
-            rep.balance.push_back(
-                check_balance(f, r, opt.pattern, phase("balance " + opt.pattern.name())));
+            rep.balance.push_back(check_balance(f, r, opt.pattern, opt.dlid_use,
+                                                phase("balance " + opt.pattern.name())));
     }
     return rep;
 }

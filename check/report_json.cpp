@@ -48,11 +48,8 @@ json example_json(const Fabric& f, const PathExample& e, bool with_hops) {
 }
 
 json stats_json(const LoadStats& s) {
-    return {{"links", s.links},
-            {"max", s.max},
-            {"mean", s.mean},
-            {"stddev", s.stddev},
-            {"spread", s.spread}};
+    return {{"links", s.links}, {"max", s.max},       {"min", s.min},
+            {"mean", s.mean},   {"stddev", s.stddev}, {"spread", s.spread}};
 }
 
 } // namespace

@@ -42,6 +42,7 @@ int run(const CheckArgs& a) {
     opt.max_examples = a.max_examples;
     opt.deadlock = !a.no_deadlock;
     opt.balance = !a.no_balance;
+    opt.dlid_use = a.path_selection.empty() ? check::DlidUse::Spread : check::DlidUse::Selection;
     if (!a.quiet)
         opt.progress = [](const std::string& phase, double x) {
             progress(fmt::format("ibrt check: {} {:.0f}%", phase, x * 100));
