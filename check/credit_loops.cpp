@@ -3,6 +3,7 @@
 
 #include "check/endpoints.hpp"
 #include "check/forwarding.hpp"
+#include "fabric/display_name.hpp"
 
 #include <algorithm>
 
@@ -117,10 +118,8 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
 
 std::string format_link(const Fabric& f, PortId port) {
     const Port& p = f.port(port);
-    std::string s =
-        '"' + node_name(f, f.port_node(port)) + "\":" + std::to_string(f.port_num(port));
-    if (p.connected())
-        s += " -> \"" + node_name(f, p.peer_node) + "\":" + std::to_string(p.peer_port);
+    std::string s = display_port(f, f.port_node(port), f.port_num(port));
+    if (p.connected()) s += " -> " + display_port(f, p.peer_node, p.peer_port);
     return s;
 }
 

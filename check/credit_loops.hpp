@@ -37,9 +37,10 @@ std::uint8_t sl2vl_at(const Fabric& f, const Routing& r, NodeId node, PortNum in
 DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
                                   const std::function<void(double)>& progress = {});
 
-// "sw1":2 -> "sw2":1: the directed link out of `port`.
+// "switch 'sw1' (GUID …) port 2 -> switch 'sw2' (GUID …) port 1": the directed link out of
+// `port` (fabric/display_name.hpp).
 std::string format_link(const Fabric& f, PortId port);
-// "sw1":2 -> "sw2":1 VL0: the sending node and port, the receiving node and port, the VL.
+// format_link plus " VL0": the sending node and port, the receiving node and port, the VL.
 std::string format_channel(const Fabric& f, const graph::Channel& c);
 
 } // namespace ibrt::check

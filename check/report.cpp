@@ -3,6 +3,7 @@
 #include "fabric/xml_escape.hpp"
 
 #include "check/endpoints.hpp"
+#include "fabric/display_name.hpp"
 
 #include <fmt/format.h>
 
@@ -45,7 +46,7 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
 namespace {
 
 std::string source_text(const Fabric& f, PortId src) {
-    return fmt::format("\"{}\":{}", node_name(f, f.port_node(src)), f.port_num(src));
+    return display_port(f, f.port_node(src), f.port_num(src));
 }
 
 std::string plural(std::uint64_t n, const char* one, const char* many) {

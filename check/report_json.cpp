@@ -2,6 +2,7 @@
 // Keys are only ever added within a schema version; ports are IB port numbers and GUIDs are
 // "0x%016x" strings so that the output can be joined with ibnetdiscover/opensm dumps.
 #include "check/report.hpp"
+#include "fabric/display_name.hpp"
 
 namespace ibrt::check {
 
@@ -10,7 +11,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 json node_ref(const Fabric& f, NodeId n) {
-    return {{"node", node_name(f, n)}, {"guid", guid_hex(f.node(n).guid)}};
+    return {{"node", display_name(f, n)}, {"guid", guid_hex(f.node(n).guid)}};
 }
 
 json link_json(const Fabric& f, PortId port) {
@@ -18,7 +19,7 @@ json link_json(const Fabric& f, PortId port) {
     j["port"] = f.port_num(port);
     const Port& p = f.port(port);
     if (p.connected()) {
-        j["peer_node"] = node_name(f, p.peer_node);
+        j["peer_node"] = display_name(f, p.peer_node);
         j["peer_guid"] = guid_hex(f.node(p.peer_node).guid);
         j["peer_port"] = p.peer_port;
     }

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "engines/engine.hpp"
+#include "fabric/display_name.hpp"
 #include "fabric/fabric.hpp"
 
 #include <cstdint>
@@ -69,7 +70,10 @@ struct FatTreeShape {
 // no end nodes) naming the node and what is wrong.
 FatTreeShape recognize_fat_tree(const Fabric& f);
 
-// "switch 'SW<00,1>' (GUID 0x...)" for error messages.
-std::string describe_node(const Fabric& f, NodeId n);
+// Old name of fabric/display_name.hpp's display_name, kept only for updown_tables.cpp (being
+// rewritten concurrently); remove once it calls display_name.
+inline std::string describe_node(const Fabric& f, NodeId n) {
+    return display_name(f, n);
+}
 
 } // namespace ibrt::fattree

@@ -40,7 +40,8 @@ TEST_CASE("clockwise ring: one credit loop of exactly the four ring channels") {
     CHECK(l.cycle[1] == graph::Channel{f.port_id(B, 2), 0});
     CHECK(l.cycle[2] == graph::Channel{f.port_id(C, 2), 0});
     CHECK(l.cycle[3] == graph::Channel{f.port_id(D, 2), 0});
-    CHECK(format_channel(f, l.cycle[0]) == "\"A\":2 -> \"B\":3 VL0");
+    CHECK(format_channel(f, l.cycle[0]) == "switch 'A' (GUID 0x0000000000000500) port 2 -> switch "
+                                           "'B' (GUID 0x0000000000000501) port 3 VL0");
 }
 
 TEST_CASE("clockwise ring with half the destinations on VL1 is free of credit loops") {
