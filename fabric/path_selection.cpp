@@ -3,10 +3,10 @@
 
 #include "fabric/end_ports.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/table_text.hpp"
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -14,26 +14,13 @@
 namespace ibrt {
 namespace {
 
-bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
-std::string_view next_token(std::string_view& s) {
-    std::size_t i = 0;
-    while (i < s.size() && is_space(s[i])) ++i;
-    std::size_t j = i;
-    while (j < s.size() && !is_space(s[j])) ++j;
-    std::string_view tok = s.substr(i, j - i);
-    s.remove_prefix(j);
-    return tok;
-}
-
+// `0x` and 1..16 hex digits.
 bool parse_guid(std::string_view tok, std::uint64_t& v) {
-    if (tok.size() < 3 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X')) return false;
-    tok.remove_prefix(2);
-    if (tok.size() > 16) return false;
-    auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v, 16);
-    return ec == std::errc() && p == tok.data() + tok.size();
+    if (tok.size() < 3 || tok.size() > 18 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X'))
+        return false;
+    const auto g = table_text::parse_uint(tok.substr(2), 16, ~std::uint64_t{0});
+    if (g) v = *g;
+    return g.has_value();
 }
 
 // The CA owning a port GUID, as an index into Fabric::cas(); npos if none.
@@ -50,18 +37,15 @@ std::size_t ca_of_guid(const Fabric& f, const std::vector<std::size_t>& ca_index
 std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
                                                     const std::string& source) {
     std::vector<PathSelectionEntry> out;
-    int line_no = 0;
-    while (!text.empty()) {
-        const std::size_t nl = text.find('\n');
-        std::string_view line = text.substr(0, nl);
-        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-        ++line_no;
-        std::string_view rest = line;
-        const std::string_view a = next_token(rest);
+    table_text::Lines lines(text);
+    std::string_view rest;
+    while (lines.next(rest)) {
+        const int line_no = lines.line_no();
+        const std::string_view a = table_text::next_word(rest);
         if (a.empty() || a[0] == '#') continue;
-        const std::string_view b = next_token(rest);
-        const std::string_view d = next_token(rest);
-        if (d.empty() || !next_token(rest).empty())
+        const std::string_view b = table_text::next_word(rest);
+        const std::string_view d = table_text::next_word(rest);
+        if (d.empty() || !table_text::next_word(rest).empty())
             throw InputError(source, line_no,
                              "expected `<source port GUID> <destination port GUID> <DLID>`");
         PathSelectionEntry e;
@@ -70,12 +54,11 @@ std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
             throw InputError(source, line_no, fmt::format("bad source port GUID '{}'", a));
         if (!parse_guid(b, e.dst_guid))
             throw InputError(source, line_no, fmt::format("bad destination port GUID '{}'", b));
-        unsigned v = 0;
-        auto [p, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
-        if (ec != std::errc() || p != d.data() + d.size() || v == 0 || v > kMaxUnicastLid)
+        const auto v = table_text::parse_uint(d, 10, kMaxUnicastLid);
+        if (!v || *v == 0)
             throw InputError(source, line_no,
                              fmt::format("bad DLID '{}' (expected 1..{})", d, kMaxUnicastLid));
-        e.dlid = static_cast<Lid>(v);
+        e.dlid = static_cast<Lid>(*v);
         out.push_back(e);
     }
     return out;
