@@ -2,8 +2,8 @@
 // comparison of full versus capped LMC that docs/engines/mlid.md quotes.
 //   FT(16,3): 1,024 CAs, 320 switches; FT(36,3): 11,664 CAs, 1,620 switches, LMC 2.
 // Target for FT(36,3): under 1 s and 1 GB on one core.
+#include "check/balance.hpp"
 #include "engines/engine.hpp"
-#include "engines/fattree/link_load.hpp"
 #include "fabric/generators/fat_tree.hpp"
 
 #include <fmt/core.h>
@@ -39,7 +39,8 @@ void load(const char* name, const Fabric& f, const char* engine, std::optional<i
     EngineOptions opt;
     opt.lmc = lmc;
     Routing r = make_engine(engine)->route(f, nullptr, opt);
-    const auto all = fattree::all_to_all_load(f, r);
+    const check::BalanceReport all =
+        check::check_balance(f, r, check::TrafficPattern{}, check::DlidUse::Selection);
     // Hot spot: only flows toward CA 0 (keep dlid_choice but count one destination).
     std::uint64_t hot_max = 0;
     {
@@ -64,8 +65,8 @@ void load(const char* name, const Fabric& f, const char* engine, std::optional<i
     }
     fmt::print("{:<10} {:<5} LMC {}  all-to-all links {:>5} max {:>6} min {:>6} mean {:>9.1f} "
                "max/mean {:.3f}  hot-spot max link {}\n",
-               name, engine, r.lmc, all.links, all.max, all.min, all.mean,
-               all.mean > 0 ? double(all.max) / all.mean : 0.0, hot_max);
+               name, engine, r.lmc, all.links.links, all.links.max, all.links.min, all.links.mean,
+               all.links.spread, hot_max);
 }
 
 } // namespace

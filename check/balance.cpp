@@ -18,9 +18,11 @@ LoadStats stats_of(const std::vector<double>& v) {
     s.links = v.size();
     if (v.empty()) return s;
     double sum = 0;
+    s.min = v[0];
     for (double x : v) {
         sum += x;
         s.max = std::max(s.max, x);
+        s.min = std::min(s.min, x);
     }
     s.mean = sum / double(v.size());
     double sq = 0;
@@ -32,7 +34,7 @@ LoadStats stats_of(const std::vector<double>& v) {
 
 } // namespace
 
-BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPattern& p,
+BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPattern& p, DlidUse use,
                             const std::function<void(double)>& progress) {
     constexpr std::uint32_t kNone = Endpoints::kNone;
     BalanceReport rep;
@@ -45,7 +47,10 @@ BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPatt
     for (std::uint32_t k = 0; k < num_sw; ++k) sw_index[ep.source_switches[k]] = k;
 
     const std::size_t num_cas = f.cas().size();
-    const bool selection = !r.dlid_choice.empty() && r.dlid_choice.size() == num_cas * num_cas;
+    const bool spread = use == DlidUse::Spread;
+    const bool selection =
+        !spread && !r.dlid_choice.empty() && r.dlid_choice.size() == num_cas * num_cas;
+    const unsigned spread_over_max = spread ? ~0u : 1u; // LIDs a unit without selection uses
     const bool all = p.kind == TrafficPattern::Kind::AllToAll;
     std::vector<std::uint32_t> source_of; // permutations: the one source of each destination
     if (!all) {
@@ -95,24 +100,25 @@ BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPatt
                 }
                 ++rep.selection_fallbacks;
             }
-            for (unsigned k = 0; k < nl; ++k) {
-                if (si != kNone) in[k * num_sw + si] += 1.0 / nl;
+            const unsigned over = std::min(nl, spread_over_max);
+            for (unsigned k = 0; k < over; ++k) {
+                if (si != kNone) in[k * num_sw + si] += 1.0 / over;
                 ++users[k];
             }
         };
 
         if (all && !selection) { // every other endpoint, folded per switch
             for (std::uint32_t j = j0; j < j1; ++j) {
-                const unsigned nl = 1u << r.lids.lmc(ep.ports[j]);
+                const unsigned over = std::min(1u << r.lids.lmc(ep.ports[j]), spread_over_max);
                 const NodeId own = ep.switch_of[j];
                 double* in = &inj[std::size_t(j - j0) * per_dst];
                 for (std::size_t si = 0; si < num_sw; ++si) {
                     const NodeId s = ep.source_switches[si];
                     const double c = ep.count_at[s] - (own == s ? 1.0 : 0.0);
-                    for (unsigned k = 0; k < nl; ++k) in[k * num_sw + si] = c / nl;
+                    for (unsigned k = 0; k < over; ++k) in[k * num_sw + si] = c / over;
                 }
                 rep.flows += n_ep - 1;
-                for (unsigned k = 0; k < nl; ++k)
+                for (unsigned k = 0; k < over; ++k)
                     lid_users[std::size_t(j - j0) * max_nl + k] = n_ep - 1;
             }
         } else if (all) {

@@ -1,12 +1,19 @@
 // Check 4 of `ibrt check`: link load balance of a traffic pattern over the routing.
 //
-// Every source endpoint sends one unit to each of its destinations. The unit travels over
-// the DLID the routing's path selection chose (Routing::dlid_choice, as in the MLID paper's
-// path selection by rank), or, without path selection, is spread evenly over the
-// destination's 2^LMC LIDs. The load of a directed link is the sum of the units crossing it;
-// statistics are taken over directed switch-to-switch links (max, mean, population stddev,
-// max/mean), overall and per (level, level) pair with levels counted from the CAs
-// (fabric/graph.hpp). LID usage says how many of each destination's LIDs carry traffic.
+// The one all-to-all (and permutation) link-load computation: `ibrt check`'s balance and
+// `ibrt route`'s report.json link_load are both this function.
+//
+// Every source end port (fabric/end_ports.hpp) sends one unit to each of its destinations.
+// How the unit picks the destination's DLID is DlidUse: Selection follows the routing's path
+// selection (Routing::dlid_choice, as in the MLID paper's path selection by rank) and the base
+// LID where there is none, which is what Routing, the path-selection file and `ibrt sim
+// --dlid table` mean; Spread divides it evenly over the destination's 2^LMC LIDs, the
+// expected load of sources that pick at random, for tables whose path selection is unknown.
+// A unit whose walk does not arrive loads nothing and counts as unrouted. The load of a
+// directed link is the sum of the units crossing it; statistics are taken over directed
+// switch-to-switch links (max, min, mean, population stddev, max/mean), overall and per
+// (level, level) pair with levels counted from the CAs (fabric/graph.hpp). LID usage says
+// how many of each destination's LIDs carry traffic.
 //
 // Cost: flows are folded into injections per (DLID, source switch), and each is walked once,
 // so all-to-all on N endpoints costs O(#DLIDs x #source switches x path length).
@@ -25,7 +32,7 @@ namespace ibrt::check {
 
 struct LoadStats {
     std::uint64_t links = 0;
-    double max = 0, mean = 0, stddev = 0;
+    double max = 0, min = 0, mean = 0, stddev = 0;
     double spread = 0; // max / mean; 0 when nothing is loaded
 };
 
@@ -58,7 +65,14 @@ struct BalanceReport {
     std::vector<double> load; // per port slot: load of the link out of that port
 };
 
+enum class DlidUse {
+    Selection, // Routing::dlid_choice; where it is empty or names no LID of the destination
+               // (a dual-port HCA's other port), the destination's base LID
+    Spread,    // evenly over the destination's 2^LMC LIDs; dlid_choice is not read
+};
+
 BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPattern& p,
+                            DlidUse use = DlidUse::Selection,
                             const std::function<void(double)>& progress = {});
 
 } // namespace ibrt::check

@@ -1,6 +1,8 @@
 // Endpoint collection; see endpoints.hpp.
 #include "check/endpoints.hpp"
 
+#include "fabric/end_ports.hpp"
+
 namespace ibrt::check {
 
 Endpoints collect_endpoints(const Fabric& f, const Lids& lids) {
@@ -13,8 +15,8 @@ Endpoints collect_endpoints(const Fabric& f, const Lids& lids) {
         const NodeId n = cas[ci];
         for (PortNum p = 1; p <= f.node(n).num_ports; ++p) {
             const PortId id = f.port_id(n, p);
+            if (!is_end_port(f, id, &lids)) continue;
             const Port& port = f.port(id);
-            if (!port.connected() || !lids.has_lid(id)) continue;
             const auto idx = static_cast<std::uint32_t>(e.ports.size());
             const bool to_switch = f.node(port.peer_node).is_switch();
             e.ports.push_back(id);

@@ -1,7 +1,7 @@
-// The end ports that send and receive traffic in every check: CA and router ports that are
-// cabled and own a LID (a port without a LID is not active in the subnet, so it sends
-// nothing), grouped by the switch they hang off. Grouping is what lets the checks walk once
-// per (source switch, DLID) and weight the result by the number of CAs behind that switch.
+// The end ports that send and receive traffic in every check (fabric/end_ports.hpp: CA and
+// router ports that are cabled and own a LID; a dual-port HCA is two), grouped by the switch
+// they hang off. Grouping is what lets the checks walk once per (source switch, DLID) and
+// weight the result by the number of CAs behind that switch.
 #pragma once
 
 #include "fabric/fabric.hpp"

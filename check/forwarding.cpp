@@ -1,8 +1,9 @@
 // Forwarding walks over the LFTs (IBA vol. 1, 18.2.4.3.1); see forwarding.hpp.
 #include "check/forwarding.hpp"
 
+#include "fabric/display_name.hpp"
+
 #include <algorithm>
-#include <cstdio>
 
 namespace ibrt::check {
 
@@ -49,19 +50,6 @@ std::string_view outcome_text(WalkOutcome o) {
         return "loop";
     }
     return "?";
-}
-
-std::string guid_hex(std::uint64_t g) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-    return buf;
-}
-
-std::string node_name(const Fabric& f, NodeId n) {
-    const Node& node = f.node(n);
-    if (!node.desc.empty()) return node.desc;
-    if (!node.id.empty()) return node.id;
-    return guid_hex(node.guid);
 }
 
 ForwardingView::ForwardingView(const Fabric& f, const Routing& r)
@@ -136,7 +124,7 @@ std::string format_trace(const Fabric& f, const Trace& t) {
     for (std::size_t i = 0; i < t.hops.size(); ++i) {
         const Hop& h = t.hops[i];
         if (i) out += " -> ";
-        out += '"' + node_name(f, h.node) + '"';
+        out += display_name(f, h.node);
         const bool first = i == 0, last = i + 1 == t.hops.size();
         if (first && !f.node(h.node).is_switch()) {
             out += ':' + std::to_string(h.out_port);

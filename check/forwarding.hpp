@@ -48,12 +48,9 @@ struct Trace {
 // Walks from end port `src` (a CA/router port, or a switch's port 0) to `dlid`.
 Trace trace_walk(const Fabric& f, const Routing& r, PortId src, Lid dlid);
 
-// "h1[1] -> sw1[3] -> sw2[1] -> h2[1]": node names with the in/out port numbers.
+// "CA 'h1' (GUID …):1 -> switch 'sw1' (GUID …):3>2 -> …": display names (fabric/
+// display_name.hpp) with the in/out port numbers.
 std::string format_trace(const Fabric& f, const Trace& t);
-
-// A name that identifies a node in reports: its description, else its file id, else its GUID.
-std::string node_name(const Fabric& f, NodeId n);
-std::string guid_hex(std::uint64_t g);
 
 // Where a switch sends `dlid`, judged without walking further: the next node/port, or the
 // outcome that ends the walk here. Shared by every walker so the rules live in one place.

@@ -2,7 +2,7 @@
 #include "check/reachability.hpp"
 
 #include "check/endpoints.hpp"
-#include "check/switch_distance.hpp"
+#include "graph/switch_distance.hpp"
 
 #include <algorithm>
 
@@ -45,7 +45,7 @@ ForwardingReport check_forwarding(const Fabric& f, const Routing& r, const Forwa
                      [](const Dst& a, const Dst& b) { return a.dsw < b.dsw; });
 
     DlidForest forest(f, r);
-    std::vector<std::uint16_t> dist;
+    std::vector<std::uint32_t> dist;
     std::vector<NodeId> queue;
     NodeId dist_of = kNoNode;
     auto& reach = rep.reach;
@@ -56,7 +56,7 @@ ForwardingReport check_forwarding(const Fabric& f, const Routing& r, const Forwa
         const Dst& d = dsts[i];
         ++reach.dlids;
         if (d.dsw != kNoNode && d.dsw != dist_of) {
-            switch_distances(f, d.dsw, dist, queue);
+            graph::switch_distances(f, d.dsw, dist, queue);
             dist_of = d.dsw;
         }
         forest.reset(d.lid);
@@ -79,7 +79,7 @@ ForwardingReport check_forwarding(const Fabric& f, const Routing& r, const Forwa
                 }
                 continue;
             }
-            if (d.dsw == kNoNode || dist[s] == kFar) continue;
+            if (d.dsw == kNoNode || dist[s] == graph::kFar) continue;
             minimal.pairs += n;
             const std::uint16_t h = forest.hops(s);
             if (h <= dist[s]) continue;
@@ -87,7 +87,8 @@ ForwardingReport check_forwarding(const Fabric& f, const Routing& r, const Forwa
             minimal.max_extra_hops = std::max<std::uint64_t>(minimal.max_extra_hops, h - dist[s]);
             if (minimal.examples.size() < opt.max_examples) {
                 const PortId src = example_source(ep, s, owner);
-                minimal.examples.push_back({src, d.lid, trace_walk(f, r, src, d.lid), h, dist[s]});
+                minimal.examples.push_back({src, d.lid, trace_walk(f, r, src, d.lid), h,
+                                            static_cast<std::uint16_t>(dist[s])});
             }
         }
         // CAs cabled straight to another CA: no switch to share a walk with.

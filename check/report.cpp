@@ -4,6 +4,7 @@
 #include "fabric/xml_escape.hpp"
 
 #include "check/endpoints.hpp"
+#include "fabric/display_name.hpp"
 
 #include <fmt/format.h>
 
@@ -40,10 +41,10 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
     }
     if (opt.balance) {
         TrafficPattern a2a;
-        rep.balance.push_back(check_balance(f, r, a2a, phase("balance all-to-all")));
+        rep.balance.push_back(check_balance(f, r, a2a, opt.dlid_use, phase("balance all-to-all")));
         if (opt.pattern.kind != TrafficPattern::Kind::AllToAll)
-            rep.balance.push_back(
-                check_balance(f, r, opt.pattern, phase("balance " + opt.pattern.name())));
+            rep.balance.push_back(check_balance(f, r, opt.pattern, opt.dlid_use,
+                                                phase("balance " + opt.pattern.name())));
     }
     return rep;
 }
@@ -59,7 +60,7 @@ bool sl2vl_depends_on_sl(const Routing& r) {
 namespace {
 
 std::string source_text(const Fabric& f, PortId src) {
-    return fmt::format("\"{}\":{}", node_name(f, f.port_node(src)), f.port_num(src));
+    return display_port(f, f.port_node(src), f.port_num(src));
 }
 
 std::string plural(std::uint64_t n, const char* one, const char* many) {
@@ -151,13 +152,13 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
         if (d.vl15_drops)
             c.summary += fmt::format("; {} walks dropped by SL2VL (VL15)", d.vl15_drops);
         std::size_t shown = 0;
-        for (const CreditLoop& l : d.loops) {
+        for (const graph::CreditLoop& l : d.loops) {
             if (shown++ == rep.max_examples) {
                 c.details += fmt::format("... and {} more\n", d.loops.size() - rep.max_examples);
                 break;
             }
             std::string cyc;
-            for (const Channel& ch : l.cycle)
+            for (const graph::Channel& ch : l.cycle)
                 cyc += (cyc.empty() ? "" : " => ") + format_channel(f, ch);
             c.details += fmt::format("cycle of {} (component of {}): {}\n",
                                      plural(l.cycle.size(), "channel", "channels"),

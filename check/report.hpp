@@ -26,6 +26,9 @@ struct CheckOptions {
     bool balance = true;
     // Balance is always computed for all-to-all; a different pattern is added after it.
     TrafficPattern pattern;
+    // How sources pick a destination's DLID (balance.hpp). `ibrt check` spreads unless it
+    // was given a path-selection file.
+    DlidUse dlid_use = DlidUse::Selection;
     // Progress: the phase name and the fraction done.
     std::function<void(const std::string&, double)> progress;
 };

@@ -2,6 +2,7 @@
 // Keys are only ever added within a schema version; ports are IB port numbers and GUIDs are
 // "0x%016x" strings so that the output can be joined with ibnetdiscover/opensm dumps.
 #include "check/report.hpp"
+#include "fabric/display_name.hpp"
 
 namespace ibrt::check {
 
@@ -10,7 +11,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 json node_ref(const Fabric& f, NodeId n) {
-    return {{"node", node_name(f, n)}, {"guid", guid_hex(f.node(n).guid)}};
+    return {{"node", display_name(f, n)}, {"guid", guid_hex(f.node(n).guid)}};
 }
 
 json link_json(const Fabric& f, PortId port) {
@@ -18,7 +19,7 @@ json link_json(const Fabric& f, PortId port) {
     j["port"] = f.port_num(port);
     const Port& p = f.port(port);
     if (p.connected()) {
-        j["peer_node"] = node_name(f, p.peer_node);
+        j["peer_node"] = display_name(f, p.peer_node);
         j["peer_guid"] = guid_hex(f.node(p.peer_node).guid);
         j["peer_port"] = p.peer_port;
     }
@@ -48,11 +49,8 @@ json example_json(const Fabric& f, const PathExample& e, bool with_hops) {
 }
 
 json stats_json(const LoadStats& s) {
-    return {{"links", s.links},
-            {"max", s.max},
-            {"mean", s.mean},
-            {"stddev", s.stddev},
-            {"spread", s.spread}};
+    return {{"links", s.links}, {"max", s.max},       {"min", s.min},
+            {"mean", s.mean},   {"stddev", s.stddev}, {"spread", s.spread}};
 }
 
 } // namespace
@@ -112,9 +110,9 @@ json to_json(const Fabric& f, const CheckReport& rep) {
         r["vl15_drops"] = d.vl15_drops;
         r["credit_loops"] = d.loops.size();
         r["loops"] = json::array();
-        for (const CreditLoop& l : d.loops) {
+        for (const graph::CreditLoop& l : d.loops) {
             json cyc = json::array();
-            for (const Channel& c : l.cycle) {
+            for (const graph::Channel& c : l.cycle) {
                 json ch = link_json(f, c.port);
                 ch["vl"] = c.vl;
                 cyc.push_back(std::move(ch));

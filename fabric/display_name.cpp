@@ -6,7 +6,10 @@
 namespace ibrt {
 
 std::string display_name(const Fabric& f, NodeId n) {
-    const Node& node = f.node(n);
+    return display_name(f.node(n));
+}
+
+std::string display_name(const Node& node) {
     const char* kind = node.is_switch()                ? "switch"
                        : node.type == NodeType::Router ? "router"
                                                        : "CA";
@@ -23,6 +26,10 @@ std::string display_name(const Fabric& f, NodeId n) {
 
 std::string display_port(const Fabric& f, NodeId n, PortNum p) {
     return fmt::format("{} port {}", display_name(f, n), p);
+}
+
+std::string guid_hex(std::uint64_t guid) {
+    return fmt::format("0x{:016x}", guid);
 }
 
 } // namespace ibrt

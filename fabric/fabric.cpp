@@ -1,6 +1,7 @@
 // FabricBuilder and Fabric: consistency checks and the freeze into flat arrays.
 #include "fabric/fabric.hpp"
 
+#include "fabric/display_name.hpp"
 #include "fabric/input_error.hpp"
 
 #include <algorithm>
@@ -12,11 +13,6 @@ namespace ibrt {
 namespace {
 constexpr std::array<std::string_view, 10> kSpeedNames = {"??",  "SDR", "DDR", "QDR", "FDR10",
                                                           "FDR", "EDR", "HDR", "NDR", "XDR"};
-std::string guid_hex(std::uint64_t g) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-    return buf;
-}
 } // namespace
 
 std::string_view to_string(NodeType t) {
@@ -141,12 +137,7 @@ void FabricBuilder::add_half_link(NodeId a, PortNum pa, NodeId b, PortNum pb, st
 }
 
 Fabric FabricBuilder::build() && {
-    auto name = [&](NodeId n) {
-        const Node& x = nodes_[n];
-        if (!x.id.empty()) return "\"" + x.id + "\"";
-        if (!x.desc.empty()) return "\"" + x.desc + "\"";
-        return guid_hex(x.guid);
-    };
+    auto name = [&](NodeId n) { return display_name(nodes_[n]); };
     // Apply the half-links, checking that ports exist and no port gets two peers.
     for (const HalfLink& h : half_links_) {
         for (auto [n, p] : {std::pair{h.a, h.pa}, std::pair{h.b, h.pb}}) {
@@ -155,7 +146,8 @@ Fabric FabricBuilder::build() && {
             if (p == 0 || p > nodes_[n].num_ports)
                 throw InputError(h.where.file, h.where.line,
                                  "port " + std::to_string(p) + " does not exist on " + name(n) +
-                                     " (" + std::to_string(nodes_[n].num_ports) + " ports)");
+                                     ", which has " + std::to_string(nodes_[n].num_ports) +
+                                     " ports");
         }
         if (h.a == h.b && h.pa == h.pb)
             throw InputError(h.where.file, h.where.line,

@@ -3,6 +3,7 @@
 // 10 speeds) so the pass allocates nothing per node.
 #include "fabric/fabric_stats.hpp"
 
+#include "fabric/end_ports.hpp"
 #include "fabric/graph.hpp"
 
 #include <algorithm>
@@ -81,12 +82,11 @@ FabricStats compute_fabric_stats(const Fabric& f) {
             ++s.unconnected_end_nodes;
         }
 
-        // End ports: port 0 of a switch, ports 1..n of a CA/router.
+        // End ports: port 0 of a switch, the end ports of a CA/router (fabric/end_ports.hpp).
         if (sw)
             count_end_port(f.port(n, 0));
         else
-            for (unsigned p = 1; p <= node.num_ports; ++p)
-                count_end_port(f.port(n, static_cast<PortNum>(p)));
+            for (const PortId e : end_ports(f, n)) count_end_port(f.port(e));
     }
     s.links = s.switch_links + s.end_links + s.end_to_end_links;
     s.radix = nonzero(radix);

@@ -37,7 +37,7 @@ struct FabricStats {
     };
     std::vector<LinkKind> link_kinds; // ascending by width, then speed
 
-    // End ports: switch port 0 and every CA/router port 1..n.
+    // End ports: switch port 0 and every cabled CA/router port (fabric/end_ports.hpp).
     std::size_t end_ports = 0;
     std::size_t end_ports_with_lid = 0;
     std::vector<Count> lmc; // LMC -> end ports with a LID, ascending

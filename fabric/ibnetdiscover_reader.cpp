@@ -25,10 +25,12 @@
 //
 // The whole input is held in memory and scanned as string_views; node ids and remote ids
 // stay views into the buffers until the single resolution pass after the last line.
+#include "fabric/display_name.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/input_file.hpp"
 #include "fabric/lids.hpp"
+#include "fabric/table_text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -47,34 +49,15 @@ namespace {
 
 // ---- scanning helpers over one line ---------------------------------------------------------
 
-bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-std::string_view trim_left(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size() && is_space(s[i])) ++i;
-    return s.substr(i);
-}
-
-std::string_view trim(std::string_view s) {
-    s = trim_left(s);
-    std::size_t n = s.size();
-    while (n > 0 && is_space(s[n - 1])) --n;
-    return s.substr(0, n);
-}
+using table_text::is_space;
+using table_text::next_word;
+using table_text::trim;
+using table_text::trim_left;
 
 bool eat(std::string_view& s, std::string_view prefix) {
     if (s.substr(0, prefix.size()) != prefix) return false;
     s.remove_prefix(prefix.size());
     return true;
-}
-
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
 }
 
 // An unsigned number the way strtoull(s, 0) reads it (0x.. hex, 0.. octal, else decimal), as
@@ -101,8 +84,8 @@ std::optional<std::uint64_t> take_number(std::string_view& s) {
     const std::size_t start = i;
     std::uint64_t v = 0;
     for (; i < s.size(); ++i) {
-        const int d = hex_digit(s[i]);
-        if (d < 0 || static_cast<unsigned>(d) >= base) break;
+        const int d = table_text::digit_value(s[i]);
+        if (static_cast<unsigned>(d) >= base) break;
         if (v > (~std::uint64_t{0} - static_cast<unsigned>(d)) / base) return std::nullopt;
         v = v * base + static_cast<unsigned>(d);
     }
@@ -116,8 +99,8 @@ std::optional<std::uint64_t> take_hex(std::string_view& s) {
     std::size_t i = 0;
     std::uint64_t v = 0;
     for (; i < s.size() && i <= 16; ++i) {
-        const int d = hex_digit(s[i]);
-        if (d < 0) break;
+        const int d = table_text::digit_value(s[i]);
+        if (d >= 16) break;
         v = v << 4 | static_cast<unsigned>(d);
     }
     if (i == 0 || i > 16) return std::nullopt;
@@ -143,24 +126,8 @@ std::string_view leading_word(std::string_view s) {
     return s.substr(0, i);
 }
 
-// Next whitespace-separated token of a comment.
-std::string_view take_token(std::string_view& s) {
-    s = trim_left(s);
-    std::size_t i = 0;
-    while (i < s.size() && !is_space(s[i])) ++i;
-    std::string_view t = s.substr(0, i);
-    s.remove_prefix(i);
-    return t;
-}
-
 std::string quote(std::string_view s) {
     return "\"" + std::string(s) + "\"";
-}
-
-std::string hex64(std::uint64_t g) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(g));
-    return buf;
 }
 
 constexpr const char* kWhat = "topology file";
@@ -557,7 +524,7 @@ class NetParser {
             fail("duplicate node id " + quote(id) + " (first defined at line " +
                  std::to_string(node_line_[known]) + ")");
         // Checked here so that the builder needs no source location per node.
-        if (guid != 0 && b_.find_node_by_guid(guid)) fail("duplicate node GUID " + hex64(guid));
+        if (guid != 0 && b_.find_node_by_guid(guid)) fail("duplicate node GUID " + guid_hex(guid));
         const NodeId n = b_.add_node(type, static_cast<PortNum>(*nports), guid,
                                      std::string(have_desc ? desc : id));
         node_line_.push_back(line_);
@@ -587,7 +554,7 @@ class NetParser {
     Lid take_lid(std::string_view& s) {
         s = trim_left(s);
         std::string_view token = s;
-        token = take_token(token);
+        token = next_word(token);
         const auto v = take_number(s);
         if (!v || *v > kMaxUnicastLid) fail("bad LID \"" + std::string(token) + "\"");
         return static_cast<Lid>(*v);
@@ -596,7 +563,7 @@ class NetParser {
     std::uint8_t take_lmc(std::string_view& s) {
         s = trim_left(s);
         std::string_view token = s;
-        token = take_token(token);
+        token = next_word(token);
         const auto v = take_number(s);
         if (!v || *v > kMaxLmc) fail("bad LMC \"" + std::string(token) + "\"");
         return static_cast<std::uint8_t>(*v);
@@ -609,7 +576,7 @@ class NetParser {
     // `enhanced port 0 lid 4 lmc 0` after a switch description; other words are free text.
     void parse_switch_fields(NodeId n, std::string_view rest) {
         Port& p0 = b_.port(n, 0);
-        for (std::string_view t = take_token(rest); !t.empty(); t = take_token(rest)) {
+        for (std::string_view t = next_word(rest); !t.empty(); t = next_word(rest)) {
             if (t == "enhanced" || t == "base") {
                 b_.node(n).enhanced_port0 = t == "enhanced";
             } else if (t == "lid") {
@@ -728,12 +695,12 @@ class NetParser {
     void parse_port_comment(PortLine& pl, Port& port, bool is_switch, std::string_view c) {
         c = trim_left(c);
         std::string_view probe = c;
-        if (take_token(probe) == "lid") {
+        if (next_word(probe) == "lid") {
             c = probe;
             const Lid lid = take_lid(c);
             std::uint8_t lmc = 0;
             std::string_view after = c;
-            if (take_token(after) == "lmc") {
+            if (next_word(after) == "lmc") {
                 c = after;
                 lmc = take_lmc(c);
             }
@@ -748,10 +715,10 @@ class NetParser {
         }
         if (!c.empty() && c[0] == '"' && !take_quoted(c)) fail("unterminated quoted string");
         probe = c;
-        if (take_token(probe) != "lid") return;
+        if (next_word(probe) != "lid") return;
         c = probe;
         (void)take_lid(c); // the peer's LID: the peer's own line is authoritative
-        const std::string_view link = take_token(c);
+        const std::string_view link = next_word(c);
         if (!link.empty()) apply_link_token(pl.link, link);
     }
 
@@ -874,9 +841,9 @@ class NetParser {
             if (pl.rguid != 0 && !r.is_switch()) {
                 const std::uint32_t rslot = first_slot_[rn] + pl.rport;
                 if (guid_stated_[rslot] && rp.guid != pl.rguid)
-                    fail_at(pl, "port GUID " + hex64(pl.rguid) + " given for " + quote(r.id) +
+                    fail_at(pl, "port GUID " + guid_hex(pl.rguid) + " given for " + quote(r.id) +
                                     " port " + std::to_string(pl.rport) + " differs from " +
-                                    hex64(rp.guid) + " on its own line");
+                                    guid_hex(rp.guid) + " on its own line");
                 rp.guid = pl.rguid;
             }
             if (pl.rext != 0 && rp.ext_num == 0) rp.ext_num = pl.rext;

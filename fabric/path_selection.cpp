@@ -1,8 +1,10 @@
 // Reader and writer of the path-selection file; see the header for the format.
 #include "fabric/path_selection.hpp"
 
+#include "fabric/end_ports.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/input_file.hpp"
+#include "fabric/table_text.hpp"
 
 #include <fmt/format.h>
 
@@ -12,26 +14,13 @@
 namespace ibrt {
 namespace {
 
-bool is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\r';
-}
-
-std::string_view next_token(std::string_view& s) {
-    std::size_t i = 0;
-    while (i < s.size() && is_space(s[i])) ++i;
-    std::size_t j = i;
-    while (j < s.size() && !is_space(s[j])) ++j;
-    std::string_view tok = s.substr(i, j - i);
-    s.remove_prefix(j);
-    return tok;
-}
-
+// `0x` and 1..16 hex digits.
 bool parse_guid(std::string_view tok, std::uint64_t& v) {
-    if (tok.size() < 3 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X')) return false;
-    tok.remove_prefix(2);
-    if (tok.size() > 16) return false;
-    auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), v, 16);
-    return ec == std::errc() && p == tok.data() + tok.size();
+    if (tok.size() < 3 || tok.size() > 18 || tok[0] != '0' || (tok[1] != 'x' && tok[1] != 'X'))
+        return false;
+    const auto g = table_text::parse_uint(tok.substr(2), 16, ~std::uint64_t{0});
+    if (g) v = *g;
+    return g.has_value();
 }
 
 // The CA owning a port GUID, as an index into Fabric::cas(); npos if none.
@@ -43,29 +32,20 @@ std::size_t ca_of_guid(const Fabric& f, const std::vector<std::size_t>& ca_index
     return ca_index[f.port_node(*p)];
 }
 
-PortId first_cabled_port(const Fabric& f, NodeId c) {
-    for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
-        if (f.port(c, p).connected()) return f.port_id(c, p);
-    return f.port_id(c, 1);
-}
-
 } // namespace
 
 std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
                                                     const std::string& source) {
     std::vector<PathSelectionEntry> out;
-    int line_no = 0;
-    while (!text.empty()) {
-        const std::size_t nl = text.find('\n');
-        std::string_view line = text.substr(0, nl);
-        text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-        ++line_no;
-        std::string_view rest = line;
-        const std::string_view a = next_token(rest);
+    table_text::Lines lines(text);
+    std::string_view rest;
+    while (lines.next(rest)) {
+        const int line_no = lines.line_no();
+        const std::string_view a = table_text::next_word(rest);
         if (a.empty() || a[0] == '#') continue;
-        const std::string_view b = next_token(rest);
-        const std::string_view d = next_token(rest);
-        if (d.empty() || !next_token(rest).empty())
+        const std::string_view b = table_text::next_word(rest);
+        const std::string_view d = table_text::next_word(rest);
+        if (d.empty() || !table_text::next_word(rest).empty())
             throw InputError(source, line_no,
                              "expected `<source port GUID> <destination port GUID> <DLID>`");
         PathSelectionEntry e;
@@ -134,10 +114,12 @@ std::vector<Lid> bind_path_selection(const std::vector<PathSelectionEntry>& entr
                 fmt::format("pair 0x{:016x} -> 0x{:016x} is given twice", e.src_guid, e.dst_guid));
         slot = e.dlid;
     }
-    for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = 0; b < n; ++b)
-            if (choice[a * n + b] == 0)
-                choice[a * n + b] = lids.base(first_cabled_port(f, f.cas()[b]));
+    for (std::size_t b = 0; b < n; ++b) {
+        const PortId dst = first_end_port(f, f.cas()[b], &lids);
+        if (dst == kNoPort) continue; // no end port: nothing is sent to it
+        for (std::size_t a = 0; a < n; ++a)
+            if (choice[a * n + b] == 0) choice[a * n + b] = lids.base(dst);
+    }
     return choice;
 }
 
@@ -148,14 +130,15 @@ void write_path_selection(std::ostream& out, const Fabric& f, const Routing& r) 
     std::vector<PortId> port(n);
     std::vector<std::string> guid(n);
     for (std::size_t i = 0; i < n; ++i) {
-        port[i] = first_cabled_port(f, f.cas()[i]);
-        guid[i] = fmt::format("0x{:016x}", f.end_port_guid(port[i]));
+        port[i] = first_end_port(f, f.cas()[i], &r.lids);
+        if (port[i] != kNoPort) guid[i] = fmt::format("0x{:016x}", f.end_port_guid(port[i]));
     }
     fmt::memory_buffer buf;
     for (std::size_t a = 0; a < n; ++a) {
+        if (port[a] == kNoPort) continue;
         buf.clear();
         for (std::size_t b = 0; b < n; ++b) {
-            if (a == b) continue;
+            if (a == b || port[b] == kNoPort) continue;
             const Lid dlid =
                 r.dlid_choice.empty() ? r.lids.base(port[b]) : r.dlid_choice[a * n + b];
             fmt::format_to(std::back_inserter(buf), "{} {} {}\n", guid[a], guid[b], dlid);

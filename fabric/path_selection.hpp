@@ -36,7 +36,8 @@ std::vector<PathSelectionEntry> read_path_selection_file(const std::string& path
 std::vector<Lid> bind_path_selection(const std::vector<PathSelectionEntry>& entries,
                                      const Fabric& f, const Lids& lids, const std::string& source);
 
-// One line per ordered pair of distinct CAs (first cabled ports), CAs in Fabric::cas() order;
+// One line per ordered pair of distinct CAs, each named by its first end port (fabric/
+// end_ports.hpp; CAs without one are left out), CAs in Fabric::cas() order;
 // DLIDs from r.dlid_choice, or base LIDs when it is empty.
 void write_path_selection(std::ostream& out, const Fabric& f, const Routing& r);
 

@@ -1,7 +1,8 @@
-// Small text helpers shared by the table readers (LFT dumps, guid2lid, SL2VL dumps): the input
-// (read by fabric/input_file.hpp) split into numbered lines as string_views, and number parsing
-// with the C library's conventions (strtoul base 0) but with overflow and trailing-junk checks that
-// the C library leaves to the caller. Internal to fabric/; not part of the public model.
+// Small text helpers shared by the readers (LFT dumps, guid2lid, SL2VL dumps, ibnetdiscover,
+// path selection): the whole input in memory, split into numbered lines as string_views,
+// blanks and words, and number parsing with the C library's conventions (strtoul base 0) but
+// with overflow and trailing-junk checks that the C library leaves to the caller. The one
+// copy of these: internal to fabric/, not part of the public model.
 #pragma once
 
 #include "fabric/fabric.hpp"
@@ -37,8 +38,13 @@ inline bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-inline std::string_view trim(std::string_view s) {
+inline std::string_view trim_left(std::string_view s) {
     while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+    return s;
+}
+
+inline std::string_view trim(std::string_view s) {
+    s = trim_left(s);
     while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
     return s;
 }
@@ -53,6 +59,7 @@ inline std::string_view next_word(std::string_view& s) {
     return w;
 }
 
+// The value of a hex digit (either case), 99 for anything else.
 inline int digit_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;

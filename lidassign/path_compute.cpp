@@ -2,7 +2,7 @@
 // path_compute.hpp for the exact rules and the documented deviation).
 #include "lidassign/path_compute.hpp"
 
-#include "lidassign/yen.hpp"
+#include "graph/yen.hpp"
 
 #include <algorithm>
 
@@ -13,12 +13,12 @@ std::string_view to_string(PathScheme s) {
 }
 
 PathSet compute_paths(const Fabric& f, PathScheme s, const PathOptions& opt) {
-    const UpDown ud = make_updown(f, choose_root(f, opt.seed));
+    const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, opt.seed));
     return s == PathScheme::ShortestWidest ? shortest_widest(f, ud)
                                            : path_selection(f, ud, opt.candidates);
 }
 
-PathSet shortest_widest(const Fabric& f, const UpDown& ud) {
+PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud) {
     PathSet out;
     std::vector<std::uint64_t> weight(f.num_port_slots(), 1);
     const std::size_t states = f.num_nodes() * 2;
@@ -31,9 +31,9 @@ PathSet shortest_widest(const Fabric& f, const UpDown& ud) {
     for (NodeId d : f.cas()) {
         DestPaths dp;
         dp.dst = d;
-        const ShortestDag g = shortest_dag(f, ud, d);
+        const graph::ShortestDag g = graph::shortest_dag(f, ud, d);
         for (NodeId s : f.cas()) {
-            if (s == d || g.at(s, 0) == kFar || g.at(s, 0) == 0) continue;
+            if (s == d || g.at(s, 0) == graph::kFar || g.at(s, 0) == 0) continue;
             // Layered DP over the DAG: every edge lowers the distance by one, so states of one
             // distance are final before the next layer is expanded.
             ++epoch;
@@ -41,17 +41,17 @@ PathSet shortest_widest(const Fabric& f, const UpDown& ud) {
             stamp[s * 2] = epoch;
             best[s * 2] = 0;
             via[s * 2] = kNoPort;
-            std::uint32_t end_state = kFar;
+            std::uint32_t end_state = graph::kFar;
             while (!layer.empty()) {
                 next.clear();
                 std::sort(layer.begin(), layer.end());
                 for (std::uint32_t st : layer) {
                     const NodeId n = st / 2;
                     if (n == d) {
-                        if (end_state == kFar || best[st] < best[end_state]) end_state = st;
+                        if (end_state == graph::kFar || best[st] < best[end_state]) end_state = st;
                         continue;
                     }
-                    for_each_dag_edge(f, ud, g, n, int(st % 2), [&](PortId e, int ph) {
+                    graph::for_each_dag_edge(f, ud, g, n, int(st % 2), [&](PortId e, int ph) {
                         const std::uint32_t to = f.port(e).peer_node * 2 + ph;
                         const std::uint64_t w = best[st] + weight[e];
                         if (stamp[to] != epoch) {
@@ -81,7 +81,7 @@ PathSet shortest_widest(const Fabric& f, const UpDown& ud) {
     return out;
 }
 
-PathSet path_selection(const Fabric& f, const UpDown& ud, int candidates) {
+PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates) {
     constexpr std::int64_t kScale = 720720; // lcm(1..16): candidate weights stay integral
     candidates = std::clamp(candidates, 1, 16);
     const auto cas = f.cas();
@@ -94,7 +94,7 @@ PathSet path_selection(const Fabric& f, const UpDown& ud, int candidates) {
     };
     std::vector<Pair> pairs;
     // Yen's candidates depend only on the switch pair: computed once per pair, on demand.
-    YenSearch yen(f, ud);
+    graph::YenSearch yen(f, ud);
     std::vector<std::uint32_t> sw_index(f.num_nodes(), 0);
     for (std::size_t i = 0; i < f.switches().size(); ++i)
         sw_index[f.switches()[i]] = static_cast<std::uint32_t>(i);
@@ -117,14 +117,14 @@ PathSet path_selection(const Fabric& f, const UpDown& ud, int candidates) {
         return std::pair<std::uint32_t, std::uint32_t>{memo_first[m], memo_first[m + 1]};
     };
     for (NodeId d : cas) {
-        const PortId dport = ca_port(f, d);
+        const PortId dport = first_end_port(f, d);
         if (dport == kNoPort) continue;
         const NodeId t = f.port(dport).peer_node;
         const bool t_switch = f.node(t).is_switch();
         const PortId last = t_switch ? f.port_id(t, f.port(dport).peer_port) : kNoPort;
         for (NodeId s : cas) {
             if (s == d) continue;
-            const PortId sport = ca_port(f, s);
+            const PortId sport = first_end_port(f, s);
             if (sport == kNoPort) continue;
             const NodeId u = f.port(sport).peer_node;
             Pair pr{s, d, static_cast<std::uint32_t>(c_pair.size()), 0, 0};

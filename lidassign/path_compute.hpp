@@ -20,8 +20,8 @@
 // loaded one, rather than one pair per global re-selection.
 #pragma once
 
+#include "graph/updown.hpp"
 #include "lidassign/paths.hpp"
-#include "lidassign/updown.hpp"
 
 #include <string_view>
 
@@ -38,8 +38,8 @@ struct PathOptions {
 // One DestPaths per CA in Fabric::cas() order (dst = that CA), sources in the same order;
 // a pair without a legal route is left out (the fabric is disconnected).
 PathSet compute_paths(const Fabric& f, PathScheme s, const PathOptions& opt = {});
-PathSet shortest_widest(const Fabric& f, const UpDown& ud);
-PathSet path_selection(const Fabric& f, const UpDown& ud, int candidates = 16);
+PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud);
+PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates = 16);
 
 // All-to-all link load of a path set: max over directed switch-to-switch links of the paths
 // using it, divided by (#CAs - 1) (paper 001 §VI.D normalises each machine's traffic to 1).

@@ -2,11 +2,11 @@
 // paths broken by failed links.
 #include "lidassign/regular_paths.hpp"
 
-#include "lidassign/updown.hpp"
+#include "graph/switch_distance.hpp"
+#include "graph/updown.hpp"
 
 #include <algorithm>
 #include <charconv>
-#include <deque>
 #include <stdexcept>
 #include <string_view>
 
@@ -56,11 +56,11 @@ PathSet dor_paths(const Fabric& f) {
     for (NodeId d : f.cas()) {
         DestPaths dp;
         dp.dst = d;
-        const PortId dport = ca_port(f, d);
+        const PortId dport = first_end_port(f, d);
         const NodeId dsw = f.port(dport).peer_node;
         for (NodeId s : f.cas()) {
             if (s == d) continue;
-            path.assign(1, ca_port(f, s));
+            path.assign(1, first_end_port(f, s));
             NodeId x = f.port(path[0]).peer_node;
             for (std::size_t n = 0; n < k.size(); ++n)
                 while (coord[x][n] != coord[dsw][n]) {
@@ -92,7 +92,8 @@ PathSet repair_paths(const Fabric& f, const PathSet& base, std::size_t* repaired
                 for (PortId e : d.path(i)) ++weight[e];
     std::size_t count = 0;
     PathSet out;
-    std::vector<std::uint32_t> dist(f.num_nodes());
+    std::vector<std::uint32_t> dist;
+    std::vector<NodeId> queue;
     std::vector<std::uint64_t> best(f.num_nodes());
     std::vector<PortId> via(f.num_nodes());
     std::vector<PortId> path;
@@ -107,28 +108,14 @@ PathSet repair_paths(const Fabric& f, const PathSet& base, std::size_t* repaired
                 continue;
             }
             ++count;
-            const PortId dport = ca_port(f, d.dst);
+            const PortId dport = first_end_port(f, d.dst);
             if (!have_dist) { // hop distance of every switch to the destination's switch
-                std::fill(dist.begin(), dist.end(), kFar);
-                const NodeId dsw = f.port(dport).peer_node;
-                dist[dsw] = 0;
-                std::deque<NodeId> q{dsw};
-                while (!q.empty()) {
-                    const NodeId v = q.front();
-                    q.pop_front();
-                    for (PortNum pn = 1; pn <= f.node(v).num_ports; ++pn) {
-                        const Port& port = f.port(v, pn);
-                        if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
-                        if (dist[port.peer_node] != kFar) continue;
-                        dist[port.peer_node] = dist[v] + 1;
-                        q.push_back(port.peer_node);
-                    }
-                }
+                graph::switch_distances(f, f.port(dport).peer_node, dist, queue);
                 have_dist = true;
             }
-            const PortId sport = ca_port(f, f.port_node(p[0]));
+            const PortId sport = first_end_port(f, f.port_node(p[0]));
             const NodeId ssw = f.port(sport).peer_node;
-            if (dist[ssw] == kFar) continue; // disconnected: the pair has no path
+            if (dist[ssw] == graph::kFar) continue; // disconnected: the pair has no path
             // Layered min-weight DP along strictly decreasing distance.
             std::vector<NodeId> layer{ssw}, next;
             best[ssw] = weight[sport];

@@ -15,13 +15,13 @@ bool switch_link(const Fabric& f, PortId e) {
 
 } // namespace
 
-PathSet srd_paths(const Fabric& f, const UpDown& ud) {
+PathSet srd_paths(const Fabric& f, const graph::UpDown& ud) {
     const std::size_t nn = f.num_nodes();
     std::vector<std::uint64_t> load(f.num_port_slots(), 0);
     // CAs per switch (sources), in CA order.
     std::vector<std::uint32_t> local(nn, 0);
     for (NodeId c : f.cas()) {
-        const PortId p = ca_port(f, c);
+        const PortId p = first_end_port(f, c);
         if (p != kNoPort && f.node(f.port(p).peer_node).is_switch()) ++local[f.port(p).peer_node];
     }
     // Switches in increasing (level, id): the up orientation points from later to earlier.
@@ -39,13 +39,13 @@ PathSet srd_paths(const Fabric& f, const UpDown& ud) {
     for (NodeId d : f.cas()) {
         DestPaths dp;
         dp.dst = d;
-        const PortId dport = ca_port(f, d);
+        const PortId dport = first_end_port(f, d);
         const NodeId t = dport == kNoPort ? kNoNode : f.port(dport).peer_node;
         if (t == kNoNode || !f.node(t).is_switch() || ud.level[t] < 0) {
             out.push_back(std::move(dp));
             continue;
         }
-        std::fill(len.begin(), len.end(), kFar);
+        std::fill(len.begin(), len.end(), graph::kFar);
         std::fill(down_only.begin(), down_only.end(), false);
         std::fill(next.begin(), next.end(), kNoPort);
         // Down-only distances: reverse BFS from t over edges u -> v that go down.
@@ -73,13 +73,13 @@ PathSet srd_paths(const Fabric& f, const UpDown& ud) {
                 const PortId e = f.port_id(x, p);
                 if (!switch_link(f, e) || !ud.up(f, e)) continue;
                 const NodeId y = f.port(e).peer_node;
-                if (len[y] != kFar) len[x] = std::min(len[x], len[y] + 1);
+                if (len[y] != graph::kFar) len[x] = std::min(len[x], len[y] + 1);
             }
         }
         // Farthest first, so each switch knows its flow before choosing its link.
         order.clear();
         for (NodeId x : by_level)
-            if (len[x] != kFar) order.push_back(x);
+            if (len[x] != graph::kFar) order.push_back(x);
         std::stable_sort(order.begin(), order.end(),
                          [&](NodeId a, NodeId b) { return len[a] > len[b]; });
         for (NodeId x : order) flow[x] = local[x] - (x == t ? 1u : 0u);
@@ -91,7 +91,7 @@ PathSet srd_paths(const Fabric& f, const UpDown& ud) {
                 if (!switch_link(f, e)) continue;
                 const NodeId y = f.port(e).peer_node;
                 const bool ok = down_only[x] ? (!ud.up(f, e) && down_only[y]) : ud.up(f, e);
-                if (!ok || len[y] == kFar || len[y] + 1 != len[x]) continue;
+                if (!ok || len[y] == graph::kFar || len[y] + 1 != len[x]) continue;
                 if (best == kNoPort || load[e] < load[best]) best = e;
             }
             next[x] = best;
@@ -101,10 +101,10 @@ PathSet srd_paths(const Fabric& f, const UpDown& ud) {
         std::vector<PortId> path;
         for (NodeId s : f.cas()) {
             if (s == d) continue;
-            const PortId sport = ca_port(f, s);
+            const PortId sport = first_end_port(f, s);
             if (sport == kNoPort) continue;
             NodeId x = f.port(sport).peer_node;
-            if (!f.node(x).is_switch() || len[x] == kFar) continue;
+            if (!f.node(x).is_switch() || len[x] == graph::kFar) continue;
             path.assign(1, sport);
             for (; x != t; x = f.port(next[x]).peer_node) path.push_back(next[x]);
             path.push_back(f.port_id(t, f.port(dport).peer_port));

@@ -14,13 +14,13 @@
 // Ties: lowest PortId. Destinations in Fabric::cas() order.
 #pragma once
 
+#include "graph/updown.hpp"
 #include "lidassign/paths.hpp"
-#include "lidassign/updown.hpp"
 
 namespace ibrt::lidassign {
 
 // One DestPaths per CA in Fabric::cas() order, sources in the same order; pairs without a
 // legal tree route are left out.
-PathSet srd_paths(const Fabric& f, const UpDown& ud);
+PathSet srd_paths(const Fabric& f, const graph::UpDown& ud);
 
 } // namespace ibrt::lidassign

@@ -37,7 +37,8 @@ StudyResult run_study(const StudyOptions& opt) {
             for (int s = 1; s <= opt.seeds; ++s) {
                 say(fmt::format("Tables I/II {}/{} seed {}", x, y, s));
                 const Fabric f = make(x, y, s);
-                const UpDown ud = make_updown(f, choose_root(f, std::uint64_t(s)));
+                const graph::UpDown ud =
+                    graph::make_updown(f, graph::choose_root(f, std::uint64_t(s)));
                 for (auto [row, paths] : {std::pair{&sw, shortest_widest(f, ud)},
                                           std::pair{&ps, path_selection(f, ud)}}) {
                     for (int h = 0; h < 5; ++h)
@@ -61,7 +62,8 @@ StudyResult run_study(const StudyOptions& opt) {
                  ++s) {
                 say(fmt::format("Tables III/IV/V {}/{} seed {}", x, y, s));
                 const Fabric f = make(x, y, s);
-                const UpDown ud = make_updown(f, choose_root(f, std::uint64_t(s)));
+                const graph::UpDown ud =
+                    graph::make_updown(f, graph::choose_root(f, std::uint64_t(s)));
                 ++t5.tried;
                 struct One {
                     double greedy, color_l;

@@ -13,6 +13,7 @@
 // into per-buffer FIFOs, so the per-packet path allocates nothing.
 #include "sim/simulator.hpp"
 
+#include "fabric/end_ports.hpp"
 #include "sim/config_check.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_lft.hpp"
@@ -413,18 +414,21 @@ void Network::setup() {
     ca_of_node_.assign(f_.num_nodes(), kNil);
     for (std::uint32_t i = 0; i < N_; ++i) {
         const NodeId n = f_.cas()[i];
-        PortId out = kNoPort;
-        for (PortNum p = 1; p <= f_.node(n).num_ports && out == kNoPort; ++p)
-            if (f_.port(n, p).connected()) out = f_.port_id(n, p);
+        // One injection port per CA: its first end port (fabric/end_ports.hpp). A dual-port
+        // HCA's other end ports receive nothing here, though `ibrt check` counts them.
+        const PortId out = first_end_port(f_, n, &r_.lids);
         ca_node_.push_back(n);
         ca_out_.push_back(out);
         ca_of_node_[n] = i;
-        const Lid base = out == kNoPort ? 0 : r_.lids.base(out);
-        const std::string name = f_.node(n).desc.empty() ? f_.node(n).id : f_.node(n).desc;
-        if (out == kNoPort) throw std::invalid_argument("end node '" + name + "' has no cable");
-        if (base == 0)
+        if (out == kNoPort) {
+            const std::string name = f_.node(n).desc.empty() ? f_.node(n).id : f_.node(n).desc;
+            const PortId cabled = first_end_port(f_, n);
+            if (cabled == kNoPort)
+                throw std::invalid_argument("end node '" + name + "' has no cable");
             throw std::invalid_argument("end node '" + name + "' port " +
-                                        std::to_string(f_.port_num(out)) + " has no LID");
+                                        std::to_string(f_.port_num(cabled)) + " has no LID");
+        }
+        const Lid base = r_.lids.base(out);
         ca_base_.push_back(base);
         ca_lmc_.push_back(r_.lids.lmc(out));
         rng_.emplace_back(cfg_.seed * 0x9e3779b97f4a7c15ull + i);

@@ -47,6 +47,7 @@ int run(const CheckArgs& a) {
     // Tables read from files carry no path SLs: with SL-dependent SL2VL tables the credit-loop
     // check then cannot judge (run_checks decides whether the SL matters at all).
     opt.path_sls_known = a.assume_sl >= 0;
+    opt.dlid_use = a.path_selection.empty() ? check::DlidUse::Spread : check::DlidUse::Selection;
     if (!a.quiet)
         opt.progress = [](const std::string& phase, double x) {
             progress(fmt::format("ibrt check: {} {:.0f}%", phase, x * 100));

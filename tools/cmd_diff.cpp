@@ -11,6 +11,7 @@
 // "count": n, "differences": [{"kind", "text"}] (at most --max), "truncated": bool}.
 // Kinds: node_only_in_a, node_only_in_b, node_type, node_ports, node_desc, port_guid,
 // link_only_in_a, link_only_in_b, link_type, lid, switch_only_in_a, switch_only_in_b, lft_entry.
+#include "fabric/display_name.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lft_dump.hpp"
@@ -38,21 +39,6 @@ struct Difference {
     std::string text;
 };
 
-std::string guid_str(std::uint64_t g) {
-    return fmt::format("{:#018x}", g);
-}
-
-std::string node_name(const Fabric& f, NodeId n) {
-    const Node& node = f.node(n);
-    if (!node.desc.empty()) return "\"" + node.desc + "\"";
-    if (!node.id.empty()) return "\"" + node.id + "\"";
-    return guid_str(node.guid);
-}
-
-std::string port_name(const Fabric& f, NodeId n, unsigned p) {
-    return fmt::format("{}[{}]", node_name(f, n), p);
-}
-
 std::string link_type(std::uint8_t width, LinkSpeed speed) {
     return fmt::format("{}x{}", width == 0 ? std::string("?") : std::to_string(width),
                        to_string(speed));
@@ -61,8 +47,8 @@ std::string link_type(std::uint8_t width, LinkSpeed speed) {
 void require_guids(const Fabric& f, const std::string& file) {
     for (NodeId n = 0; n < f.num_nodes(); ++n)
         if (f.node(n).guid == 0)
-            throw InputError(
-                file, 0, "node " + node_name(f, n) + " has no GUID; diff matches nodes by GUID");
+            throw InputError(file, 0,
+                             display_name(f, n) + " has no GUID; diff matches nodes by GUID");
 }
 
 // A cable keyed by its two ends in GUID space, lower end first.
@@ -98,7 +84,7 @@ std::vector<Cable> cables_of(const Fabric& f) {
 }
 
 std::string cable_text(const Fabric& f, const Cable& c) {
-    return fmt::format("{} <-> {} {}", port_name(f, c.n1, c.p1), port_name(f, c.n2, c.p2),
+    return fmt::format("{} <-> {} {}", display_port(f, c.n1, c.p1), display_port(f, c.n2, c.p2),
                        link_type(c.width, c.speed));
 }
 
@@ -108,12 +94,11 @@ std::vector<Difference> diff_topologies(const Fabric& a, const Fabric& b, bool l
         const Node& x = a.node(na);
         const auto nb = b.find_node_by_guid(x.guid);
         if (!nb) {
-            d.push_back({"node_only_in_a", fmt::format("only in A: {} {} {}", to_string(x.type),
-                                                       guid_str(x.guid), node_name(a, na))});
+            d.push_back({"node_only_in_a", "only in A: " + display_name(a, na)});
             continue;
         }
         const Node& y = b.node(*nb);
-        const std::string who = fmt::format("node {} {}", guid_str(x.guid), node_name(a, na));
+        const std::string who = display_name(a, na);
         if (x.type != y.type)
             d.push_back({"node_type", fmt::format("{}: type A {}, B {}", who, to_string(x.type),
                                                   to_string(y.type))});
@@ -130,16 +115,15 @@ std::vector<Difference> diff_topologies(const Fabric& a, const Fabric& b, bool l
                 const std::uint64_t ga = a.port(na, pp).guid, gb = b.port(*nb, pp).guid;
                 if (ga != 0 && gb != 0 && ga != gb)
                     d.push_back({"port_guid",
-                                 fmt::format("port GUID of {}: A {}, B {}", port_name(a, na, p),
-                                             guid_str(ga), guid_str(gb))});
+                                 fmt::format("port GUID of {}: A {}, B {}", display_port(a, na, pp),
+                                             guid_hex(ga), guid_hex(gb))});
             }
         }
     }
     for (NodeId nb = 0; nb < b.num_nodes(); ++nb) {
         const Node& y = b.node(nb);
         if (!a.find_node_by_guid(y.guid))
-            d.push_back({"node_only_in_b", fmt::format("only in B: {} {} {}", to_string(y.type),
-                                                       guid_str(y.guid), node_name(b, nb))});
+            d.push_back({"node_only_in_b", "only in B: " + display_name(b, nb)});
     }
 
     const std::vector<Cable> ca = cables_of(a), cb = cables_of(b);
@@ -154,8 +138,8 @@ std::vector<Difference> diff_topologies(const Fabric& a, const Fabric& b, bool l
         } else {
             if (ca[i].width != cb[j].width || ca[i].speed != cb[j].speed)
                 d.push_back({"link_type", fmt::format("link {} <-> {}: A {}, B {}",
-                                                      port_name(a, ca[i].n1, ca[i].p1),
-                                                      port_name(a, ca[i].n2, ca[i].p2),
+                                                      display_port(a, ca[i].n1, ca[i].p1),
+                                                      display_port(a, ca[i].n2, ca[i].p2),
                                                       link_type(ca[i].width, ca[i].speed),
                                                       link_type(cb[j].width, cb[j].speed))});
             ++i;
@@ -176,8 +160,8 @@ std::vector<Difference> diff_topologies(const Fabric& a, const Fabric& b, bool l
                 const Port& pb = b.port(*nb, static_cast<PortNum>(p));
                 if (pa.base_lid != pb.base_lid || pa.lmc != pb.lmc)
                     d.push_back({"lid", fmt::format("LID of {}: A {} lmc {}, B {} lmc {}",
-                                                    port_name(a, na, p), pa.base_lid, pa.lmc,
-                                                    pb.base_lid, pb.lmc)});
+                                                    display_port(a, na, static_cast<PortNum>(p)),
+                                                    pa.base_lid, pa.lmc, pb.base_lid, pb.lmc)});
             }
         }
     }
@@ -190,9 +174,12 @@ struct LftNaming {
     Lids lids;
     std::string switch_name(const LftDump::Switch& s) const {
         if (fabric)
-            if (auto n = fabric->find_node_by_guid(s.guid))
-                return fmt::format("{} {}", guid_str(s.guid), node_name(*fabric, *n));
-        return s.desc.empty() ? guid_str(s.guid) : fmt::format("{} '{}'", guid_str(s.guid), s.desc);
+            if (auto n = fabric->find_node_by_guid(s.guid)) return display_name(*fabric, *n);
+        Node node; // as the dump describes it
+        node.type = NodeType::Switch;
+        node.guid = s.guid;
+        node.desc = s.desc;
+        return display_name(node);
     }
     std::string dest(Lid lid) const {
         if (!fabric) return {};
@@ -200,8 +187,8 @@ struct LftNaming {
         if (owner == kNoPort) return {};
         const NodeId n = fabric->port_node(owner);
         return fabric->node(n).is_switch()
-                   ? " (" + node_name(*fabric, n) + ")"
-                   : " (" + port_name(*fabric, n, fabric->port_num(owner)) + ")";
+                   ? " (" + display_name(*fabric, n) + ")"
+                   : " (" + display_port(*fabric, n, fabric->port_num(owner)) + ")";
     }
 };
 
@@ -218,7 +205,7 @@ std::vector<Difference> diff_lfts(const LftDump& a, const LftDump& b, const LftN
     for (const auto& sa : a.switches) {
         auto it = in_b.find(sa.guid);
         if (it == in_b.end()) {
-            d.push_back({"switch_only_in_a", "switch only in A: " + names.switch_name(sa)});
+            d.push_back({"switch_only_in_a", "only in A: " + names.switch_name(sa)});
             continue;
         }
         const LftDump::Switch& sb = *it->second;
@@ -228,15 +215,15 @@ std::vector<Difference> diff_lfts(const LftDump& a, const LftDump& b, const LftN
             const PortNum pa = lid < sa.lft.size() ? sa.lft[lid] : kNoPath;
             const PortNum pb = lid < sb.lft.size() ? sb.lft[lid] : kNoPath;
             if (pa != pb)
-                d.push_back({"lft_entry", fmt::format("switch {} LID {}{}: A port {}, B port {}",
-                                                      names.switch_name(sa), lid,
-                                                      names.dest(static_cast<Lid>(lid)),
-                                                      out_port(pa), out_port(pb))});
+                d.push_back(
+                    {"lft_entry",
+                     fmt::format("{} LID {}{}: A port {}, B port {}", names.switch_name(sa), lid,
+                                 names.dest(static_cast<Lid>(lid)), out_port(pa), out_port(pb))});
         }
     }
     for (const auto& sb : b.switches)
         if (!in_a.count(sb.guid))
-            d.push_back({"switch_only_in_b", "switch only in B: " + names.switch_name(sb)});
+            d.push_back({"switch_only_in_b", "only in B: " + names.switch_name(sb)});
     return d;
 }
 

@@ -14,12 +14,12 @@
 #include "fabric/generators/random_graph.hpp"
 #include "fabric/generators/torus.hpp"
 #include "fabric/ibnetdiscover.hpp"
+#include "graph/updown.hpp"
 #include "lidassign/path_compute.hpp"
 #include "lidassign/plan.hpp"
 #include "lidassign/regular_paths.hpp"
 #include "lidassign/srd.hpp"
 #include "lidassign/study.hpp"
-#include "lidassign/updown.hpp"
 #include "tools/command.hpp"
 #include "tools/option_checks.hpp"
 
@@ -67,11 +67,11 @@ PathSet lft_paths(const Fabric& f, const Routing& r) {
     for (NodeId d : f.cas()) {
         DestPaths dp;
         dp.dst = d;
-        const PortId dport = ca_port(f, d);
+        const PortId dport = first_end_port(f, d);
         const Lid lid = r.lids.base(dport);
         for (NodeId s : f.cas()) {
             if (s == d) continue;
-            std::vector<PortId> p{ca_port(f, s)};
+            std::vector<PortId> p{first_end_port(f, s)};
             NodeId x = f.port(p[0]).peer_node;
             while (f.node(x).is_switch() && p.size() < 64) {
                 const PortNum port = r.out_port(x, lid);
@@ -182,7 +182,8 @@ int run_table6(const LidsArgs& a) {
                 rp.cas = x;
                 rp.seed = std::uint64_t(s);
                 const Fabric f = gen::random_fabric(rp);
-                const UpDown ud = make_updown(f, choose_root(f, std::uint64_t(s)));
+                const graph::UpDown ud =
+                    graph::make_updown(f, graph::choose_root(f, std::uint64_t(s)));
                 const PathSet srd = srd_paths(f, ud);
                 v[0] += max_link_load(f, srd);
                 v[1] += double(plan_heuristic(f, srd, Heuristic::ColorL).total_lids);

@@ -7,12 +7,14 @@
 //     "tree": {"switches_by_level": [{"level": n, "switches": n}], "max_level": n,
 //              "end_ports": n},
 //     "route_time_ms": x,
-//     "link_load": {"pattern": "all-to-all", "links": n, "max": n, "min": n, "mean": x,
-//                   "max_over_mean": x, "unrouted": n},      (absent with --no-load)
+//     "link_load": {"pattern": "all-to-all", "links": n, "max": x, "min": x, "mean": x,
+//                   "max_over_mean": x, "unrouted": x},      (absent with --no-load; the
+//                   figures of `ibrt check --path-selection`'s all-to-all balance)
 //     "engine_stats": {name: x, ...} }  (what the engine reports, e.g. separate's cost of
 //                                         fitting its paths into the LMC; absent if none)
+#include "check/balance.hpp"
 #include "engines/engine.hpp"
-#include "engines/fattree/link_load.hpp"
+#include "fabric/end_ports.hpp"
 #include "fabric/graph.hpp"
 #include "fabric/guid2lid.hpp"
 #include "fabric/ibnetdiscover.hpp"
@@ -107,19 +109,16 @@ int run_route(const RouteArgs& a) {
         if (lv[s] > 0) ++per[lv[s]];
     J levels = J::array();
     for (int l = 1; l <= max_level; ++l) levels.push_back({{"level", l}, {"switches", per[l]}});
-    std::size_t end_ports = 0;
-    for (NodeId c : f.cas())
-        for (PortNum p = 1; p <= f.node(c).num_ports; ++p) end_ports += f.port(c, p).connected();
+    const std::size_t end_ports = all_end_ports(f, &r.lids).size();
     j["tree"] = {{"switches_by_level", levels}, {"max_level", max_level}, {"end_ports", end_ports}};
     j["route_time_ms"] = ms;
     if (!a.no_load) {
-        const auto ld = fattree::all_to_all_load(f, r);
-        j["link_load"] = {{"pattern", "all-to-all"},
-                          {"links", ld.links},
-                          {"max", ld.max},
-                          {"min", ld.min},
-                          {"mean", ld.mean},
-                          {"max_over_mean", ld.mean > 0 ? double(ld.max) / ld.mean : 0.0},
+        // `ibrt check`'s balance on the tables as written (path selection, else base LIDs).
+        const check::BalanceReport ld =
+            check::check_balance(f, r, check::TrafficPattern{}, check::DlidUse::Selection);
+        j["link_load"] = {{"pattern", ld.pattern},  {"links", ld.links.links},
+                          {"max", ld.links.max},    {"min", ld.links.min},
+                          {"mean", ld.links.mean},  {"max_over_mean", ld.links.spread},
                           {"unrouted", ld.unrouted}};
     }
     if (!r.stats.empty()) {

@@ -1,6 +1,8 @@
 // Fat-tree recognition (paper 000 §3, generalized to any folded-Clos fabric); see the header.
 #include "engines/fattree/fat_tree_shape.hpp"
 
+#include "fabric/display_name.hpp"
+#include "fabric/end_ports.hpp"
 #include "fabric/graph.hpp"
 
 #include <fmt/format.h>
@@ -9,15 +11,6 @@
 #include <numeric>
 
 namespace ibrt::fattree {
-
-std::string describe_node(const Fabric& f, NodeId n) {
-    const Node& node = f.node(n);
-    const char* kind = node.is_switch()                ? "switch"
-                       : node.type == NodeType::Router ? "router"
-                                                       : "CA";
-    if (node.desc.empty()) return fmt::format("{} 0x{:016x}", kind, node.guid);
-    return fmt::format("{} '{}' (GUID 0x{:016x})", kind, node.desc, node.guid);
-}
 
 namespace {
 
@@ -42,7 +35,7 @@ void check_connected(const Fabric& f) {
         if (comp.of_node[n] != 0)
             throw RoutingError(fmt::format("not a fat tree: the fabric is disconnected ({} "
                                            "components); {} is not connected to {}",
-                                           comp.count, describe_node(f, n), describe_node(f, 0)));
+                                           comp.count, display_name(f, n), display_name(f, 0)));
 }
 
 } // namespace
@@ -59,7 +52,7 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     for (NodeId s : f.switches()) {
         if (lv[s] > 255)
             throw RoutingError(fmt::format("not a fat tree: {} is {} levels above the CAs",
-                                           describe_node(f, s), lv[s]));
+                                           display_name(f, s), lv[s]));
         t.level[s] = static_cast<std::uint8_t>(lv[s]);
         t.height = std::max(t.height, lv[s]);
     }
@@ -74,13 +67,13 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
             if (!node.is_switch() && !f.node(m).is_switch())
                 throw RoutingError(fmt::format("not a fat tree: {} port {} is cabled directly "
                                                "to {} port {}",
-                                               describe_node(f, n), p, describe_node(f, m),
+                                               display_name(f, n), p, display_name(f, m),
                                                port.peer_port));
             if (node.is_switch() && f.node(m).is_switch() && lv[n] == lv[m])
                 throw RoutingError(fmt::format(
                     "not a fat tree: {} port {} and {} port {} are both on level {} (a cable "
                     "within a level{})",
-                    describe_node(f, n), p, describe_node(f, m), port.peer_port, lv[n],
+                    display_name(f, n), p, display_name(f, m), port.peer_port, lv[n],
                     lv[n] == 1 ? ", or CAs attached above the leaf level" : ""));
         }
     }
@@ -191,11 +184,9 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     std::vector<std::uint32_t> ends_leaf;
     std::vector<PortNum> ends_leaf_port;
     for (NodeId c : f.cas()) {
-        const Node& node = f.node(c);
-        for (PortNum p = 1; p <= node.num_ports; ++p) {
-            const Port& port = f.port(c, p);
-            if (!port.connected()) continue;
-            ends.push_back(f.port_id(c, p));
+        for (PortId e : ibrt::end_ports(f, c)) {
+            const Port& port = f.port(e);
+            ends.push_back(e);
             ends_leaf.push_back(t.leaf_index[port.peer_node]);
             ends_leaf_port.push_back(port.peer_port);
             // Canonical ancestor chain: first up port at every level.
@@ -238,12 +229,8 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     }
     t.end_of_ca.assign(f.cas().size(), FatTreeShape::kNoEnd);
     for (std::size_t a = 0; a < f.cas().size(); ++a) {
-        const NodeId c = f.cas()[a];
-        for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
-            if (f.port(c, p).connected()) {
-                t.end_of_ca[a] = t.end_index[f.port_id(c, p)];
-                break;
-            }
+        const PortId e = first_end_port(f, f.cas()[a]);
+        if (e != kNoPort) t.end_of_ca[a] = t.end_index[e];
     }
     return t;
 }

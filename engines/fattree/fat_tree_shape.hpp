@@ -13,6 +13,7 @@
 #pragma once
 
 #include "engines/engine.hpp"
+#include "fabric/display_name.hpp"
 #include "fabric/fabric.hpp"
 
 #include <cstdint>
@@ -43,7 +44,7 @@ struct FatTreeShape {
     // switches of level <= L). Two end ports meet first at level lca = min L with equal pods.
     std::vector<std::uint32_t> pod;
 
-    // End ports (cabled CA/router ports), in tree order: sorted by their digits from the top
+    // End ports (fabric/end_ports.hpp, before LIDs), in tree order: by their digits from the top
     // down, so on FT(m,n) the index of P(p) is PID(P(p)) (paper §3, Definition 4).
     std::vector<PortId> end_ports;
     std::vector<std::uint32_t> end_leaf;  // leaf index of each end port
@@ -69,7 +70,10 @@ struct FatTreeShape {
 // no end nodes) naming the node and what is wrong.
 FatTreeShape recognize_fat_tree(const Fabric& f);
 
-// "switch 'SW<00,1>' (GUID 0x...)" for error messages.
-std::string describe_node(const Fabric& f, NodeId n);
+// Old name of fabric/display_name.hpp's display_name, kept only for updown_tables.cpp (being
+// rewritten concurrently); remove once it calls display_name.
+inline std::string describe_node(const Fabric& f, NodeId n) {
+    return display_name(f, n);
+}
 
 } // namespace ibrt::fattree

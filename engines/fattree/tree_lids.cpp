@@ -1,6 +1,8 @@
 // LID assignment of the fat-tree engines (paper 000 §4.1); see the header.
 #include "engines/fattree/tree_lids.hpp"
 
+#include "fabric/display_name.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -66,7 +68,7 @@ int check_preassigned(const Fabric& f, const FatTreeShape& t, const Lids& pre) {
     for (PortId p : t.end_ports) {
         if (!pre.has_lid(p))
             throw RoutingError(fmt::format("{} port {} has no LID among the preassigned LIDs",
-                                           describe_node(f, f.port_node(p)), f.port_num(p)));
+                                           display_name(f, f.port_node(p)), f.port_num(p)));
         lmc = std::max(lmc, int(pre.lmc(p)));
     }
     return lmc;

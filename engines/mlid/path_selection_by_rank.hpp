@@ -17,7 +17,7 @@
 namespace ibrt::mlid {
 
 // dlid_choice[src * num_cas + dst] in Fabric::cas() order (Routing::dlid_choice), using each
-// CA's first cabled port; a CA's entry for itself is its base LID.
+// CA's first end port (fabric/end_ports.hpp); a CA's entry for itself is its base LID.
 std::vector<Lid> select_paths_by_rank(const Fabric& f, const fattree::FatTreeShape& t,
                                       const Lids& lids);
 

@@ -5,14 +5,12 @@
 
 namespace ibrt::separate {
 
-using lidassign::kFar;
-
-CompletedTree complete_tree(const Fabric& f, const lidassign::UpDown& ud, PortId target,
+CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId target,
                             const std::vector<PortId>& fixed) {
     const std::size_t n = f.num_nodes();
     CompletedTree t;
     t.out.assign(n, kNoPort);
-    t.hops.assign(n, kFar);
+    t.hops.assign(n, graph::kFar);
     enum : std::uint8_t { kNone, kD, kU };
     std::vector<std::uint8_t> cls(n, kNone);
     const NodeId tnode = f.port_node(target);
@@ -92,7 +90,7 @@ CompletedTree complete_tree(const Fabric& f, const lidassign::UpDown& ud, PortId
     auto reset_free = [&] {
         for (NodeId s : f.switches())
             if (cls[s] == kNone) {
-                t.hops[s] = kFar;
+                t.hops[s] = graph::kFar;
                 t.out[s] = kNoPort;
             }
     };

@@ -17,7 +17,7 @@
 #pragma once
 
 #include "fabric/fabric.hpp"
-#include "lidassign/updown.hpp"
+#include "graph/updown.hpp"
 
 #include <vector>
 
@@ -26,13 +26,13 @@ namespace ibrt::separate {
 struct CompletedTree {
     std::vector<PortId> out; // per node: the out edge (kNoPort: not a switch, or unreachable);
                              // the target switch itself holds its port 0 for a switch target
-    std::vector<std::uint32_t> hops; // switch hops to the target, kFar if unreachable
+    std::vector<std::uint32_t> hops; // switch hops to the target, graph::kFar if unreachable
     std::uint32_t forced = 0;
 };
 
 // target: an end port (a CA port, or port 0 of a switch). fixed: per node the out edge the
 // configuration fixes, kNoPort elsewhere (CA entries are ignored).
-CompletedTree complete_tree(const Fabric& f, const lidassign::UpDown& ud, PortId target,
+CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId target,
                             const std::vector<PortId>& fixed);
 
 } // namespace ibrt::separate

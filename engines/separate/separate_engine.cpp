@@ -37,7 +37,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     SeparateStats& st = stats ? *stats : local;
     if (f.switches().empty() || f.cas().size() < 1)
         throw RoutingError("separate: the fabric has no switches or no CAs");
-    const UpDown ud = make_updown(f, choose_root(f, opt.seed));
+    const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, opt.seed));
     PathSet paths = path_selection(f, ud, 16);
     st.max_load_selected = max_link_load(f, paths);
     const auto cas = f.cas();
@@ -60,7 +60,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         r.lids = *preassigned;
         int lmc = 0;
         for (std::size_t i = 0; i < cas.size(); ++i) {
-            const PortId p = ca_port(f, cas[i]);
+            const PortId p = first_end_port(f, cas[i]);
             if (p == kNoPort) continue;
             if (!r.lids.has_lid(p))
                 throw RoutingError(
@@ -75,9 +75,10 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         r.lmc = static_cast<std::uint8_t>(lmc);
     } else {
         int lmc = opt.lmc ? *opt.lmc : std::min<int>(int(st.needed_lmc), kMaxLmc);
+        const std::size_t num_end_ports = all_end_ports(f).size(); // dual-port HCAs: two
         auto fits = [&](int l) {
             const std::size_t block = std::size_t(1) << l;
-            return (cas.size() + 1) * block + f.switches().size() <= kMaxUnicastLid;
+            return (num_end_ports + 1) * block + f.switches().size() <= kMaxUnicastLid;
         };
         while (lmc > 0 && !fits(lmc)) {
             if (opt.lmc)
@@ -91,12 +92,21 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         const std::uint32_t block = 1u << lmc;
         std::uint32_t next = block; // aligned bases; LIDs 1..block-1 go to switches
         for (std::size_t i = 0; i < cas.size(); ++i) {
-            const PortId p = ca_port(f, cas[i]);
+            const PortId p = first_end_port(f, cas[i]);
             room[i] = block;
             if (p == kNoPort) continue;
             r.lids.assign(p, static_cast<Lid>(next), r.lmc);
             next += block;
         }
+        // A CA's other end ports (a dual-port HCA's second port) get LIDs too: opensm gives
+        // every active port one, and a port without a LID is unreachable (issue 12). Their
+        // traffic follows the completed trees written below.
+        for (NodeId c : cas)
+            for (PortId p : end_ports(f, c))
+                if (!r.lids.has_lid(p)) {
+                    r.lids.assign(p, static_cast<Lid>(next), r.lmc);
+                    next += block;
+                }
         std::uint32_t low = 1;
         for (NodeId s : f.switches()) {
             const bool in_gap = low < block;
@@ -124,7 +134,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                          [&](std::uint32_t x, std::uint32_t y) { return size[x] > size[y]; });
         std::vector<std::uint32_t> renum(a.k, 0xffffffffu);
         for (std::uint32_t j = 0; j < cap; ++j) renum[order[j]] = j;
-        const PortId target = ca_port(f, d.dst);
+        const PortId target = first_end_port(f, d.dst);
         std::vector<std::uint32_t> new_config(d.size());
         for (std::size_t i = 0; i < d.size(); ++i) new_config[i] = renum[a.config[i]];
         std::vector<CompletedTree> trees;
@@ -142,10 +152,10 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             for (PortId e : p) --load[e];
             const PortId src = p[0];
             const NodeId leaf = f.port(src).peer_node;
-            std::uint32_t best = 0xffffffffu, best_hops = kFar;
+            std::uint32_t best = 0xffffffffu, best_hops = graph::kFar;
             std::uint64_t best_load = ~0ull;
             for (std::uint32_t j = 0; j < cap; ++j) {
-                if (trees[j].hops[leaf] == kFar) continue;
+                if (trees[j].hops[leaf] == graph::kFar) continue;
                 std::uint64_t mx = load[src];
                 for (NodeId x = leaf; x != kNoNode;) {
                     const PortId e = trees[j].out[x];
@@ -193,7 +203,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     r.dlid_choice.assign(cas.size() * cas.size(), 0);
     for (std::size_t di = 0; di < paths.size(); ++di) {
         const DestPaths& d = paths[di];
-        const PortId target = ca_port(f, d.dst);
+        const PortId target = first_end_port(f, d.dst);
         if (target == kNoPort) continue;
         const Lid base = r.lids.base(target);
         const std::uint32_t nl = 1u << r.lids.lmc(target);
@@ -213,7 +223,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     for (std::size_t s = 0; s < cas.size(); ++s)
         for (std::size_t t = 0; t < cas.size(); ++t) {
             Lid& x = r.dlid_choice[s * cas.size() + t];
-            const PortId p = ca_port(f, cas[t]);
+            const PortId p = first_end_port(f, cas[t]);
             if (x == 0 && p != kNoPort) x = r.lids.base(p);
         }
     // Every other end port: CA ports besides the first, and switch port 0.
@@ -221,7 +231,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     for (PortId p = 0; p < f.num_port_slots(); ++p) {
         if (!r.lids.has_lid(p)) continue;
         const NodeId n = f.port_node(p);
-        if (!f.node(n).is_switch() && p == ca_port(f, n)) continue;
+        if (!f.node(n).is_switch() && p == first_end_port(f, n)) continue;
         if (!f.node(n).is_switch() && !f.port(p).connected()) continue;
         const CompletedTree t = complete_tree(f, ud, p, none);
         for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j) write(t, Lid(r.lids.base(p) + j));

@@ -1,13 +1,13 @@
 // Failure injection; see failures.hpp.
 #include "fabric/generators/failures.hpp"
 
+#include "fabric/display_name.hpp"
 #include "fabric/generators/gen_builder.hpp"
 #include "fabric/generators/rebuild.hpp"
 #include "fabric/generators/rng.hpp"
 #include "fabric/graph.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <numeric>
 #include <unordered_map>
@@ -15,15 +15,10 @@
 namespace ibrt::gen {
 namespace {
 
-std::string name_of(const Fabric& f, NodeId n) {
-    const Node& node = f.node(n);
-    if (!node.desc.empty()) return node.desc;
-    if (!node.id.empty()) return node.id;
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(node.guid));
-    return buf;
-}
-
+// Resolves the NODE of --fail-switch/--fail-link, and names nodes in the report the same way
+// so that each entry can be given back: not a display name (fabric/display_name.hpp) but an
+// identifier in the options' syntax, the description where it names one node, else the node
+// id of the file, else the GUID (clusters give many HCAs one description).
 class NodeNames {
   public:
     explicit NodeNames(const Fabric& f) : f_(f) {
@@ -46,6 +41,15 @@ class NodeNames {
                 if (auto id = f_.find_node_by_guid(g)) return *id;
         }
         throw GenError(what + ": no node named \"" + name + "\"");
+    }
+    std::string label(NodeId n) const {
+        const Node& node = f_.node(n);
+        if (const auto it = by_desc_.find(node.desc); !node.desc.empty() && it != by_desc_.end() &&
+                                                      it->second == n &&
+                                                      !f_.find_node_by_id(node.desc))
+            return node.desc;
+        if (!node.id.empty() && f_.find_node_by_id(node.id) == n) return node.id;
+        return guid_hex(node.guid);
     }
 
   private:
@@ -139,7 +143,7 @@ Fabric inject_failures(const Fabric& f, const FailureSpec& spec, FailureReport& 
                            "remaining switches connected");
     }
     for (NodeId s : f.switches())
-        if (!node_alive[s]) report.removed_switches.push_back(name_of(f, s));
+        if (!node_alive[s]) report.removed_switches.push_back(names.label(s));
 
     // Cables: explicit, then random among the surviving switch-to-switch cables.
     for (const std::string& name : spec.link_names) {
@@ -195,8 +199,8 @@ Fabric inject_failures(const Fabric& f, const FailureSpec& spec, FailureReport& 
             if (!port.connected() || cable_alive[f.port_id(n, p)] || !node_alive[port.peer_node])
                 continue;
             if (port.peer_node < n || (port.peer_node == n && port.peer_port < p)) continue;
-            report.removed_links.push_back(name_of(f, n) + "[" + std::to_string(p) + "] <-> " +
-                                           name_of(f, port.peer_node) + "[" +
+            report.removed_links.push_back(names.label(n) + "[" + std::to_string(p) + "] <-> " +
+                                           names.label(port.peer_node) + "[" +
                                            std::to_string(port.peer_port) + "]");
         }
     }
@@ -210,7 +214,7 @@ Fabric inject_failures(const Fabric& f, const FailureSpec& spec, FailureReport& 
         }
         if (had && !any) {
             node_alive[c] = false;
-            report.dropped_cas.push_back(name_of(f, c));
+            report.dropped_cas.push_back(names.label(c));
         }
     }
     Fabric out = rebuild(f, node_alive, cable_alive);

@@ -27,8 +27,10 @@ struct FailureSpec {
 };
 
 struct FailureReport {
+    // Nodes named as --fail-switch/--fail-link take them (a description that names one node,
+    // else the file's node id, else the GUID), so every entry can be given back.
     std::vector<std::string> removed_links;    // "A[pa] <-> B[pb]", cables between kept nodes
-    std::vector<std::string> removed_switches; // NodeDescriptions
+    std::vector<std::string> removed_switches; // switches
     std::vector<std::string> dropped_cas;      // CAs left without any cable
     std::size_t components = 0;                // connected components of the result
     bool empty() const {

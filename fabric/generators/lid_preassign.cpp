@@ -1,6 +1,7 @@
 // Aligned LID pre-assignment; see lid_preassign.hpp.
 #include "fabric/generators/lid_preassign.hpp"
 
+#include "fabric/end_ports.hpp"
 #include "fabric/generators/gen_builder.hpp"
 #include "fabric/generators/rebuild.hpp"
 
@@ -13,17 +14,14 @@ Fabric assign_lids(const Fabric& f, int lmc) {
     std::vector<std::uint8_t> port_lmc(f.num_port_slots(), 0);
     std::vector<bool> used(std::size_t(kMaxUnicastLid) + 1, false);
     unsigned next = block; // the first aligned base above LID 0
-    for (NodeId c : f.cas())
-        for (PortNum p = 1; p <= f.node(c).num_ports; ++p) {
-            if (!f.port(c, p).connected()) continue;
-            require(next + block - 1 <= kMaxUnicastLid,
-                    "--assign-lids: the CA ports need more than the 49151 unicast LIDs");
-            const PortId id = f.port_id(c, p);
-            base[id] = static_cast<Lid>(next);
-            port_lmc[id] = static_cast<std::uint8_t>(lmc);
-            for (unsigned i = 0; i < block; ++i) used[next + i] = true;
-            next += block;
-        }
+    for (const PortId id : all_end_ports(f)) {
+        require(next + block - 1 <= kMaxUnicastLid,
+                "--assign-lids: the CA ports need more than the 49151 unicast LIDs");
+        base[id] = static_cast<Lid>(next);
+        port_lmc[id] = static_cast<std::uint8_t>(lmc);
+        for (unsigned i = 0; i < block; ++i) used[next + i] = true;
+        next += block;
+    }
     unsigned free_lid = 1;
     for (NodeId s : f.switches()) {
         while (free_lid <= kMaxUnicastLid && used[free_lid]) ++free_lid;

@@ -85,7 +85,7 @@ TEST_CASE("shift/1 sends h0->h1, h1->h2, h2->h3, h3->h0") {
 
 TEST_CASE("LMC 1 without path selection spreads each flow over both LIDs") {
     const Routed x = two_level_tree(1);
-    const BalanceReport b = check_balance(x.f, x.r, TrafficPattern{});
+    const BalanceReport b = check_balance(x.f, x.r, TrafficPattern{}, DlidUse::Spread);
     CHECK(b.flows == 12);
     // Half of each cross-leaf flow goes over each spine: 4 flows x 1/2 per link.
     CHECK(load(x, b, L0, 3) == 2);
@@ -114,6 +114,26 @@ TEST_CASE("LMC 1 with path selection of the base LID puts everything over S0") {
     CHECK(b.lid_usage.min_sources_per_lid == 0);
     CHECK(b.lid_usage.max_sources_per_lid == 3);
     CHECK(b.lid_usage.mean_sources_per_lid == 1.5);
+}
+
+TEST_CASE("LMC 1, selection without a table: every source uses the base LID, over S0") {
+    // Routing::dlid_choice empty means the base LID (as `ibrt sim --dlid table` and the
+    // path-selection file read it), the same loads as the explicit base-LID table above.
+    const Routed x = two_level_tree(1);
+    const BalanceReport b = check_balance(x.f, x.r, TrafficPattern{}, DlidUse::Selection);
+    CHECK(load(x, b, L0, 3) == 4);
+    CHECK(load(x, b, L0, 4) == 0);
+    CHECK(b.links.max == 4);
+    CHECK(b.links.min == 0);
+    CHECK(b.lid_usage.by_lids_used == std::vector<std::uint64_t>{0, 4});
+    // A table entry that is not one of the destination's LIDs falls back to the base LID too.
+    Routed y = two_level_tree(1);
+    const std::size_t n = y.f.cas().size();
+    y.r.dlid_choice.assign(n * n, 1000);
+    const BalanceReport c = check_balance(y.f, y.r, TrafficPattern{}, DlidUse::Selection);
+    CHECK(c.selection_fallbacks == 12);
+    CHECK(load(y, c, L0, 3) == 4);
+    CHECK(c.links.max == 4);
 }
 
 TEST_CASE("unroutable flows are counted, not loaded") {

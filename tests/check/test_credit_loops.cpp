@@ -32,15 +32,16 @@ TEST_CASE("clockwise ring: one credit loop of exactly the four ring channels") {
     CHECK(rep.channels == 4);
     CHECK(rep.vl15_drops == 0);
     REQUIRE(rep.loops.size() == 1);
-    const CreditLoop& l = rep.loops[0];
+    const graph::CreditLoop& l = rep.loops[0];
     CHECK(l.component_channels == 4);
     REQUIRE(l.cycle.size() == 4);
     const Fabric& f = x.f;
-    CHECK(l.cycle[0] == Channel{f.port_id(A, 2), 0});
-    CHECK(l.cycle[1] == Channel{f.port_id(B, 2), 0});
-    CHECK(l.cycle[2] == Channel{f.port_id(C, 2), 0});
-    CHECK(l.cycle[3] == Channel{f.port_id(D, 2), 0});
-    CHECK(format_channel(f, l.cycle[0]) == "\"A\":2 -> \"B\":3 VL0");
+    CHECK(l.cycle[0] == graph::Channel{f.port_id(A, 2), 0});
+    CHECK(l.cycle[1] == graph::Channel{f.port_id(B, 2), 0});
+    CHECK(l.cycle[2] == graph::Channel{f.port_id(C, 2), 0});
+    CHECK(l.cycle[3] == graph::Channel{f.port_id(D, 2), 0});
+    CHECK(format_channel(f, l.cycle[0]) == "switch 'A' (GUID 0x0000000000000500) port 2 -> switch "
+                                           "'B' (GUID 0x0000000000000501) port 3 VL0");
 }
 
 TEST_CASE("clockwise ring with half the destinations on VL1 is free of credit loops") {
@@ -80,8 +81,8 @@ TEST_CASE("a port-based VL change alone does not break the ring's loop") {
     REQUIRE(rep.loops.size() == 1);
     CHECK(rep.loops[0].component_channels == 4);
     REQUIRE(rep.loops[0].cycle.size() == 4);
-    CHECK(rep.loops[0].cycle[0] == Channel{f.port_id(A, 2), 0});
-    CHECK(rep.loops[0].cycle[3] == Channel{f.port_id(D, 2), 1});
+    CHECK(rep.loops[0].cycle[0] == graph::Channel{f.port_id(A, 2), 0});
+    CHECK(rep.loops[0].cycle[3] == graph::Channel{f.port_id(D, 2), 1});
 }
 
 TEST_CASE("SL2VL VL15 drops are counted") {

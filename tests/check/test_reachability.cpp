@@ -48,7 +48,9 @@ TEST_CASE("a forwarding loop is reported with the path walked") {
     CHECK(e.dlid == 3);
     CHECK(e.src == x.f.port_id(h0, 1));
     CHECK(e.trace.outcome == WalkOutcome::Loop);
-    CHECK(format_trace(x.f, e.trace) == "\"h0\":1 -> \"L0\":1>3 -> \"S0\":1>1 -> \"L0\":3");
+    CHECK(format_trace(x.f, e.trace) ==
+          "CA 'h0' (GUID 0x0000000000000100):1 -> switch 'L0' (GUID 0x0000000000000204):1>3 -> "
+          "switch 'S0' (GUID 0x0000000000000206):1>1 -> switch 'L0' (GUID 0x0000000000000204):3");
     CHECK(rep.minimal.non_minimal == 0);
 }
 
@@ -60,7 +62,8 @@ TEST_CASE("a missing LFT entry is a dead end") {
     CHECK(count(rep.reach, WalkOutcome::NoEntry) == 2);
     REQUIRE(rep.reach.examples.size() == 1);
     CHECK(rep.reach.examples[0].dlid == 4);
-    CHECK(format_trace(x.f, rep.reach.examples[0].trace) == "\"h0\":1 -> \"L0\":1>none");
+    CHECK(format_trace(x.f, rep.reach.examples[0].trace) ==
+          "CA 'h0' (GUID 0x0000000000000100):1 -> switch 'L0' (GUID 0x0000000000000204):1>none");
     CHECK(outcome_text(rep.reach.examples[0].trace.outcome) == "dead end: no LFT entry");
 }
 
@@ -81,7 +84,8 @@ TEST_CASE("dead ends: port beyond the count, wrong end port, port 0 of a non-own
         const ForwardingReport rep = check_forwarding(x.f, x.r);
         CHECK(count(rep.reach, WalkOutcome::PortOutOfRange) == 2); // h2, h3 -> h0
         REQUIRE(rep.reach.examples.size() == 1);
-        CHECK(format_trace(x.f, rep.reach.examples[0].trace) == "\"h2\":1 -> \"L1\":1>9");
+        CHECK(format_trace(x.f, rep.reach.examples[0].trace) ==
+              "CA 'h2' (GUID 0x0000000000000102):1 -> switch 'L1' (GUID 0x0000000000000205):1>9");
     }
     SECTION("delivered to the wrong CA") {
         Routed x = two_level_tree();
@@ -90,7 +94,8 @@ TEST_CASE("dead ends: port beyond the count, wrong end port, port 0 of a non-own
         CHECK(count(rep.reach, WalkOutcome::WrongEndPort) == 2); // from h0 and from h1
         REQUIRE(rep.reach.examples.size() == 1);
         CHECK(format_trace(x.f, rep.reach.examples[0].trace) ==
-              "\"h0\":1 -> \"L0\":1>2 -> \"h1\":1");
+              "CA 'h0' (GUID 0x0000000000000100):1 -> switch 'L0' (GUID 0x0000000000000204):1>2 -> "
+              "CA 'h1' (GUID 0x0000000000000101):1");
     }
     SECTION("port 0 at a switch that does not own the LID") {
         Routed x = two_level_tree();
@@ -120,7 +125,8 @@ TEST_CASE("an unconnected port is a dead end") {
     CHECK(rep.reach.pairs == 4); // a -> 2, 3; c -> 1, 3
     CHECK(count(rep.reach, WalkOutcome::Unconnected) == 1);
     REQUIRE(rep.reach.examples.size() == 1);
-    CHECK(format_trace(f, rep.reach.examples[0].trace) == "\"a\":1 -> \"sw\":1>3");
+    CHECK(format_trace(f, rep.reach.examples[0].trace) ==
+          "CA 'a' (GUID 0x0000000000000020):1 -> switch 'sw' (GUID 0x0000000000000010):1>3");
 }
 
 TEST_CASE("a detour is reported as non-minimal with its hop counts") {
@@ -139,7 +145,9 @@ TEST_CASE("a detour is reported as non-minimal with its hop counts") {
     CHECK(e.hops == 3);
     CHECK(e.min_hops == 1);
     CHECK(format_trace(x.f, e.trace) ==
-          "\"h0\":1 -> \"L0\":1>3 -> \"S0\":1>2 -> \"L1\":3>4 -> \"S1\":2>0");
+          "CA 'h0' (GUID 0x0000000000000100):1 -> switch 'L0' (GUID 0x0000000000000204):1>3 -> "
+          "switch 'S0' (GUID 0x0000000000000206):1>2 -> switch 'L1' (GUID 0x0000000000000205):3>4 "
+          "-> switch 'S1' (GUID 0x0000000000000207):2>0");
 }
 
 TEST_CASE("examples are capped and failures still counted") {

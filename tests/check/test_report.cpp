@@ -26,11 +26,16 @@ TEST_CASE("a clean tree is clean in every rendering") {
           "max/mean 1\n"
           "       level 1->2: 4 links, max 2, mean 2, stddev 0, max/mean 1\n"
           "       level 2->1: 4 links, max 2, mean 2, stddev 0, max/mean 1\n"
-          "       hot link \"L0\":3 -> \"S0\":1: 2\n"
-          "       hot link \"L0\":4 -> \"S1\":1: 2\n"
-          "       hot link \"L1\":3 -> \"S0\":2: 2\n"
-          "       hot link \"L1\":4 -> \"S1\":2: 2\n"
-          "       hot link \"S0\":1 -> \"L0\":3: 2\n"
+          "       hot link switch 'L0' (GUID 0x0000000000000204) port 3 -> switch 'S0' (GUID "
+          "0x0000000000000206) port 1: 2\n"
+          "       hot link switch 'L0' (GUID 0x0000000000000204) port 4 -> switch 'S1' (GUID "
+          "0x0000000000000207) port 1: 2\n"
+          "       hot link switch 'L1' (GUID 0x0000000000000205) port 3 -> switch 'S0' (GUID "
+          "0x0000000000000206) port 2: 2\n"
+          "       hot link switch 'L1' (GUID 0x0000000000000205) port 4 -> switch 'S1' (GUID "
+          "0x0000000000000207) port 2: 2\n"
+          "       hot link switch 'S0' (GUID 0x0000000000000206) port 1 -> switch 'L0' (GUID "
+          "0x0000000000000204) port 3: 2\n"
           "       LID usage over 4 destinations: 1 LIDs used: 4; sources per LID min 3 max 3 "
           "mean 3\n"
           "verdict: clean\n");
@@ -53,10 +58,13 @@ TEST_CASE("a loop fails reachability in text, JSON and JUnit") {
     std::ostringstream text;
     write_text(text, x.f, rep);
     CHECK_THAT(text.str(),
-               Catch::Contains("FAIL reachability: 2 of 28 (source port, DLID) pairs fail, on 1 "
-                               "DLID: loop 2\n"
-                               "       DLID 3 from \"h0\":1: loop: \"h0\":1 -> \"L0\":1>3 -> "
-                               "\"S0\":1>1 -> \"L0\":3\n"));
+               Catch::Contains(
+                   "FAIL reachability: 2 of 28 (source port, DLID) pairs fail, on 1 "
+                   "DLID: loop 2\n"
+                   "       DLID 3 from CA 'h0' (GUID 0x0000000000000100) port 1: loop: CA 'h0' "
+                   "(GUID 0x0000000000000100):1 -> switch 'L0' (GUID 0x0000000000000204):1>3 -> "
+                   "switch 'S0' (GUID 0x0000000000000206):1>1 -> switch 'L0' (GUID "
+                   "0x0000000000000204):3\n"));
     CHECK_THAT(text.str(), Catch::EndsWith("verdict: violations\n"));
 
     const auto j = to_json(x.f, rep);
@@ -70,10 +78,10 @@ TEST_CASE("a loop fails reachability in text, JSON and JUnit") {
     const auto& e = r["examples"][0];
     CHECK(e["dlid"] == 3);
     CHECK(e["outcome"] == "loop");
-    CHECK(e["source"]["node"] == "h0");
+    CHECK(e["source"]["node"] == "CA 'h0' (GUID 0x0000000000000100)");
     CHECK(e["source"]["guid"] == "0x0000000000000100");
     REQUIRE(e["path"].size() == 4);
-    CHECK(e["path"][2]["node"] == "S0");
+    CHECK(e["path"][2]["node"] == "switch 'S0' (GUID 0x0000000000000206)");
     CHECK(e["path"][2]["in_port"] == 1);
     CHECK(e["path"][2]["out_port"] == 1);
     CHECK(j["checks"].contains("balance"));
@@ -87,12 +95,16 @@ TEST_CASE("a loop fails reachability in text, JSON and JUnit") {
     CHECK_THAT(s, Catch::Contains("<testcase classname=\"ibrt.check\" name=\"reachability\">\n"
                                   "      <failure type=\"reachability\" message=\"2 of 28 "
                                   "(source port, DLID) pairs fail, on 1 DLID: loop 2\">DLID 3 "
-                                  "from &quot;h0&quot;:1: loop: &quot;h0&quot;:1 -&gt; "));
-    CHECK_THAT(s, Catch::Contains("<testcase classname=\"ibrt.check\" name=\"deadlock\">\n"
-                                  "      <failure type=\"deadlock\" message=\"8 channels, 6 "
-                                  "dependencies on 1 VL: 1 credit loop\">cycle of 2 channels "
-                                  "(component of 2): &quot;L0&quot;:3 -&gt; &quot;S0&quot;:1 "
-                                  "VL0 =&gt; &quot;S0&quot;:1 -&gt; &quot;L0&quot;:3 VL0\n"));
+                                  "from CA &apos;h0&apos; (GUID 0x0000000000000100) port 1: loop: "
+                                  "CA &apos;h0&apos; (GUID 0x0000000000000100):1 -&gt; "));
+    CHECK_THAT(
+        s, Catch::Contains("<testcase classname=\"ibrt.check\" name=\"deadlock\">\n"
+                           "      <failure type=\"deadlock\" message=\"8 channels, 6 "
+                           "dependencies on 1 VL: 1 credit loop\">cycle of 2 channels "
+                           "(component of 2): switch &apos;L0&apos; (GUID 0x0000000000000204) port "
+                           "3 -&gt; switch &apos;S0&apos; (GUID 0x0000000000000206) port 1 "
+                           "VL0 =&gt; switch &apos;S0&apos; (GUID 0x0000000000000206) port 1 -&gt; "
+                           "switch &apos;L0&apos; (GUID 0x0000000000000204) port 3 VL0\n"));
     CHECK_THAT(s, Catch::Contains("<testcase classname=\"ibrt.check\" name=\"minimality\">\n"
                                   "      <system-out>26 reached pairs: all on shortest paths\n"));
 }
@@ -124,15 +136,22 @@ TEST_CASE("a credit loop is a violation and lists its channels") {
     CHECK(has_violations(rep));
     std::ostringstream text;
     write_text(text, x.f, rep);
-    CHECK_THAT(text.str(),
-               Catch::Contains("FAIL deadlock: 4 channels, 4 dependencies on 1 VL: 1 credit loop\n"
-                               "       cycle of 4 channels (component of 4): \"A\":2 -> \"B\":3 "
-                               "VL0 => \"B\":2 -> \"C\":3 VL0 => \"C\":2 -> \"D\":3 VL0 => "
-                               "\"D\":2 -> \"A\":3 VL0\n"));
+    CHECK_THAT(
+        text.str(),
+        Catch::Contains("FAIL deadlock: 4 channels, 4 dependencies on 1 VL: 1 credit loop\n"
+                        "       cycle of 4 channels (component of 4): switch 'A' (GUID "
+                        "0x0000000000000500) port 2 -> switch 'B' (GUID 0x0000000000000501) port 3 "
+                        "VL0 => switch 'B' (GUID 0x0000000000000501) port 2 -> switch 'C' (GUID "
+                        "0x0000000000000502) port 3 VL0 => switch 'C' (GUID 0x0000000000000502) "
+                        "port 2 -> switch 'D' (GUID 0x0000000000000503) port 3 VL0 => "
+                        "switch 'D' (GUID 0x0000000000000503) port 2 -> switch 'A' (GUID "
+                        "0x0000000000000500) port 3 VL0\n"));
     const auto j = to_json(x.f, rep);
     CHECK(j["checks"]["deadlock"]["credit_loops"] == 1);
-    CHECK(j["checks"]["deadlock"]["loops"][0]["cycle"][3]["node"] == "D");
-    CHECK(j["checks"]["deadlock"]["loops"][0]["cycle"][3]["peer_node"] == "A");
+    CHECK(j["checks"]["deadlock"]["loops"][0]["cycle"][3]["node"] ==
+          "switch 'D' (GUID 0x0000000000000503)");
+    CHECK(j["checks"]["deadlock"]["loops"][0]["cycle"][3]["peer_node"] ==
+          "switch 'A' (GUID 0x0000000000000500)");
 }
 
 TEST_CASE("a CA port without a LID is a reachability failure that names it") {

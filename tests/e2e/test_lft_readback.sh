@@ -52,7 +52,7 @@ was=$(awk '/^Unicast lids/ { sw = ($0 ~ /guid 0x0020000000000003 /) }
 [[ -n "$lid" && "$was" != 4 ]] || e2e_fail "spine-0 has no entry for host-a or it already uses port 4"
 lid=$((lid)) # hex -> decimal, as ibrt diff prints it
 e2e_expect_rc 1 "$IBRT" diff --lfts --fabric disc-lmc1.net "$dump" edited.dump
-expected="switch 0x0020000000000003 \"spine-0\" LID $lid (\"host-a\"[1]): A port $was, B port 4
+expected="switch 'spine-0' (GUID 0x0020000000000003) LID $lid (CA 'host-a' (GUID 0x0010000000000100) port 1): A port $was, B port 4
 1 difference"
 [[ "$(cat "$WORK/last.out")" == "$expected" ]] ||
     e2e_fail "diff of the edited dump:"$'\n'"$(cat "$WORK/last.out")"$'\n'"expected:"$'\n'"$expected"

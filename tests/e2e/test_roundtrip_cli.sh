@@ -22,10 +22,10 @@ e2e_expect_rc 0 "$IBRT" diff --lids "$plan" plan.net
 e2e_expect_rc 0 "$IBRT" convert "$plan" --to ibnetdiscover --no-lids -o nolids.net
 e2e_expect_rc 0 "$IBRT" diff "$plan" nolids.net
 e2e_expect_rc 1 "$IBRT" diff --lids --max 2 "$plan" nolids.net
-expect_out 'LID of "host-a"[1]: A 40 lmc 1, B 0 lmc 0
-LID of "host-b"[1]: A 36 lmc 1, B 0 lmc 0
+expect_out "LID of CA 'host-a' (GUID 0x0010000000000100) port 1: A 40 lmc 1, B 0 lmc 0
+LID of CA 'host-b' (GUID 0x0010000000000200) port 1: A 36 lmc 1, B 0 lmc 0
 ... 4 more not shown (--max)
-6 differences'
+6 differences"
 e2e_expect_rc 1 "$IBRT" diff --lids --json --max 0 "$plan" nolids.net
 grep -qxF '  "count": 6,' "$WORK/last.out" && grep -qxF '  "truncated": true' "$WORK/last.out" ||
     e2e_fail "diff --json: $(cat "$WORK/last.out")"
@@ -67,9 +67,9 @@ Unicast lids [0x0-0x1] of switch Lid 5 guid 0x0000000000000021 (sw2):
 1 valid lids dumped 
 DUMP
 e2e_expect_rc 1 "$IBRT" diff --lfts a.dump b.dump
-expect_out "switch 0x0000000000000020 'sw' LID 2: A port 1, B port 2
-switch 0x0000000000000020 'sw' LID 3: A port 2, B port none
-switch only in B: 0x0000000000000021 'sw2'
+expect_out "switch 'sw' (GUID 0x0000000000000020) LID 2: A port 1, B port 2
+switch 'sw' (GUID 0x0000000000000020) LID 3: A port 2, B port none
+only in B: switch 'sw2' (GUID 0x0000000000000021)
 3 differences"
 e2e_expect_rc 0 "$IBRT" diff --lfts a.dump a.dump
 expect_out equal

@@ -53,9 +53,9 @@ e2e_stop_ibsim
 sed -e 's/"leaf-1" lid 0 1xDDR/"leaf-1" lid 0 4xDDR/' -e 's/"leaf-0" lid 0 1xDDR/"leaf-0" lid 0 4xDDR/' \
     -e 's/# "host-d"$/# "host-x"/' "$net" >changed.net
 e2e_expect_rc 1 "$IBRT" diff disc.net changed.net
-expected='node 0x0010000000000400 "host-d": description A "host-d", B "host-x"
-link "leaf-0"[7] <-> "leaf-1"[7]: A 1xDDR, B 4xDDR
-2 differences'
+expected="CA 'host-d' (GUID 0x0010000000000400): description A \"host-d\", B \"host-x\"
+link switch 'leaf-0' (GUID 0x0020000000000001) port 7 <-> switch 'leaf-1' (GUID 0x0020000000000002) port 7: A 1xDDR, B 4xDDR
+2 differences"
 [[ "$(cat "$WORK/last.out")" == "$expected" ]] ||
     e2e_fail "diff of the changed fabric:"$'\n'"$(cat "$WORK/last.out")"$'\n'"expected:"$'\n'"$expected"
 e2e_pass

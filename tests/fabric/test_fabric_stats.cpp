@@ -90,7 +90,7 @@ TEST_CASE("fabric stats give the width/speed mix in ascending width then speed")
 
 TEST_CASE("fabric stats cover LIDs and LMC of end ports only") {
     const FabricStats s = compute_fabric_stats(mixed_fabric());
-    CHECK(s.end_ports == 13); // 5 switch port 0s + 8 CA/router ports
+    CHECK(s.end_ports == 12); // 5 switch port 0s + 7 cabled CA/router ports (not idle's)
     CHECK(s.end_ports_with_lid == 7);
     CHECK(as_pairs(s.lmc) == Counts{{0, 4}, {1, 3}});
     CHECK(s.max_lid == 10);

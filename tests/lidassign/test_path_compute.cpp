@@ -2,8 +2,8 @@
 // routes, exact routes where only one is legal, and the balance of path selection.
 #include "../check/fixtures.hpp"
 #include "fabric/generators/random_graph.hpp"
+#include "graph/yen.hpp"
 #include "lidassign/path_compute.hpp"
-#include "lidassign/yen.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,7 +15,7 @@ using namespace ibrt::lidassign;
 
 namespace {
 
-bool legal(const Fabric& f, const UpDown& ud, std::span<const PortId> p) {
+bool legal(const Fabric& f, const graph::UpDown& ud, std::span<const PortId> p) {
     bool down = false;
     for (PortId e : p) {
         if (ud.up(f, e) && down) return false;
@@ -26,14 +26,15 @@ bool legal(const Fabric& f, const UpDown& ud, std::span<const PortId> p) {
 
 // shortest: every path has the fewest legal hops (shortest-widest); otherwise every path is
 // one of Yen's 16 loopless legal routes of its switch pair (path selection's candidates).
-void check_paths(const Fabric& f, const UpDown& ud, const PathSet& ps, bool shortest = true) {
+void check_paths(const Fabric& f, const graph::UpDown& ud, const PathSet& ps,
+                 bool shortest = true) {
     REQUIRE(ps.size() == f.cas().size());
     for (std::size_t di = 0; di < ps.size(); ++di) {
         const DestPaths& d = ps[di];
         CHECK(d.dst == f.cas()[di]);
         REQUIRE(d.size() == f.cas().size() - 1);
         REQUIRE_NOTHROW(validate(f, d));
-        const ShortestDag g = shortest_dag(f, ud, d.dst);
+        const graph::ShortestDag g = graph::shortest_dag(f, ud, d.dst);
         for (std::size_t i = 0; i < d.size(); ++i) {
             const auto p = d.path(i);
             CHECK(legal(f, ud, p));
@@ -45,7 +46,7 @@ void check_paths(const Fabric& f, const UpDown& ud, const PathSet& ps, bool shor
             REQUIRE(p.size() >= 2);
             const std::vector<PortId> mid(p.begin() + 1, p.end() - 1);
             const auto cands =
-                yen_k_shortest(f, ud, f.port(p[0]).peer_node, f.port_node(p.back()), 16);
+                graph::yen_k_shortest(f, ud, f.port(p[0]).peer_node, f.port_node(p.back()), 16);
             CHECK(std::find(cands.begin(), cands.end(), mid) != cands.end());
         }
     }
@@ -57,7 +58,7 @@ TEST_CASE("ring rooted at A: hB -> hD must go over A (B -> C -> D turns down-up)
     using namespace ibrt::test;
     const Routed x = clockwise_ring();
     const Fabric& f = x.f;
-    const UpDown ud = make_updown(f, A);
+    const graph::UpDown ud = graph::make_updown(f, A);
     CHECK(ud.level[A] == 0);
     CHECK(ud.level[B] == 1);
     CHECK(ud.level[D] == 1);
@@ -79,7 +80,7 @@ TEST_CASE("two-level tree rooted at a leaf: path selection splits each direction
     using namespace ibrt::test;
     const Routed x = two_level_tree();
     const Fabric& f = x.f;
-    const UpDown ud = make_updown(f, L0);
+    const graph::UpDown ud = graph::make_updown(f, L0);
     const PathSet ps = path_selection(f, ud, 16);
     check_paths(f, ud, ps);
     std::map<PortId, int> load;
@@ -103,14 +104,14 @@ TEST_CASE("random irregular fabrics: every pair gets a legal Up*/Down* path (sho
         rp.cas = 32;
         rp.seed = seed;
         const Fabric f = gen::random_fabric(rp);
-        const UpDown ud = make_updown(f, choose_root(f, seed));
+        const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, seed));
         check_paths(f, ud, shortest_widest(f, ud));
         const PathSet sel = path_selection(f, ud, 16);
         check_paths(f, ud, sel, false);
         // Yen admits longer routes and the load balancing uses some of them.
         std::size_t longer = 0;
         for (const DestPaths& d : sel) {
-            const ShortestDag g = shortest_dag(f, ud, d.dst);
+            const graph::ShortestDag g = graph::shortest_dag(f, ud, d.dst);
             for (std::size_t i = 0; i < d.size(); ++i)
                 longer += d.path(i).size() > g.at(f.port_node(d.path(i)[0]), 0);
         }

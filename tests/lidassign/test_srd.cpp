@@ -27,7 +27,7 @@ TEST_CASE("srd on the two-level tree rooted at L0: exact trees, alternating spin
     using namespace ibrt::test;
     const Routed x = two_level_tree();
     const Fabric& f = x.f;
-    const UpDown ud = make_updown(f, L0);
+    const graph::UpDown ud = graph::make_updown(f, L0);
     const PathSet ps = srd_paths(f, ud);
     REQUIRE(ps.size() == 4);
     auto e = [&](NodeId n, PortNum p) { return f.port_id(n, p); };
@@ -52,7 +52,7 @@ TEST_CASE("srd on random fabrics: legal trees, one LID per destination") {
         rp.cas = 48;
         rp.seed = seed;
         const Fabric f = gen::random_fabric(rp);
-        const UpDown ud = make_updown(f, choose_root(f, seed));
+        const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, seed));
         const PathSet ps = srd_paths(f, ud);
         REQUIRE(ps.size() == 48);
         for (const DestPaths& d : ps) {

@@ -8,8 +8,8 @@
 #include "fabric/generators/lid_preassign.hpp"
 #include "fabric/generators/random_graph.hpp"
 #include "fabric/generators/torus.hpp"
+#include "graph/updown.hpp"
 #include "lidassign/heuristics.hpp"
-#include "lidassign/updown.hpp"
 
 #include "../lft_walk.hpp"
 
@@ -65,7 +65,7 @@ TEST_CASE("separate on random irregular fabrics: reachable, no credit loop, path
         CHECK(st.forced_entries == 0);
         // The LIDs per CA are 2^LMC, aligned.
         CHECK(r.lids.aligned());
-        for (NodeId c : f.cas()) CHECK(r.lids.lmc(lidassign::ca_port(f, c)) == r.lmc);
+        for (NodeId c : f.cas()) CHECK(r.lids.lmc(first_end_port(f, c)) == r.lmc);
         check_clean(f, r);
         check_paths_realized(f, r, st);
     }

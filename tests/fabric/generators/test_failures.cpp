@@ -200,3 +200,29 @@ TEST_CASE("generated fabrics survive the ibnetdiscover writer and reader") {
         CHECK(Lids::from_fabric(g).max_lid() == Lids::from_fabric(f).max_lid());
     }
 }
+
+TEST_CASE("the report names nodes so that --fail-switch/--fail-link take them back") {
+    // Two HCAs with one description (as on real clusters) and no node ids: the dropped ones
+    // are named by GUID, which is unambiguous, while a unique description stays readable.
+    FabricBuilder b;
+    const NodeId s0 = b.add_node(NodeType::Switch, 4, 0x20, "s0");
+    const NodeId s1 = b.add_node(NodeType::Switch, 4, 0x21, "s1");
+    const NodeId x = b.add_node(NodeType::CA, 1, 0x10, "MT4123 ConnectX6");
+    const NodeId y = b.add_node(NodeType::CA, 1, 0x11, "MT4123 ConnectX6");
+    b.connect(s0, 1, x, 1);
+    b.connect(s1, 1, y, 1);
+    b.connect(s0, 2, s1, 2);
+    const Fabric f = std::move(b).build();
+    gen::FailureSpec spec;
+    spec.switch_names = {"s0"};
+    gen::FailureReport r;
+    (void)gen::inject_failures(f, spec, r);
+    CHECK(r.removed_switches == std::vector<std::string>{"s0"});
+    CHECK(r.dropped_cas == std::vector<std::string>{"0x0000000000000010"});
+    // Given back, the GUID names that very CA: its cable is the one removed.
+    gen::FailureSpec again;
+    again.link_names = {r.dropped_cas[0] + "[1]"};
+    gen::FailureReport r2;
+    (void)gen::inject_failures(f, again, r2);
+    CHECK(r2.dropped_cas == r.dropped_cas);
+}

@@ -2,15 +2,14 @@
 // hand-built graph with parallel cables, and agreement with brute-force enumeration of every
 // loopless legal route on random irregular fabrics.
 #include "fabric/generators/random_graph.hpp"
-#include "lidassign/path_compute.hpp"
-#include "lidassign/yen.hpp"
+#include "graph/yen.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 
 using namespace ibrt;
-using namespace ibrt::lidassign;
+using namespace ibrt::graph;
 
 namespace {
 

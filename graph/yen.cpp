@@ -1,10 +1,10 @@
 // Yen's k shortest loopless Up*/Down* legal routes (see yen.hpp for the order and the rules).
-#include "lidassign/yen.hpp"
+#include "graph/yen.hpp"
 
 #include <algorithm>
 #include <set>
 
-namespace ibrt::lidassign {
+namespace ibrt::graph {
 
 namespace {
 
@@ -146,4 +146,4 @@ std::vector<std::vector<PortId>> yen_k_shortest(const Fabric& f, const UpDown& u
     return y.run(src, dst, k);
 }
 
-} // namespace ibrt::lidassign
+} // namespace ibrt::graph

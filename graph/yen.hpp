@@ -16,11 +16,11 @@
 // states followed by a lowest-PortId greedy walk down the distances.
 #pragma once
 
-#include "lidassign/updown.hpp"
+#include "graph/updown.hpp"
 
 #include <vector>
 
-namespace ibrt::lidassign {
+namespace ibrt::graph {
 
 // Up to k loopless legal switch-level routes from switch src (entered from a CA, so phase 0)
 // to switch dst, as sequences of out PortIds (switch-to-switch edges only), shortest first.
@@ -47,4 +47,4 @@ class YenSearch {
     std::vector<std::uint32_t> queue_;
 };
 
-} // namespace ibrt::lidassign
+} // namespace ibrt::graph

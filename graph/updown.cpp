@@ -1,17 +1,11 @@
 // Up*/Down* orientation and the shortest-legal-route DAG (see updown.hpp).
-#include "lidassign/updown.hpp"
+#include "graph/updown.hpp"
 
 #include "fabric/graph.hpp"
 
 #include <deque>
 
-namespace ibrt::lidassign {
-
-PortId ca_port(const Fabric& f, NodeId ca) {
-    for (PortNum p = 1; p <= f.node(ca).num_ports; ++p)
-        if (f.port(ca, p).connected()) return f.port_id(ca, p);
-    return kNoPort;
-}
+namespace ibrt::graph {
 
 NodeId choose_root(const Fabric& f, std::uint64_t seed) {
     if (f.switches().empty()) return kNoNode;
@@ -38,19 +32,11 @@ UpDown make_updown(const Fabric& f, NodeId root) {
     ud.root = root;
     ud.level.assign(f.num_nodes(), -1);
     if (root == kNoNode) return ud;
-    std::deque<NodeId> q{root};
-    ud.level[root] = 0;
-    while (!q.empty()) {
-        const NodeId u = q.front();
-        q.pop_front();
-        for (PortNum p = 1; p <= f.node(u).num_ports; ++p) {
-            const Port& port = f.port(u, p);
-            if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
-            if (ud.level[port.peer_node] >= 0) continue;
-            ud.level[port.peer_node] = ud.level[u] + 1;
-            q.push_back(port.peer_node);
-        }
-    }
+    std::vector<std::uint32_t> dist;
+    std::vector<NodeId> queue;
+    switch_distances(f, root, dist, queue);
+    for (NodeId n = 0; n < f.num_nodes(); ++n)
+        if (dist[n] != kFar) ud.level[n] = static_cast<int>(dist[n]);
     return ud;
 }
 
@@ -58,7 +44,7 @@ ShortestDag shortest_dag(const Fabric& f, const UpDown& ud, NodeId dst) {
     ShortestDag g;
     g.dst = dst;
     g.dist.assign(f.num_nodes() * 2, kFar);
-    const PortId dport = ca_port(f, dst);
+    const PortId dport = first_end_port(f, dst);
     if (dport == kNoPort) return g;
     g.dist[dst * 2] = g.dist[dst * 2 + 1] = 0;
     // Reverse BFS over states. The predecessors of (v, ph) are (u, *) with an edge u -> v:
@@ -89,7 +75,7 @@ ShortestDag shortest_dag(const Fabric& f, const UpDown& ud, NodeId dst) {
             const NodeId u = port.peer_node;
             if (u == dst) continue;
             const PortId e = f.port_id(u, port.peer_port); // u -> v
-            if (!f.node(u).is_switch() && e != ca_port(f, u)) continue;
+            if (!f.node(u).is_switch() && e != first_end_port(f, u)) continue;
             const bool is_up = ud.up(f, e);
             if (is_up && ph == 0) reach(u, 0, d);
             if (!is_up && ph == 1) {
@@ -101,4 +87,4 @@ ShortestDag shortest_dag(const Fabric& f, const UpDown& ud, NodeId dst) {
     return g;
 }
 
-} // namespace ibrt::lidassign
+} // namespace ibrt::graph

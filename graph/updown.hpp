@@ -1,7 +1,8 @@
 // Up*/Down* routing (Schroeder et al., Autonet, 1991), the deadlock-free candidate set that
-// paper 001 §VI restricts both path computations to.
+// paper 001 §VI restricts both path computations to; in the graph library so that engines
+// and lidassign share one orientation.
 //
-// A BFS from a root switch over switch-to-switch cables gives every switch a level; a directed
+// The switch BFS from a root switch (switch_distance.hpp) gives every switch a level; a directed
 // edge u -> v between switches is "up" when level(v) < level(u), or the levels tie and
 // v < u (node id). Edges out of a CA are up, edges into a CA down. A legal route takes zero or
 // more up edges, then only down edges; the up orientation is acyclic, so the channel
@@ -13,12 +14,14 @@
 // nodes: only a source CA's own state has a distance.
 #pragma once
 
+#include "fabric/end_ports.hpp"
 #include "fabric/fabric.hpp"
+#include "graph/switch_distance.hpp"
 
 #include <cstdint>
 #include <vector>
 
-namespace ibrt::lidassign {
+namespace ibrt::graph {
 
 struct UpDown {
     NodeId root = kNoNode;
@@ -37,18 +40,14 @@ struct UpDown {
 NodeId choose_root(const Fabric& f, std::uint64_t seed);
 UpDown make_updown(const Fabric& f, NodeId root);
 
-// The end port of a CA: its first cabled port, or kNoPort.
-PortId ca_port(const Fabric& f, NodeId ca);
-
-inline constexpr std::uint32_t kFar = 0xffffffffu;
-
 struct ShortestDag {
     NodeId dst = kNoNode;
     std::vector<std::uint32_t> dist; // per state node * 2 + phase, kFar if no legal route
     std::uint32_t at(NodeId n, int phase) const { return dist[std::size_t(n) * 2 + phase]; }
 };
 
-// dst must be a CA; routes enter it through ca_port(dst) only.
+// dst must be a CA; routes enter it through first_end_port(dst) only (paper 001 models one
+// port per machine; fabric/end_ports.hpp).
 ShortestDag shortest_dag(const Fabric& f, const UpDown& ud, NodeId dst);
 
 // Calls fn(edge, next_phase) for every DAG edge out of state (n, phase): edges in port order.
@@ -62,9 +61,10 @@ void for_each_dag_edge(const Fabric& f, const UpDown& ud, const ShortestDag& g, 
         const PortId e = f.port_id(n, p);
         const Port& port = f.port(e);
         if (!port.connected()) continue;
-        if (!node.is_switch() && e != ca_port(f, n)) continue;
+        if (!node.is_switch() && e != first_end_port(f, n)) continue;
         const NodeId v = port.peer_node;
-        if (!f.node(v).is_switch() && (v != g.dst || f.port_id(v, port.peer_port) != ca_port(f, v)))
+        if (!f.node(v).is_switch() &&
+            (v != g.dst || f.port_id(v, port.peer_port) != first_end_port(f, v)))
             continue;
         const bool is_up = ud.up(f, e);
         if (is_up && phase == 1) continue;
@@ -73,4 +73,4 @@ void for_each_dag_edge(const Fabric& f, const UpDown& ud, const ShortestDag& g, 
     }
 }
 
-} // namespace ibrt::lidassign
+} // namespace ibrt::graph

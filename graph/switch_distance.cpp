@@ -1,11 +1,9 @@
 // BFS over switch-to-switch cables; see switch_distance.hpp.
-#include "check/switch_distance.hpp"
+#include "graph/switch_distance.hpp"
 
-#include <algorithm>
+namespace ibrt::graph {
 
-namespace ibrt::check {
-
-void switch_distances(const Fabric& f, NodeId from, std::vector<std::uint16_t>& dist,
+void switch_distances(const Fabric& f, NodeId from, std::vector<std::uint32_t>& dist,
                       std::vector<NodeId>& queue) {
     dist.assign(f.num_nodes(), kFar);
     queue.clear();
@@ -19,10 +17,10 @@ void switch_distances(const Fabric& f, NodeId from, std::vector<std::uint16_t>& 
             if (!port.connected() || dist[port.peer_node] != kFar ||
                 !f.node(port.peer_node).is_switch())
                 continue;
-            dist[port.peer_node] = static_cast<std::uint16_t>(dist[n] + 1);
+            dist[port.peer_node] = dist[n] + 1;
             queue.push_back(port.peer_node);
         }
     }
 }
 
-} // namespace ibrt::check
+} // namespace ibrt::graph

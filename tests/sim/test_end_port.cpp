@@ -1,0 +1,49 @@
+// The simulator's one injection port per CA is the CA's first end port (fabric/end_ports.hpp:
+// cabled, with a LID), the port every per-CA table names: a dual-port HCA whose port 1 has no
+// LID sends and receives on port 2 (the old "first cabled port" refused it for port 1's
+// missing LID).
+#include "engines/engine.hpp"
+#include "fabric/end_ports.hpp"
+#include "sim/simulator.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ibrt;
+using namespace ibrt::sim;
+
+TEST_CASE("a dual-port HCA without a LID on port 1 injects through port 2") {
+    // Two leaves L0, L1 under one spine S; h0 on L0, dual on L0 (port 1) and L1 (port 2),
+    // h2 on L1.
+    FabricBuilder b;
+    const NodeId h0 = b.add_node(NodeType::CA, 1, 0x100, "h0");
+    const NodeId dual = b.add_node(NodeType::CA, 2, 0x110, "dual");
+    const NodeId h2 = b.add_node(NodeType::CA, 1, 0x120, "h2");
+    const NodeId l0 = b.add_node(NodeType::Switch, 4, 0x200, "L0");
+    const NodeId l1 = b.add_node(NodeType::Switch, 4, 0x201, "L1");
+    const NodeId sp = b.add_node(NodeType::Switch, 2, 0x202, "S");
+    b.connect(h0, 1, l0, 1);
+    b.connect(dual, 1, l0, 2);
+    b.connect(dual, 2, l1, 2);
+    b.connect(h2, 1, l1, 1);
+    b.connect(l0, 3, sp, 1);
+    b.connect(l1, 3, sp, 2);
+    const Fabric f = std::move(b).build();
+    const Routing full = make_engine("mlid")->route(f, nullptr, {});
+
+    // The same tables with port 1 of `dual` inactive (no LID): its LIDs become unowned.
+    Routing r = full;
+    r.lids = Lids(f);
+    for (PortId p = 0; p < f.num_port_slots(); ++p)
+        if (full.lids.has_lid(p) && p != f.port_id(dual, 1))
+            r.lids.assign(p, full.lids.base(p), full.lids.lmc(p));
+    r.dlid_choice.clear(); // it names port 1's LIDs for `dual`
+    REQUIRE(first_end_port(f, dual, &r.lids) == f.port_id(dual, 2));
+
+    SimConfig c;
+    c.traffic.load = 0.2;
+    const SimResult res = simulate(f, r, c);
+    CHECK(res.generated > 0);
+    CHECK(res.dropped == 0);
+    CHECK(res.misdelivered == 0);
+    CHECK(res.generated == res.delivered + res.in_flight);
+}
