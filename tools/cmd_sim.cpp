@@ -20,7 +20,6 @@
 //     "saturation"?: {"load", "accepted_fraction", "max_accepted_fraction"} }
 #include "engines/engine.hpp"
 #include "fabric/guid2lid.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
 #include "sim/saturation.hpp"
@@ -41,7 +40,7 @@ namespace ibrt::tools {
 namespace {
 
 struct SimArgs {
-    std::string fabric, lfts, engine, sl2vl, guid2lid, path_selection;
+    std::string fabric, lfts, engine, sl2vl, guid2lid, path_selection, path_sl;
     EngineCli ecli;
     std::string pattern = "uniform", injection = "bernoulli", dlid = "table", sl = "path";
     std::string loads = "0.5", vlarb_high, vlarb_low, plot, json_file;
@@ -227,7 +226,7 @@ int run_sim(const SimArgs& a) {
     }
     const sim::SimConfig base_cfg = make_config(a);
     const std::vector<double> loads = parse_loads(a.loads);
-    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    const Fabric f = load_topology(a.fabric);
     Routing r;
     if (!a.engine.empty()) {
         const auto engine = make_engine_or_throw(a.engine);
@@ -242,7 +241,7 @@ int run_sim(const SimArgs& a) {
             return kExitBadInput;
         }
     }
-    const RoutingFiles files{a.fabric, a.lfts, a.guid2lid, a.sl2vl, a.path_selection};
+    const RoutingFiles files{a.fabric, a.lfts, a.guid2lid, a.sl2vl, a.path_selection, a.path_sl};
     if (!a.engine.empty())
         load_routing_extras(f, files, r);
     else
@@ -388,14 +387,19 @@ const CommandRegistrar reg{{
     "Simulate packets on a fabric with its real forwarding tables (throughput, latency)",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<SimArgs>();
-        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover / ibsim net format")
+        sub.add_option("--fabric", a->fabric,
+                       "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst (by content)")
             ->required();
-        sub.add_option("--lfts", a->lfts, "LFTs: opensm-lfts.dump or ibroute/dump_fts output");
+        sub.add_option("--lfts", a->lfts,
+                       "LFTs: opensm-lfts.dump, opensm.fdbs or ibroute/dump_fts output");
         sub.add_option("--engine", a->engine, "Route in-process instead: mlid, slid, separate");
         add_engine_cli(sub, a->ecli);
         sub.add_option("--guid2lid", a->guid2lid,
                        "LIDs from opensm's guid2lid (default: the topology's `lid` comments)");
         sub.add_option("--sl2vl", a->sl2vl, "SL2VL tables: opensm-sl2vl.dump");
+        sub.add_option("--path-sl", a->path_sl,
+                       "Path SLs (ibdmchk -c format, written by `ibrt route`) for --sl path; "
+                       "replaces an engine's");
         sub.add_option("--path-selection", a->path_selection,
                        "DLID per source/destination (written by `ibrt route`)");
 

@@ -5,8 +5,8 @@
 // Exit: 0 success, 1 when a run deadlocked, dropped or misdelivered packets, 2 bad input.
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/routing_files.hpp"
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
@@ -72,7 +72,7 @@ int run_sweep(const SweepArgs& a) {
         f = gen::fat_tree(m, n);
         name = fmt::format("FT({},{})", m, n);
     } else {
-        f = read_ibnetdiscover_file(a.fabric);
+        f = load_topology(a.fabric);
     }
     sim::SimConfig base;
     const auto pat = sim::parse_pattern(a.pattern);
@@ -181,7 +181,8 @@ const CommandRegistrar reg{{
     "Latency vs accepted traffic curves for several engines and VL counts (paper 000 §5)",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<SweepArgs>();
-        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover format");
+        sub.add_option("--fabric", a->fabric,
+                       "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst");
         sub.add_option("--fat-tree", a->fat_tree, "Or generate FT(M,N): M,N");
         sub.add_option("--engines", a->engines, "Engines, comma-separated")
             ->default_val("mlid,slid");
