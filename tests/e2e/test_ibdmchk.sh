@@ -93,6 +93,8 @@ ibdmchk_run "$WORK/r.ibdm" "$WORK/r/opensm-subnet.lst" "$WORK/r/opensm.fdbs" -c 
     --path-sl "$WORK/r/path-sl")" == "0 0" ]] || e2e_fail "ibrt check on mlid's files: $(head -c 600 "$WORK/r.json")"
 e2e_expect_rc 0 "$IBRT" check -q --fabric "$WORK/ft.net" --lfts "$WORK/r/opensm-lfts.dump" \
     --guid2lid "$WORK/r/guid2lid"
+e2e_expect_rc 0 "$IBRT" route --engine mlid --lmc 0 --fabric "$WORK/ft.net" --no-fdbs --out "$WORK/r2"
+[[ -s "$WORK/r2/opensm-subnet.lst" && ! -e "$WORK/r2/opensm.fdbs" ]] || e2e_fail "--no-fdbs"
 
 # --- 3. a clockwise ring: one credit loop, broken by path SLs --------------------------------
 python3 - "$WORK/ring" <<'PY'

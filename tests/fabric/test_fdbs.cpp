@@ -77,6 +77,18 @@ TEST_CASE("opensm.fdbs lines read to the LFT they list", "[fdbs]") {
     CHECK(d.switches[1].lft == Lft{X, 1});
 }
 
+TEST_CASE("old osm.fdbs: unpadded GUID, no column header, lower-case LIDs", "[fdbs]") {
+    // The layout ibdm's parser was written against (ibdm Fabric.cpp parseFdbFile).
+    const LftDump d = read_lft_dump_text("dump_ucast_routes: Switch 0x2c90000213700\n"
+                                         "0x0001 : 006  : 01   : yes\n"
+                                         "0x000a : 002  : 02   : yes\n",
+                                         "t");
+    CHECK(d.format == LftDumpFormat::Fdbs);
+    REQUIRE(d.switches.size() == 1);
+    CHECK(d.switches[0].guid == 0x2c90000213700);
+    CHECK(d.switches[0].lft == Lft{X, 6, X, X, X, X, X, X, X, X, 2});
+}
+
 TEST_CASE("opensm.fdbs writer matches opensm byte for byte", "[fdbs]") {
     // ft-lmc1: updn, LMC 1; opensm.fdbs is the same run's dump (test-fabrics/tables/README.md).
     const Fabric f = sample_fabric(false, {"host-l1-1", "spine-1", "leaf-1", "host-l0-0", "leaf-0",
