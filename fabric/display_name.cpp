@@ -10,18 +10,22 @@ std::string display_name(const Fabric& f, NodeId n) {
 }
 
 std::string display_name(const Node& node) {
-    const char* kind = node.is_switch()                ? "switch"
-                       : node.type == NodeType::Router ? "router"
-                                                       : "CA";
+    return display_name(node.type, node.desc, node.guid);
+}
+
+std::string display_name(NodeType type, std::string_view node_desc, std::uint64_t guid) {
+    const char* kind = type == NodeType::Switch   ? "switch"
+                       : type == NodeType::Router ? "router"
+                                                  : "CA";
     std::string desc;
-    desc.reserve(node.desc.size());
-    for (unsigned char c : node.desc) // never echo control bytes from a file into a terminal
+    desc.reserve(node_desc.size());
+    for (unsigned char c : node_desc) // never echo control bytes from a file into a terminal
         if (c >= 0x20 && c != 0x7f)
             desc.push_back(static_cast<char>(c));
         else
             desc += fmt::format("\\x{:02x}", c);
-    if (desc.empty()) return fmt::format("{} 0x{:016x}", kind, node.guid);
-    return fmt::format("{} '{}' (GUID 0x{:016x})", kind, desc, node.guid);
+    if (desc.empty()) return fmt::format("{} 0x{:016x}", kind, guid);
+    return fmt::format("{} '{}' (GUID 0x{:016x})", kind, desc, guid);
 }
 
 std::string display_port(const Fabric& f, NodeId n, PortNum p) {

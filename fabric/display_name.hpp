@@ -6,14 +6,17 @@
 
 #include "fabric/fabric.hpp"
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace ibrt {
 
 // "switch 'leaf-3' (GUID 0x0002c90300001234)"; a node without description: "CA 0x…".
 std::string display_name(const Fabric& f, NodeId n);
-// The same for a node not yet in a Fabric (FabricBuilder's errors).
+// The same for a node not yet in a Fabric (FabricBuilder's errors, readers).
 std::string display_name(const Node& node);
+std::string display_name(NodeType type, std::string_view desc, std::uint64_t guid);
 // display_name plus " port N".
 std::string display_port(const Fabric& f, NodeId n, PortNum p);
 // A GUID as every dump prints it: "0x%016x".

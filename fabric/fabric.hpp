@@ -68,9 +68,10 @@ struct Node {
     std::uint64_t sysimg_guid = 0;
     std::uint32_t vendor_id = 0;
     std::uint32_t device_id = 0;
-    PortId first_port = 0; // slot of port 0
-    std::string desc;      // NodeDescription
-    std::string id;        // the file's node id ("S-0002c90300001234", "leaf-0"); empty if none
+    std::uint32_t revision = 0; // NodeInfo:Revision (opensm-subnet.lst `Rev:`); 0 = not given
+    PortId first_port = 0;      // slot of port 0
+    std::string desc;           // NodeDescription
+    std::string id; // the file's node id ("S-0002c90300001234", "leaf-0"); empty if none
     bool is_switch() const { return type == NodeType::Switch; }
 };
 

@@ -1,8 +1,9 @@
 // Linear forwarding table dumps: opensm's `opensm-lfts.dump` (also the `lfts_file` format of
-// the `file` routing engine) and the output of `ibroute` / `dump_fts`
-// (shared/notes/opensm-plugin-api.md §3.1, §6.1, §6.2; opensm osm_dump.c dump_ucast_lfts,
-// osm_ucast_file.c; rdma-core infiniband-diags ibroute.c, dump_fts.c). The reader detects
-// which one it has.
+// the `file` routing engine), opensm's `opensm.fdbs` (`osm.fdbs` in old versions; what
+// `ibdmchk -f` reads) and the output of `ibroute` / `dump_fts`
+// (shared/notes/opensm-plugin-api.md §3.1, §6.1, §6.2, §6.5; opensm osm_dump.c dump_ucast_lfts,
+// dump_ucast_routes, osm_ucast_file.c; rdma-core infiniband-diags ibroute.c, dump_fts.c). The
+// reader detects which one it has.
 //
 // What the reader accepts, line by line (leading/trailing blanks ignored):
 //   `Unicast lids [lo-hi] of switch <where> guid 0x<hex> ('desc'):`  opensm header (decimal range)
@@ -17,6 +18,10 @@
 //       prints the range top, ibroute the number of entries; both are checked.
 //   `Multicast mlids ...`: an MFT section of `ibroute -M` / `dump_fts -M`; skipped up to the
 //       next `Unicast lids` header.
+//   `dump_ucast_routes: Switch 0x<hex>`: an opensm.fdbs switch header (no LID, no range, no
+//       trailer: the block ends at the next header), followed by its column header
+//       `LID    : Port : Hops : Optimal` and entries `0x<LID> : <port> : <hops> : <optimal>`,
+//       `0x<LID> : <port>  : HOPS UNKNOWN` or `0x<LID> : UNREACHABLE` (no entry).
 //   blank lines and `#` comments.
 // Anything else is an error, as are entries outside a switch block, LIDs above 0xbfff,
 // unparsable LIDs or ports, a LID listed twice for one switch and a switch listed twice.
@@ -34,7 +39,7 @@
 
 namespace ibrt {
 
-enum class LftDumpFormat { OpenSM, Ibroute };
+enum class LftDumpFormat { OpenSM, Ibroute, Fdbs };
 
 struct LftDump {
     struct Switch {
@@ -70,5 +75,9 @@ void require_every_switch(const LftDump& dump, const Fabric& f, const std::strin
 // no valid port (kNoPath or above the port count) omitted, `# <type> portguid 0x...: 'desc'`
 // comments from `r.lids`, and the `N lids dumped` trailer that prints the top LID.
 void write_lft_dump(std::ostream& out, const Fabric& f, const Routing& r);
+
+// Writes opensm.fdbs as opensm 3.3.23's dump_ucast_routes does (fabric/fdbs_writer.cpp says
+// how the hop columns are derived), byte for byte where every entry is on a shortest path.
+void write_opensm_fdbs(std::ostream& out, const Fabric& f, const Routing& r);
 
 } // namespace ibrt

@@ -20,6 +20,18 @@ namespace {
 
 using namespace table_text;
 
+std::string_view format_name(LftDumpFormat f) {
+    switch (f) {
+    case LftDumpFormat::OpenSM:
+        return "opensm-lfts.dump";
+    case LftDumpFormat::Ibroute:
+        return "ibroute/dump_fts";
+    case LftDumpFormat::Fdbs:
+        return "opensm.fdbs";
+    }
+    return "?";
+}
+
 struct Header {
     LftDump::Switch sw;
     LftDumpFormat format = LftDumpFormat::OpenSM;
@@ -38,15 +50,23 @@ class Reader {
             if (line.empty() || line.front() == '#') continue;
             if (line.starts_with("Unicast lids")) {
                 start_switch(line);
+            } else if (line.starts_with("dump_ucast_routes:")) {
+                start_fdbs_switch(line);
             } else if (line.starts_with("Multicast mlids")) {
                 close_switch();
                 in_multicast_ = true;
             } else if (in_multicast_) {
                 continue; // MFT rows and column headers up to the next unicast header
             } else if (line.starts_with("0x")) {
-                entry(line);
+                if (open_ && cur_format_ == LftDumpFormat::Fdbs)
+                    fdbs_entry(line);
+                else
+                    entry(line);
             } else if (line == "Lid  Out   Destination" || line == "Port     Info") {
                 if (!open_) fail("ibroute column header outside a switch block");
+            } else if (line == "LID    : Port : Hops : Optimal") {
+                if (!open_ || cur_format_ != LftDumpFormat::Fdbs)
+                    fail("opensm.fdbs column header outside a 'dump_ucast_routes:' switch block");
             } else if (line.ends_with("lids dumped")) {
                 trailer(line);
             } else {
@@ -133,15 +153,22 @@ class Reader {
         if (h.has_range && !format_line_) {
             dump_.format = h.format;
             format_line_ = h.sw.line;
-        } else if (h.has_range && h.format != dump_.format) {
-            fail(fmt::format("{} switch header in a dump that started in {} format at line {}",
-                             h.format == LftDumpFormat::Ibroute ? "ibroute-style" : "opensm-style",
-                             dump_.format == LftDumpFormat::Ibroute ? "ibroute" : "opensm",
-                             format_line_));
+        } else if ((h.has_range || dump_.format == LftDumpFormat::Fdbs) &&
+                   h.format != dump_.format) {
+            mixed(h.format);
         }
+        open_block(std::move(h));
+    }
+
+    [[noreturn]] void mixed(LftDumpFormat f) const {
+        fail(fmt::format("{} switch header in a dump that started in {} format at line {}",
+                         format_name(f), format_name(dump_.format), format_line_));
+    }
+
+    void open_block(Header h) {
         const auto [it, fresh] = header_line_.emplace(h.sw.guid, h.sw.line);
         if (!fresh)
-            fail(fmt::format("switch guid {:#018x} is listed twice (first at line {})", h.sw.guid,
+            fail(fmt::format("switch GUID 0x{:016x} is listed twice (first at line {})", h.sw.guid,
                              it->second));
         cur_ = std::move(h.sw);
         cur_.lft.assign(std::size_t(h.top) + 1, kNoPath);
@@ -151,6 +178,73 @@ class Reader {
         top_ = h.top;
         entries_ = 0;
         open_ = true;
+    }
+
+    // `dump_ucast_routes: Switch 0x<hex>` (opensm.fdbs).
+    void start_fdbs_switch(std::string_view line) {
+        close_switch();
+        in_multicast_ = false;
+        std::string_view rest = line.substr(18); // after "dump_ucast_routes:"
+        const std::string_view word = next_word(rest);
+        const std::string_view guid_s = next_word(rest);
+        const auto guid = word == "Switch" && guid_s.starts_with("0x")
+                              ? parse_uint(guid_s.substr(2), 16, ~std::uint64_t{0})
+                              : std::nullopt;
+        if (!guid || !trim(rest).empty())
+            fail("cannot parse the opensm.fdbs switch header " + quote(line) +
+                 " (expected 'dump_ucast_routes: Switch 0x<GUID>')");
+        Header h;
+        h.format = LftDumpFormat::Fdbs;
+        h.sw.guid = *guid;
+        h.sw.line = lines_.line_no();
+        if (!format_line_ && dump_.switches.empty()) {
+            dump_.format = LftDumpFormat::Fdbs;
+            format_line_ = h.sw.line;
+        } else if (dump_.format != LftDumpFormat::Fdbs) {
+            if (!format_line_) format_line_ = dump_.switches.front().line;
+            mixed(LftDumpFormat::Fdbs);
+        }
+        open_block(std::move(h));
+    }
+
+    // `0x<LID> : UNREACHABLE`, `0x<LID> : <port>  : HOPS UNKNOWN` or
+    // `0x<LID> : <port>  : <hops>   : <yes | No ...>` (opensm.fdbs).
+    void fdbs_entry(std::string_view line) {
+        std::string_view rest = line;
+        const std::string_view lid_s = next_word(rest);
+        const auto lid = parse_uint(lid_s.substr(2), 16, 0xffff);
+        if (!lid) fail("cannot parse LID " + quote(lid_s));
+        if (*lid == 0 || *lid > kMaxUnicastLid)
+            fail(fmt::format("LID {:#06x} is not a unicast LID (1..0xbfff)", *lid));
+        if (next_word(rest) != ":")
+            fail("expected '0x<LID> : <port> : <hops> : <optimal>' or '0x<LID> : UNREACHABLE', "
+                 "got " +
+                 quote(line));
+        const std::string_view port_s = next_word(rest);
+        std::optional<std::uint64_t> port;
+        if (port_s == "UNREACHABLE") {
+            if (!trim(rest).empty()) fail("text after UNREACHABLE: " + quote(line));
+        } else {
+            port = parse_uint(port_s, 10, 254);
+            if (!port)
+                fail("cannot parse the out port " + quote(port_s) + " of LID " + quote(lid_s));
+            if (next_word(rest) != ":" || trim(rest).empty())
+                fail("expected ': <hops> : <optimal>' or ': HOPS UNKNOWN' after the port: " +
+                     quote(line));
+        }
+        set_entry(static_cast<Lid>(*lid), port ? static_cast<PortNum>(*port) : kNoPath);
+    }
+
+    void set_entry(Lid lid, PortNum port) {
+        if (lid >= cur_.lft.size()) {
+            cur_.lft.resize(std::size_t(lid) + 1, kNoPath);
+            listed_.resize(std::size_t(lid) + 1, 0);
+        }
+        if (listed_[lid])
+            fail(fmt::format("LID {:#06x} is listed twice for switch 0x{:016x}", lid, cur_.guid));
+        listed_[lid] = 1;
+        cur_.lft[lid] = port;
+        ++entries_;
     }
 
     void entry(std::string_view line) {
@@ -170,19 +264,13 @@ class Reader {
         const std::string_view port_s = next_word(rest);
         const auto port = parse_uint(port_s, 10, 255);
         if (!port) fail("cannot parse the out port " + quote(port_s) + " of LID " + quote(lid_s));
-        if (*lid >= cur_.lft.size()) {
-            cur_.lft.resize(*lid + 1, kNoPath);
-            listed_.resize(*lid + 1, 0);
-        }
-        if (listed_[*lid])
-            fail(fmt::format("LID {:#06x} is listed twice for switch {:#018x}", *lid, cur_.guid));
-        listed_[*lid] = 1;
-        cur_.lft[*lid] = static_cast<PortNum>(*port); // 255 is kNoPath
-        ++entries_;
+        set_entry(static_cast<Lid>(*lid), static_cast<PortNum>(*port)); // 255 is kNoPath
     }
 
     void trailer(std::string_view line) {
         if (!open_) fail("'lids dumped' trailer outside a switch block");
+        if (cur_format_ == LftDumpFormat::Fdbs)
+            fail("'lids dumped' trailer in an opensm.fdbs block");
         std::string_view rest = line;
         const std::string_view count_s = next_word(rest);
         const auto count = parse_uint(count_s, 10, 0xffffffffu);
@@ -257,20 +345,20 @@ std::vector<Lft> bind_lft_dump(const LftDump& dump, const Fabric& f, const std::
         const auto n = f.find_node_by_guid(s.guid);
         if (!n)
             throw InputError(source, s.line,
-                             fmt::format("switch guid {:#018x} is not in the fabric", s.guid));
+                             fmt::format("switch GUID 0x{:016x} is not in the fabric", s.guid));
         const Node& node = f.node(*n);
         if (!node.is_switch())
-            throw InputError(source, s.line,
-                             fmt::format("guid {:#018x} is a {} ('{}'), not a switch", s.guid,
-                                         to_string(node.type), node.desc));
+            throw InputError(
+                source, s.line,
+                fmt::format("GUID 0x{:016x} is {}, not a switch", s.guid, display_name(f, *n)));
         Lft& lft = out[*n];
         for (std::size_t lid = 0; lid < s.lft.size(); ++lid) {
             const PortNum p = s.lft[lid];
             if (p != kNoPath && p > node.num_ports)
                 throw InputError(source, s.line,
-                                 fmt::format("switch {:#018x} ('{}'): LID {:#06x} goes out port {} "
-                                             "but the switch has {} ports",
-                                             s.guid, node.desc, lid, p, node.num_ports));
+                                 fmt::format("{}: LID {:#06x} goes out port {} but the switch has "
+                                             "{} ports",
+                                             display_name(f, *n), lid, p, node.num_ports));
             lft[lid] = p;
         }
     }

@@ -1,4 +1,4 @@
-// PathSlTable: rows of SLs by DLID, shared between ingress switches that agree.
+// PathSlTable: rows of SLs by DLID, shared between source ports that agree.
 #include "fabric/path_sl_table.hpp"
 
 #include <algorithm>

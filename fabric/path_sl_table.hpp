@@ -44,7 +44,7 @@ class PathSlTable {
     // Gives source port `src` its own SLs by DLID; a row equal to one already stored is shared.
     void set_row(PortId src, std::span<const std::uint8_t> sl_by_dlid);
     // The engine's case: every source entering the fabric at switch `sw` (its port 0 and each
-    // end port cabled to it, Fabric::ingress_switch) gets these SLs.
+    // CA/router port cabled to it) gets these SLs.
     void set_switch_row(const Fabric& f, NodeId sw, std::span<const std::uint8_t> sl_by_dlid);
 
     std::size_t num_rows() const { return width_ ? rows_.size() / width_ : 0; }

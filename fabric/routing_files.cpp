@@ -1,17 +1,49 @@
 // Loading a Routing from files; see routing_files.hpp.
 #include "fabric/routing_files.hpp"
 
+#include "fabric/display_name.hpp"
 #include "fabric/guid2lid.hpp"
+#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lft_dump.hpp"
 #include "fabric/path_selection.hpp"
+#include "fabric/path_sl_file.hpp"
 #include "fabric/sl2vl_dump.hpp"
+#include "fabric/subnet_lst_reader.hpp"
+#include "fabric/table_text.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 namespace ibrt {
+
+TopologyFormat detect_topology_format(const std::string& path) {
+    // Only a regular file is peeked at (a FIFO would block here); the reader then refuses
+    // anything else with the input opener's message (fabric/input_file.hpp).
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return TopologyFormat::Ibnetdiscover;
+    std::ifstream in(path, std::ios::binary);
+    std::string chunk(1 << 16, '\0');
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    chunk.resize(static_cast<std::size_t>(in.gcount()));
+    table_text::Lines lines(chunk);
+    std::string_view line;
+    while (lines.next(line)) {
+        line = table_text::trim(line);
+        if (line.empty() || line.front() == '#') continue;
+        return line.front() == '{' ? TopologyFormat::SubnetLst : TopologyFormat::Ibnetdiscover;
+    }
+    return TopologyFormat::Ibnetdiscover;
+}
+
+Fabric load_topology(const std::string& path) {
+    if (detect_topology_format(path) == TopologyFormat::SubnetLst)
+        return read_subnet_lst_file(path);
+    return read_ibnetdiscover_file(path);
+}
 
 Routing load_routing_files(const Fabric& f, const RoutingFiles& files) {
     Routing r;
@@ -29,14 +61,26 @@ Routing load_routing_files(const Fabric& f, const RoutingFiles& files) {
     const LftDump dump = read_lft_dump_file(files.lfts);
     r.lft = bind_lft_dump(dump, f, files.lfts);
     require_every_switch(dump, f, files.lfts);
+    if (files.guid2lid.empty() && !files.fabric.empty() &&
+        detect_topology_format(files.fabric) == TopologyFormat::SubnetLst)
+        for (const auto& sw : dump.switches)
+            for (std::size_t lid = 1; lid < sw.lft.size(); ++lid)
+                if (sw.lft[lid] != kNoPath && r.lids.owner(static_cast<Lid>(lid)) == kNoPort)
+                    throw InputError(
+                        files.lfts, sw.line,
+                        fmt::format("{} routes LID {}, which no port owns in {}: the subnet "
+                                    "ran with LMC > 0, which opensm-subnet.lst does not record; "
+                                    "give the LIDs with --guid2lid",
+                                    display_name(f, *f.find_node_by_guid(sw.guid)), lid,
+                                    files.fabric));
     for (const auto& sw : dump.switches) {
         if (sw.lid == 0) continue; // dump_fts over DR paths gives no LID
         const NodeId n = *f.find_node_by_guid(sw.guid);
         const Lid mine = r.lids.base(f.port_id(n, 0));
         if (mine != sw.lid)
             throw InputError(files.lfts, sw.line,
-                             fmt::format("switch 0x{:016x} has LID {} in the dump but {} in the {}",
-                                         sw.guid, sw.lid, mine,
+                             fmt::format("{} has LID {} in the dump but {} in the {}",
+                                         display_name(f, n), sw.lid, mine,
                                          files.guid2lid.empty() ? "topology" : "guid2lid file"));
     }
     load_routing_extras(f, files, r);
@@ -46,6 +90,8 @@ Routing load_routing_files(const Fabric& f, const RoutingFiles& files) {
 void load_routing_extras(const Fabric& f, const RoutingFiles& files, Routing& r) {
     if (!files.sl2vl.empty())
         r.sl2vl = bind_sl2vl_dump(read_sl2vl_dump_file(files.sl2vl), f, files.sl2vl);
+    if (!files.path_sl.empty())
+        r.path_sls = bind_path_sl(read_path_sl_file(files.path_sl), f, r.lids, files.path_sl);
     if (!files.path_selection.empty())
         r.dlid_choice = bind_path_selection(read_path_selection_file(files.path_selection), f,
                                             r.lids, files.path_selection);

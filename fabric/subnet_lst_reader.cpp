@@ -7,8 +7,13 @@
 // (one line). The LID is a switch's port-0 LID or the CA port's own. The peer half is read for
 // the cable's far end only: OpenSM prints the peer's DevID through cl_ntoh32 of a 16-bit field,
 // so node attributes come from the lines where the node is the local side (every connected
-// node has one). SPD: 2.5/5/10 = SDR/DDR/QDR, FDR10, 14/25/50 = FDR/EDR/HDR, `??` otherwise.
+// node has one). SPD: 2.5/5/10 = SDR/DDR/QDR, FDR10, 14/25/50 = FDR/EDR/HDR, `??` otherwise;
+// old dumps (older opensm, ibdiagnet) end at `LOG=` without `SPD=`, and their speed is Unknown.
+// Blank lines and `#` comment lines (which opensm does not write) are skipped.
+// A DevID of 8 hex digits is a 16-bit DevID printed through a 32-bit byte swap (opensm's peer
+// half, both halves in old dumps): its first 4 digits are the DevID, as ibdmchk reads it.
 #include "fabric/subnet_lst_reader.hpp"
+#include "fabric/display_name.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/input_file.hpp"
 
@@ -27,7 +32,7 @@ struct Side {
     NodeType type = NodeType::CA;
     PortNum num_ports = 0;
     std::uint64_t sys_guid = 0, node_guid = 0, port_guid = 0;
-    std::uint32_t vendor = 0, device = 0;
+    std::uint32_t vendor = 0, device = 0, revision = 0;
     std::string_view desc;
     Lid lid = 0;
     PortNum port = 0;
@@ -60,7 +65,8 @@ class LstParser {
             std::string_view l = text.substr(pos, end - pos);
             while (!l.empty() && (l.back() == '\r' || l.back() == ' ' || l.back() == '\t'))
                 l.remove_suffix(1);
-            if (!l.empty()) parse_line(l);
+            const std::size_t first = l.find_first_not_of(" \t");
+            if (first != std::string_view::npos && l[first] != '#') parse_line(l.substr(first));
             pos = end + 1;
         }
         if (nodes_.empty())
@@ -75,6 +81,8 @@ class LstParser {
     std::vector<NodeRec> nodes_;
     std::unordered_map<std::uint64_t, std::uint32_t> by_guid_;
     std::vector<Cable> cables_;
+
+    static std::string name(const Side& d) { return display_name(d.type, d.desc, d.node_guid); }
 
     [[noreturn]] void fail(const std::string& problem, int line = -1) const {
         throw InputError(source_, line < 0 ? line_ : line, problem);
@@ -134,8 +142,12 @@ class LstParser {
         if (d.node_guid == 0) fail("node GUID 0");
         d.port_guid = hex_field(s, "PortGUID:", ~std::uint64_t{0});
         d.vendor = static_cast<std::uint32_t>(hex_field(s, "VenID:", 0xffffffff));
+        const std::size_t dev_digits = s.find(' ') - 6; // after "DevID:"
         d.device = static_cast<std::uint32_t>(hex_field(s, "DevID:", 0xffffffff));
-        (void)hex_field(s, "Rev:", 0xffffffff);
+        // 8 digits: the 16-bit DevID printed through a 32-bit byte swap (opensm's peer half,
+        // and both halves in old dumps); ibdmchk keeps the first 4 digits too.
+        if (dev_digits == 8) d.device >>= 16;
+        d.revision = static_cast<std::uint32_t>(hex_field(s, "Rev:", 0xffffffff));
         expect(s, "{");
         const std::size_t close = s.find("} LID:");
         if (close == std::string_view::npos) fail("unterminated node description");
@@ -144,8 +156,8 @@ class LstParser {
         d.lid = static_cast<Lid>(hex_field(s, "LID:", 0xffff));
         d.port = static_cast<PortNum>(hex_field(s, "PN:", 0xff));
         if (d.port == 0 || d.port > d.num_ports)
-            fail(fmt::format("port {} does not exist on node {:#018x} ({} ports)", d.port,
-                             d.node_guid, d.num_ports));
+            fail(fmt::format("port {} does not exist on {} ({} ports)", d.port, name(d),
+                             d.num_ports));
         expect(s, "} ");
         return d;
     }
@@ -158,9 +170,8 @@ class LstParser {
         }
         NodeRec& r = nodes_[it->second];
         if (r.info.type != d.type || r.info.num_ports != d.num_ports)
-            fail(fmt::format("node {:#018x} is a {} with {} ports here but a {} with {} ports at "
-                             "line {}",
-                             d.node_guid, to_string(d.type), d.num_ports, to_string(r.info.type),
+            fail(fmt::format("{} is a {} with {} ports here but a {} with {} ports at line {}",
+                             name(d), to_string(d.type), d.num_ports, to_string(r.info.type),
                              r.info.num_ports, r.line));
         if (local && !r.from_local) {
             r.info = d;
@@ -168,6 +179,20 @@ class LstParser {
             r.line = line_;
         }
         return it->second;
+    }
+
+    // ` SPD=<2.5|5|10|FDR10|14|25|50|??>`: the rest of the line.
+    LinkSpeed parse_speed(std::string_view s) {
+        expect(s, " SPD=");
+        if (s == "2.5") return LinkSpeed::SDR;
+        if (s == "5") return LinkSpeed::DDR;
+        if (s == "10") return LinkSpeed::QDR;
+        if (s == "FDR10") return LinkSpeed::FDR10;
+        if (s == "14") return LinkSpeed::FDR;
+        if (s == "25") return LinkSpeed::EDR;
+        if (s == "50") return LinkSpeed::HDR;
+        if (s == "??") return LinkSpeed::Unknown;
+        fail(fmt::format("bad link speed \"{}\"", s.substr(0, 20)));
     }
 
     void parse_line(std::string_view s) {
@@ -188,26 +213,8 @@ class LstParser {
         if (log != "ACT" && log != "ARM" && log != "INI" && log != "DWN")
             fail(fmt::format("bad port state \"{}\"", s.substr(0, s.find(' '))));
         s.remove_prefix(3);
-        expect(s, " SPD=");
-        LinkSpeed speed;
-        if (s == "2.5")
-            speed = LinkSpeed::SDR;
-        else if (s == "5")
-            speed = LinkSpeed::DDR;
-        else if (s == "10")
-            speed = LinkSpeed::QDR;
-        else if (s == "FDR10")
-            speed = LinkSpeed::FDR10;
-        else if (s == "14")
-            speed = LinkSpeed::FDR;
-        else if (s == "25")
-            speed = LinkSpeed::EDR;
-        else if (s == "50")
-            speed = LinkSpeed::HDR;
-        else if (s == "??")
-            speed = LinkSpeed::Unknown;
-        else
-            fail(fmt::format("bad link speed \"{}\"", s.substr(0, 20)));
+        // Old dumps end at LOG=: the speed is not known (ibdmchk assumes SDR).
+        const LinkSpeed speed = s.empty() ? LinkSpeed::Unknown : parse_speed(s);
         const std::uint32_t na = node_for(a, true);
         const std::uint32_t nb = node_for(b, false);
         cables_.push_back({na, nb, a.port, b.port, width, speed, line_});
@@ -234,7 +241,8 @@ class LstParser {
             node.id = fmt::format("{}-{:016x}", t, d.node_guid);
             node.sysimg_guid = d.sys_guid;
             node.vendor_id = d.vendor;
-            node.device_id = nodes_[i].from_local ? d.device : 0;
+            node.device_id = d.device;
+            node.revision = d.revision;
             if (d.type != NodeType::Switch)
                 for (PortNum p = 1; p <= d.num_ports; ++p) fb.port(n, p).guid = d.node_guid + p;
             first_slot[i + 1] = first_slot[i] + d.num_ports + 1u;
@@ -244,8 +252,8 @@ class LstParser {
             const Cable& c = cables_[i];
             std::uint32_t& slot = line_at[first_slot[c.a] + c.pa];
             if (slot != 0)
-                fail(fmt::format("port {} of node {:#018x} is listed twice (first at line {})",
-                                 c.pa, nodes_[c.a].info.node_guid, cables_[slot - 1].line),
+                fail(fmt::format("port {} of {} is listed twice (first at line {})", c.pa,
+                                 name(nodes_[c.a].info), cables_[slot - 1].line),
                      c.line);
             slot = static_cast<std::uint32_t>(i + 1);
         }
@@ -253,14 +261,12 @@ class LstParser {
             const Cable& c = cables_[i];
             const std::uint32_t back = line_at[first_slot[c.b] + c.pb];
             if (back == 0 || cables_[back - 1].b != c.a || cables_[back - 1].pb != c.pa)
-                fail(fmt::format("node {:#018x} port {} names node {:#018x} port {} as its peer, "
-                                 "but that port does not name it back",
-                                 nodes_[c.a].info.node_guid, c.pa, nodes_[c.b].info.node_guid,
-                                 c.pb),
+                fail(fmt::format("{} port {} names {} port {} as its peer, but that port does not "
+                                 "name it back",
+                                 name(nodes_[c.a].info), c.pa, name(nodes_[c.b].info), c.pb),
                      c.line);
             if (c.a == c.b && c.pa == c.pb)
-                fail(fmt::format("node {:#018x} port {} is cabled to itself",
-                                 nodes_[c.a].info.node_guid, c.pa),
+                fail(fmt::format("{} port {} is cabled to itself", name(nodes_[c.a].info), c.pa),
                      c.line);
             const Ends& e = ends_[i];
             const Side& a = nodes_[c.a].info;

@@ -8,10 +8,13 @@
 #include "fabric/fabric.hpp"
 #include "fabric/input_error.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ibrt::table_text {
 
@@ -117,6 +120,16 @@ inline std::string_view opensm_type_name(NodeType t) {
         return "Router";
     }
     return "UNKNOWN";
+}
+
+// The order in which opensm's dumps list nodes: its GUID-keyed maps (cl_qmap) hold GUIDs in
+// network byte order and compare them as host integers, so on the x86 machines opensm runs on
+// they ascend by the byte-swapped GUID.
+inline std::vector<NodeId> opensm_guid_order(const Fabric& f, std::vector<NodeId> nodes) {
+    std::sort(nodes.begin(), nodes.end(), [&](NodeId a, NodeId b) {
+        return __builtin_bswap64(f.node(a).guid) < __builtin_bswap64(f.node(b).guid);
+    });
+    return nodes;
 }
 
 } // namespace ibrt::table_text

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake make pkg-config clang clang-format
-  opensm libopensm-dev libibumad-dev infiniband-diags ibsim-utils
+  opensm libopensm-dev libibumad-dev infiniband-diags ibsim-utils ibutils
   libglpk-dev glpk-utils catch2 libcli11-dev nlohmann-json3-dev libfmt-dev
   python3 bc time
 )

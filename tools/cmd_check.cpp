@@ -1,10 +1,10 @@
 // `ibrt check`: the CI validator for unicast routing tables (check/report.hpp). Reads a
-// topology, LFTs (opensm-lfts.dump or dump_fts/ibroute output), LIDs from the topology's
-// `lid N lmc M` comments or a guid2lid file, and optionally SL2VL tables and path selection;
-// prints a human summary, JSON (--json, schema in docs/check.md) and/or JUnit XML.
+// topology (ibnetdiscover or opensm-subnet.lst), LFTs (opensm-lfts.dump, opensm.fdbs or
+// dump_fts/ibroute output), LIDs from the topology or a guid2lid file, and optionally SL2VL
+// tables, path SLs and path selection (fabric/routing_files.hpp); prints a human summary, JSON
+// (--json, schema in docs/check.md) and/or JUnit XML.
 // Exit: 0 clean, 1 violations, 2 bad input, 3 cannot judge (see docs/check.md).
 #include "check/report.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
 #include "tools/command.hpp"
@@ -21,7 +21,7 @@ namespace ibrt::tools {
 namespace {
 
 struct CheckArgs {
-    std::string fabric, lfts, sl2vl, guid2lid, path_selection, junit;
+    std::string fabric, lfts, sl2vl, guid2lid, path_selection, path_sl, junit;
     std::string pattern = "all-to-all";
     std::uint64_t seed = 1;
     bool json = false, strict = false, no_deadlock = false, no_balance = false, quiet = false;
@@ -30,7 +30,8 @@ struct CheckArgs {
 };
 
 Routing load_routing(const Fabric& f, const CheckArgs& a) {
-    return load_routing_files(f, {a.fabric, a.lfts, a.guid2lid, a.sl2vl, a.path_selection});
+    return load_routing_files(f,
+                              {a.fabric, a.lfts, a.guid2lid, a.sl2vl, a.path_selection, a.path_sl});
 }
 
 int run(const CheckArgs& a) {
@@ -46,14 +47,14 @@ int run(const CheckArgs& a) {
     opt.balance = !a.no_balance;
     // Tables read from files carry no path SLs: with SL-dependent SL2VL tables the credit-loop
     // check then cannot judge (run_checks decides whether the SL matters at all).
-    opt.path_sls_known = a.assume_sl >= 0;
+    opt.path_sls_known = a.assume_sl >= 0 || !a.path_sl.empty();
     opt.dlid_use = a.path_selection.empty() ? check::DlidUse::Spread : check::DlidUse::Selection;
     if (!a.quiet)
         opt.progress = [](const std::string& phase, double x) {
             progress(fmt::format("ibrt check: {} {:.0f}%", phase, x * 100));
         };
 
-    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    const Fabric f = load_topology(a.fabric);
     Routing r = load_routing(f, a);
     if (a.assume_sl >= 0)
         r.path_sls = PathSlTable::by_dlid(std::vector<std::uint8_t>(
@@ -80,10 +81,12 @@ const CommandRegistrar reg{{
     "Validate routing tables: reachability, minimality, credit loops, link balance",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<CheckArgs>();
-        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover format")
+        sub.add_option("--fabric", a->fabric,
+                       "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst (by content)")
             ->required()
             ->check(CLI::ExistingFile);
-        sub.add_option("--lfts", a->lfts, "LFTs: opensm-lfts.dump or dump_fts/ibroute output")
+        sub.add_option("--lfts", a->lfts,
+                       "LFTs: opensm-lfts.dump, opensm.fdbs or dump_fts/ibroute output")
             ->required()
             ->check(CLI::ExistingFile);
         sub.add_option("--guid2lid", a->guid2lid,
@@ -92,6 +95,10 @@ const CommandRegistrar reg{{
             ->check(CLI::ExistingFile);
         sub.add_option("--sl2vl", a->sl2vl,
                        "SL2VL tables from opensm-sl2vl.dump (default: every packet on VL0)")
+            ->check(CLI::ExistingFile);
+        sub.add_option("--path-sl", a->path_sl,
+                       "Path SLs, `0x<source node GUID> <DLID> <SL>` per line (ibdmchk -c; "
+                       "written by `ibrt route`), for the credit-loop check")
             ->check(CLI::ExistingFile);
         sub.add_option("--assume-sl", a->assume_sl,
                        "Every path uses this SL: what opensm's single-SL engines (ftree, updn, "

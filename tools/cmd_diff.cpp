@@ -12,10 +12,10 @@
 // Kinds: node_only_in_a, node_only_in_b, node_type, node_ports, node_desc, port_guid,
 // link_only_in_a, link_only_in_b, link_type, lid, switch_only_in_a, switch_only_in_b, lft_entry.
 #include "fabric/display_name.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lft_dump.hpp"
 #include "fabric/lids.hpp"
+#include "fabric/routing_files.hpp"
 #include "tools/command.hpp"
 #include "tools/option_checks.hpp"
 
@@ -240,7 +240,7 @@ int run(const Options& o) {
         LftNaming names;
         std::optional<Fabric> f;
         if (!o.fabric.empty()) {
-            f = read_ibnetdiscover_file(o.fabric);
+            f = load_topology(o.fabric);
             (void)bind_lft_dump(a, *f, o.a); // every switch and port of both dumps exists
             (void)bind_lft_dump(b, *f, o.b);
             names.fabric = &*f;
@@ -252,7 +252,7 @@ int run(const Options& o) {
         }
         d = diff_lfts(a, b, names);
     } else {
-        const Fabric a = read_ibnetdiscover_file(o.a), b = read_ibnetdiscover_file(o.b);
+        const Fabric a = load_topology(o.a), b = load_topology(o.b);
         require_guids(a, o.a);
         require_guids(b, o.b);
         d = diff_topologies(a, b, o.lids);

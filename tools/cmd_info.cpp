@@ -13,7 +13,7 @@
 //     "levels": {"switches_by_level": [{"level": n, "switches": n}], "max_level": n,
 //                "unreached_switches": n} }           level 1 = cabled to an end node
 #include "fabric/fabric_stats.hpp"
-#include "fabric/ibnetdiscover.hpp"
+#include "fabric/routing_files.hpp"
 #include "tools/command.hpp"
 
 #include <fmt/core.h>
@@ -122,7 +122,8 @@ const CommandRegistrar reg{{
     [](CLI::App& sub) -> std::function<int()> {
         auto file = std::make_shared<std::string>();
         auto json = std::make_shared<bool>(false);
-        sub.add_option("FILE", *file, "Topology in ibnetdiscover / ibsim net format")->required();
+        sub.add_option("FILE", *file, "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
+            ->required();
         sub.add_flag("--json", *json, "Print JSON (schema \"ibrt-info/1\") instead of a table");
         sub.footer(
             "Levels are breadth-first distances from the CAs/routers: level 1 switches are\n"
@@ -134,7 +135,7 @@ const CommandRegistrar reg{{
             "lids{end_ports,with_lid,max_lid,lmc[{lmc,ports}]}, components{count,sizes},\n"
             "levels{switches_by_level[{level,switches}],max_level,unreached_switches}.");
         return [file, json] {
-            const Fabric f = read_ibnetdiscover_file(*file);
+            const Fabric f = load_topology(*file);
             const FabricStats s = compute_fabric_stats(f);
             if (*json)
                 fmt::print("{}\n", to_json(s, *file).dump(2));

@@ -13,7 +13,7 @@
 #include "fabric/generators/fat_tree.hpp"
 #include "fabric/generators/random_graph.hpp"
 #include "fabric/generators/torus.hpp"
-#include "fabric/ibnetdiscover.hpp"
+#include "fabric/routing_files.hpp"
 #include "graph/updown.hpp"
 #include "lidassign/path_compute.hpp"
 #include "lidassign/plan.hpp"
@@ -237,7 +237,7 @@ int run_lids(const LidsArgs& a) {
                    a.heuristic);
         return kExitBadInput;
     }
-    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    const Fabric f = load_topology(a.fabric);
     PathOptions po;
     po.seed = a.seed;
     const PathSet paths = compute_paths(f, scheme, po);
@@ -324,7 +324,8 @@ const CommandRegistrar reg{{
     "LID assignment (paper 001): heuristics and exact ILP on a fabric's paths",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<LidsArgs>();
-        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover / ibsim net format");
+        sub.add_option("--fabric", a->fabric,
+                       "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst");
         sub.add_option("--paths", a->paths,
                        "Path computation over Up*/Down* routes: shortest-widest or "
                        "path-selection")

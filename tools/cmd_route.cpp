@@ -1,5 +1,8 @@
 // `ibrt route`: runs a routing engine (engines/engine.hpp) on a topology and writes what opensm
-// would hold afterwards: opensm-lfts.dump, guid2lid, the path selection, and report.json.
+// would hold afterwards: opensm-lfts.dump, guid2lid, the path selection, report.json, and the
+// files ibdmchk (Debian ibutils) checks independently: opensm-subnet.lst + opensm.fdbs, the
+// path-SL file (ibdmchk -c) and, when the routing has SL2VL tables, opensm-sl2vl.dump (which
+// ibdmchk -d reads as it is).
 //
 // report.json, schema "ibrt-route/1" (fields are only ever added):
 //   { "schema": "ibrt-route/1", "engine": str, "fabric": str, "lmc": n,
@@ -17,10 +20,13 @@
 #include "fabric/end_ports.hpp"
 #include "fabric/graph.hpp"
 #include "fabric/guid2lid.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lft_dump.hpp"
 #include "fabric/path_selection.hpp"
+#include "fabric/path_sl_file.hpp"
+#include "fabric/routing_files.hpp"
+#include "fabric/sl2vl_dump.hpp"
+#include "fabric/subnet_lst_writer.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
@@ -42,6 +48,7 @@ struct RouteArgs {
     EngineCli ecli;
     std::uint64_t seed = 1;
     bool paper_lids = false, lids_from_fabric = false, no_path_selection = false, no_load = false;
+    bool no_fdbs = false;
 };
 
 std::ofstream open_out(const std::filesystem::path& p) {
@@ -55,7 +62,7 @@ int run_route(const RouteArgs& a) {
     EngineCli ecli = a.ecli;
     if (a.paper_lids) ecli.opts.push_back("paper_lids=true");
     const EngineOptions opt = engine_options(*engine, ecli, a.seed);
-    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    const Fabric f = load_topology(a.fabric);
     std::optional<Lids> pre;
     if (a.lids_from_fabric) pre = Lids::from_fabric(f);
 
@@ -84,6 +91,29 @@ int run_route(const RouteArgs& a) {
         auto o = open_out(dir / "path-selection");
         write_path_selection(o, f, r);
     }
+    {
+        auto o = open_out(dir / "opensm-subnet.lst");
+        write_subnet_lst(o, f, r.lids);
+    }
+    if (!a.no_fdbs) {
+        auto o = open_out(dir / "opensm.fdbs");
+        write_opensm_fdbs(o, f, r);
+    }
+    if (!r.sl2vl.empty()) {
+        auto o = open_out(dir / "opensm-sl2vl.dump");
+        write_sl2vl_dump(o, f, r);
+    }
+    PathSlWriteStats psl;
+    {
+        auto o = open_out(dir / "path-sl");
+        psl = write_path_sl(o, f, r);
+    }
+    if (psl.split_nodes)
+        fmt::print(stderr,
+                   "ibrt route: {} CAs have ports entering at switches with different path SLs; "
+                   "path-sl (one SL table per node, as ibdmchk reads it) gives each the SLs of its "
+                   "first port with a LID\n",
+                   psl.split_nodes);
 
     using J = nlohmann::ordered_json;
     J j;
@@ -146,7 +176,8 @@ const CommandRegistrar reg{{
                "Routing engine: mlid (paper 000 §4), slid (its single-LID baseline) or separate "
                "(paper 001: path selection, then color/L LID assignment)")
             ->required();
-        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover / ibsim net format")
+        sub.add_option("--fabric", a->fabric,
+                       "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
             ->required();
         add_engine_cli(sub, a->ecli);
         sub.add_option("--seed", a->seed,
@@ -160,14 +191,20 @@ const CommandRegistrar reg{{
         sub.add_option("--out", a->out, "Output directory (created if missing)")->required();
         sub.add_flag("--no-path-selection", a->no_path_selection,
                      "Do not write path-selection (it has one line per CA pair)");
+        sub.add_flag("--no-fdbs", a->no_fdbs,
+                     "Do not write opensm.fdbs (a line per switch and LID, like opensm-lfts.dump)");
         sub.add_flag("--no-load", a->no_load,
                      "Skip the all-to-all link-load summary in report.json");
         sub.footer("Writes DIR/opensm-lfts.dump (opensm's format, loadable by its `file` "
                    "engine),\nDIR/guid2lid, DIR/path-selection (`<src GUID> <dst GUID> <DLID>` "
                    "per CA pair)\nand DIR/report.json (schema \"ibrt-route/1\": engine, lmc, "
-                   "lids, tree levels,\nroute_time_ms, link_load). Exit 2 on bad input or when "
-                   "the engine declines the\nfabric (the reason is printed), e.g. a fabric that "
-                   "is not a fat tree.\n\n" +
+                   "lids, tree levels,\nroute_time_ms, link_load). For ibdmchk (Debian "
+                   "ibutils) and `ibrt check`/`sim`:\nDIR/opensm-subnet.lst + DIR/opensm.fdbs "
+                   "(opensm's formats, ibdmchk -s/-f), DIR/path-sl\n(`0x<source node GUID> "
+                   "<DLID> <SL>`, ibdmchk -c; only sources with an SL other than 0)\nand, "
+                   "when the engine sets SL2VL tables, DIR/opensm-sl2vl.dump (ibdmchk -d reads "
+                   "it).\nExit 2 on bad input or when the engine declines the\nfabric (the "
+                   "reason is printed), e.g. a fabric that is not a fat tree.\n\n" +
                    engine_params_help());
         return [a] { return run_route(*a); };
     },

@@ -7,9 +7,9 @@
 // that answer is short of pairs (ibsim's umad2sim passes only the first MAD of a multi-packet
 // answer, three records), the missing (SLID, DLID) pairs are asked one by one, -j at a time.
 #include "fabric/guid2lid.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lids.hpp"
+#include "fabric/routing_files.hpp"
 #include "fabric/saquery_reader.hpp"
 #include "tools/command.hpp"
 
@@ -48,7 +48,7 @@ std::string run_capture(const std::string& cmd) {
 }
 
 int run(const Args& a) {
-    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    const Fabric f = load_topology(a.fabric);
     const Lids lids = a.guid2lid.empty()
                           ? Lids::from_fabric(f)
                           : bind_guid2lid(read_guid2lid_file(a.guid2lid), f, a.guid2lid);

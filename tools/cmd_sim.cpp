@@ -27,6 +27,7 @@
 #include "engines/engine.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/routing_files.hpp"
 #include "sim/config_notes.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
@@ -125,7 +126,7 @@ int run_sim(const SimArgs& a) {
     base_cfg.num_vls = std::uint8_t(a.vls);
     check_sim_config(base_cfg);
     const std::vector<double> loads = parse_loads(a.loads, "--load");
-    const Fabric f = read_ibnetdiscover_file(a.fabric);
+    const Fabric f = load_topology(a.fabric);
     Routing r;
     try {
         r = load_sim_routing(f, a.fabric, a.routing, a.engine);
@@ -293,7 +294,8 @@ const CommandRegistrar reg{{
     "Simulate packets on a fabric with its real forwarding tables (throughput, latency)",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<SimArgs>();
-        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover / ibsim net format")
+        sub.add_option("--fabric", a->fabric,
+                       "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
             ->required();
         sub.add_option("--engine", a->engine, "Route in-process instead: mlid, slid, separate");
         add_routing_options(sub, a->routing);

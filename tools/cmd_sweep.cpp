@@ -10,6 +10,7 @@
 #include "fabric/generators/fat_tree.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/routing_files.hpp"
 #include "sim/config_notes.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
@@ -71,7 +72,7 @@ int run_sweep(const SweepArgs& a) {
         f = gen::fat_tree(m, n);
         name = fmt::format("FT({},{})", m, n);
     } else {
-        f = read_ibnetdiscover_file(a.fabric);
+        f = load_topology(a.fabric);
     }
     // The routings: every engine, and the tables of --lfts (a series named "lfts"); --lfts
     // alone replaces the default engines.
@@ -171,7 +172,8 @@ const CommandRegistrar reg{{
     "Latency vs accepted traffic curves for several engines and VL counts (paper 000 §5)",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<SweepArgs>();
-        sub.add_option("--fabric", a->fabric, "Topology in ibnetdiscover format");
+        sub.add_option("--fabric", a->fabric,
+                       "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst");
         sub.add_option("--fat-tree", a->fat_tree, "Or generate FT(M,N): M,N")
             ->check(wholes_in(1, 254));
         auto* engines = sub.add_option("--engines,--engine", a->engines,

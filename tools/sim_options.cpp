@@ -261,18 +261,22 @@ void check_sim_config(const sim::SimConfig& c) {
 }
 
 void add_routing_options(CLI::App& sub, RoutingOptions& o) {
-    sub.add_option("--lfts", o.lfts, "LFTs: opensm-lfts.dump or ibroute/dump_fts output");
+    sub.add_option("--lfts", o.lfts,
+                   "LFTs: opensm-lfts.dump, opensm.fdbs or ibroute/dump_fts output");
     add_engine_cli(sub, o.engine);
     sub.add_option("--guid2lid", o.guid2lid,
                    "LIDs from opensm's guid2lid (default: the topology's `lid` comments)");
     sub.add_option("--sl2vl", o.sl2vl, "SL2VL tables: opensm-sl2vl.dump");
+    sub.add_option("--path-sl", o.path_sl,
+                   "Path SLs (ibdmchk -c format, written by `ibrt route`) for --sl path; replaces "
+                   "an engine's");
     sub.add_option("--path-selection", o.path_selection,
                    "DLID per source/destination (written by `ibrt route`)");
 }
 
 Routing load_sim_routing(const Fabric& f, const std::string& fabric_path, const RoutingOptions& o,
                          const std::string& engine) {
-    const RoutingFiles files{fabric_path, o.lfts, o.guid2lid, o.sl2vl, o.path_selection};
+    const RoutingFiles files{fabric_path, o.lfts, o.guid2lid, o.sl2vl, o.path_selection, o.path_sl};
     if (engine.empty()) return load_routing_files(f, files);
     const auto e = make_engine_or_throw(engine);
     const EngineOptions opt = engine_options(*e, o.engine, 1);

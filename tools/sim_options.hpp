@@ -69,7 +69,7 @@ std::vector<double> parse_loads(const std::string& s, const char* what);
 // in-process (--engine; --guid2lid then pre-assigns its LIDs), plus optional SL2VL tables and
 // path selection in either case.
 struct RoutingOptions {
-    std::string lfts, guid2lid, sl2vl, path_selection;
+    std::string lfts, guid2lid, sl2vl, path_selection, path_sl;
     EngineCli engine; // --lmc, --engine-opt, --data-vls
 };
 void add_routing_options(CLI::App& sub, RoutingOptions& o);

@@ -13,10 +13,12 @@
 namespace ibrt::test {
 
 struct CompareOptions {
-    bool ids = true;    // node ids equal (off when the writer had to rename nodes)
-    bool lids = true;   // LIDs/LMCs of switch port 0 and connected end ports
-    bool sysimg = true; // system image GUIDs (ibsim reports the node GUID when none is set)
-    bool vendor = true; // vendor and device ids
+    bool ids = true;      // node ids equal (off when the writer had to rename nodes)
+    bool lids = true;     // LIDs/LMCs of switch port 0 and connected end ports
+    bool sysimg = true;   // system image GUIDs (ibsim reports the node GUID when none is set)
+    bool vendor = true;   // vendor and device ids
+    bool speeds = true;   // link speeds (widths are always compared)
+    bool enhanced = true; // switches' enhanced port 0
 };
 
 // First difference between two fabrics, or "" when they are equal under `opt`.
@@ -42,7 +44,8 @@ inline std::string fabric_diff(const Fabric& a, const Fabric& b, const CompareOp
         if (x.guid != y.guid) return who + ": guid";
         if (opt.ids && x.id != y.id) return fmt::format("{}: id vs \"{}\"", who, y.id);
         if (x.desc != y.desc) return fmt::format("{}: desc \"{}\" vs \"{}\"", who, x.desc, y.desc);
-        if (x.enhanced_port0 != y.enhanced_port0 && x.is_switch()) return who + ": enhanced port 0";
+        if (opt.enhanced && x.enhanced_port0 != y.enhanced_port0 && x.is_switch())
+            return who + ": enhanced port 0";
         if (opt.sysimg && x.sysimg_guid != y.sysimg_guid)
             return fmt::format("{}: sysimgguid {:#x} vs {:#x}", who, x.sysimg_guid, y.sysimg_guid);
         if (opt.vendor && (x.vendor_id != y.vendor_id || x.device_id != y.device_id))
@@ -65,7 +68,7 @@ inline std::string fabric_diff(const Fabric& a, const Fabric& b, const CompareOp
             if (!u.connected() || p == 0) continue;
             if (map[u.peer_node] != v.peer_node || u.peer_port != v.peer_port)
                 return where + ": peer";
-            if (u.width != v.width || u.speed != v.speed)
+            if (u.width != v.width || (opt.speeds && u.speed != v.speed))
                 return fmt::format("{}: link {}x{} vs {}x{}", where, u.width, to_string(u.speed),
                                    v.width, to_string(v.speed));
             if (u.ext_num != v.ext_num) return where + ": ext port number";

@@ -214,7 +214,7 @@ TEST_CASE("LFT dump reader errors name file:line", "[lft_dump]") {
     CHECK_THROWS_WITH(parse(h + "0x0002 001\n0x2 002\n"),
                       "t:3: LID 0x0002 is listed twice for switch 0x0020000000010000");
     CHECK_THROWS_WITH(parse(h + "0x0002 001\n3 lids dumped\n" + h),
-                      "t:4: switch guid 0x0020000000010000 is listed twice (first at line 1)");
+                      "t:4: switch GUID 0x0020000000010000 is listed twice (first at line 1)");
     CHECK_THROWS_WITH(parse(h + "3 lids dumped\n0x0002 001\n"),
                       "t:3: entry after the 'lids dumped' trailer of the switch block (line 2) and "
                       "before the next 'Unicast lids' header");
@@ -233,8 +233,8 @@ TEST_CASE("LFT dump reader errors name file:line", "[lft_dump]") {
     CHECK_THROWS_WITH(parse("Unicast lids [0-49152] of switch Lid 1 guid 0x1 ('x'):\n"),
                       "t:1: LID range top 0xc000 is above the unicast LIDs (0xbfff)");
     CHECK_THROWS_WITH(parse("Unicast lids [0x0-0x3] of switch Lid 1 guid 0xa1 (a):\n" + h),
-                      "t:2: opensm-style switch header in a dump that started in ibroute format "
-                      "at line 1");
+                      "t:2: opensm-lfts.dump switch header in a dump that started in "
+                      "ibroute/dump_fts format at line 1");
     CHECK_THROWS_WITH(read_lft_dump_file("/nonexistent/x.dump"),
                       "/nonexistent/x.dump: cannot open: No such file or directory");
 }
@@ -244,17 +244,19 @@ TEST_CASE("bind_lft_dump errors name the switch header line", "[lft_dump]") {
     CHECK_THROWS_WITH(bind_lft_dump(parse("\nUnicast lids [0-3] of switch Lid 1 guid "
                                           "0x00000000deadbeef ('x'):\n"),
                                     f, "t"),
-                      "t:2: switch guid 0x00000000deadbeef is not in the fabric");
+                      "t:2: switch GUID 0x00000000deadbeef is not in the fabric");
     CHECK_THROWS_WITH(bind_lft_dump(parse("Unicast lids [0-3] of switch Lid 1 guid "
                                           "0x0010000000000100 ('x'):\n"),
                                     f, "t"),
-                      "t:1: guid 0x0010000000000100 is a CA ('host-l0-0'), not a switch");
-    CHECK_THROWS_WITH(bind_lft_dump(parse("Unicast lids [0-3] of switch Lid 1 guid "
-                                          "0x0020000000010000 ('leaf-0'):\n0x0001 004\n"
-                                          "0x0002 005\n"),
-                                    f, "t"),
-                      "t:1: switch 0x0020000000010000 ('leaf-0'): LID 0x0002 goes out port 5 but "
-                      "the switch has 4 ports");
+                      "t:1: GUID 0x0010000000000100 is CA 'host-l0-0' (GUID 0x0010000000000100), "
+                      "not a switch");
+    CHECK_THROWS_WITH(
+        bind_lft_dump(parse("Unicast lids [0-3] of switch Lid 1 guid "
+                            "0x0020000000010000 ('leaf-0'):\n0x0001 004\n"
+                            "0x0002 005\n"),
+                      f, "t"),
+        "t:1: switch 'leaf-0' (GUID 0x0020000000010000): LID 0x0002 goes out port 5 but "
+        "the switch has 4 ports");
 }
 
 TEST_CASE("a truncated or partial dump is bad input, not a routing fault", "[lft_dump]") {

@@ -7,6 +7,7 @@
 #include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lft_dump.hpp"
+#include "fabric/path_sl_file.hpp"
 #include "fabric/sl2vl_dump.hpp"
 #include "tables_fixture.hpp"
 
@@ -25,7 +26,7 @@ using ibrt::test::tables_dir;
 
 namespace {
 
-enum class Kind { Lft, Guid2Lid, Sl2Vl };
+enum class Kind { Lft, Guid2Lid, Sl2Vl, PathSl };
 
 struct Tally {
     std::size_t parsed = 0, rejected = 0, bound = 0;
@@ -82,6 +83,21 @@ void exercise(Kind kind, const std::string& text, const std::string& source, Tal
             write_sl2vl_dump(once, f, r);
             r.sl2vl = bind_sl2vl_dump(read_sl2vl_dump_text(once.str(), "w"), f, "w");
             write_sl2vl_dump(twice, f, r);
+            REQUIRE(twice.str() == once.str()); // the writer's output is a fixed point
+            break;
+        }
+        case Kind::PathSl: {
+            static const std::string g2l = tables_dir() + "ft-lmc1.guid2lid";
+            static const Lids lids = bind_guid2lid(read_guid2lid_file(g2l), f, g2l);
+            const auto e = read_path_sl_text(text, source);
+            ++t.parsed;
+            Routing r;
+            r.lids = lids;
+            r.path_sls = bind_path_sl(e, f, lids, source);
+            std::ostringstream once, twice;
+            write_path_sl(once, f, r);
+            r.path_sls = bind_path_sl(read_path_sl_text(once.str(), "w"), f, lids, "w");
+            write_path_sl(twice, f, r);
             REQUIRE(twice.str() == once.str()); // the writer's output is a fixed point
             break;
         }
@@ -162,8 +178,9 @@ std::string mutate(const std::string& in, std::mt19937& rng) {
 std::optional<Kind> kind_of(const std::string& name) {
     if (name.find("sl2vl") != std::string::npos) return Kind::Sl2Vl;
     if (name.find("guid2lid") != std::string::npos) return Kind::Guid2Lid;
+    if (name.find("path-sl") != std::string::npos) return Kind::PathSl;
     if (name.find("lfts") != std::string::npos || name.find("dump_fts") != std::string::npos ||
-        name.find("ibroute") != std::string::npos)
+        name.find("ibroute") != std::string::npos || name.find("fdbs") != std::string::npos)
         return Kind::Lft;
     return std::nullopt;
 }
@@ -177,7 +194,7 @@ TEST_CASE("every table sample survives truncation and mutation", "[tables][robus
         if (e.is_regular_file() && kind_of(e.path().filename().string()))
             samples.push_back(e.path());
     std::sort(samples.begin(), samples.end());
-    REQUIRE(samples.size() >= 17);
+    REQUIRE(samples.size() >= 19);
 
     Tally total;
     for (const fs::path& path : samples) {
