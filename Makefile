@@ -4,8 +4,9 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps configure build demo check unit e2e bench fuzz install format clean
+.PHONY: all deps configure build demo check unit e2e bench fuzz fuzz-run install format clean
 
 all: build
 
@@ -34,9 +35,13 @@ bench: build
 	@bash scripts/bench.sh $(BUILD)
 
 fuzz: deps
-	@cmake -S . -B $(BUILD)-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DIBRT_FUZZ=ON >/dev/null
+	@cmake -S . -B $(BUILD)-fuzz $(CMAKE_FLAGS) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DIBRT_FUZZ=ON >/dev/null
 	@cmake --build $(BUILD)-fuzz -j $(JOBS) --target $(notdir $(basename $(wildcard fuzz/fuzz_*.cpp)))
 	@echo "fuzz targets are in $(BUILD)-fuzz/fuzz/; e.g. $(BUILD)-fuzz/fuzz/fuzz_ibnetdiscover test-fabrics/"
+
+# A campaign: every fuzz target in turn for FUZZ_SECONDS, from its seed corpus (scripts/fuzz-run.sh).
+fuzz-run: fuzz
+	@bash scripts/fuzz-run.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
 
 install: build
 	@cmake --install $(BUILD)
