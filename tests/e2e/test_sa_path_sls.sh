@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Issue 12, "never fail what it cannot judge": opensm's dfsssp and lash spread paths over SLs
+# that no dump holds. `ibrt check` with their SL-dependent opensm-sl2vl.dump must say "cannot
+# judge" (exit 3), not report a credit loop; `ibrt sa-path-sls` reads the real SLs from the
+# running SM's SA with saquery, and with them `ibrt check` judges the tables clean.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/harness.sh"
+e2e_init sa_path_sls
+PATH="$PATH:/usr/sbin:/sbin"
+
+"$IBRT" gen -q -o torus.net torus --k 5
+e2e_start_ibsim torus.net
+
+for engine in dfsssp lash; do
+    osm="$WORK/osm-$engine"
+    mkdir -p "$osm"
+    # A running SM (no -o): the SA answers only while opensm runs. -Q: QoS, so SL2VL tables
+    # are set up and dumped. -d2 flushes the log for the poll below.
+    OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
+        opensm -e -d2 -s 0 -Q -R "$engine" -f "$osm/osm.log" --dump_files_dir "$osm" -D 0x43 \
+        >"$osm/opensm.out" 2>&1 </dev/null &
+    pid=$!
+    E2E_PIDS+=("$pid")
+    deadline=$((SECONDS + 60))
+    until grep -q "SUBNET UP" "$osm/osm.log" 2>/dev/null; do
+        kill -0 "$pid" 2>/dev/null || e2e_fail "$engine: opensm died: $(tail -n 5 "$osm/opensm.out")"
+        ((SECONDS < deadline)) || e2e_fail "$engine: no SUBNET UP in 60 s"
+        sleep 0.1
+    done
+    grep -q "$engine tables configured on all switches" "$osm/osm.log" ||
+        e2e_fail "$engine did not route (silent fallback?)"
+    [[ -s "$osm/opensm-sl2vl.dump" ]] || e2e_fail "$engine: no opensm-sl2vl.dump"
+    e2e_diag ibnetdiscover >"$engine.net"
+    files=(--fabric "$engine.net" --lfts "$osm/opensm-lfts.dump" --guid2lid "$osm/guid2lid"
+        --sl2vl "$osm/opensm-sl2vl.dump")
+
+    # Without the path SLs: cannot judge (it used to report a credit loop, exit 1).
+    e2e_expect_rc 3 "$IBRT" check -q --no-balance "${files[@]}"
+
+    # The SLs the SA hands out (per pair: ibsim passes one MAD of a multi-packet answer).
+    e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 \
+        --fabric "$engine.net" --guid2lid "$osm/guid2lid" --out "$engine.psl" \
+        --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery"
+    # dfsssp and lash really use more than one SL on this torus, so the check has work to do.
+    nsl=$(awk '/^0x/ {print $3}' "$engine.psl" | sort -u | wc -l)
+    ((nsl >= 2)) || e2e_fail "$engine: the SA gave only $nsl distinct SL(s)"
+    e2e_expect_rc 0 "$IBRT" check -q --no-balance "${files[@]}" --path-sl "$engine.psl"
+
+    # All on SL 0 instead, the credit loop the engine's SLs break is there: the SLs matter.
+    e2e_expect_rc 1 "$IBRT" check -q --no-balance "${files[@]}" --assume-sl 0
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    echo "ok: $engine ($nsl SLs)"
+done
+e2e_pass
