@@ -13,6 +13,7 @@
 // into per-buffer FIFOs, so the per-packet path allocates nothing.
 #include "sim/simulator.hpp"
 
+#include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
 #include "sim/config_check.hpp"
 #include "sim/event_queue.hpp"
@@ -421,12 +422,10 @@ void Network::setup() {
         ca_out_.push_back(out);
         ca_of_node_[n] = i;
         if (out == kNoPort) {
-            const std::string name = f_.node(n).desc.empty() ? f_.node(n).id : f_.node(n).desc;
             const PortId cabled = first_end_port(f_, n);
             if (cabled == kNoPort)
-                throw std::invalid_argument("end node '" + name + "' has no cable");
-            throw std::invalid_argument("end node '" + name + "' port " +
-                                        std::to_string(f_.port_num(cabled)) + " has no LID");
+                throw std::invalid_argument(display_name(f_, n) + " has no cable");
+            throw std::invalid_argument(display_port(f_, n, f_.port_num(cabled)) + " has no LID");
         }
         const Lid base = r_.lids.base(out);
         ca_base_.push_back(base);
@@ -800,12 +799,8 @@ std::string Network::buffer_name(std::uint32_t b) const {
     if (out) b -= std::uint32_t(IB);
     const PortId s = b / V_;
     const NodeId n = f_.port_node(s);
-    const Node& node = f_.node(n);
-    const std::string name = !node.desc.empty() ? node.desc
-                             : !node.id.empty() ? node.id
-                                                : "node " + std::to_string(n);
-    return "'" + name + "' port " + std::to_string(f_.port_num(s)) + " VL " +
-           std::to_string(b % V_) + (out ? " out" : "");
+    return display_port(f_, n, f_.port_num(s)) + " VL " + std::to_string(b % V_) +
+           (out ? " out" : "");
 }
 
 // The wait-for graph of full buffers: a switch input buffer whose head packet lacks credits

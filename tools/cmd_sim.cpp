@@ -25,6 +25,7 @@
 //                     "max_accepted_fraction", "max_accepted_load",
 //                     "load", "accepted_fraction" (= the onset's, their ibrt-sim/1 names)} }
 #include "engines/engine.hpp"
+#include "fabric/display_name.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
@@ -55,16 +56,11 @@ struct SimArgs {
     bool csv = false, json = false, quiet = false;
 };
 
-std::string node_name(const Fabric& f, NodeId n) {
-    const Node& x = f.node(n);
-    return !x.desc.empty() ? x.desc : !x.id.empty() ? x.id : fmt::format("node {}", n);
-}
-
 nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResult& r) {
     using J = nlohmann::ordered_json;
     J links = J::array();
     for (const auto& u : r.links)
-        links.push_back({{"node", node_name(f, f.port_node(u.port))},
+        links.push_back({{"node", display_name(f, f.port_node(u.port))},
                          {"port", f.port_num(u.port)},
                          {"util", u.utilization},
                          {"vl", u.vl_utilization}});

@@ -138,10 +138,14 @@ TEST_CASE("a credit loop through output buffers deadlocks and names them") {
     REQUIRE(r.deadlock);
     std::vector<std::string> cyc = r.deadlock_cycle;
     std::sort(cyc.begin(), cyc.end());
-    CHECK(cyc == std::vector<std::string>{"'A' port 2 VL 0 out", "'A' port 3 VL 0",
-                                          "'B' port 2 VL 0 out", "'B' port 3 VL 0",
-                                          "'C' port 2 VL 0 out", "'C' port 3 VL 0",
-                                          "'D' port 2 VL 0 out", "'D' port 3 VL 0"});
+    CHECK(cyc == std::vector<std::string>{"switch 'A' (GUID 0x0000000000000200) port 2 VL 0 out",
+                                          "switch 'A' (GUID 0x0000000000000200) port 3 VL 0",
+                                          "switch 'B' (GUID 0x0000000000000201) port 2 VL 0 out",
+                                          "switch 'B' (GUID 0x0000000000000201) port 3 VL 0",
+                                          "switch 'C' (GUID 0x0000000000000202) port 2 VL 0 out",
+                                          "switch 'C' (GUID 0x0000000000000202) port 3 VL 0",
+                                          "switch 'D' (GUID 0x0000000000000203) port 2 VL 0 out",
+                                          "switch 'D' (GUID 0x0000000000000203) port 3 VL 0"});
     CHECK(r.generated == r.delivered + r.dropped + r.in_flight);
 }
 

@@ -141,8 +141,10 @@ TEST_CASE("a credit loop deadlocks and is reported with its cycle of buffers") {
     REQUIRE(r.deadlock);
     std::vector<std::string> cyc = r.deadlock_cycle;
     std::sort(cyc.begin(), cyc.end());
-    CHECK(cyc == std::vector<std::string>{"'A' port 3 VL 0", "'B' port 3 VL 0", "'C' port 3 VL 0",
-                                          "'D' port 3 VL 0"});
+    CHECK(cyc == std::vector<std::string>{"switch 'A' (GUID 0x0000000000000200) port 3 VL 0",
+                                          "switch 'B' (GUID 0x0000000000000201) port 3 VL 0",
+                                          "switch 'C' (GUID 0x0000000000000202) port 3 VL 0",
+                                          "switch 'D' (GUID 0x0000000000000203) port 3 VL 0"});
     CHECK(r.in_flight > 0);
     CHECK(r.generated == r.delivered + r.in_flight);
 }
@@ -247,5 +249,6 @@ TEST_CASE("configurations that cannot run are refused") {
                       "pattern bitrev needs a power-of-two number of end nodes, have 6");
     Routing nolid = x.r;
     nolid.lids = Lids(x.f);
-    CHECK_THROWS_WITH(simulate(x.f, nolid, fast_config()), "end node 'h0' port 1 has no LID");
+    CHECK_THROWS_WITH(simulate(x.f, nolid, fast_config()),
+                      "CA 'h0' (GUID 0x0000000000000100) port 1 has no LID");
 }
