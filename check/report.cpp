@@ -1,10 +1,12 @@
 // Running the checks and rendering text and JUnit; JSON is in report_json.cpp.
 #include "check/report.hpp"
 #include "fabric/display_name.hpp"
+#include "fabric/end_ports.hpp"
 #include "fabric/xml_escape.hpp"
 
 #include "check/endpoints.hpp"
 #include "fabric/display_name.hpp"
+#include "fabric/end_ports.hpp"
 
 #include <fmt/format.h>
 
@@ -19,10 +21,8 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
     rep.switches = f.switches().size();
     rep.cas = f.cas().size();
     rep.endpoints = collect_endpoints(f, r.lids).ports.size();
-    for (NodeId c : f.cas())
-        for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
-            if (f.port(c, p).connected() && !r.lids.has_lid(f.port_id(c, p)))
-                rep.ports_without_lid.push_back(f.port_id(c, p));
+    for (PortId p : all_end_ports(f)) // every cabled CA port is an end port once it has a LID
+        if (!r.lids.has_lid(p)) rep.ports_without_lid.push_back(p);
     rep.path_sls_known = opt.path_sls_known || !sl2vl_depends_on_sl(r);
     for (std::uint32_t lid = 1; lid <= r.lids.max_lid(); ++lid)
         rep.lids += r.lids.owner(static_cast<Lid>(lid)) != kNoPort;

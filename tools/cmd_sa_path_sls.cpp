@@ -6,6 +6,7 @@
 // One `saquery -p` asks for every PathRecord at once (opensm answers all port pairs). Where
 // that answer is short of pairs (ibsim's umad2sim passes only the first MAD of a multi-packet
 // answer, three records), the missing (SLID, DLID) pairs are asked one by one, -j at a time.
+#include "fabric/end_ports.hpp"
 #include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lids.hpp"
@@ -56,11 +57,7 @@ int run(const Args& a) {
         throw InputError(a.fabric, 0, "no LIDs: give opensm's guid2lid with --guid2lid");
 
     // The sources `ibrt check` walks from (CA ports with a LID) and every owned DLID.
-    std::vector<PortId> sources;
-    for (NodeId c : f.cas())
-        for (PortNum p = 1; p <= f.node(c).num_ports; ++p)
-            if (f.port(c, p).connected() && lids.has_lid(f.port_id(c, p)))
-                sources.push_back(f.port_id(c, p));
+    const std::vector<PortId> sources = all_end_ports(f, &lids);
     std::vector<Lid> dlids;
     for (Lid l = 1; l <= lids.max_lid(); ++l)
         if (lids.owner(l) != kNoPort) dlids.push_back(l);
