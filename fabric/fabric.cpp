@@ -63,6 +63,23 @@ double lane_data_gbps(LinkSpeed s) {
     return 0;
 }
 
+std::string_view link_width_str(std::uint8_t lanes) {
+    switch (lanes) {
+    case 1:
+        return "1x";
+    case 2:
+        return "2x";
+    case 4:
+        return "4x";
+    case 8:
+        return "8x";
+    case 12:
+        return "12x";
+    default:
+        return "??";
+    }
+}
+
 std::optional<std::uint8_t> parse_link_width(std::string_view s) {
     if (s == "1x") return 1;
     if (s == "2x") return 2;

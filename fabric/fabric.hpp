@@ -41,6 +41,8 @@ std::optional<LinkSpeed> parse_link_speed(std::string_view s);
 double lane_data_gbps(LinkSpeed s);
 // Lanes of a link width string ("1x", "2x", "4x", "8x", "12x"); nullopt if not one of these.
 std::optional<std::uint8_t> parse_link_width(std::string_view s);
+// The width as ibnetdiscover and opensm print it ("4x"); "??" for an unknown lane count.
+std::string_view link_width_str(std::uint8_t lanes);
 
 struct Port {
     NodeId peer_node = kNoNode; // kNoNode when unconnected

@@ -54,23 +54,6 @@ std::string clean_desc(std::string_view d) {
     return s;
 }
 
-std::string_view width_str(std::uint8_t lanes) {
-    switch (lanes) {
-    case 1:
-        return "1x";
-    case 2:
-        return "2x";
-    case 4:
-        return "4x";
-    case 8:
-        return "8x";
-    case 12:
-        return "12x";
-    default:
-        return "??";
-    }
-}
-
 // The CA/router port GUID as ibsim assigns it when the model has none.
 std::uint64_t ca_port_guid(const Fabric& f, NodeId n, PortNum p) {
     const std::uint64_t g = f.port(n, p).guid;
@@ -180,7 +163,7 @@ class Writer {
                 ext(f_.port(r, rp).ext_num);
                 if (!r_sw) fmt::format_to(o, "({:x}) ", ca_port_guid(f_, r, rp));
                 fmt::format_to(o, "\t\t# \"{}\" lid {} {}{}\n", descs_[r], peer_lid(r, rp),
-                               width_str(port.width), to_string(port.speed));
+                               link_width_str(port.width), to_string(port.speed));
             } else {
                 fmt::format_to(o, "[{}]", p);
                 ext(port.ext_num);
@@ -189,7 +172,7 @@ class Writer {
                 if (!r_sw) fmt::format_to(o, " ({:x}) ", ca_port_guid(f_, r, rp));
                 fmt::format_to(o, "\t\t# lid {} lmc {} \"{}\" lid {} {}{}\n", lid_of(port.base_lid),
                                opt_.lid_comments ? port.lmc : 0, descs_[r], peer_lid(r, rp),
-                               width_str(port.width), to_string(port.speed));
+                               link_width_str(port.width), to_string(port.speed));
             }
         }
     }

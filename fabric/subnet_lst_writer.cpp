@@ -25,23 +25,6 @@ std::string_view type_tag(NodeType t) {
     return "**";
 }
 
-std::string_view width_str(std::uint8_t lanes) {
-    switch (lanes) {
-    case 1:
-        return "1x";
-    case 2:
-        return "2x";
-    case 4:
-        return "4x";
-    case 8:
-        return "8x";
-    case 12:
-        return "12x";
-    default:
-        return "??";
-    }
-}
-
 std::string_view speed_str(LinkSpeed s) {
     switch (s) {
     case LinkSpeed::SDR:
@@ -99,7 +82,7 @@ void write_subnet_lst(std::ostream& out, const Fabric& f, const Lids& lids, Lid 
             side(buf, f, lids, sm_lid, n, p, false);
             side(buf, f, lids, sm_lid, port.peer_node, port.peer_port, true);
             fmt::format_to(std::back_inserter(buf), "PHY={} LOG=ACT SPD={}\n",
-                           width_str(port.width), speed_str(port.speed));
+                           link_width_str(port.width), speed_str(port.speed));
         }
         out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
     }

@@ -9,6 +9,7 @@
 // The plugin must never crash the SM: every callback catches everything at the C boundary,
 // logs it and returns -1, so opensm tries the next engine (and finally minhop).
 #include "engines/engine.hpp"
+#include "engines/opensm/path_sl_answer.hpp"
 #include "engines/opensm/plugin_options.hpp"
 #include "engines/opensm/subnet_snapshot.hpp"
 
@@ -159,9 +160,8 @@ int cb_ucast_build_fwd_tables(void* ctx) {
 uint8_t cb_path_sl(void* ctx, uint8_t hint, const ib_net16_t slid, const ib_net16_t dlid) {
     auto* e = static_cast<EngineContext*>(ctx);
     const auto r = std::atomic_load(&e->last);
-    if (!r || r->routing.path_sls.empty()) return hint;        // no SL rule: keep QoS policy's SL
-    const PortId src = r->routing.lids.owner(cl_ntoh16(slid)); // kNoPort: the default row
-    return r->routing.path_sl(src, cl_ntoh16(dlid));
+    if (!r) return hint; // not routed by us yet: keep the QoS policy's SL
+    return osm::answer_path_sl(r->routing, hint, cl_ntoh16(slid), cl_ntoh16(dlid));
 }
 
 void cb_update_sl2vl(void* ctx, osm_physp_t* port, uint8_t in_port, uint8_t out_port,
