@@ -38,20 +38,6 @@ const char* kind_of(mode_t mode) {
                                  format_byte_limit(max_bytes), what));
 }
 
-class File {
-  public:
-    explicit File(std::FILE* f) : f_(f) {}
-    ~File() {
-        if (f_) std::fclose(f_);
-    }
-    File(const File&) = delete;
-    File& operator=(const File&) = delete;
-    std::FILE* get() const { return f_; }
-
-  private:
-    std::FILE* f_;
-};
-
 } // namespace
 
 std::string format_byte_limit(std::uint64_t bytes) {
@@ -62,40 +48,65 @@ std::string format_byte_limit(std::uint64_t bytes) {
     return fmt::format("{} bytes", bytes);
 }
 
-std::string read_input_file(const std::string& path, std::uint64_t max_bytes, const char* what) {
+InputChunks::InputChunks(const std::string& path, std::uint64_t max_bytes, const char* what)
+    : source_(path), max_bytes_(max_bytes), what_(what) {
     // stat before open: opening a FIFO blocks until a writer appears.
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
         throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
     if (!S_ISREG(st.st_mode)) refuse(path, st.st_mode);
-    const File f(std::fopen(path.c_str(), "rb"));
-    if (!f.get()) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-    if (::fstat(::fileno(f.get()), &st) != 0 || !S_ISREG(st.st_mode)) // replaced meanwhile
+    file_ = std::fopen(path.c_str(), "rb");
+    if (!file_) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+    if (::fstat(::fileno(file_), &st) != 0 || !S_ISREG(st.st_mode)) { // replaced meanwhile
+        std::fclose(file_);
         refuse(path, st.st_mode);
-    if (std::uint64_t(st.st_size) > max_bytes) too_large(path, max_bytes, what);
-    std::string text;
-    text.resize(static_cast<std::size_t>(st.st_size));
-    text.resize(std::fread(text.data(), 1, text.size(), f.get()));
-    // The file may have grown since fstat: read on, within the limit.
-    char buf[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
-        if (text.size() + n > max_bytes) too_large(path, max_bytes, what);
-        text.append(buf, n);
     }
-    if (std::ferror(f.get()))
-        throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
+    if (std::uint64_t(st.st_size) > max_bytes) {
+        std::fclose(file_);
+        too_large(path, max_bytes, what);
+    }
+}
+
+InputChunks::InputChunks(std::istream& in, const std::string& source, std::uint64_t max_bytes,
+                         const char* what)
+    : stream_(&in), source_(source), max_bytes_(max_bytes), what_(what) {}
+
+InputChunks::~InputChunks() {
+    if (file_) std::fclose(file_);
+}
+
+bool InputChunks::read_more(std::string& buf) {
+    const std::size_t old = buf.size();
+    buf.resize(old + kChunkBytes);
+    std::size_t n = 0;
+    if (file_) {
+        n = std::fread(buf.data() + old, 1, kChunkBytes, file_);
+        if (n == 0 && std::ferror(file_))
+            throw InputError(source_, 0, std::string("cannot read: ") + std::strerror(errno));
+    } else {
+        stream_->read(buf.data() + old, static_cast<std::streamsize>(kChunkBytes));
+        n = static_cast<std::size_t>(stream_->gcount());
+    }
+    buf.resize(old + n);
+    // The file may have grown since it was opened: the limit holds for what is read.
+    read_ += n;
+    if (read_ > max_bytes_) too_large(source_, max_bytes_, what_);
+    return n > 0;
+}
+
+std::string read_input_file(const std::string& path, std::uint64_t max_bytes, const char* what) {
+    InputChunks in(path, max_bytes, what);
+    std::string text;
+    while (in.read_more(text)) {
+    }
     return text;
 }
 
 std::string read_input_stream(std::istream& in, const std::string& source, std::uint64_t max_bytes,
                               const char* what) {
+    InputChunks chunks(in, source, max_bytes, what);
     std::string text;
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        const auto n = static_cast<std::size_t>(in.gcount());
-        if (text.size() + n > max_bytes) too_large(source, max_bytes, what);
-        text.append(buf, n);
+    while (chunks.read_more(text)) {
     }
     return text;
 }

@@ -1,6 +1,6 @@
 // Opening an input file: the one place that decides what a reader will read. Every reader
 // (ibnetdiscover topologies and their `include` files, opensm-subnet.lst, guid2lid, LFT and
-// SL2VL dumps, path selection) takes its input through read_input_file, so that all of them
+// SL2VL dumps, path selection) takes its input through InputChunks, so that all of them
 //   - refuse what is not a regular file, naming what it is: a directory (which otherwise
 //     fails with "Input/output error"), a device such as /dev/zero (which never ends) or
 //     /dev/null, a FIFO or a socket (which may block or never end);
@@ -9,9 +9,13 @@
 // unicast LIDs) in ibnetdiscover format is well under 100 MB; so is its guid2lid. The
 // per-switch tables are the large inputs: the opensm-lfts.dump of FT(36,3) at LMC 2 (1,620
 // switches x 48,276 LIDs) is about 6.6 GB and its path selection (11,664^2 lines) about 6 GB.
+// Those are never held whole: the table readers take them a chunk at a time (InputChunks, read
+// line by line through table_text::Lines), so replaying tables from files costs about what
+// the tables cost in memory, not what their text costs on disk.
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <iosfwd>
 #include <string>
 
@@ -21,6 +25,33 @@ namespace ibrt {
 inline constexpr std::uint64_t kMaxTopologyBytes = std::uint64_t(1) << 30; // 1 GiB
 // Per-switch and per-pair tables: LFT and SL2VL dumps, path selection.
 inline constexpr std::uint64_t kMaxTableBytes = std::uint64_t(64) << 30; // 64 GiB
+
+// An input read a chunk at a time: a regular file (opened with the checks below) or a stream.
+// Throws InputError(source, 0, ...) when the file cannot be opened or read, is not a regular
+// file, or holds more than `max_bytes`; `what` names the kind of input in the size message
+// ("topology", "LFT dump", ...).
+class InputChunks {
+  public:
+    static constexpr std::size_t kChunkBytes = std::size_t(1) << 20;
+
+    InputChunks(const std::string& path, std::uint64_t max_bytes, const char* what);
+    InputChunks(std::istream& in, const std::string& source, std::uint64_t max_bytes,
+                const char* what);
+    ~InputChunks();
+    InputChunks(const InputChunks&) = delete;
+    InputChunks& operator=(const InputChunks&) = delete;
+
+    // Appends up to kChunkBytes to `buf`; false (nothing appended) at the end of the input.
+    bool read_more(std::string& buf);
+    const std::string& source() const { return source_; }
+
+  private:
+    std::FILE* file_ = nullptr;
+    std::istream* stream_ = nullptr;
+    std::string source_;
+    std::uint64_t max_bytes_, read_ = 0;
+    const char* what_;
+};
 
 // The whole content of the regular file `path`. Throws InputError(path, 0, ...) when it
 // cannot be opened, is not a regular file, or holds more than `max_bytes`. `what` names the

@@ -1,7 +1,8 @@
 // Reader of LFT dumps: opensm's `opensm-lfts.dump` / `lfts_file` and infiniband-diags'
 // `ibroute` / `dump_fts` output (opensm-plugin-api.md §3.1, §6.1, §6.2). The grammar and the
-// errors are listed in lft_dump.hpp. One pass over the buffer; a switch's LFT is a flat array
-// indexed by LID, with a parallel "listed" bitmap to find duplicate entries.
+// errors are listed in lft_dump.hpp. One pass over the input, streamed a chunk at a time (a dump of
+// a large fabric is GBs); a switch's LFT is a flat array indexed by LID, with a parallel "listed"
+// bitmap to find duplicate entries.
 #include "fabric/display_name.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/input_file.hpp"
@@ -41,7 +42,7 @@ struct Header {
 
 class Reader {
   public:
-    Reader(std::string_view text, const std::string& source) : lines_(text), source_(source) {}
+    Reader(Lines& lines, const std::string& source) : lines_(lines), source_(source) {}
 
     LftDump run() {
         std::string_view raw;
@@ -301,7 +302,7 @@ class Reader {
         open_ = false;
     }
 
-    Lines lines_;
+    Lines& lines_;
     const std::string& source_;
     LftDump dump_;
     int format_line_ = 0;
@@ -323,17 +324,20 @@ class Reader {
 } // namespace
 
 LftDump read_lft_dump_text(std::string_view text, const std::string& source) {
-    return Reader(text, source).run();
+    Lines lines(text);
+    return Reader(lines, source).run();
 }
 
 LftDump read_lft_dump(std::istream& in, const std::string& source) {
-    const std::string text = read_input_stream(in, source, kMaxTableBytes, "LFT dump");
-    return read_lft_dump_text(text, source);
+    InputChunks chunks(in, source, kMaxTableBytes, "LFT dump");
+    Lines lines(chunks);
+    return Reader(lines, source).run();
 }
 
 LftDump read_lft_dump_file(const std::string& path) {
-    const std::string text = read_input_file(path, kMaxTableBytes, "LFT dump");
-    return read_lft_dump_text(text, path);
+    InputChunks chunks(path, kMaxTableBytes, "LFT dump");
+    Lines lines(chunks);
+    return Reader(lines, path).run();
 }
 
 std::vector<Lft> bind_lft_dump(const LftDump& dump, const Fabric& f, const std::string& source) {

@@ -32,12 +32,9 @@ std::size_t ca_of_guid(const Fabric& f, const std::vector<std::size_t>& ca_index
     return ca_index[f.port_node(*p)];
 }
 
-} // namespace
-
-std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
-                                                    const std::string& source) {
-    std::vector<PathSelectionEntry> out;
-    table_text::Lines lines(text);
+// Calls `take(entry)` for each record of `lines`, in file order.
+template <class Take>
+void parse_path_selection(table_text::Lines& lines, const std::string& source, Take&& take) {
     std::string_view rest;
     while (lines.next(rest)) {
         const int line_no = lines.line_no();
@@ -76,51 +73,88 @@ std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
                                          "line)",
                                          e.src_guid));
         e.dlid = static_cast<Lid>(v);
-        out.push_back(e);
+        take(e);
     }
-    return out;
 }
 
-std::vector<PathSelectionEntry> read_path_selection_file(const std::string& path) {
-    return read_path_selection(read_input_file(path, kMaxTableBytes, "path-selection file"), path);
+// Fills Routing::dlid_choice an entry at a time, so that a file of 136 M pairs (FT(36,3)) is
+// bound without holding its entries.
+class SelectionBinder {
+  public:
+    SelectionBinder(const Fabric& f, const Lids& lids, const std::string& source)
+        : f_(f), lids_(lids), source_(source), n_(f.cas().size()), ca_index_(f.num_nodes(), npos),
+          choice_(n_ * n_, 0) {
+        for (std::size_t i = 0; i < n_; ++i) ca_index_[f.cas()[i]] = i;
+    }
+
+    void add(const PathSelectionEntry& e) {
+        PortId sp = kNoPort, dp = kNoPort;
+        const std::size_t a = ca_of_guid(f_, ca_index_, e.src_guid, &sp);
+        if (a == npos)
+            throw InputError(
+                source_, e.line,
+                fmt::format("source 0x{:016x} is not a CA port of the fabric", e.src_guid));
+        const std::size_t b = ca_of_guid(f_, ca_index_, e.dst_guid, &dp);
+        if (b == npos)
+            throw InputError(
+                source_, e.line,
+                fmt::format("destination 0x{:016x} is not a CA port of the fabric", e.dst_guid));
+        if (lids_.owner(e.dlid) != dp)
+            throw InputError(
+                source_, e.line,
+                fmt::format("DLID {} is not a LID of destination 0x{:016x}", e.dlid, e.dst_guid));
+        Lid& slot = choice_[a * n_ + b];
+        if (slot != 0)
+            throw InputError(
+                source_, e.line,
+                fmt::format("pair 0x{:016x} -> 0x{:016x} is given twice", e.src_guid, e.dst_guid));
+        slot = e.dlid;
+    }
+
+    std::vector<Lid> finish() {
+        for (std::size_t b = 0; b < n_; ++b) {
+            const PortId dst = first_end_port(f_, f_.cas()[b], &lids_);
+            if (dst == kNoPort) continue; // no end port: nothing is sent to it
+            for (std::size_t a = 0; a < n_; ++a)
+                if (choice_[a * n_ + b] == 0) choice_[a * n_ + b] = lids_.base(dst);
+        }
+        return std::move(choice_);
+    }
+
+  private:
+    static constexpr std::size_t npos = std::string::npos;
+    const Fabric& f_;
+    const Lids& lids_;
+    const std::string& source_;
+    std::size_t n_;
+    std::vector<std::size_t> ca_index_;
+    std::vector<Lid> choice_;
+};
+
+} // namespace
+
+std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
+                                                    const std::string& source) {
+    std::vector<PathSelectionEntry> out;
+    table_text::Lines lines(text);
+    parse_path_selection(lines, source, [&](const PathSelectionEntry& e) { out.push_back(e); });
+    return out;
 }
 
 std::vector<Lid> bind_path_selection(const std::vector<PathSelectionEntry>& entries,
                                      const Fabric& f, const Lids& lids, const std::string& source) {
-    const std::size_t n = f.cas().size();
-    std::vector<std::size_t> ca_index(f.num_nodes(), std::string::npos);
-    for (std::size_t i = 0; i < n; ++i) ca_index[f.cas()[i]] = i;
-    std::vector<Lid> choice(n * n, 0);
-    for (const auto& e : entries) {
-        PortId sp = kNoPort, dp = kNoPort;
-        const std::size_t a = ca_of_guid(f, ca_index, e.src_guid, &sp);
-        if (a == std::string::npos)
-            throw InputError(
-                source, e.line,
-                fmt::format("source 0x{:016x} is not a CA port of the fabric", e.src_guid));
-        const std::size_t b = ca_of_guid(f, ca_index, e.dst_guid, &dp);
-        if (b == std::string::npos)
-            throw InputError(
-                source, e.line,
-                fmt::format("destination 0x{:016x} is not a CA port of the fabric", e.dst_guid));
-        if (lids.owner(e.dlid) != dp)
-            throw InputError(
-                source, e.line,
-                fmt::format("DLID {} is not a LID of destination 0x{:016x}", e.dlid, e.dst_guid));
-        Lid& slot = choice[a * n + b];
-        if (slot != 0)
-            throw InputError(
-                source, e.line,
-                fmt::format("pair 0x{:016x} -> 0x{:016x} is given twice", e.src_guid, e.dst_guid));
-        slot = e.dlid;
-    }
-    for (std::size_t b = 0; b < n; ++b) {
-        const PortId dst = first_end_port(f, f.cas()[b], &lids);
-        if (dst == kNoPort) continue; // no end port: nothing is sent to it
-        for (std::size_t a = 0; a < n; ++a)
-            if (choice[a * n + b] == 0) choice[a * n + b] = lids.base(dst);
-    }
-    return choice;
+    SelectionBinder bind(f, lids, source);
+    for (const auto& e : entries) bind.add(e);
+    return bind.finish();
+}
+
+std::vector<Lid> load_path_selection_file(const std::string& path, const Fabric& f,
+                                          const Lids& lids) {
+    InputChunks chunks(path, kMaxTableBytes, "path-selection file");
+    table_text::Lines lines(chunks);
+    SelectionBinder bind(f, lids, path);
+    parse_path_selection(lines, path, [&](const PathSelectionEntry& e) { bind.add(e); });
+    return bind.finish();
 }
 
 void write_path_selection(std::ostream& out, const Fabric& f, const Routing& r) {

@@ -28,13 +28,17 @@ struct PathSelectionEntry {
 // Throws InputError("source:line: problem") on malformed lines.
 std::vector<PathSelectionEntry> read_path_selection(std::string_view text,
                                                     const std::string& source);
-std::vector<PathSelectionEntry> read_path_selection_file(const std::string& path);
 
 // Routing::dlid_choice layout (Fabric::cas() order; a CA is named by any of its port GUIDs).
 // Throws InputError for unknown GUIDs, ports that are not CA ports, a DLID the destination does
 // not own, and a pair given twice.
 std::vector<Lid> bind_path_selection(const std::vector<PathSelectionEntry>& entries,
                                      const Fabric& f, const Lids& lids, const std::string& source);
+
+// read + bind of a file, streamed: the entries are bound as they are read and never held, so a
+// file of every CA pair of a large fabric costs the table, not its text.
+std::vector<Lid> load_path_selection_file(const std::string& path, const Fabric& f,
+                                          const Lids& lids);
 
 // One line per ordered pair of distinct CAs, each named by its first end port (fabric/
 // end_ports.hpp; CAs without one are left out), CAs in Fabric::cas() order;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <ostream>
 
 namespace ibrt {
@@ -26,11 +27,8 @@ PortId node_port(const Fabric& f, const Lids& lids, NodeId n) {
     return f.node(n).is_switch() ? f.port_id(n, 0) : first_end_port(f, n, &lids);
 }
 
-} // namespace
-
-std::vector<PathSlEntry> read_path_sl_text(std::string_view text, const std::string& source) {
-    std::vector<PathSlEntry> out;
-    Lines lines(text);
+// Calls `take(entry)` for each record of `lines`, in file order, until it returns false.
+template <class Take> void parse_path_sl(Lines& lines, const std::string& source, Take&& take) {
     std::string_view raw;
     while (lines.next(raw)) {
         std::string_view rest = trim(raw);
@@ -58,62 +56,116 @@ std::vector<PathSlEntry> read_path_sl_text(std::string_view text, const std::str
         e.node_guid = *guid;
         e.dlid = static_cast<Lid>(*dlid);
         e.sl = static_cast<std::uint8_t>(*sl);
-        out.push_back(e);
+        if (!take(e)) return;
     }
-    return out;
 }
 
-std::vector<PathSlEntry> read_path_sl_file(const std::string& path) {
-    const std::string text = read_input_file(path, kMaxTableBytes, "path-SL file");
-    return read_path_sl_text(text, path);
+// Builds the table an entry at a time, so that a file listing every (node, DLID) of a large
+// fabric (hundreds of millions of lines) is bound without holding its entries. The line of
+// the first copy of a duplicate is found, only then, by `first_line(entry)`.
+class PathSlBinder {
+  public:
+    using FirstLine = std::function<int(const PathSlEntry&)>;
+
+    PathSlBinder(const Fabric& f, const Lids& lids, const std::string& source, FirstLine first)
+        : f_(f), lids_(lids), source_(source), first_line_(std::move(first)),
+          width_(std::size_t(lids.max_lid()) + 1), row_(f.num_nodes()) {}
+
+    void add(const PathSlEntry& e) {
+        const auto n = f_.find_node_by_guid(e.node_guid);
+        if (!n)
+            throw InputError(source_, e.line,
+                             fmt::format("source node GUID 0x{:016x} is not in the fabric (the "
+                                         "file names nodes by node GUID, as ibdmchk does)",
+                                         e.node_guid));
+        if (lids_.owner(e.dlid) == kNoPort)
+            throw InputError(source_, e.line,
+                             fmt::format("DLID {} is not assigned to any port", e.dlid));
+        std::vector<std::uint8_t>& r = row_[*n];
+        if (r.empty()) r.assign(width_, kUnset);
+        if (r[e.dlid] != kUnset)
+            throw InputError(source_, e.line,
+                             fmt::format("{} lists DLID {} twice (first at line {})",
+                                         display_name(f_, *n), e.dlid, first_line_(e)));
+        r[e.dlid] = e.sl;
+    }
+
+    PathSlTable finish() {
+        bool any = false;
+        for (auto& r : row_)
+            for (std::uint8_t& v : r) {
+                if (v == kUnset) v = 0; // unlisted: SL 0
+                any |= v != 0;
+            }
+        if (!any) return {};
+        // Every end port of a listed node sends on its row (one table per node, as in ibdmchk).
+        PathSlTable t(f_.num_port_slots(), lids_.max_lid());
+        for (NodeId n = 0; n < f_.num_nodes(); ++n) {
+            if (row_[n].empty()) continue;
+            if (f_.node(n).is_switch())
+                t.set_row(f_.port_id(n, 0), row_[n]);
+            else
+                for (PortId p : end_ports(f_, n, &lids_)) t.set_row(p, row_[n]);
+        }
+        return t;
+    }
+
+  private:
+    const Fabric& f_;
+    const Lids& lids_;
+    const std::string& source_;
+    FirstLine first_line_;
+    std::size_t width_;
+    std::vector<std::vector<std::uint8_t>> row_; // per source node; lazily
+};
+
+bool same_path(const PathSlEntry& a, const PathSlEntry& b) {
+    return a.node_guid == b.node_guid && a.dlid == b.dlid;
+}
+
+} // namespace
+
+std::vector<PathSlEntry> read_path_sl_text(std::string_view text, const std::string& source) {
+    std::vector<PathSlEntry> out;
+    Lines lines(text);
+    parse_path_sl(lines, source, [&](const PathSlEntry& e) {
+        out.push_back(e);
+        return true;
+    });
+    return out;
 }
 
 PathSlTable bind_path_sl(const std::vector<PathSlEntry>& entries, const Fabric& f, const Lids& lids,
                          const std::string& source) {
     if (entries.empty()) return {};
-    const std::size_t width = std::size_t(lids.max_lid()) + 1;
-    std::vector<std::vector<std::uint8_t>> row(f.num_nodes()); // per source node; lazily
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-        const PathSlEntry& e = entries[i];
-        const auto n = f.find_node_by_guid(e.node_guid);
-        if (!n)
-            throw InputError(source, e.line,
-                             fmt::format("source node GUID 0x{:016x} is not in the fabric (the "
-                                         "file names nodes by node GUID, as ibdmchk does)",
-                                         e.node_guid));
-        if (lids.owner(e.dlid) == kNoPort)
-            throw InputError(source, e.line,
-                             fmt::format("DLID {} is not assigned to any port", e.dlid));
-        std::vector<std::uint8_t>& r = row[*n];
-        if (r.empty()) r.assign(width, kUnset);
-        if (r[e.dlid] != kUnset) {
-            int first = 0;
-            for (std::size_t j = 0; j < i && !first; ++j)
-                if (entries[j].node_guid == e.node_guid && entries[j].dlid == e.dlid)
-                    first = entries[j].line;
-            throw InputError(source, e.line,
-                             fmt::format("{} lists DLID {} twice (first at line {})",
-                                         display_name(f, *n), e.dlid, first));
-        }
-        r[e.dlid] = e.sl;
-    }
-    bool any = false;
-    for (auto& r : row)
-        for (std::uint8_t& v : r) {
-            if (v == kUnset) v = 0; // unlisted: SL 0
-            any |= v != 0;
-        }
-    if (!any) return {};
-    // Every end port of a listed node sends on its row (one table per node, as in ibdmchk).
-    PathSlTable t(f.num_port_slots(), lids.max_lid());
-    for (NodeId n = 0; n < f.num_nodes(); ++n) {
-        if (row[n].empty()) continue;
-        if (f.node(n).is_switch())
-            t.set_row(f.port_id(n, 0), row[n]);
-        else
-            for (PortId p : end_ports(f, n, &lids)) t.set_row(p, row[n]);
-    }
-    return t;
+    PathSlBinder bind(f, lids, source, [&](const PathSlEntry& dup) {
+        for (const PathSlEntry& e : entries)
+            if (same_path(e, dup)) return e.line;
+        return 0;
+    });
+    for (const PathSlEntry& e : entries) bind.add(e);
+    return bind.finish();
+}
+
+PathSlTable load_path_sl_file(const std::string& path, const Fabric& f, const Lids& lids) {
+    PathSlBinder bind(f, lids, path, [&](const PathSlEntry& dup) {
+        // Only on the error path: read the file again up to the first copy.
+        InputChunks chunks(path, kMaxTableBytes, "path-SL file");
+        Lines lines(chunks);
+        int first = 0;
+        parse_path_sl(lines, path, [&](const PathSlEntry& e) {
+            if (same_path(e, dup)) first = e.line;
+            return first == 0;
+        });
+        return first;
+    });
+    InputChunks chunks(path, kMaxTableBytes, "path-SL file");
+    Lines lines(chunks);
+    parse_path_sl(lines, path, [&](const PathSlEntry& e) {
+        bind.add(e);
+        return true;
+    });
+    return bind.finish();
 }
 
 PathSlWriteStats write_path_sl(std::ostream& out, const Fabric& f, const Routing& r) {

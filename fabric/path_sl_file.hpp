@@ -44,12 +44,15 @@ struct PathSlEntry {
 // Throws InputError (`source:line: problem`) on a malformed line, a DLID outside 1..49151 or
 // an SL above 15.
 std::vector<PathSlEntry> read_path_sl_text(std::string_view text, const std::string& source);
-std::vector<PathSlEntry> read_path_sl_file(const std::string& path);
 
 // The path SLs per source port (empty when every path has SL 0). Throws InputError naming the
 // line of an unknown node GUID, a DLID no port owns, or a pair listed twice.
 PathSlTable bind_path_sl(const std::vector<PathSlEntry>& entries, const Fabric& f, const Lids& lids,
                          const std::string& source);
+
+// read + bind of a file, streamed: entries are bound as they are read and never held (a file
+// of every (node, DLID) of FT(36,3) has 641 M lines).
+PathSlTable load_path_sl_file(const std::string& path, const Fabric& f, const Lids& lids);
 
 struct PathSlWriteStats {
     std::size_t sources = 0; // nodes listed

@@ -90,11 +90,9 @@ Routing load_routing_files(const Fabric& f, const RoutingFiles& files) {
 void load_routing_extras(const Fabric& f, const RoutingFiles& files, Routing& r) {
     if (!files.sl2vl.empty())
         r.sl2vl = bind_sl2vl_dump(read_sl2vl_dump_file(files.sl2vl), f, files.sl2vl);
-    if (!files.path_sl.empty())
-        r.path_sls = bind_path_sl(read_path_sl_file(files.path_sl), f, r.lids, files.path_sl);
+    if (!files.path_sl.empty()) r.path_sls = load_path_sl_file(files.path_sl, f, r.lids);
     if (!files.path_selection.empty())
-        r.dlid_choice = bind_path_selection(read_path_selection_file(files.path_selection), f,
-                                            r.lids, files.path_selection);
+        r.dlid_choice = load_path_selection_file(files.path_selection, f, r.lids);
 }
 
 } // namespace ibrt

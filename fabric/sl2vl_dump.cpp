@@ -23,7 +23,7 @@ constexpr std::string_view kSeparator = "#--------------------------------------
 
 class Reader {
   public:
-    Reader(std::string_view text, const std::string& source) : lines_(text), source_(source) {}
+    Reader(Lines& lines, const std::string& source) : lines_(lines), source_(source) {}
 
     Sl2VlDump run() {
         std::string_view raw;
@@ -150,7 +150,7 @@ class Reader {
         b.rows.push_back(r);
     }
 
-    Lines lines_;
+    Lines& lines_;
     const std::string& source_;
     Sl2VlDump dump_;
     State state_ = State::Between;
@@ -161,17 +161,20 @@ class Reader {
 } // namespace
 
 Sl2VlDump read_sl2vl_dump_text(std::string_view text, const std::string& source) {
-    return Reader(text, source).run();
+    Lines lines(text);
+    return Reader(lines, source).run();
 }
 
 Sl2VlDump read_sl2vl_dump(std::istream& in, const std::string& source) {
-    const std::string text = read_input_stream(in, source, kMaxTableBytes, "SL2VL dump");
-    return read_sl2vl_dump_text(text, source);
+    InputChunks chunks(in, source, kMaxTableBytes, "SL2VL dump");
+    Lines lines(chunks);
+    return Reader(lines, source).run();
 }
 
 Sl2VlDump read_sl2vl_dump_file(const std::string& path) {
-    const std::string text = read_input_file(path, kMaxTableBytes, "SL2VL dump");
-    return read_sl2vl_dump_text(text, path);
+    InputChunks chunks(path, kMaxTableBytes, "SL2VL dump");
+    Lines lines(chunks);
+    return Reader(lines, path).run();
 }
 
 Sl2Vl bind_sl2vl_dump(const Sl2VlDump& dump, const Fabric& f, const std::string& source) {

@@ -1,5 +1,6 @@
 // Small text helpers shared by the readers (LFT dumps, guid2lid, SL2VL dumps, ibnetdiscover,
-// path selection): the whole input in memory, split into numbered lines as string_views,
+// path selection): numbered lines as string_views, from a buffer or streamed from an input a
+// chunk at a time (the tables of a large fabric are many GB of text),
 // blanks and words, and number parsing with the C library's conventions (strtoul base 0) but
 // with overflow and trailing-junk checks that the C library leaves to the caller. The one
 // copy of these: internal to fabric/, not part of the public model.
@@ -7,6 +8,7 @@
 
 #include "fabric/fabric.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -18,13 +20,20 @@
 
 namespace ibrt::table_text {
 
-// Iterates the lines of a buffer; `line_no` is 1-based. The newline is not part of the line.
+// Iterates the lines of a buffer, or of an InputChunks read a chunk at a time (only the
+// current chunk and the line that straddles it are in memory); `line_no` is 1-based. The
+// newline is not part of the line; a line is valid until the next call.
 class Lines {
   public:
     explicit Lines(std::string_view text) : rest_(text) {}
+    explicit Lines(InputChunks& in) : in_(&in) {}
+    Lines(const Lines&) = delete; // rest_ may point into buf_
+    Lines& operator=(const Lines&) = delete;
+
     bool next(std::string_view& line) {
+        std::size_t nl = rest_.find('\n');
+        if (nl == std::string_view::npos && in_) nl = refill();
         if (rest_.empty()) return false;
-        const std::size_t nl = rest_.find('\n');
         line = rest_.substr(0, nl);
         rest_ = nl == std::string_view::npos ? std::string_view{} : rest_.substr(nl + 1);
         ++line_no_;
@@ -33,7 +42,22 @@ class Lines {
     int line_no() const { return line_no_; }
 
   private:
+    // Keeps the unread tail and reads on until it holds a newline or the input ends; the
+    // position of that newline in the new rest_, or npos.
+    std::size_t refill() {
+        buf_.erase(0, buf_.size() - rest_.size());
+        std::size_t scanned = buf_.size(), nl = std::string::npos;
+        while (nl == std::string::npos && in_->read_more(buf_)) {
+            nl = buf_.find('\n', scanned);
+            scanned = buf_.size();
+        }
+        rest_ = buf_;
+        return nl;
+    }
+
     std::string_view rest_;
+    InputChunks* in_ = nullptr;
+    std::string buf_;
     int line_no_ = 0;
 };
 

@@ -62,7 +62,7 @@ int run(const Options& o) {
         if (o.path_sl.empty()) throw InputError("--path-sl", 0, "--to path-sl needs --path-sl");
         Routing r;
         r.lids = lids_of(f, o);
-        r.path_sls = bind_path_sl(read_path_sl_file(o.path_sl), f, r.lids, o.path_sl);
+        r.path_sls = load_path_sl_file(o.path_sl, f, r.lids);
         write_path_sl(out, f, r);
     } else if (o.to == "guid2lid") {
         Lids lids;

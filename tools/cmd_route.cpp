@@ -34,7 +34,9 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -42,6 +44,9 @@
 
 namespace ibrt::tools {
 namespace {
+
+// Outputs above this size are announced before they are written.
+constexpr double kWarnBytes = 1e9;
 
 struct RouteArgs {
     std::string engine, fabric, out;
@@ -51,10 +56,71 @@ struct RouteArgs {
     bool no_fdbs = false;
 };
 
-std::ofstream open_out(const std::filesystem::path& p) {
-    std::ofstream o(p, std::ios::binary);
-    if (!o) throw InputError(p.string(), 0, "cannot create file");
-    return o;
+// An output file that counts what is written through it and shows progress on the large ones
+// (tables of a big fabric are GBs: FT(36,3) at LMC 2 writes 13.5 GB).
+class OutFile : public std::filebuf {
+  public:
+    OutFile(const std::filesystem::path& p, double expect_bytes)
+        : path_(p.string()), name_(p.filename().string()), expect_(expect_bytes), out_(this) {
+        if (!open(p, std::ios::out | std::ios::binary | std::ios::trunc))
+            throw InputError(p.string(), 0, "cannot create file");
+    }
+    ~OutFile() override {
+        if (shown_) progress("");
+    }
+    std::ostream& stream() { return out_; }
+    // Flushes and reports a failed write (a full disk) as an error naming the file.
+    void finish() {
+        out_.flush();
+        const int err = errno;
+        if (!out_ || !close())
+            throw InputError(path_, 0, std::string("cannot write: ") + std::strerror(err));
+    }
+
+  protected:
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        const std::streamsize w = std::filebuf::xsputn(s, n);
+        count(w);
+        return w;
+    }
+    int_type overflow(int_type c) override {
+        const int_type r = std::filebuf::overflow(c);
+        if (!traits_type::eq_int_type(c, traits_type::eof())) count(1);
+        return r;
+    }
+
+  private:
+    static constexpr std::uint64_t kStep = std::uint64_t(64) << 20;
+    void count(std::streamsize n) {
+        written_ += std::uint64_t(n);
+        if (written_ < next_) return;
+        next_ = written_ + kStep;
+        shown_ = true;
+        progress(fmt::format("ibrt route: writing {} {:.1f} of about {:.1f} GB", name_,
+                             double(written_) / 1e9, expect_ / 1e9));
+    }
+    std::string path_, name_;
+    double expect_;
+    std::ostream out_;
+    std::uint64_t written_ = 0, next_ = kStep;
+    bool shown_ = false;
+};
+
+// Sizes of the per-switch and per-pair files, from bytes per line measured on FT(36,3)
+// (docs/performance.md): an estimate for the warning and the progress line, not a promise.
+struct OutputEstimate {
+    double lfts = 0, fdbs = 0, path_selection = 0;
+    double total() const { return lfts + fdbs + path_selection; }
+};
+
+OutputEstimate estimate_output(const Fabric& f, const Routing& r, const RouteArgs& a) {
+    const double entries = double(f.switches().size()) * (double(r.lids.max_lid()) + 1);
+    const double cas = double(f.cas().size());
+    OutputEstimate e;
+    e.lfts = entries * 70;
+    if (!a.no_fdbs) e.fdbs = entries * 27;
+    if (!a.no_path_selection) e.path_selection = cas * (cas - 1) * 44;
+    return e;
 }
 
 int run_route(const RouteArgs& a) {
@@ -79,35 +145,31 @@ int run_route(const RouteArgs& a) {
 
     const std::filesystem::path dir(a.out);
     std::filesystem::create_directories(dir);
-    {
-        auto o = open_out(dir / "opensm-lfts.dump");
-        write_lft_dump(o, f, r);
-    }
-    {
-        auto o = open_out(dir / "guid2lid");
-        write_guid2lid(o, f, r.lids);
-    }
-    if (!a.no_path_selection) {
-        auto o = open_out(dir / "path-selection");
-        write_path_selection(o, f, r);
-    }
-    {
-        auto o = open_out(dir / "opensm-subnet.lst");
-        write_subnet_lst(o, f, r.lids);
-    }
-    if (!a.no_fdbs) {
-        auto o = open_out(dir / "opensm.fdbs");
-        write_opensm_fdbs(o, f, r);
-    }
-    if (!r.sl2vl.empty()) {
-        auto o = open_out(dir / "opensm-sl2vl.dump");
-        write_sl2vl_dump(o, f, r);
-    }
+    const OutputEstimate size = estimate_output(f, r, a);
+    if (size.total() > kWarnBytes)
+        fmt::print(stderr,
+                   "ibrt route: writing about {:.1f} GB to {} (opensm-lfts.dump {:.1f} GB, "
+                   "path-selection {:.1f} GB, opensm.fdbs {:.1f} GB); --no-path-selection and "
+                   "--no-fdbs leave out the last two\n",
+                   size.total() / 1e9, dir.string(), size.lfts / 1e9, size.path_selection / 1e9,
+                   size.fdbs / 1e9);
+    const auto write = [&](const char* name, double expect, auto&& writer) {
+        OutFile o(dir / name, expect);
+        writer(o.stream());
+        o.finish();
+    };
+    write("opensm-lfts.dump", size.lfts, [&](std::ostream& o) { write_lft_dump(o, f, r); });
+    write("guid2lid", 0, [&](std::ostream& o) { write_guid2lid(o, f, r.lids); });
+    if (!a.no_path_selection)
+        write("path-selection", size.path_selection,
+              [&](std::ostream& o) { write_path_selection(o, f, r); });
+    write("opensm-subnet.lst", 0, [&](std::ostream& o) { write_subnet_lst(o, f, r.lids); });
+    if (!a.no_fdbs)
+        write("opensm.fdbs", size.fdbs, [&](std::ostream& o) { write_opensm_fdbs(o, f, r); });
+    if (!r.sl2vl.empty())
+        write("opensm-sl2vl.dump", 0, [&](std::ostream& o) { write_sl2vl_dump(o, f, r); });
     PathSlWriteStats psl;
-    {
-        auto o = open_out(dir / "path-sl");
-        psl = write_path_sl(o, f, r);
-    }
+    write("path-sl", 0, [&](std::ostream& o) { psl = write_path_sl(o, f, r); });
     if (psl.split_nodes)
         fmt::print(stderr,
                    "ibrt route: {} CAs have ports entering at switches with different path SLs; "
@@ -156,10 +218,7 @@ int run_route(const RouteArgs& a) {
         for (const auto& [name, value] : r.stats) st[name] = value;
         j["engine_stats"] = st;
     }
-    {
-        auto o = open_out(dir / "report.json");
-        o << j.dump(2) << "\n";
-    }
+    write("report.json", 0, [&](std::ostream& o) { o << j.dump(2) << "\n"; });
     fmt::print("{}: LMC {}, {} LIDs (max {}), {:.1f} ms -> {}\n", a.engine, r.lmc, assigned,
                r.lids.max_lid(), ms, dir.string());
     for (const auto& [name, value] : r.stats) fmt::print("  {} {}\n", name, value);

@@ -49,4 +49,19 @@ rc2=$?
 rc3=$?
 set -e
 [[ "$rc1 $rc2 $rc3" == "2 2 2" ]] || fail "exit codes $rc1 $rc2 $rc3"
+
+# A write that fails (a full disk: /dev/full) is an error naming the file, exit 2; and the
+# 13 GB that FT(36,3) at LMC 2 would write are announced before any of it is written.
+"$IBRT" gen -q -o "$T/ft36.net" fat-tree -m 36 -n 3
+mkdir "$T/full"
+ln -s /dev/full "$T/full/opensm-lfts.dump"
+set +e
+"$IBRT" route --engine mlid --fabric "$T/ft36.net" --lmc 2 --no-load --out "$T/full" 2>"$T/err"
+rc=$?
+set -e
+[[ $rc == 2 ]] || fail "disk full: exit $rc"
+grep -q "opensm-lfts.dump: cannot write: No space left on device" "$T/err" ||
+    fail "disk full message: $(cat "$T/err")"
+grep -q "^ibrt route: writing about 13.[0-9] GB to .*opensm-lfts.dump 5.[0-9] GB, path-selection 6.0 GB" \
+    "$T/err" || fail "no size warning: $(cat "$T/err")"
 echo "ok"

@@ -8,9 +8,11 @@
 #include "fabric/input_file.hpp"
 #include "fabric/lft_dump.hpp"
 #include "fabric/path_selection.hpp"
+#include "fabric/path_sl_file.hpp"
 #include "fabric/printable.hpp"
 #include "fabric/sl2vl_dump.hpp"
 #include "fabric/subnet_lst_reader.hpp"
+#include "fabric/table_text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -103,7 +105,9 @@ TEST_CASE("every reader refuses /dev/zero and a directory instead of reading wit
         {"guid2lid", [](const std::string& p) { read_guid2lid_file(p); }},
         {"lft dump", [](const std::string& p) { read_lft_dump_file(p); }},
         {"sl2vl dump", [](const std::string& p) { read_sl2vl_dump_file(p); }},
-        {"path selection", [](const std::string& p) { read_path_selection_file(p); }},
+        {"path selection",
+         [](const std::string& p) { load_path_selection_file(p, Fabric{}, Lids{}); }},
+        {"path SL", [](const std::string& p) { load_path_sl_file(p, Fabric{}, Lids{}); }},
     };
     for (const auto& [name, read] : readers) {
         INFO(name);
@@ -162,4 +166,49 @@ TEST_CASE("printable escapes controls and invalid UTF-8 but keeps valid UTF-8") 
     CHECK(printable("\xe2\x86") == "\\xe2\\x86");          // cut sequence
     CHECK(printable("\x7f") == "\\x7f");
     CHECK(std::string(InputError("f\x01", 3, "bad \xff").what()) == "f\\x01:3: bad \\xff");
+}
+
+namespace {
+
+std::vector<std::string> all_lines(table_text::Lines& lines) {
+    std::vector<std::string> out;
+    std::string_view l;
+    while (lines.next(l)) out.emplace_back(l);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("streamed lines are the lines of the whole text, across chunk boundaries") {
+    // Lines shorter and longer than a chunk, one ending exactly at a chunk boundary, blank
+    // lines, CRs, and no newline at the end: what table readers meet in real dumps.
+    const std::size_t chunk = InputChunks::kChunkBytes;
+    std::string text;
+    for (int i = 0; i < 5000; ++i) text += "0x" + std::to_string(i) + " 001\r\n\n";
+    text += std::string(chunk + 123, 'x') + "\n";
+    text += std::string(2 * chunk - text.size() - 1, 'y') + "\n"; // ends at the boundary
+    text += "\n\nlast line, no newline";
+    Scratch s;
+    const std::string p = s.write("t", text);
+    InputChunks in(p, kMaxTableBytes, "test");
+    table_text::Lines streamed(in);
+    table_text::Lines whole(text);
+    const auto a = all_lines(streamed), b = all_lines(whole);
+    CHECK(a.size() == 5000 * 2 + 5);
+    CHECK(a == b);
+    CHECK(streamed.line_no() == whole.line_no());
+}
+
+TEST_CASE("a streamed table reader stops at the limit, and streams from std::istream too") {
+    std::string dump = "Unicast lids [0x0-0x1] of switch Lid 1 guid 0x0000000000000001 ('s'):\n"
+                       "0x0001 000 : (Switch portguid 0x0000000000000001: 's')\n"
+                       "1 lids dumped \n";
+    std::istringstream in(dump);
+    const LftDump d = read_lft_dump(in, "s");
+    REQUIRE(d.switches.size() == 1);
+    CHECK(d.switches[0].lft.at(1) == 0);
+    std::istringstream big(std::string(3 * InputChunks::kChunkBytes, '#'));
+    InputChunks chunks(big, "big", 2 * InputChunks::kChunkBytes, "LFT dump");
+    table_text::Lines lines(chunks);
+    CHECK(error_of([&] { all_lines(lines); }).starts_with("big: larger than the 2 MiB limit"));
 }

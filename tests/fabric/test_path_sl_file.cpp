@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -195,6 +197,19 @@ TEST_CASE("path-SL binder errors name the line and the nodes", "[path_sl_file]")
           "p:1: DLID 5 is not assigned to any port");
     CHECK(bind_error(f, l, "0x0010000000000100 8 0\n0x0010000000000100 8 0\n") ==
           "p:2: CA 'host-l0-0' (GUID 0x0010000000000100) lists DLID 8 twice (first at line 1)");
+    // The streamed file binder finds the first copy by reading the file again.
+    const std::string path = "/tmp/ibrt-test-path-sl-dup";
+    std::ofstream(path) << "# x\n0x0010000000000100 8 1\n0x0010000000000100 9 1\n"
+                           "0x0010000000000100 8 1\n";
+    std::string err;
+    try {
+        (void)load_path_sl_file(path, f, l);
+    } catch (const InputError& e) {
+        err = e.what();
+    }
+    std::remove(path.c_str());
+    CHECK(err == path + ":4: CA 'host-l0-0' (GUID 0x0010000000000100) lists DLID 8 twice (first "
+                        "at line 2)");
     // A switch's own SLs are its alone.
     const PathSlTable t =
         bind_path_sl(read_path_sl_text("0x0020000000020000 8 3\n", "p"), f, l, "p");
