@@ -1,0 +1,333 @@
+// Mapping by ε and ε_i (paper 003 §2.1, §2.2); see map_fabric.hpp.
+#include "mapping/map_fabric.hpp"
+
+#include "fabric/display_name.hpp"
+#include "mapping/union_find.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <set>
+
+namespace ibrt::mapping {
+
+std::string_view family_name(Family f) {
+    switch (f) {
+    case Family::FlatFly:
+        return "flatfly";
+    case Family::Hypercube:
+        return "hypercube";
+    case Family::Torus:
+        return "torus";
+    case Family::Mixed:
+        return "torus x flatfly";
+    case Family::Dragonfly:
+        return "dragonfly";
+    case Family::Unknown:
+        return "unknown";
+    }
+    return "?";
+}
+
+namespace {
+
+// The most common value (the smallest among ties); 0 for none.
+int mode(const std::vector<int>& values) {
+    std::map<int, std::size_t> count;
+    for (int v : values) ++count[v];
+    int best = 0;
+    std::size_t n = 0;
+    for (const auto& [v, c] : count)
+        if (c > n) {
+            best = v;
+            n = c;
+        }
+    return best;
+}
+
+Shape unknown(Shape s, std::string why) {
+    s.family = Family::Unknown;
+    s.why_not = std::move(why);
+    s.dims.clear();
+    s.coord.clear();
+    s.group.clear();
+    s.index_in_group.clear();
+    s.missing_switches.clear();
+    s.missing_links.clear();
+    return s;
+}
+
+std::string link_name(const Fabric& f, const SwitchLinks& g, std::uint32_t l) {
+    return fmt::format("{} - {}", display_name(f, g.node[g.links[l].a]),
+                       display_name(f, g.node[g.links[l].b]));
+}
+
+// §2.2 reads every class of more than one link as a group's local links. That fails when
+// global links close a 4-cycle or a triangle through three or four groups (switches with two
+// or more global links make that common), so here each switch's local class is the largest
+// class at it, the groups are what local links join, and the reading is kept only if it is a
+// Dragonfly: two or more groups, local links within groups, each pair of groups joined by at
+// most one global link, and at least half of each group's local links present.
+std::optional<Shape> try_dragonfly(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
+                                   Shape s) {
+    (void)f;
+    const std::size_t n = g.num_switches();
+    std::vector<std::uint32_t> local(n, kNone);
+    for (std::uint32_t v = 0; v < n; ++v)
+        for (const auto& i : g.around(v)) {
+            const std::uint32_t k = c.of_link[i.link];
+            if (local[v] == kNone || c.links_in[k] > c.links_in[local[v]] ||
+                (c.links_in[k] == c.links_in[local[v]] && k < local[v]))
+                local[v] = k;
+        }
+    const auto is_local = [&](std::uint32_t l) {
+        const std::uint32_t k = c.of_link[l];
+        return c.links_in[k] > 1 && local[g.links[l].a] == k && local[g.links[l].b] == k;
+    };
+    UnionFind uf(n);
+    for (std::uint32_t l = 0; l < g.links.size(); ++l)
+        if (is_local(l)) uf.unite(g.links[l].a, g.links[l].b);
+    std::vector<std::uint32_t> grp;
+    s.groups = static_cast<int>(uf.classes(grp));
+    if (s.groups < 2 || std::size_t(s.groups) == n) return std::nullopt;
+    s.family = Family::Dragonfly;
+    s.group.assign(grp.begin(), grp.end());
+    s.index_in_group.assign(n, 0);
+    std::vector<int> size(s.groups, 0), globals(n, 0);
+    for (std::size_t v = 0; v < n; ++v) s.index_in_group[v] = size[s.group[v]]++;
+    s.group_size = *std::max_element(size.begin(), size.end());
+    std::set<std::pair<int, int>> joined;
+    for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+        if (is_local(l)) continue;
+        const auto& k = g.links[l];
+        const int ga = s.group[k.a], gb = s.group[k.b];
+        if (ga == gb) return std::nullopt; // a link inside a group that is not local
+        ++globals[k.a];
+        ++globals[k.b];
+        if (!joined.insert({std::min(ga, gb), std::max(ga, gb)}).second) return std::nullopt;
+    }
+    s.globals_per_switch = mode(globals);
+    for (int gr = 0; gr < s.groups; ++gr)
+        for (int i = size[gr]; i < s.group_size; ++i) s.missing_switches.push_back({gr, i});
+    // Local links: every two switches of a group.
+    std::vector<std::vector<std::uint32_t>> members(s.groups);
+    for (std::uint32_t v = 0; v < n; ++v) members[s.group[v]].push_back(v);
+    std::size_t expected = 0;
+    for (const auto& m : members)
+        for (std::size_t i = 0; i < m.size(); ++i)
+            for (std::size_t j = i + 1; j < m.size(); ++j) {
+                ++expected;
+                if (g.link_between(m[i], m[j]) == kNone) s.missing_links.push_back({m[i], m[j], 0});
+            }
+    if (2 * s.missing_links.size() > expected) return std::nullopt;
+    // The groups are cabled as a complete graph (§1.4): most pairs of groups are joined.
+    const std::size_t pairs = std::size_t(s.groups) * (s.groups - 1) / 2;
+    if (2 * joined.size() < pairs) return std::nullopt;
+    s.missing_global_links = pairs - joined.size();
+    return s;
+}
+
+Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c, Shape s) {
+    const std::size_t n = g.num_switches();
+    // Classes that meet at a switch without forming a rectangle are one dimension (a ring's
+    // positions); classes that do form one are different dimensions.
+    UnionFind dim_uf(c.count);
+    for (std::uint32_t v = 0; v < n; ++v) {
+        const auto nb = g.around(v);
+        for (std::size_t i = 0; i < nb.size(); ++i)
+            for (std::size_t j = i + 1; j < nb.size(); ++j) {
+                const std::uint32_t a = c.of_link[nb[i].link], b = c.of_link[nb[j].link];
+                if (a != b && !c.are_orthogonal(a, b)) dim_uf.unite(a, b);
+            }
+    }
+    std::vector<std::uint32_t> dim_of_class;
+    const std::uint32_t ndims = dim_uf.classes(dim_of_class);
+    std::vector<std::uint32_t> classes_in(ndims, 0);
+    for (std::uint32_t k = 0; k < c.count; ++k) ++classes_in[dim_of_class[k]];
+    const auto dim_of_link = [&](std::uint32_t l) { return dim_of_class[c.of_link[l]]; };
+
+    s.dims.assign(ndims, {});
+    s.coord.assign(n, std::vector<int>(ndims, 0));
+    for (std::uint32_t d = 0; d < ndims; ++d) {
+        // ε_d: the ends of every link of another dimension share the d-th coordinate.
+        UnionFind plane_uf(n);
+        for (std::uint32_t l = 0; l < g.links.size(); ++l)
+            if (dim_of_link(l) != d) plane_uf.unite(g.links[l].a, g.links[l].b);
+        std::vector<std::uint32_t> plane;
+        const std::uint32_t k = plane_uf.classes(plane);
+        Dimension& dim = s.dims[d];
+        dim.k = static_cast<int>(k);
+        std::vector<int> widths;
+        std::vector<std::set<std::uint32_t>> next(k); // hyperplanes joined by this dimension
+        for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+            if (dim_of_link(l) != d) continue;
+            widths.push_back(static_cast<int>(g.links[l].cables));
+            const std::uint32_t pa = plane[g.links[l].a], pb = plane[g.links[l].b];
+            if (pa == pb)
+                return unknown(std::move(s),
+                               fmt::format("link {} of dimension {} joins two switches that "
+                                           "other links put in one hyperplane",
+                                           link_name(f, g, l), d + 1));
+            next[pa].insert(pb);
+            next[pb].insert(pa);
+        }
+        dim.width = mode(widths);
+        // Several classes in one dimension are a ring's positions, as long as the hyperplanes
+        // form a ring; a FlatFly row split into classes by missing links stays complete.
+        std::size_t most = 0;
+        for (const auto& x : next) most = std::max(most, x.size());
+        dim.ring = classes_in[d] > 1 && most <= 2 && k > 3;
+        std::vector<int> pos(k, -1);
+        if (!dim.ring) {
+            for (std::uint32_t p = 0; p < k; ++p) pos[p] = static_cast<int>(p);
+        } else {
+            // A ring visits every hyperplane once; with a whole position missing it is a path,
+            // walked from one end.
+            std::uint32_t start = 0;
+            for (std::uint32_t p = 0; p < k; ++p)
+                if (next[p].size() < 2) start = p;
+            std::uint32_t prev = kNone, cur = start;
+            for (int i = 0; cur != kNone && pos[cur] < 0; ++i) {
+                pos[cur] = i;
+                std::uint32_t to = kNone;
+                for (std::uint32_t x : next[cur])
+                    if (x != prev && pos[x] < 0) {
+                        to = x;
+                        break;
+                    }
+                prev = cur;
+                cur = to;
+            }
+            if (std::count(pos.begin(), pos.end(), -1))
+                return unknown(std::move(s),
+                               fmt::format("dimension {} looks like a ring, but its {} "
+                                           "hyperplanes do not form one",
+                                           d + 1, k));
+        }
+        for (std::uint32_t v = 0; v < n; ++v) s.coord[v][d] = pos[plane[v]];
+    }
+
+    // The check: distinct coordinates, and each link a step in its own dimension.
+    std::map<std::vector<int>, std::uint32_t> at;
+    for (std::uint32_t v = 0; v < n; ++v) {
+        const auto [it, fresh] = at.emplace(s.coord[v], v);
+        if (!fresh)
+            return unknown(std::move(s), fmt::format("{} and {} map to the same coordinates",
+                                                     display_name(f, g.node[it->second]),
+                                                     display_name(f, g.node[v])));
+    }
+    for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+        const auto& x = s.coord[g.links[l].a];
+        const auto& y = s.coord[g.links[l].b];
+        const std::uint32_t d = dim_of_link(l);
+        for (std::uint32_t e = 0; e < ndims; ++e) {
+            const int diff = std::abs(x[e] - y[e]);
+            const bool ok =
+                e != d ? diff == 0
+                       : diff != 0 && (!s.dims[d].ring || diff == 1 || diff == s.dims[d].k - 1);
+            if (!ok)
+                return unknown(std::move(s),
+                               fmt::format("link {} is not a step in one dimension of the "
+                                           "recovered {}-dimensional shape",
+                                           link_name(f, g, l), ndims));
+        }
+    }
+
+    // Dimensions in the paper's order of writing shapes (4 x 8 x 8 x 8): by K, then L.
+    std::vector<std::uint32_t> order(ndims);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return std::pair(s.dims[x].k, s.dims[x].width) < std::pair(s.dims[y].k, s.dims[y].width);
+    });
+    {
+        std::vector<Dimension> dims;
+        for (std::uint32_t d : order) dims.push_back(s.dims[d]);
+        s.dims = std::move(dims);
+        for (auto& x : s.coord) {
+            std::vector<int> y;
+            for (std::uint32_t d : order) y.push_back(x[d]);
+            x = std::move(y);
+        }
+        at.clear();
+        for (std::uint32_t v = 0; v < n; ++v) at.emplace(s.coord[v], v);
+    }
+
+    bool all_ring = true, all_complete = true, all_two = true;
+    for (const Dimension& d : s.dims) {
+        all_ring &= d.ring;
+        all_complete &= !d.ring;
+        all_two &= d.k == 2;
+    }
+    s.family = all_complete ? (all_two && ndims > 1 ? Family::Hypercube : Family::FlatFly)
+               : all_ring   ? Family::Torus
+                            : Family::Mixed;
+
+    // Against the complete shape: every coordinate tuple, and every neighbour pair.
+    double points = 1;
+    for (const Dimension& d : s.dims) points *= d.k;
+    if (points > 4.0 * double(n) + 64)
+        return unknown(std::move(s),
+                       fmt::format("the recovered dimensions span {:.0f} positions for {} "
+                                   "switches: too sparse to be this shape",
+                                   points, n));
+    std::vector<int> x(ndims, 0);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(points); ++i) {
+        if (!at.count(x)) s.missing_switches.push_back(x);
+        for (std::uint32_t d = 0; d < ndims && ++x[d] == s.dims[d].k; ++d) x[d] = 0;
+    }
+    std::size_t expected = 0;
+    for (std::uint32_t v = 0; v < n; ++v)
+        for (std::uint32_t d = 0; d < ndims; ++d) {
+            std::vector<int> y = s.coord[v];
+            for (int val = 0; val < s.dims[d].k; ++val) {
+                const int step = std::abs(val - s.coord[v][d]);
+                if (step == 0) continue;
+                if (s.dims[d].ring && step != 1 && step != s.dims[d].k - 1) continue;
+                y[d] = val;
+                const auto it = at.find(y);
+                if (it == at.end() || it->second < v) continue; // absent, or seen from there
+                ++expected;
+                const std::uint32_t l = g.link_between(v, it->second);
+                const int cables = l == kNone ? 0 : static_cast<int>(g.links[l].cables);
+                if (cables < s.dims[d].width) s.missing_links.push_back({v, it->second, cables});
+            }
+        }
+    std::size_t absent = 0;
+    for (const MissingLink& m : s.missing_links) absent += m.cables == 0;
+    if (2 * absent > expected)
+        return unknown(std::move(s),
+                       fmt::format("as a {} it would lack {} of its {} links between the "
+                                   "switches present: too few to be this shape",
+                                   family_name(s.family), absent, expected));
+    return s;
+}
+
+} // namespace
+
+Shape map_fabric(const Fabric& f, const SwitchLinks& g, const LinkClasses& c) {
+    Shape s;
+    std::vector<int> cas(g.cas.begin(), g.cas.end());
+    s.cas_per_switch = mode(cas);
+    const std::size_t n = g.num_switches();
+    if (n < 2) return unknown(std::move(s), fmt::format("{} switches: nothing to map", n));
+    UnionFind parts(n);
+    std::uint32_t count = static_cast<std::uint32_t>(n);
+    for (const auto& l : g.links) count -= parts.unite(l.a, l.b);
+    if (count > 1)
+        return unknown(std::move(s),
+                       fmt::format("the switches form {} separate parts; each is a fabric of "
+                                   "its own",
+                                   count));
+    if (auto d = try_dragonfly(f, g, c, s)) return std::move(*d);
+    return map_cartesian(f, g, c, std::move(s));
+}
+
+Shape map_fabric(const Fabric& f) {
+    const SwitchLinks g = switch_links(f);
+    return map_fabric(f, g, link_classes(g));
+}
+
+} // namespace ibrt::mapping

@@ -1,0 +1,45 @@
+// What mapping recovers from the cabling (paper 003 §2): the family of a direct topology, its
+// parameters in the paper's notation (§1: N dimensions of K_n switches and links L_n cables
+// wide, C CAs per switch; Dragonfly groups of K switches with G global links each), every
+// switch's coordinates, and what is missing against the complete shape.
+#pragma once
+
+#include "fabric/fabric.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ibrt::mapping {
+
+enum class Family { FlatFly, Hypercube, Torus, Mixed, Dragonfly, Unknown };
+std::string_view family_name(Family f);
+
+struct Dimension {
+    int k = 0;         // K_n: coordinates 0..k-1
+    int width = 0;     // L_n: cables per link (the most common count)
+    bool ring = false; // a torus ring (neighbours x +- 1 mod k), else complete (any two cabled)
+};
+
+struct MissingLink {
+    std::uint32_t a = 0, b = 0; // dense switch ids (SwitchLinks) of two present switches
+    int cables = 0;             // cables present (0: none), fewer than the dimension's width
+};
+
+struct Shape {
+    Family family = Family::Unknown;
+    std::string why_not;    // Family::Unknown: why the cabling is none of the families
+    int cas_per_switch = 0; // C: the most common number of CAs on a switch
+    // Cartesian families (FlatFly, hypercube, torus, mixed).
+    std::vector<Dimension> dims;
+    std::vector<std::vector<int>> coord; // per dense switch: one coordinate per dimension
+    // Dragonfly.
+    int groups = 0, group_size = 0, globals_per_switch = 0;
+    std::vector<int> group, index_in_group; // per dense switch
+    // Against the complete shape.
+    std::vector<std::vector<int>> missing_switches; // coordinates (Dragonfly: {group, index})
+    std::vector<MissingLink> missing_links;
+    std::size_t missing_global_links = 0; // Dragonfly: against one per pair of groups
+};
+
+} // namespace ibrt::mapping

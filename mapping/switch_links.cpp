@@ -1,0 +1,66 @@
+// The switch graph mapping works on; see switch_links.hpp.
+#include "mapping/switch_links.hpp"
+
+#include <algorithm>
+
+namespace ibrt::mapping {
+
+std::uint32_t SwitchLinks::link_between(std::uint32_t s, std::uint32_t t) const {
+    const auto r = around(s);
+    const auto it = std::lower_bound(
+        r.begin(), r.end(), t, [](const Incidence& i, std::uint32_t v) { return i.peer < v; });
+    return it != r.end() && it->peer == t ? it->link : kNone;
+}
+
+SwitchLinks switch_links(const Fabric& f) {
+    SwitchLinks g;
+    g.dense.assign(f.num_nodes(), kNone);
+    for (NodeId s : f.switches()) {
+        g.dense[s] = static_cast<std::uint32_t>(g.node.size());
+        g.node.push_back(s);
+    }
+    const std::size_t n = g.node.size();
+    g.cas.assign(n, 0);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ends; // one per cable, a < b
+    for (std::uint32_t s = 0; s < n; ++s) {
+        const Node& node = f.node(g.node[s]);
+        for (PortNum p = 1; p <= node.num_ports; ++p) {
+            const Port& port = f.port(g.node[s], p);
+            if (!port.connected()) continue;
+            const std::uint32_t t = g.dense[port.peer_node];
+            if (t == kNone)
+                ++g.cas[s];
+            else if (s < t)
+                ends.emplace_back(s, t);
+        }
+    }
+    std::sort(ends.begin(), ends.end());
+    for (const auto& [a, b] : ends) {
+        if (!g.links.empty() && g.links.back().a == a && g.links.back().b == b)
+            ++g.links.back().cables;
+        else
+            g.links.push_back({a, b, 1});
+    }
+    std::vector<std::uint32_t> degree(n + 1, 0);
+    for (const auto& l : g.links) {
+        ++degree[l.a];
+        ++degree[l.b];
+    }
+    g.start.assign(n + 1, 0);
+    for (std::size_t s = 0; s < n; ++s) g.start[s + 1] = g.start[s] + degree[s];
+    g.incidences.resize(g.start[n]);
+    std::vector<std::uint32_t> fill(g.start.begin(), g.start.end() - 1);
+    for (std::uint32_t i = 0; i < g.links.size(); ++i) {
+        const auto& l = g.links[i];
+        g.incidences[fill[l.a]++] = {l.b, i};
+        g.incidences[fill[l.b]++] = {l.a, i};
+    }
+    // Links are sorted by (a, b), so each switch's incidences already ascend by peer except that
+    // peers below it (added as b) come in link order; sort to be sure.
+    for (std::size_t s = 0; s < n; ++s)
+        std::sort(g.incidences.begin() + g.start[s], g.incidences.begin() + g.start[s + 1],
+                  [](const auto& x, const auto& y) { return x.peer < y.peer; });
+    return g;
+}
+
+} // namespace ibrt::mapping

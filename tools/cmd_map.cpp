@@ -1,0 +1,150 @@
+// `ibrt map`: the direct topology a fabric's cabling is (paper 003 §2; mapping/map_fabric.hpp),
+// its parameters in the paper's notation, and what is missing against the complete shape.
+// Exit 0 when the fabric is one of the families, 1 when it is none (with the reason), 2 on
+// bad input.
+//
+// JSON, schema "ibrt-map/1" (fields are only ever added):
+//   { "schema", "file", "family": "flatfly"|"hypercube"|"torus"|"torus x flatfly"|
+//     "dragonfly"|"unknown", "why_not": str (unknown only), "switches": n, "cas_per_switch": n,
+//     "dimensions": [{"k": n, "width": n, "ring": b}]              (Cartesian families)
+//     "groups": n, "group_size": n, "globals_per_switch": n,       (Dragonfly)
+//     "missing_global_links": n,
+//     "coordinates": [{"switch": name, "coord": [..]}]   (Dragonfly: [group, index])
+//     "missing_switches": [[..]], "missing_links": [{"a": name, "b": name, "cables": n}] }
+#include "fabric/display_name.hpp"
+#include "fabric/routing_files.hpp"
+#include "mapping/map_fabric.hpp"
+#include "tools/command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+namespace ibrt::tools {
+namespace {
+
+using namespace mapping;
+
+struct MapArgs {
+    std::string file;
+    bool json = false;
+    std::size_t max_examples = 10;
+};
+
+std::vector<int> coord_of(const Shape& s, std::uint32_t v) {
+    if (s.family == Family::Dragonfly) return {s.group[v], s.index_in_group[v]};
+    return s.coord[v];
+}
+
+void print_text(const Fabric& f, const SwitchLinks& g, const Shape& s, const MapArgs& a) {
+    fmt::print("{}: {} switches, {} CAs\n", a.file, g.num_switches(), f.cas().size());
+    if (s.family == Family::Unknown) {
+        fmt::print("family: none of flatfly, hypercube, torus, dragonfly\nwhy: {}\n", s.why_not);
+        return;
+    }
+    fmt::print("family: {}\n", family_name(s.family));
+    fmt::print("CAs per switch (C): {}\n", s.cas_per_switch);
+    if (s.family == Family::Dragonfly) {
+        fmt::print("groups: {} of K = {} switches, G = {} global links per switch\n", s.groups,
+                   s.group_size, s.globals_per_switch);
+        fmt::print("missing global links (one per pair of groups): {}\n", s.missing_global_links);
+    } else {
+        std::vector<std::string> k, w;
+        for (const auto& d : s.dims) {
+            k.push_back(fmt::format("{}{}", d.k, d.ring ? " (ring)" : ""));
+            w.push_back(std::to_string(d.width));
+        }
+        fmt::print("dimensions: N = {}, K = {}, L = {}\n", s.dims.size(), fmt::join(k, " x "),
+                   fmt::join(w, ","));
+    }
+    fmt::print("missing switches: {}\n", s.missing_switches.size());
+    for (std::size_t i = 0; i < s.missing_switches.size() && i < a.max_examples; ++i)
+        fmt::print("  at ({})\n", fmt::join(s.missing_switches[i], ","));
+    fmt::print("missing links: {}\n", s.missing_links.size());
+    for (std::size_t i = 0; i < s.missing_links.size() && i < a.max_examples; ++i) {
+        const MissingLink& m = s.missing_links[i];
+        fmt::print("  {} ({}) - {} ({}){}\n", display_name(f, g.node[m.a]),
+                   fmt::join(coord_of(s, m.a), ","), display_name(f, g.node[m.b]),
+                   fmt::join(coord_of(s, m.b), ","),
+                   m.cables ? fmt::format(": {} cables of the dimension's width", m.cables) : "");
+    }
+    const std::size_t more = std::max(s.missing_switches.size(), s.missing_links.size());
+    if (more > a.max_examples)
+        fmt::print("(lists cut at {}; --max-examples N or --json for all)\n", a.max_examples);
+}
+
+nlohmann::ordered_json to_json(const Fabric& f, const SwitchLinks& g, const Shape& s,
+                               const std::string& file) {
+    using J = nlohmann::ordered_json;
+    J j;
+    j["schema"] = "ibrt-map/1";
+    j["file"] = file;
+    j["family"] = family_name(s.family);
+    if (s.family == Family::Unknown) j["why_not"] = s.why_not;
+    j["switches"] = g.num_switches();
+    j["cas_per_switch"] = s.cas_per_switch;
+    if (s.family == Family::Dragonfly) {
+        j["groups"] = s.groups;
+        j["group_size"] = s.group_size;
+        j["globals_per_switch"] = s.globals_per_switch;
+        j["missing_global_links"] = s.missing_global_links;
+    } else if (s.family != Family::Unknown) {
+        J dims = J::array();
+        for (const auto& d : s.dims)
+            dims.push_back({{"k", d.k}, {"width", d.width}, {"ring", d.ring}});
+        j["dimensions"] = dims;
+    }
+    if (s.family != Family::Unknown) {
+        J coords = J::array();
+        for (std::uint32_t v = 0; v < g.num_switches(); ++v)
+            coords.push_back({{"switch", display_name(f, g.node[v])}, {"coord", coord_of(s, v)}});
+        j["coordinates"] = coords;
+    }
+    j["missing_switches"] = s.missing_switches;
+    J links = J::array();
+    for (const MissingLink& m : s.missing_links)
+        links.push_back({{"a", display_name(f, g.node[m.a])},
+                         {"b", display_name(f, g.node[m.b])},
+                         {"cables", m.cables}});
+    j["missing_links"] = links;
+    return j;
+}
+
+const CommandRegistrar reg{{
+    "map",
+    "Recover a direct topology (torus, FlatFly/HyperX, hypercube, Dragonfly) from the cabling",
+    [](CLI::App& sub) -> std::function<int()> {
+        auto a = std::make_shared<MapArgs>();
+        sub.add_option("FILE", a->file, "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
+            ->required();
+        sub.add_flag("--json", a->json,
+                     "Print JSON (schema \"ibrt-map/1\") with every switch's "
+                     "coordinates");
+        sub.add_option("--max-examples", a->max_examples,
+                       "Missing switches and links listed in the text output")
+            ->default_val(10);
+        sub.footer(
+            "Mapping uses only which switches are cabled to which (paper 003 section 2): no node\n"
+            "descriptions, GUIDs or port numbers. Links are classed by union-find (the two\n"
+            "directions and parallel cables of a link are one; a triangle's links are\n"
+            "equivalent; so are opposite sides of a rectangle); each class is a dimension (a\n"
+            "ring position on a torus, a group's local links on a Dragonfly), and coordinates\n"
+            "follow. Parameters as in the paper: N dimensions of K switches joined by L\n"
+            "cables, C CAs per switch; Dragonfly groups of K switches with G global links each.\n"
+            "A ring of 4 is the graph K2 x K2 and is reported so. Exit 0 mapped, 1 none of the\n"
+            "families (the reason is printed), 2 bad input.");
+        return [a] {
+            const Fabric f = load_topology(a->file);
+            const SwitchLinks g = switch_links(f);
+            const Shape s = map_fabric(f, g, link_classes(g));
+            if (a->json)
+                fmt::print("{}\n", to_json(f, g, s, a->file).dump(2));
+            else
+                print_text(f, g, s, *a);
+            return s.family == Family::Unknown ? kExitViolations : kExitOk;
+        };
+    },
+}};
+
+} // namespace
+} // namespace ibrt::tools
