@@ -130,6 +130,53 @@ std::optional<Shape> try_dragonfly(const Fabric& f, const SwitchLinks& g, const 
     return s;
 }
 
+// A ring of 4 is the graph K2 x K2 and a ring of 3 is K3, so ε finds those; on a fabric with
+// rings (a torus), they are given back as rings: K3 is marked a ring, and two K2 dimensions
+// of one width become a ring of 4 (Gray code: 00, 01, 11, 10 are positions 0..3). Then the
+// dimensions are put in the order the paper writes shapes (4 x 8 x 8 x 8): by K, then L.
+void present_as_torus(Shape& s) {
+    std::vector<Dimension> dims;
+    std::vector<std::vector<int>> coord(s.coord.size());
+    const auto keep = [&](std::size_t d) {
+        dims.push_back(s.dims[d]);
+        for (std::size_t v = 0; v < coord.size(); ++v) coord[v].push_back(s.coord[v][d]);
+    };
+    const bool rings = std::any_of(s.dims.begin(), s.dims.end(), [](auto& d) { return d.ring; });
+    std::vector<bool> done(s.dims.size(), false);
+    for (std::size_t d = 0; d < s.dims.size(); ++d) {
+        if (done[d]) continue;
+        done[d] = true;
+        if (rings && s.dims[d].k == 2) {
+            std::size_t e = d + 1;
+            while (e < s.dims.size() && (done[e] || s.dims[e].k != 2 || s.dims[e].ring ||
+                                         s.dims[e].width != s.dims[d].width))
+                ++e;
+            if (e < s.dims.size()) {
+                done[e] = true;
+                dims.push_back({4, s.dims[d].width, true});
+                for (std::size_t v = 0; v < coord.size(); ++v) {
+                    const int a = s.coord[v][d], b = s.coord[v][e];
+                    coord[v].push_back(a == 0 ? b : 3 - b);
+                }
+                continue;
+            }
+        }
+        keep(d);
+        if (rings && dims.back().k == 3) dims.back().ring = true;
+    }
+    std::vector<std::size_t> order(dims.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        return std::pair(dims[x].k, dims[x].width) < std::pair(dims[y].k, dims[y].width);
+    });
+    s.dims.clear();
+    for (std::size_t d : order) s.dims.push_back(dims[d]);
+    for (std::size_t v = 0; v < coord.size(); ++v) {
+        s.coord[v].clear();
+        for (std::size_t d : order) s.coord[v].push_back(coord[v][d]);
+    }
+}
+
 Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c, Shape s) {
     const std::size_t n = g.num_switches();
     // Classes that meet at a switch without forming a rectangle are one dimension (a ring's
@@ -236,24 +283,10 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
         }
     }
 
-    // Dimensions in the paper's order of writing shapes (4 x 8 x 8 x 8): by K, then L.
-    std::vector<std::uint32_t> order(ndims);
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-        return std::pair(s.dims[x].k, s.dims[x].width) < std::pair(s.dims[y].k, s.dims[y].width);
-    });
-    {
-        std::vector<Dimension> dims;
-        for (std::uint32_t d : order) dims.push_back(s.dims[d]);
-        s.dims = std::move(dims);
-        for (auto& x : s.coord) {
-            std::vector<int> y;
-            for (std::uint32_t d : order) y.push_back(x[d]);
-            x = std::move(y);
-        }
-        at.clear();
-        for (std::uint32_t v = 0; v < n; ++v) at.emplace(s.coord[v], v);
-    }
+    present_as_torus(s);
+    at.clear();
+    for (std::uint32_t v = 0; v < n; ++v) at.emplace(s.coord[v], v);
+    const std::size_t nd = s.dims.size();
 
     bool all_ring = true, all_complete = true, all_two = true;
     for (const Dimension& d : s.dims) {
@@ -261,7 +294,7 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
         all_complete &= !d.ring;
         all_two &= d.k == 2;
     }
-    s.family = all_complete ? (all_two && ndims > 1 ? Family::Hypercube : Family::FlatFly)
+    s.family = all_complete ? (all_two && nd > 1 ? Family::Hypercube : Family::FlatFly)
                : all_ring   ? Family::Torus
                             : Family::Mixed;
 
@@ -273,14 +306,14 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
                        fmt::format("the recovered dimensions span {:.0f} positions for {} "
                                    "switches: too sparse to be this shape",
                                    points, n));
-    std::vector<int> x(ndims, 0);
+    std::vector<int> x(nd, 0);
     for (std::size_t i = 0; i < static_cast<std::size_t>(points); ++i) {
         if (!at.count(x)) s.missing_switches.push_back(x);
-        for (std::uint32_t d = 0; d < ndims && ++x[d] == s.dims[d].k; ++d) x[d] = 0;
+        for (std::uint32_t d = 0; d < nd && ++x[d] == s.dims[d].k; ++d) x[d] = 0;
     }
     std::size_t expected = 0;
     for (std::uint32_t v = 0; v < n; ++v)
-        for (std::uint32_t d = 0; d < ndims; ++d) {
+        for (std::uint32_t d = 0; d < nd; ++d) {
             std::vector<int> y = s.coord[v];
             for (int val = 0; val < s.dims[d].k; ++val) {
                 const int step = std::abs(val - s.coord[v][d]);

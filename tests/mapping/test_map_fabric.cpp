@@ -139,14 +139,19 @@ TEST_CASE("tori of 2, 3 and 4 dimensions map to rings in order", "[mapping]") {
     }
 }
 
-TEST_CASE("a ring of 4 maps as K2 x K2 (the same graph), a ring of 3 as K3", "[mapping]") {
-    const Mapped m = map_relabelled(gen::torus({{4, 3, 6}, {}, 1, true, 0}), 3);
-    INFO(m.shape.why_not);
-    REQUIRE(m.shape.family == Family::Mixed);
-    std::multiset<std::pair<int, bool>> dims;
-    for (const auto& d : m.shape.dims) dims.insert({d.k, d.ring});
-    CHECK(dims ==
-          std::multiset<std::pair<int, bool>>{{2, false}, {2, false}, {3, false}, {6, true}});
+TEST_CASE("rings of 4 and 3 (K2 x K2 and K3 as graphs) come back as rings on a torus",
+          "[mapping]") {
+    for (const std::vector<int>& k : {std::vector<int>{4, 3, 6}, {4, 8, 8, 8}, {4, 4, 5}}) {
+        const Mapped m = map_relabelled(gen::torus({k, {}, 1, true, 0}), 3);
+        INFO(m.shape.why_not);
+        REQUIRE(m.shape.family == Family::Torus);
+        std::multiset<int> got, want(k.begin(), k.end());
+        for (const auto& d : m.shape.dims) got.insert(d.k);
+        CHECK(got == want);
+        CHECK(same_up_to_symmetry(m.shape, truth(m.r, m.g)));
+    }
+    // Without rings, K2 x K2 stays a hypercube.
+    CHECK(map_fabric(gen::hypercube(2, 1, 1)).family == Family::Hypercube);
 }
 
 TEST_CASE("a Dragonfly maps to its groups; every global link joins two groups once", "[mapping]") {
