@@ -65,27 +65,128 @@ std::string link_name(const Fabric& f, const SwitchLinks& g, std::uint32_t l) {
                        display_name(f, g.node[g.links[l].b]));
 }
 
-// §2.2 reads every class of more than one link as a group's local links. That fails when
-// global links close a 4-cycle or a triangle through three or four groups (switches with two
-// or more global links make that common), so here each switch's local class is the largest
-// class at it, the groups are what local links join, and the reading is kept only if it is a
-// Dragonfly: two or more groups, local links within groups, each pair of groups joined by at
-// most one global link, and at least half of each group's local links present.
+// A switch left with one or two local links has no dense class and ends up a group of its
+// own. Its group is the neighbouring group it can join without a second link between any
+// two groups: its other links are global, to groups its own group reaches only through it,
+// while any other group it is cabled to is already joined to most of those. Joined only when
+// exactly one neighbouring group qualifies. True when a switch was joined.
+bool join_lone_switches(const SwitchLinks& g, UnionFind& uf, std::vector<std::uint32_t>& grp) {
+    const std::size_t n = g.num_switches();
+    std::vector<std::uint32_t> size(n, 0), member(n, kNone);
+    for (std::uint32_t v = 0; v < n; ++v) {
+        ++size[grp[v]];
+        member[grp[v]] = v;
+    }
+    std::set<std::pair<std::uint32_t, std::uint32_t>> pairs; // groups joined, lone ones aside
+    for (const auto& l : g.links) {
+        const std::uint32_t a = grp[l.a], b = grp[l.b];
+        if (a != b && size[a] > 1 && size[b] > 1) pairs.insert({std::min(a, b), std::max(a, b)});
+    }
+    bool joined = false;
+    for (std::uint32_t v = 0; v < n; ++v) {
+        if (size[grp[v]] != 1) continue;
+        std::uint32_t pick = kNone, fits = 0;
+        for (const auto& x : g.around(v)) {
+            const std::uint32_t cand = grp[x.peer];
+            if (size[cand] < 2) continue;
+            bool clash = false;
+            for (const auto& y : g.around(v)) {
+                const std::uint32_t z = grp[y.peer];
+                if (z != cand && size[z] > 1 && pairs.count({std::min(cand, z), std::max(cand, z)}))
+                    clash = true;
+            }
+            if (!clash && cand != pick) {
+                pick = cand;
+                ++fits;
+            }
+        }
+        if (fits == 1) joined |= uf.unite(v, member[pick]);
+    }
+    return joined;
+}
+
+// §2.2 reads every class of more than one link as a group's local links. With several
+// global links per switch that fails: three groups pairwise joined through three switches
+// form a triangle of global links, four form a rectangle, and rules 3 and 4 merge global
+// links into classes as large as a group's (measured: no single-link class at all on
+// K = 16, G = 8). What tells them apart is density: a group's local links join most pairs of
+// its switches (a clique less what is missing), global classes are sparse. So a class is
+// dense when it touches S >= 3 switches with at least two thirds of a clique's S(S-1)/2 links
+// and more than S^2/4 (by Mantel's theorem it then holds a triangle, so the complete
+// bipartite K_{m,m} that a fat tree's rectangles make is never dense), and
+// the groups are what local links join. The reading is kept only if it is a Dragonfly: two or
+// more groups, local links within groups, each pair of groups joined by at most one global
+// link, and at least half of each group's local links present.
 std::optional<Shape> try_dragonfly(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
                                    Shape s) {
     (void)f;
     const std::size_t n = g.num_switches();
-    std::vector<std::uint32_t> local(n, kNone);
-    for (std::uint32_t v = 0; v < n; ++v)
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> touch; // (class, switch)
+    for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+        touch.emplace_back(c.of_link[l], g.links[l].a);
+        touch.emplace_back(c.of_link[l], g.links[l].b);
+    }
+    std::sort(touch.begin(), touch.end());
+    touch.erase(std::unique(touch.begin(), touch.end()), touch.end());
+    std::vector<std::uint32_t> spans(c.count, 0); // switches each class touches
+    for (const auto& t : touch) ++spans[t.first];
+    const auto dense = [&](std::uint32_t k) {
+        const double sw = spans[k], e = c.links_in[k];
+        return sw >= 3 && 3 * e >= sw * (sw - 1) && 4 * e > sw * sw;
+    };
+    // Dense classes at each switch. Global links can be dense too: the "absolute" global
+    // cabling joins router r of h+1 consecutive groups pairwise, a clique of h+1 switches, so
+    // a switch may have a group class and a global clique. The two kinds alternate at every
+    // switch, so in each connected set of dense classes they are the two sides of a
+    // bipartition, and the groups are the side with the larger mean span (K against G+1:
+    // damage shrinks both, which is why one switch's two spans cannot decide it).
+    std::vector<std::vector<std::uint32_t>> at(n);
+    for (std::uint32_t v = 0; v < n; ++v) {
         for (const auto& i : g.around(v)) {
             const std::uint32_t k = c.of_link[i.link];
-            if (local[v] == kNone || c.links_in[k] > c.links_in[local[v]] ||
-                (c.links_in[k] == c.links_in[local[v]] && k < local[v]))
-                local[v] = k;
+            if (dense(k)) at[v].push_back(k);
         }
+        std::sort(at[v].begin(), at[v].end());
+        at[v].erase(std::unique(at[v].begin(), at[v].end()), at[v].end());
+    }
+    std::vector<std::vector<std::uint32_t>> meets(c.count); // dense classes sharing a switch
+    for (const auto& ks : at)
+        for (std::uint32_t x : ks)
+            for (std::uint32_t y : ks)
+                if (x != y) meets[x].push_back(y);
+    std::vector<int> side(c.count, -1);
+    std::vector<bool> is_group(c.count, false);
+    for (std::uint32_t k0 = 0; k0 < c.count; ++k0) {
+        if (!dense(k0) || side[k0] >= 0) continue;
+        std::vector<std::uint32_t> comp{k0};
+        side[k0] = 0;
+        bool bipartite = true;
+        for (std::size_t i = 0; i < comp.size(); ++i)
+            for (std::uint32_t y : meets[comp[i]]) {
+                if (side[y] < 0) {
+                    side[y] = 1 - side[comp[i]];
+                    comp.push_back(y);
+                } else if (side[y] == side[comp[i]]) {
+                    bipartite = false;
+                }
+            }
+        if (!bipartite) return std::nullopt;
+        double sum[2] = {0, 0}, cnt[2] = {0, 0};
+        for (std::uint32_t k : comp) {
+            sum[side[k]] += spans[k];
+            cnt[side[k]] += 1;
+        }
+        const int groups_side =
+            cnt[1] == 0 || sum[0] / cnt[0] >= sum[1] / std::max(cnt[1], 1.0) ? 0 : 1;
+        for (std::uint32_t k : comp) is_group[k] = side[k] == groups_side;
+    }
+    std::vector<std::uint32_t> local(n, kNone);
+    for (std::uint32_t v = 0; v < n; ++v)
+        for (std::uint32_t k : at[v])
+            if (is_group[k] && (local[v] == kNone || spans[k] > spans[local[v]])) local[v] = k;
     const auto is_local = [&](std::uint32_t l) {
         const std::uint32_t k = c.of_link[l];
-        return c.links_in[k] > 1 && local[g.links[l].a] == k && local[g.links[l].b] == k;
+        return local[g.links[l].a] == k && local[g.links[l].b] == k;
     };
     UnionFind uf(n);
     for (std::uint32_t l = 0; l < g.links.size(); ++l)
@@ -93,6 +194,7 @@ std::optional<Shape> try_dragonfly(const Fabric& f, const SwitchLinks& g, const 
     std::vector<std::uint32_t> grp;
     s.groups = static_cast<int>(uf.classes(grp));
     if (s.groups < 2 || std::size_t(s.groups) == n) return std::nullopt;
+    if (join_lone_switches(g, uf, grp)) s.groups = static_cast<int>(uf.classes(grp));
     s.family = Family::Dragonfly;
     s.group.assign(grp.begin(), grp.end());
     s.index_in_group.assign(n, 0);
@@ -101,15 +203,14 @@ std::optional<Shape> try_dragonfly(const Fabric& f, const SwitchLinks& g, const 
     s.group_size = *std::max_element(size.begin(), size.end());
     std::set<std::pair<int, int>> joined;
     for (std::uint32_t l = 0; l < g.links.size(); ++l) {
-        if (is_local(l)) continue;
         const auto& k = g.links[l];
         const int ga = s.group[k.a], gb = s.group[k.b];
-        if (ga == gb) return std::nullopt; // a link inside a group that is not local
+        if (ga == gb) continue; // local
         ++globals[k.a];
         ++globals[k.b];
         if (!joined.insert({std::min(ga, gb), std::max(ga, gb)}).second) return std::nullopt;
     }
-    s.globals_per_switch = mode(globals);
+    s.globals_per_switch = *std::max_element(globals.begin(), globals.end()); // as designed
     for (int gr = 0; gr < s.groups; ++gr)
         for (int i = size[gr]; i < s.group_size; ++i) s.missing_switches.push_back({gr, i});
     // Local links: every two switches of a group.
@@ -123,9 +224,8 @@ std::optional<Shape> try_dragonfly(const Fabric& f, const SwitchLinks& g, const 
                 if (g.link_between(m[i], m[j]) == kNone) s.missing_links.push_back({m[i], m[j], 0});
             }
     if (2 * s.missing_links.size() > expected) return std::nullopt;
-    // The groups are cabled as a complete graph (§1.4): most pairs of groups are joined.
+    if (joined.empty()) return std::nullopt;
     const std::size_t pairs = std::size_t(s.groups) * (s.groups - 1) / 2;
-    if (2 * joined.size() < pairs) return std::nullopt;
     s.missing_global_links = pairs - joined.size();
     return s;
 }
@@ -180,21 +280,39 @@ void present_as_torus(Shape& s) {
 Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c, Shape s) {
     const std::size_t n = g.num_switches();
     // Classes that meet at a switch without forming a rectangle are one dimension (a ring's
-    // positions); classes that do form one are different dimensions.
+    // positions); classes that do form one are different dimensions. That needs rectangles:
+    // a class of a link or two whose squares are all missing has met nothing in one and would
+    // join every dimension it touches, so classes much smaller than the typical one (a
+    // quarter of the class size at the median link) are placed later, by the coordinates.
+    std::vector<std::uint32_t> by_link(c.of_link.size());
+    for (std::size_t l = 0; l < by_link.size(); ++l) by_link[l] = c.links_in[c.of_link[l]];
+    std::nth_element(by_link.begin(), by_link.begin() + by_link.size() / 2, by_link.end());
+    const std::uint32_t major_from = std::max(1u, by_link[by_link.size() / 2] / 4);
+    const auto major = [&](std::uint32_t k) { return c.links_in[k] >= major_from; };
     UnionFind dim_uf(c.count);
     for (std::uint32_t v = 0; v < n; ++v) {
         const auto nb = g.around(v);
         for (std::size_t i = 0; i < nb.size(); ++i)
             for (std::size_t j = i + 1; j < nb.size(); ++j) {
                 const std::uint32_t a = c.of_link[nb[i].link], b = c.of_link[nb[j].link];
-                if (a != b && !c.are_orthogonal(a, b)) dim_uf.unite(a, b);
+                if (a != b && major(a) && major(b) && !c.are_orthogonal(a, b)) dim_uf.unite(a, b);
             }
     }
-    std::vector<std::uint32_t> dim_of_class;
-    const std::uint32_t ndims = dim_uf.classes(dim_of_class);
+    std::vector<std::uint32_t> dim_of_class(c.count, kNone), root_dim(c.count, kNone);
+    std::uint32_t ndims = 0;
+    for (std::uint32_t k = 0; k < c.count; ++k) {
+        if (!major(k)) continue;
+        std::uint32_t& d = root_dim[dim_uf.find(k)];
+        if (d == kNone) d = ndims++;
+        dim_of_class[k] = d;
+    }
     std::vector<std::uint32_t> classes_in(ndims, 0);
-    for (std::uint32_t k = 0; k < c.count; ++k) ++classes_in[dim_of_class[k]];
-    const auto dim_of_link = [&](std::uint32_t l) { return dim_of_class[c.of_link[l]]; };
+    for (std::uint32_t k = 0; k < c.count; ++k)
+        if (major(k)) ++classes_in[dim_of_class[k]];
+    // kNone for a minor link until the coordinates place it.
+    std::vector<std::uint32_t> link_dim(g.links.size());
+    for (std::uint32_t l = 0; l < g.links.size(); ++l) link_dim[l] = dim_of_class[c.of_link[l]];
+    const auto dim_of_link = [&](std::uint32_t l) { return link_dim[l]; };
 
     s.dims.assign(ndims, {});
     s.coord.assign(n, std::vector<int>(ndims, 0));
@@ -202,7 +320,8 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
         // ε_d: the ends of every link of another dimension share the d-th coordinate.
         UnionFind plane_uf(n);
         for (std::uint32_t l = 0; l < g.links.size(); ++l)
-            if (dim_of_link(l) != d) plane_uf.unite(g.links[l].a, g.links[l].b);
+            if (dim_of_link(l) != d && dim_of_link(l) != kNone)
+                plane_uf.unite(g.links[l].a, g.links[l].b);
         std::vector<std::uint32_t> plane;
         const std::uint32_t k = plane_uf.classes(plane);
         Dimension& dim = s.dims[d];
@@ -269,7 +388,14 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
     for (std::uint32_t l = 0; l < g.links.size(); ++l) {
         const auto& x = s.coord[g.links[l].a];
         const auto& y = s.coord[g.links[l].b];
+        if (link_dim[l] == kNone) // a minor link: the dimension its ends differ in
+            for (std::uint32_t e = 0; e < ndims; ++e)
+                if (x[e] != y[e]) link_dim[l] = e;
         const std::uint32_t d = dim_of_link(l);
+        if (d == kNone)
+            return unknown(std::move(s), fmt::format("link {} joins switches that the recovered "
+                                                     "shape gives the same coordinates",
+                                                     link_name(f, g, l)));
         for (std::uint32_t e = 0; e < ndims; ++e) {
             const int diff = std::abs(x[e] - y[e]);
             const bool ok =

@@ -10,6 +10,7 @@
 #include "fabric/generators/random_graph.hpp"
 #include "fabric/generators/torus.hpp"
 #include "mapping/map_fabric.hpp"
+#include "mapping/shape_compare.hpp"
 #include "relabel.hpp"
 
 #include <catch2/catch.hpp>
@@ -23,62 +24,15 @@ using namespace ibrt::mapping;
 
 namespace {
 
-// "sw-1.0.3" -> {1, 0, 3}; "sw-g3-1" -> {3, 1}.
-std::vector<int> label_coords(std::string d) {
-    REQUIRE(d.rfind("sw-", 0) == 0);
-    d = d.substr(3);
-    if (!d.empty() && d[0] == 'g') d = d.substr(1);
-    for (char& c : d)
-        if (c == '.' || c == '-') c = ' ';
-    std::istringstream in(d);
-    std::vector<int> v;
-    for (int x; in >> x;) v.push_back(x);
-    return v;
-}
-
-// The generator's coordinates of every switch, by dense id of `f`.
+// The generator's coordinates of every switch, by dense id of the relabelled fabric.
 std::vector<std::vector<int>> truth(const test::Relabelled& r, const SwitchLinks& g) {
     std::vector<std::vector<int>> t;
-    for (NodeId n : g.node) t.push_back(label_coords(r.original_desc[n]));
+    for (NodeId n : g.node) t.push_back(generator_coords(r.original_desc[n]).value());
     return t;
 }
 
-// Whether value map x -> y of one dimension is a bijection (and, on a ring of k, a rotation
-// or reflection).
-bool dimension_matches(const std::vector<std::vector<int>>& got, std::size_t r,
-                       const std::vector<std::vector<int>>& want, std::size_t q, bool ring, int k) {
-    std::map<int, int> to;
-    std::map<int, int> from;
-    for (std::size_t v = 0; v < got.size(); ++v) {
-        const auto [a, fa] = to.emplace(got[v][r], want[v][q]);
-        const auto [b, fb] = from.emplace(want[v][q], got[v][r]);
-        if (a->second != want[v][q] || b->second != got[v][r]) return false;
-    }
-    if (!ring) return true;
-    int dir = 0;
-    for (const auto& [x, y] : to) {
-        const auto nx = to.find((x + 1) % k);
-        if (nx == to.end()) continue;
-        const int step = ((nx->second - y) % k + k) % k;
-        if (step != 1 && step != k - 1) return false;
-        if (dir == 0) dir = step;
-        if (step != dir) return false;
-    }
-    return true;
-}
-
 bool same_up_to_symmetry(const Shape& s, const std::vector<std::vector<int>>& want) {
-    const std::size_t n = s.dims.size();
-    if (want.empty() || want[0].size() != n) return false;
-    std::vector<bool> used(n, false);
-    for (std::size_t r = 0; r < n; ++r) {
-        bool found = false;
-        for (std::size_t q = 0; q < n && !found; ++q)
-            if (!used[q] && dimension_matches(s.coord, r, want, q, s.dims[r].ring, s.dims[r].k))
-                used[q] = found = true;
-        if (!found) return false;
-    }
-    return true;
+    return matches_generator(s, want);
 }
 
 struct Mapped {
@@ -167,14 +121,7 @@ TEST_CASE("a Dragonfly maps to its groups; every global link joins two groups on
     CHECK(m.shape.globals_per_switch == 2);
     CHECK(m.shape.cas_per_switch == 2);
     CHECK(m.shape.missing_global_links == 0);
-    // The recovered groups are the generator's groups.
-    const auto want = truth(m.r, m.g);
-    std::map<int, int> to;
-    for (std::size_t v = 0; v < want.size(); ++v) {
-        const auto [it, fresh] = to.emplace(m.shape.group[v], want[v][0]);
-        CHECK(it->second == want[v][0]);
-    }
-    CHECK(to.size() == 9);
+    CHECK(same_up_to_symmetry(m.shape, truth(m.r, m.g))); // the generator's groups
 }
 
 TEST_CASE("a damaged HyperX still maps, and says what is missing", "[mapping]") {
@@ -203,4 +150,15 @@ TEST_CASE("what is not a direct topology is said to be none, with the reason", "
     const Shape rnd = map_fabric(gen::random_fabric({32, 5, 32, 3, 0}));
     CHECK(rnd.family == Family::Unknown);
     CHECK_FALSE(rnd.why_not.empty());
+}
+
+TEST_CASE("the comparison with the generator fails when a coordinate is off", "[mapping]") {
+    const Mapped m = map_relabelled(gen::torus({{5, 6}, {}, 1, true, 0}), 2);
+    auto want = truth(m.r, m.g);
+    REQUIRE(same_up_to_symmetry(m.shape, want));
+    std::swap(want[0], want[1]); // two switches trade places
+    CHECK_FALSE(same_up_to_symmetry(m.shape, want));
+    CHECK(generator_coords("sw-g3-1") == std::vector<int>{3, 1});
+    CHECK(generator_coords("sw-1.0.3") == std::vector<int>{1, 0, 3});
+    CHECK_FALSE(generator_coords("leaf-3").has_value());
 }

@@ -1,0 +1,168 @@
+// Mapping direct topologies (paper 003 §2) at the paper's scale: the 2,048-switch,
+// 16,384-host configurations of §1 (FlatFly 4x8x8x8 with L = 2,1,1,1; the 11D hypercube with
+// double links; Dragonfly K = 16, G = 8 with one global link per group omitted; the 4D torus
+// 4x8x8x8 with L = 2,4,4,4). Target: each mapped in <= 0.2 s.
+//
+//   bench_map                       time and peak RSS of mapping each configuration
+//   bench_map --robustness [--seeds N] [--out DIR] [--config NAME]
+//       the fraction of seeds mapped correctly (mapping/shape_compare.hpp) as the fraction of
+//       missing switches and of missing links grows, around the paper's claims (FlatFly
+//       20 % / 15 %, hypercube 15 % / 10 %, Dragonfly 40 % / 10 %); CSV on stdout, and with
+//       --out DIR also DIR/mapping-robustness.csv and one SVG per configuration.
+#include "fabric/generators/dragonfly.hpp"
+#include "fabric/generators/failures.hpp"
+#include "fabric/generators/hyperx.hpp"
+#include "fabric/generators/torus.hpp"
+#include "mapping/map_fabric.hpp"
+#include "mapping/shape_compare.hpp"
+#include "sim/svg_plot.hpp"
+
+#include <fmt/core.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace ibrt;
+
+namespace {
+
+double peak_rss_mb() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
+}
+
+struct Config {
+    const char* name;
+    std::function<Fabric()> make;
+    double claim_switches, claim_links; // the paper's claim; 0/0: none (the torus)
+};
+
+std::vector<Config> configs() {
+    return {
+        {"flatfly-4x8x8x8",
+         [] {
+             return gen::hyperx({{4, 8, 8, 8}, {2, 1, 1, 1}, 8, 0});
+         },
+         0.20, 0.15},
+        {"hypercube-11d", [] { return gen::hypercube(11, 2, 8); }, 0.15, 0.10},
+        {"dragonfly-k16-g8",
+         [] {
+             gen::DragonflyParams p;
+             p.a = 16;
+             p.h = 8;
+             p.p = 8;
+             p.groups = 128; // K*G groups: one global port per group left free (§1.4 note 4)
+             return gen::dragonfly(p);
+         },
+         0.40, 0.10},
+        {"torus-4x8x8x8",
+         [] {
+             return gen::torus({{4, 8, 8, 8}, {2, 4, 4, 4}, 8, true, 0});
+         },
+         0.0, 0.0},
+    };
+}
+
+void speed() {
+    for (const Config& c : configs()) {
+        const Fabric f = c.make();
+        std::vector<double> times;
+        mapping::Shape s;
+        for (int i = 0; i < 5; ++i) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const mapping::SwitchLinks g = mapping::switch_links(f);
+            s = mapping::map_fabric(f, g, mapping::link_classes(g));
+            times.push_back(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::sort(times.begin(), times.end());
+        fmt::print("{:<18} switches {:>5} CAs {:>6} -> {:<10} map {:.3f} s (median of 5, range "
+                   "{:.3f}..{:.3f})  peak RSS {:.0f} MB\n",
+                   c.name, f.switches().size(), f.cas().size(), mapping::family_name(s.family),
+                   times[2], times.front(), times.back(), peak_rss_mb());
+    }
+}
+
+// Fraction of `seeds` damaged copies mapped to the generator's structure.
+double correct_fraction(const Fabric& full, double switches, double links, int seeds) {
+    int ok = 0;
+    for (int seed = 1; seed <= seeds; ++seed) {
+        gen::FailureSpec spec;
+        spec.switches = switches;
+        spec.links = links;
+        spec.seed = std::uint64_t(seed);
+        gen::FailureReport rep;
+        const Fabric f = gen::inject_failures(full, spec, rep);
+        const mapping::SwitchLinks g = mapping::switch_links(f);
+        const mapping::Shape s = mapping::map_fabric(f, g, mapping::link_classes(g));
+        ok += mapping::matches_generator(s, mapping::generator_coords(f, g));
+    }
+    return double(ok) / seeds;
+}
+
+void robustness(int seeds, const std::string& out, const std::string& only) {
+    const std::vector<double> steps = {0,    0.05, 0.1,  0.15, 0.2, 0.25, 0.3,
+                                       0.35, 0.4,  0.45, 0.5,  0.6, 0.7};
+    std::string csv = "config,missing_switches,missing_links,seeds,correct_fraction\n";
+    fmt::print("{}", csv);
+    for (const Config& c : configs()) {
+        if (!only.empty() && only != c.name) continue;
+        const Fabric full = c.make();
+        const double cs = c.claim_switches > 0 ? c.claim_switches : 0.2;
+        const double cl = c.claim_links > 0 ? c.claim_links : 0.1;
+        sim::PlotSeries by_switches{fmt::format("switches missing (links {:.0f} %)", cl * 100), {}};
+        sim::PlotSeries by_links{fmt::format("links missing (switches {:.0f} %)", cs * 100), {}};
+        for (double x : steps) {
+            for (int pass = 0; pass < 2; ++pass) {
+                const double sw = pass == 0 ? x : cs, ln = pass == 0 ? cl : x;
+                const double frac = correct_fraction(full, sw, ln, seeds);
+                const std::string row =
+                    fmt::format("{},{:.2f},{:.2f},{},{:.3f}\n", c.name, sw, ln, seeds, frac);
+                fmt::print("{}", row);
+                std::fflush(stdout);
+                csv += row;
+                (pass == 0 ? by_switches : by_links).points.push_back({x * 100, frac});
+            }
+        }
+        if (!out.empty())
+            std::ofstream(out + "/mapping-" + c.name + ".svg") << sim::line_plot_svg(
+                {by_switches, by_links}, fmt::format("{}: seeds mapped correctly", c.name),
+                "missing (%)", "fraction of seeds correct");
+    }
+    if (!out.empty()) std::ofstream(out + "/mapping-robustness.csv") << csv;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    bool robust = false;
+    int seeds = 50;
+    std::string out, only;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--robustness"))
+            robust = true;
+        else if (!std::strcmp(argv[i], "--seeds") && i + 1 < argc)
+            seeds = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!std::strcmp(argv[i], "--config") && i + 1 < argc)
+            only = argv[++i];
+        else {
+            fmt::print(stderr, "usage: bench_map [--robustness [--seeds N] [--out DIR] "
+                               "[--config NAME]]\n");
+            return 2;
+        }
+    }
+    if (robust)
+        robustness(seeds, out, only);
+    else
+        speed();
+    return 0;
+}

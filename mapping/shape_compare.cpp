@@ -1,0 +1,89 @@
+// Comparing a recovered shape with the generator's coordinates; see shape_compare.hpp.
+#include "mapping/shape_compare.hpp"
+
+#include <charconv>
+#include <map>
+
+namespace ibrt::mapping {
+
+std::optional<std::vector<int>> generator_coords(std::string_view label) {
+    if (!label.starts_with("sw-")) return std::nullopt;
+    label.remove_prefix(3);
+    const bool dragonfly = label.starts_with('g');
+    if (dragonfly) label.remove_prefix(1);
+    std::vector<int> v;
+    while (!label.empty()) {
+        int x = 0;
+        const auto [p, ec] = std::from_chars(label.data(), label.data() + label.size(), x);
+        if (ec != std::errc() || p == label.data()) return std::nullopt;
+        v.push_back(x);
+        label.remove_prefix(std::size_t(p - label.data()));
+        if (label.empty()) break;
+        if (label.front() != (dragonfly ? '-' : '.')) return std::nullopt;
+        label.remove_prefix(1);
+    }
+    if (v.empty() || (dragonfly && v.size() != 2)) return std::nullopt;
+    return v;
+}
+
+std::vector<std::vector<int>> generator_coords(const Fabric& f, const SwitchLinks& g) {
+    std::vector<std::vector<int>> out;
+    for (NodeId n : g.node)
+        out.push_back(generator_coords(f.node(n).desc).value_or(std::vector<int>{}));
+    return out;
+}
+
+namespace {
+
+// Whether value x of recovered dimension r and value y of generated dimension q correspond
+// one to one over all switches (and, on a ring of k, as a rotation or reflection).
+bool dimension_matches(const std::vector<std::vector<int>>& got, std::size_t r,
+                       const std::vector<std::vector<int>>& want, std::size_t q, bool ring, int k) {
+    std::map<int, int> to, from;
+    for (std::size_t v = 0; v < got.size(); ++v) {
+        const auto a = to.emplace(got[v][r], want[v][q]).first;
+        const auto b = from.emplace(want[v][q], got[v][r]).first;
+        if (a->second != want[v][q] || b->second != got[v][r]) return false;
+    }
+    if (!ring) return true;
+    int dir = 0;
+    for (const auto& [x, y] : to) {
+        const auto nx = to.find((x + 1) % k);
+        if (nx == to.end()) continue;
+        const int step = ((nx->second - y) % k + k) % k;
+        if ((step != 1 && step != k - 1) || (dir != 0 && step != dir)) return false;
+        dir = step;
+    }
+    return true;
+}
+
+} // namespace
+
+bool matches_generator(const Shape& s, const std::vector<std::vector<int>>& want) {
+    if (s.family == Family::Unknown || want.empty()) return false;
+    for (const auto& w : want)
+        if (w.size() != want[0].size()) return false;
+    if (s.family == Family::Dragonfly) {
+        if (want[0].size() != 2) return false;
+        std::map<int, int> to, from;
+        for (std::size_t v = 0; v < want.size(); ++v) {
+            const auto a = to.emplace(s.group[v], want[v][0]).first;
+            const auto b = from.emplace(want[v][0], s.group[v]).first;
+            if (a->second != want[v][0] || b->second != s.group[v]) return false;
+        }
+        return true;
+    }
+    const std::size_t n = s.dims.size();
+    if (want[0].size() != n) return false;
+    std::vector<bool> used(n, false);
+    for (std::size_t r = 0; r < n; ++r) {
+        bool found = false;
+        for (std::size_t q = 0; q < n && !found; ++q)
+            if (!used[q] && dimension_matches(s.coord, r, want, q, s.dims[r].ring, s.dims[r].k))
+                used[q] = found = true;
+        if (!found) return false;
+    }
+    return true;
+}
+
+} // namespace ibrt::mapping
