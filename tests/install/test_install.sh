@@ -59,12 +59,15 @@ echo "ok: make install DESTDIR: ${#cmds[@]} subcommands, $(wc -l <installed.txt)
 nm -D --defined-only "root/usr/$LIBDIR/libibrt.so" | grep -q ' osm_event_plugin$' ||
     e2e_fail "installed libibrt.so does not export osm_event_plugin"
 
-# --- 2: a real install (no DESTDIR) as root runs ldconfig --------------------------------------
+# --- 2: a real make install (no DESTDIR) as root runs ldconfig --------------------------------------
 if [[ "$(id -u)" == 0 ]]; then
-    env PATH="$WORK/stub:$PATH" cmake --install "$BUILD" --component sm-host --prefix "$WORK/prefix" \
-        >real.log 2>&1 || e2e_fail "cmake --install --prefix: $(tail -n 20 real.log)"
+    (unset DESTDIR && quiet_make install BUILD="$BUILD" PREFIX="$WORK/prefix" JOBS=2) >real.log 2>&1 ||
+        e2e_fail "make install PREFIX=: $(tail -n 20 real.log)"
     grep -qx "ldconfig " calls 2>/dev/null ||
         e2e_fail "a real install as root did not run ldconfig:"$'\n'"$(cat real.log)"
+    # The runtime packages are there (this machine built ibrt), so nothing was installed.
+    ! grep -q "^apt-get" calls || e2e_fail "make install ran apt-get: $(cat calls)"
+    [[ -x "$WORK/prefix/$BINDIR/ibrt" ]] || e2e_fail "make install PREFIX= installed no ibrt"
     rm -f calls
     echo "ok: a real install as root runs ldconfig"
 else
@@ -85,6 +88,10 @@ for page in ibrt "${cmds[@]/#/ibrt-}"; do
         grep -qx "$section" "$page.txt" || e2e_fail "$page.1 has no $section section"
     done
     grep -Eq "^ *$page +- " "$page.txt" || e2e_fail "$page.1: NAME does not start with '$page - '"
+    # EXIT STATUS gives at least success (0) and bad input (2).
+    sed -n '/^EXIT STATUS$/,/^[A-Z]/p' "$page.txt" >"$page.exit"
+    grep -q '\b0\b' "$page.exit" && grep -q '\b2\b' "$page.exit" ||
+        e2e_fail "$page.1: EXIT STATUS does not give codes 0 and 2:"$'\n'"$(cat "$page.exit")"
     if [[ "$page" == ibrt ]]; then help=help.txt; else
         help="$page.help"
         "$IBRT" "${page#ibrt-}" --help >"$help"
