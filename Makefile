@@ -43,8 +43,16 @@ fuzz: deps
 fuzz-run: fuzz
 	@bash scripts/fuzz-run.sh $(BUILD)-fuzz $(FUZZ_SECONDS)
 
-install: build
-	@cmake --install $(BUILD)
+# Installs what a subnet-manager host needs, from a build made by `make` (docs/deploy.md,
+# "Install"): no build or test package, only the runtime ones (none under DESTDIR, where a
+# package is being staged), and ldconfig only for a real install by root.
+#   make install [PREFIX=/usr] [DESTDIR=/tmp/stage]
+PREFIX ?=
+install:
+	@test -f $(BUILD)/CMakeCache.txt || { echo "make install: nothing built in $(BUILD): run 'make' first (it installs the build packages)" >&2; exit 2; }
+	@if [ -z "$(DESTDIR)" ]; then bash scripts/install-deps.sh --runtime; fi
+	@cmake --build $(BUILD) -j $(JOBS) --target ibrt ibrt_plugin ibrt_man
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --component sm-host $(if $(PREFIX),--prefix $(PREFIX))
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -1,14 +1,44 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ibrt needs; idempotent and non-interactive.
 # Runs `apt-get update` at most once, and only when something is missing.
+#
+#   install-deps.sh            everything: build, test and runtime (`make`, `make check`)
+#   install-deps.sh --runtime  only what a subnet-manager host needs to run what `make install`
+#                              installs (opensm, the shared libraries ibrt links, saquery for
+#                              `ibrt sa-path-sls`); no compiler, no -dev package, no test tool
+#   install-deps.sh --list [--runtime]   print the package names and install nothing
 set -euo pipefail
 
-PACKAGES=(
-  build-essential cmake make pkg-config clang clang-format
-  opensm libopensm-dev libibumad-dev infiniband-diags ibsim-utils ibutils
-  libglpk-dev glpk-utils catch2 libcli11-dev nlohmann-json3-dev libfmt-dev
-  python3 bc time
+# What the installed plugin and tool load at run time (ldd of ibrt and libibrt.so: libglpk,
+# libfmt; libstdc++/libc are always there) and the programs they run or plug into.
+RUNTIME=(opensm infiniband-diags libglpk40 libfmt9)
+# What compiles them, their unit tests and the man pages (help2man runs `ibrt --help`).
+BUILD=(
+  build-essential cmake make pkg-config help2man
+  libopensm-dev libibumad-dev libglpk-dev catch2 libcli11-dev nlohmann-json3-dev libfmt-dev
 )
+# What the tests and tools of `make check`, `make bench` and `make fuzz` run: the simulated
+# fabric (ibsim), ibdmchk (ibutils), glpsol, clang for fuzzing, groff/man for the man pages.
+TEST=(clang clang-format ibsim-utils ibutils glpk-utils python3 bc time groff-base man-db)
+
+mode=all
+list=0
+for arg in "$@"; do
+  case "$arg" in
+    --runtime) mode=runtime ;;
+    --list) list=1 ;;
+    *) echo "install-deps: unknown argument '$arg' (use --runtime and/or --list)" >&2; exit 2 ;;
+  esac
+done
+if [ "$mode" = runtime ]; then
+  PACKAGES=("${RUNTIME[@]}")
+else
+  PACKAGES=("${RUNTIME[@]}" "${BUILD[@]}" "${TEST[@]}")
+fi
+if [ "$list" -eq 1 ]; then
+  printf '%s\n' "${PACKAGES[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

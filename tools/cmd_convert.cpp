@@ -119,7 +119,8 @@ const CommandRegistrar reg{{
             "it; copy it to $OSM_CACHE_DIR/guid2lid before opensm starts.\n"
             "opensm-subnet.lst, opensm.fdbs: opensm 3.3.23's formats, which `ibdmchk -s -f`\n"
             "reads; path-sl: `0x<source node GUID> <DLID> <SL>`, `ibdmchk -c` (written as\n"
-            "`ibrt route` writes it: sources with an SL other than 0, all DLIDs each).");
+            "`ibrt route` writes it: sources with an SL other than 0, all DLIDs each).\n"
+            "Exit codes: 0 written, 2 bad input.");
         return [o] { return run(*o); };
     },
 }};

@@ -353,7 +353,8 @@ const CommandRegistrar reg{Command{
             "  ibrt gen fat-tree -m 8 -n 3 --fail-links 0.05 --seed 3 --report-json r.json -o "
             "d.net\n"
             "GUIDs: switch s -> 0x0020000000000000 + ((s+1) << 8); CA c -> 0x0010000000000000 + "
-            "((c+1) << 8), port p GUID = node GUID + p.");
+            "((c+1) << 8), port p GUID = node GUID + p.\n"
+            "Exit codes: 0 written, 2 bad input.");
         add_common(sub, *o);
         add_families(sub, *o);
         CLI::App* gen_app = &sub;

@@ -133,7 +133,8 @@ const CommandRegistrar reg{{
             "links{total,switch_switch,switch_end,end_end}, radix[{ports,switches}],\n"
             "used_ports[{ports,switches}], link_types[{name,width,speed,links}],\n"
             "lids{end_ports,with_lid,max_lid,lmc[{lmc,ports}]}, components{count,sizes},\n"
-            "levels{switches_by_level[{level,switches}],max_level,unreached_switches}.");
+            "levels{switches_by_level[{level,switches}],max_level,unreached_switches}.\n"
+            "Exit codes: 0 summarized, 2 bad input.");
         return [file, json] {
             const Fabric f = load_topology(*file);
             const FabricStats s = compute_fabric_stats(f);

@@ -364,7 +364,7 @@ const CommandRegistrar reg{{
         sub.add_flag("--csv", a->csv, "CSV, one row per destination");
         sub.footer("LIDs per destination are 2^ceil(lg k_d) for k_d configurations (LMC). "
                    "Exact mode reports\nper destination: optimal (proven), feasible (improved, "
-                   "not proven) or timed-out.\nExit 2 on bad input.");
+                   "not proven) or timed-out.\nExit codes: 0 assigned, 2 bad input.");
         return [a] { return run_lids(*a); };
     },
 }};

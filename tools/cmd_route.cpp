@@ -262,8 +262,8 @@ const CommandRegistrar reg{{
                    "(opensm's formats, ibdmchk -s/-f), DIR/path-sl\n(`0x<source node GUID> "
                    "<DLID> <SL>`, ibdmchk -c; only sources with an SL other than 0)\nand, "
                    "when the engine sets SL2VL tables, DIR/opensm-sl2vl.dump (ibdmchk -d reads "
-                   "it).\nExit 2 on bad input or when the engine declines the\nfabric (the "
-                   "reason is printed), e.g. a fabric that is not a fat tree.\n\n" +
+                   "it).\nExit codes: 0 routed, 2 bad input or the engine declines the fabric (the "
+                   "reason is printed),\ne.g. a fabric that is not a fat tree.\n\n" +
                    engine_params_help());
         return [a] { return run_route(*a); };
     },

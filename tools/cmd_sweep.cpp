@@ -201,7 +201,8 @@ const CommandRegistrar reg{{
                    "    --credit-unit 32 --ns-per-byte 4 --warmup-us 20 --source-queue 0 "
                    "--loads 0.1,0.2,0.3\n"
                    "(docs/results/mlid-vs-slid.sh). With --saturation each curve is the "
-                   "bisection's runs.");
+                   "bisection's runs.\nExit codes: 0 every run passed its verdict, 1 a run failed "
+                   "its verdict (as in `ibrt sim`), 2 bad input.");
         return [a, engines] {
             a->engines_given = engines->count() > 0;
             return run_sweep(*a);

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <memory>
+#include <sstream>
 #include <unistd.h>
 
 namespace ibrt::tools {
@@ -23,6 +25,20 @@ void progress(const std::string& line) {
     if (tty) fmt::print(stderr, "\r\033[K{}", line);
 }
 
+// CLI11 2.1 leaves a single space between an option name of 28 characters and its
+// description, which reads as one run-on line; help2man, which makes the man pages from
+// --help (tools/man/gen-man.sh), needs two to tell them apart. Such a name gets its own line.
+class HelpFormatter : public CLI::Formatter {
+  public:
+    std::string make_option(const CLI::Option* opt, bool positional) const override {
+        std::string name = make_option_name(opt, positional) + make_option_opts(opt);
+        if (name.size() + 3 == get_column_width()) name += ' ';
+        std::stringstream out;
+        CLI::detail::format_help(out, name, make_option_desc(opt), get_column_width());
+        return out.str();
+    }
+};
+
 } // namespace ibrt::tools
 
 int main(int argc, char** argv) {
@@ -32,8 +48,10 @@ int main(int argc, char** argv) {
                  "ibrt"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "ibrt 0.1.0");
-    app.footer("Exit codes: 0 success, 1 violations found (check), 2 bad input or usage.\n"
-               "Run `ibrt <command> --help` for the options of a command.");
+    app.formatter(std::make_shared<HelpFormatter>()); // before the subcommands: they inherit it
+    app.footer("Run `ibrt <command> --help` for the options of a command (man ibrt-<command>).\n"
+               "Exit codes: 0 success, 1 violations found (check, diff, sa-path-sls, sim, "
+               "sweep), 2 bad\ninput or usage, 3 cannot judge (check).");
 
     auto& cmds = command_registry();
     std::sort(cmds.begin(), cmds.end(), [](auto& a, auto& b) { return a.name < b.name; });
