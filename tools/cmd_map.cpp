@@ -131,8 +131,8 @@ const CommandRegistrar reg{{
             "ring position on a torus, a group's local links on a Dragonfly), and coordinates\n"
             "follow. Parameters as in the paper: N dimensions of K switches joined by L\n"
             "cables, C CAs per switch; Dragonfly groups of K switches with G global links each.\n"
-            "A ring of 4 is the graph K2 x K2 and is reported so. Exit 0 mapped, 1 none of the\n"
-            "families (the reason is printed), 2 bad input.");
+            "On a torus, rings of 4 and 3 (as graphs K2 x K2 and K3) are given back as rings.\n"
+            "Exit codes: 0 mapped, 1 none of the families (the reason is printed), 2 bad input.");
         return [a] {
             const Fabric f = load_topology(a->file);
             const SwitchLinks g = switch_links(f);
