@@ -1,0 +1,299 @@
+// The `flatfly` engine: dimension-order routing on a FlatFly / HyperX / hypercube (paper 003
+// §3.3, §3.4), mapped from the cabling alone (mapping/map_fabric.hpp, §2.1).
+//
+// DOR: at switch x, toward destination switch y, correct the first dimension d where x and y
+// differ by the direct link to t = x with x_d := y_d. Every dimension is a complete graph, so
+// a path takes at most one hop per dimension and dimensions are crossed in increasing order:
+// the channel dependencies go from dimension d to higher ones only, and DOR is deadlock-free
+// on one VL. Parallel cables of a dimension (L_n > 1) are used in balance: destination LIDs
+// are spread over them.
+//
+// Missing links (ADOR's extra hop, §3.3): when the link x-t is missing, the packet takes a
+// detour through a switch z of the same row (z differs from x and t only in dimension d) that
+// is cabled to both. The extra hop is the second in dimension d, and §3.3's SL2VL rule
+// separates it: VL 0 when the input port is a host's or in another dimension than the output
+// port, VL 1 when both are in the same dimension. Channels are then ordered by (dimension,
+// VL) along every path, so two VLs keep it deadlock-free. The rule depends only on (in port,
+// out port), which is what an SL2VL table can express; every path SL is 0. Detours are chosen
+// per (x, y) and spread over the candidate switches by destination.
+//
+// Mixed DOR (§3.3): four dimension orders, (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1) for
+// N = 4 (for other N: identity, reverse and the two rotations by one), each on its own pair
+// of VLs: the path SL selects the order and the VL is 2 SL (+1 for a detour hop). Since the
+// LFT is per destination, the order must be a function of the destination: §3.3 takes the
+// index of the destination host within its switch mod 4 (`orders=mixed`). `orders=auto` (the
+// default) routes every destination in the first order that reaches it from every switch, so
+// a pristine or mildly damaged fabric needs one or two VLs and a damaged one falls back to
+// another order instead of failing (a missing switch blocks DOR in one order, rarely in all).
+// `orders=dor` uses the first order only. Where no allowed order reaches a destination from
+// every switch (a hypercube dimension of two switches with its link missing blocks all of
+// them) the engine declines and names the pair, and opensm routes with its next engine.
+#include "engines/direct/direct_lids.hpp"
+#include "engines/engine.hpp"
+#include "fabric/display_name.hpp"
+#include "fabric/end_ports.hpp"
+#include "mapping/map_fabric.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ibrt {
+namespace {
+
+using mapping::kNone;
+
+struct Grid {
+    std::vector<int> k;
+    std::vector<std::size_t> stride;
+    std::vector<std::uint32_t> at; // position -> dense switch, kNone where missing
+    std::size_t index(const std::vector<int>& c) const {
+        std::size_t i = 0;
+        for (std::size_t d = 0; d < c.size(); ++d) i += std::size_t(c[d]) * stride[d];
+        return i;
+    }
+};
+
+// The dimension orders of Mixed DOR (§3.3), at most `count` of them: for N = 4 the paper's
+// four; otherwise identity, reverse and the rotations by one, without repeats.
+std::vector<std::vector<std::size_t>> dimension_orders(std::size_t nd, std::size_t count) {
+    std::vector<std::vector<std::size_t>> all;
+    if (nd == 4) {
+        all = {{0, 1, 2, 3}, {1, 3, 0, 2}, {2, 0, 3, 1}, {3, 2, 1, 0}};
+    } else {
+        std::vector<std::size_t> id(nd);
+        for (std::size_t d = 0; d < nd; ++d) id[d] = d;
+        all.push_back(id);
+        all.push_back({id.rbegin(), id.rend()});
+        std::vector<std::size_t> rot = id;
+        std::rotate(rot.begin(), rot.begin() + (nd > 0 ? 1 : 0), rot.end());
+        all.push_back(rot);
+        rot = id;
+        std::rotate(rot.rbegin(), rot.rbegin() + (nd > 0 ? 1 : 0), rot.rend());
+        all.push_back(rot);
+    }
+    std::vector<std::vector<std::size_t>> out;
+    for (auto& o : all)
+        if (out.size() < count && std::find(out.begin(), out.end(), o) == out.end())
+            out.push_back(o);
+    return out;
+}
+
+// DOR in `order` with one detour per dimension: the next switch from x toward y, kNone where
+// there is none. Detours count into `detours`.
+template <class Linked>
+std::vector<std::uint32_t> dor_next(const mapping::Shape& s, const Grid& grid,
+                                    const std::vector<std::size_t>& order, std::size_t n,
+                                    const Linked& linked, std::size_t& detours) {
+    std::vector<std::uint32_t> next(n * n, kNone);
+    for (std::uint32_t x = 0; x < n; ++x)
+        for (std::uint32_t y = 0; y < n; ++y) {
+            if (x == y) continue;
+            std::size_t i = 0;
+            while (s.coord[x][order[i]] == s.coord[y][order[i]]) ++i;
+            const std::size_t d = order[i];
+            std::vector<int> c = s.coord[x];
+            c[d] = s.coord[y][d];
+            const std::uint32_t t = grid.at[grid.index(c)];
+            if (t == kNone) continue; // the DOR switch is missing: no path in this order
+            if (linked(x, t)) {
+                next[std::size_t(x) * n + y] = t;
+                continue;
+            }
+            std::vector<std::uint32_t> via;
+            for (int w = 0; w < grid.k[d]; ++w) {
+                if (w == s.coord[x][d] || w == s.coord[y][d]) continue;
+                c[d] = w;
+                const std::uint32_t z = grid.at[grid.index(c)];
+                if (z != kNone && linked(x, z) && linked(z, t)) via.push_back(z);
+            }
+            if (via.empty()) continue;
+            next[std::size_t(x) * n + y] = via[y % via.size()];
+            ++detours;
+        }
+    return next;
+}
+
+// The index of the CA on `port` among the CAs of switch `sw` (port order): §3.3's d.
+std::size_t host_index(const Fabric& f, NodeId sw, PortNum port) {
+    std::size_t i = 0;
+    for (PortNum p = 1; p < port; ++p) {
+        const Port& q = f.port(sw, p);
+        i += q.connected() && !f.node(q.peer_node).is_switch();
+    }
+    return i;
+}
+
+constexpr std::string_view kOrderChoices[] = {"auto", "dor", "mixed"};
+constexpr EngineParam kParams[] = {
+    {"orders", EngineParam::Kind::Choice, "auto",
+     "dimension orders: auto (the first that reaches each destination; more VLs only where "
+     "needed), dor (one order), mixed (paper 003 §3.3: the destination host's index mod 4)",
+     0, 0, kOrderChoices},
+};
+
+class FlatflyEngine final : public Engine {
+  public:
+    std::string_view name() const override { return "flatfly"; }
+    std::span<const EngineParam> params() const override { return kParams; }
+
+  protected:
+    Routing compute(const Fabric& f, const Lids* preassigned,
+                    const EngineOptions& opt) const override {
+        const mapping::SwitchLinks g = mapping::switch_links(f);
+        const mapping::Shape s = mapping::map_fabric(f, g, mapping::link_classes(g));
+        if (s.family != mapping::Family::FlatFly && s.family != mapping::Family::Hypercube)
+            throw RoutingError(
+                fmt::format("flatfly: the fabric is not a FlatFly, HyperX or hypercube ({})",
+                            s.family == mapping::Family::Unknown
+                                ? s.why_not
+                                : "it maps as a " + std::string(mapping::family_name(s.family))));
+        const std::size_t n = g.num_switches(), nd = s.dims.size();
+        Grid grid;
+        grid.k.resize(nd);
+        grid.stride.resize(nd);
+        std::size_t points = 1;
+        for (std::size_t d = nd; d-- > 0;) {
+            grid.k[d] = s.dims[d].k;
+            grid.stride[d] = points;
+            points *= std::size_t(s.dims[d].k);
+        }
+        grid.at.assign(points, kNone);
+        for (std::uint32_t v = 0; v < n; ++v) grid.at[grid.index(s.coord[v])] = v;
+
+        // Ports of each switch toward each neighbouring switch (parallel cables in order).
+        std::vector<std::vector<std::pair<std::uint32_t, PortNum>>> ports(n);
+        for (std::uint32_t v = 0; v < n; ++v) {
+            const NodeId node = g.node[v];
+            for (PortNum p = 1; p <= f.node(node).num_ports; ++p) {
+                const Port& port = f.port(node, p);
+                if (port.connected() && g.dense[port.peer_node] != kNone)
+                    ports[v].push_back({g.dense[port.peer_node], p});
+            }
+            std::stable_sort(ports[v].begin(), ports[v].end(),
+                             [](auto& a, auto& b) { return a.first < b.first; });
+        }
+        const auto cables = [&](std::uint32_t v, std::uint32_t t) {
+            const auto& pv = ports[v];
+            auto lo = std::lower_bound(pv.begin(), pv.end(), std::pair(t, PortNum{0}));
+            auto hi = lo;
+            while (hi != pv.end() && hi->first == t) ++hi;
+            return std::pair(lo, hi);
+        };
+        const auto linked = [&](std::uint32_t v, std::uint32_t t) {
+            const auto [lo, hi] = cables(v, t);
+            return lo != hi;
+        };
+
+        const std::vector<std::vector<std::size_t>> orders =
+            dimension_orders(nd, param_choice(opt, "orders") == "dor" ? 1 : 4);
+        // next[o][x * n + y]: the switch x forwards to toward y in order o; computed when needed.
+        std::vector<std::vector<std::uint32_t>> next(orders.size());
+        std::size_t detours = 0;
+        const auto table = [&](std::size_t o) -> const std::vector<std::uint32_t>& {
+            if (next[o].empty()) next[o] = dor_next(s, grid, orders[o], n, linked, detours);
+            return next[o];
+        };
+        // The order of each destination switch (SL), kNone when none reaches it.
+        const auto reaches = [&](std::size_t o, std::uint32_t y) {
+            const auto& t = table(o);
+            for (std::uint32_t x = 0; x < n; ++x)
+                if (x != y && t[std::size_t(x) * n + y] == kNone) return false;
+            return true;
+        };
+        const bool mixed = param_choice(opt, "orders") == "mixed";
+        const bool auto_order = param_choice(opt, "orders") == "auto";
+        Routing r;
+        r.lids = direct::direct_lids(f, preassigned, opt, "flatfly", r.lmc);
+        std::vector<std::uint8_t> sl_of_lid(std::size_t(r.lids.max_lid()) + 1, 0);
+        std::size_t used_orders = 1;
+        // The switch each LID's port hangs off (kNone for a CA port not cabled to a switch).
+        const std::size_t lids = std::size_t(r.lids.max_lid()) + 1;
+        r.lft.assign(f.num_nodes(), {});
+        for (NodeId sw : f.switches()) r.lft[sw].assign(lids, kNoPath);
+        for (Lid lid = 1; lid < lids; ++lid) {
+            const PortId owner = r.lids.owner(lid);
+            if (owner == kNoPort) continue;
+            const NodeId node = f.port_node(owner);
+            std::uint32_t y = g.dense[node];
+            PortNum last = 0; // the port of y toward a CA destination
+            if (y == kNone) {
+                const Port& p = f.port(owner);
+                if (!p.connected() || g.dense[p.peer_node] == kNone) continue;
+                y = g.dense[p.peer_node];
+                last = p.peer_port;
+            }
+            r.lft[g.node[y]][lid] = last;
+            // §3.3 Mixed: the index of the destination host within its switch, mod 4.
+            std::size_t o = 0;
+            if (mixed && last != 0) o = host_index(f, g.node[y], last) % orders.size();
+            if (auto_order)
+                while (o < orders.size() && !reaches(o, y)) ++o;
+            if (o == orders.size() || !reaches(o, y)) {
+                const auto& t = table(std::min(o, orders.size() - 1));
+                std::uint32_t x = 0;
+                while (x == y || t[std::size_t(x) * n + y] != kNone) ++x;
+                throw RoutingError(fmt::format(
+                    "flatfly: no dimension-order path with one detour per dimension from {} to "
+                    "{} (LID {}) in {}: a switch or links on the way are missing",
+                    display_name(f, g.node[x]), display_name(f, g.node[y]), lid,
+                    auto_order ? "any of its dimension orders" : "its dimension order"));
+            }
+            sl_of_lid[lid] = static_cast<std::uint8_t>(o);
+            used_orders = std::max(used_orders, o + 1);
+            const auto& t = table(o);
+            for (std::uint32_t x = 0; x < n; ++x) {
+                if (x == y) continue;
+                const auto [lo, hi] = cables(x, t[std::size_t(x) * n + y]);
+                r.lft[g.node[x]][lid] = (lo + lid % (hi - lo))->second;
+            }
+        }
+
+        // SL2VL by (in port, out port, SL): order SL on VLs 2 SL and 2 SL + 1, the second
+        // for a hop in the same dimension as the one before (§3.3).
+        const bool two_per_order = detours > 0;
+        const std::size_t vls = used_orders * (two_per_order ? 2 : 1);
+        if (vls > 1) {
+            std::vector<int> dim_of_port(f.num_port_slots(), -1); // -1: host or port 0
+            for (std::uint32_t v = 0; v < n; ++v)
+                for (const auto& [t, p] : ports[v]) {
+                    std::size_t d = 0;
+                    while (d < nd && s.coord[v][d] == s.coord[t][d]) ++d;
+                    dim_of_port[f.port_id(g.node[v], p)] = int(d);
+                }
+            r.sl2vl.tables.assign(f.num_nodes(), {});
+            for (std::uint32_t v = 0; v < n; ++v) {
+                const NodeId node = g.node[v];
+                const PortNum np = f.node(node).num_ports;
+                auto& tables = r.sl2vl.tables[node];
+                tables.assign(Sl2Vl::size(np), Sl2VlTable{});
+                for (PortNum in = 0; in <= np; ++in)
+                    for (PortNum out = 0; out <= np; ++out) {
+                        const int di = dim_of_port[f.port_id(node, in)];
+                        const int dout = dim_of_port[f.port_id(node, out)];
+                        const int extra = two_per_order && di >= 0 && di == dout ? 1 : 0;
+                        Sl2VlTable& t = tables[Sl2Vl::index(np, in, out)];
+                        for (std::size_t sl = 0; sl < 16; ++sl)
+                            t[sl] = sl < used_orders ? static_cast<std::uint8_t>(
+                                                           sl * (two_per_order ? 2 : 1) + extra)
+                                                     : 15; // SLs no path uses are dropped
+                    }
+            }
+            r.data_vls = static_cast<std::uint8_t>(vls);
+        }
+        if (used_orders > 1)
+            r.path_sls = PathSlTable(f.num_port_slots(), r.lids.max_lid(), sl_of_lid);
+        r.stats.emplace_back("dimension_orders", double(used_orders));
+        r.stats.emplace_back("dimensions", double(nd));
+        r.stats.emplace_back("detour_switch_pairs", double(detours));
+        return r;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Engine> make_flatfly_engine() {
+    return std::make_unique<FlatflyEngine>();
+}
+
+} // namespace ibrt

@@ -1,0 +1,154 @@
+// The flatfly engine (engines/flatfly, paper 003 §3.3-3.4): on HyperX, FlatFly and hypercube
+// fabrics, mapped from relabelled cabling, every (CA port, LID) pair is reached, paths are
+// minimal where nothing is missing, the engine's own SL2VL tables and path SLs leave no credit
+// loop, and degraded fabrics get detours (VL 1) or another dimension order (another SL) only
+// where needed; what is not a FlatFly is declined with the reason.
+#include "../../mapping/relabel.hpp"
+#include "check/credit_loops.hpp"
+#include "check/reachability.hpp"
+#include "engines/engine.hpp"
+#include "fabric/generators/failures.hpp"
+#include "fabric/generators/fat_tree.hpp"
+#include "fabric/generators/hyperx.hpp"
+#include "fabric/generators/torus.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+
+using namespace ibrt;
+
+namespace {
+
+Routing route(const Fabric& f, std::vector<std::string> params = {}) {
+    const auto e = make_engine("flatfly");
+    EngineOptions opt;
+    for (const auto& p : params) e->set_param(opt, p);
+    return e->route(f, nullptr, opt);
+}
+
+// Every pair reached, no credit loop; returns whether every path is minimal.
+bool clean(const Fabric& f, const Routing& r) {
+    const check::ForwardingReport fw = check::check_forwarding(f, r);
+    CHECK(fw.reach.pairs > 0);
+    CHECK(fw.reach.failures() == 0);
+    CHECK(check::check_credit_loops(f, r).loops.empty());
+    return fw.minimal.non_minimal == 0;
+}
+
+Fabric without(const Fabric& f, std::vector<std::string> links, std::vector<std::string> switches) {
+    gen::FailureSpec spec;
+    spec.link_names = std::move(links);
+    spec.switch_names = std::move(switches);
+    gen::FailureReport rep;
+    return gen::inject_failures(f, spec, rep);
+}
+
+std::string refusal(const Fabric& f) {
+    try {
+        route(f);
+    } catch (const RoutingError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST_CASE("flatfly: DOR on a pristine HyperX is minimal and loop-free on one VL", "[flatfly]") {
+    const Fabric full = gen::hyperx({{3, 4, 5}, {1, 2, 1}, 2, 0});
+    const Fabric f = test::relabel(full, 4).fabric;
+    const Routing r = route(f);
+    CHECK(clean(f, r));
+    CHECK(r.data_vls == 1);
+    CHECK(r.sl2vl.empty());
+    CHECK(r.path_sls.empty());
+    // Both cables of every doubled link carry traffic (destinations spread over them).
+    std::set<std::pair<NodeId, PortNum>> used;
+    for (NodeId s : f.switches())
+        for (PortNum p : r.lft[s])
+            if (p != kNoPath) used.insert({s, p});
+    for (NodeId s : f.switches())
+        for (PortNum p = 1; p <= f.node(s).num_ports; ++p) {
+            const Port& q = f.port(s, p);
+            if (q.connected() && f.node(q.peer_node).is_switch()) CHECK(used.count({s, p}));
+        }
+}
+
+TEST_CASE("flatfly: a hypercube is routed by DOR", "[flatfly]") {
+    const Fabric f = gen::hypercube(5, 1, 2);
+    const Routing r = route(f);
+    CHECK(clean(f, r));
+    CHECK(r.data_vls == 1);
+}
+
+TEST_CASE("flatfly: a missing link is detoured within its dimension on VL 1", "[flatfly]") {
+    const Fabric f = without(gen::hyperx({{5, 5}, {}, 2, 0}), {"sw-0.0[3]", "sw-2.3[7]"}, {});
+    const Routing r = route(f);
+    clean(f, r); // a detour is one hop longer than the shortest path
+    CHECK(r.data_vls == 2);
+    REQUIRE_FALSE(r.sl2vl.empty());
+}
+
+TEST_CASE("flatfly: on a damaged HyperX the detours' VL is what keeps it loop-free", "[flatfly]") {
+    // Many detours in a row of 8: all on VL 0, the second hops of some detours wait on the
+    // first hops of others and close a cycle; on VL 1 they cannot.
+    int loops_on_one_vl = 0, routed = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        gen::FailureSpec spec;
+        spec.links = 0.12;
+        spec.seed = seed;
+        gen::FailureReport rep;
+        const Fabric f = gen::inject_failures(gen::hyperx({{8, 8}, {}, 1, 0}), spec, rep);
+        Routing r;
+        try {
+            r = route(f, {"orders=dor"});
+        } catch (const RoutingError&) {
+            continue;
+        }
+        ++routed;
+        clean(f, r);
+        CHECK(r.data_vls == 2);
+        Routing one_vl = r;
+        for (auto& tables : one_vl.sl2vl.tables)
+            for (auto& t : tables)
+                for (auto& vl : t)
+                    if (vl != 15) vl = 0;
+        loops_on_one_vl += !check::check_credit_loops(f, one_vl).loops.empty();
+    }
+    CHECK(routed >= 3);
+    CHECK(loops_on_one_vl > 0);
+}
+
+TEST_CASE("flatfly: a missing switch is passed in another dimension order (another SL)",
+          "[flatfly]") {
+    const Fabric f = without(gen::hyperx({{4, 4}, {}, 1, 0}), {}, {"sw-1.1"});
+    const Routing r = route(f);
+    CHECK(clean(f, r));
+    CHECK(r.data_vls == 2);
+    CHECK_FALSE(r.path_sls.empty());
+    CHECK_THROWS_WITH(route(f, {"orders=dor"}),
+                      Catch::Contains("no dimension-order path with one detour per dimension"));
+}
+
+TEST_CASE("flatfly: Mixed DOR takes the order from the destination host's index", "[flatfly]") {
+    const Fabric f = gen::hyperx({{2, 3, 2, 3}, {}, 4, 0});
+    const Routing r = route(f, {"orders=mixed"});
+    CHECK(clean(f, r));
+    CHECK(r.data_vls == 4); // four orders, one VL each: nothing is missing
+    std::set<int> sls;
+    for (NodeId c : f.cas()) {
+        const PortId p = f.port_id(c, 1);
+        sls.insert(r.path_sl(f.port_id(f.cas()[0], 1), r.lids.base(p)));
+    }
+    CHECK(sls == std::set<int>{0, 1, 2, 3});
+}
+
+TEST_CASE("flatfly: what is not a FlatFly is declined with the reason", "[flatfly]") {
+    CHECK_THAT(refusal(gen::fat_tree(4, 3)),
+               Catch::StartsWith("flatfly: the fabric is not a FlatFly, HyperX or hypercube"));
+    CHECK_THAT(refusal(gen::torus({{5, 6}, {}, 1, true, 0})), Catch::Contains("maps as a torus"));
+    // A hypercube dimension of two switches has no detour.
+    CHECK_THAT(refusal(without(gen::hypercube(3, 1, 1), {"sw-0.0.0[2]"}, {})),
+               Catch::Contains("no dimension-order path"));
+}
