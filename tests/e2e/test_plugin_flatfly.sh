@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The flatfly engine (paper 003 §3.3) inside the real opensm 3.3.23 under ibsim, on a HyperX
+# with a failed switch: mapped from the cabling opensm discovered, it routes in two dimension
+# orders, so it needs path SLs (answered to the SA through the plugin's path_sl) and SL2VL
+# tables (programmed through update_sl2vl, which opensm calls only with QoS on). Read back
+# from the running SM: LFTs equal the offline tables on the same LIDs, the SA hands out the
+# engine's two SLs, and `ibrt check` with the switches' SL2VL tables and those SLs is clean
+# (and "cannot judge" without the SLs).
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/harness.sh"
+e2e_init plugin_flatfly
+source "$HERE/plugin_lib.sh"
+PATH="$PATH:/usr/sbin:/sbin"
+
+"$IBRT" gen -q -o hx.net --fail-switch sw-1.1 hyperx --k 4,4 --cas 2
+e2e_start_ibsim hx.net
+plugin_conf "qos TRUE"
+osm="$WORK/osm"
+mkdir -p "$osm"
+OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
+    opensm -e -d2 -s 0 -Q -F "$WORK/ibrt.conf" -R flatfly,updn -f "$osm/osm.log" \
+    --dump_files_dir "$osm" -D 0x43 >"$osm/opensm.out" 2>&1 </dev/null &
+pid=$!
+E2E_PIDS+=("$pid")
+deadline=$((SECONDS + 60))
+until grep -q "SUBNET UP" "$osm/osm.log" 2>/dev/null; do
+    kill -0 "$pid" 2>/dev/null || e2e_fail "opensm died: $(tail -n 5 "$osm/opensm.out")"
+    ((SECONDS < deadline)) || e2e_fail "no SUBNET UP in 60 s"
+    sleep 0.1
+done
+e2e_expect_engine flatfly
+grep -q "ibrt flatfly: routed" "$osm/osm.log" || e2e_fail "no ibrt routing line in the log"
+[[ -s "$osm/opensm-sl2vl.dump" ]] || e2e_fail "no opensm-sl2vl.dump"
+
+e2e_diag ibnetdiscover >live.net
+files=(--fabric live.net --lfts "$osm/opensm-lfts.dump" --guid2lid "$osm/guid2lid"
+    --sl2vl "$osm/opensm-sl2vl.dump")
+e2e_expect_rc 3 "$IBRT" check -q --no-balance "${files[@]}"
+e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 --fabric live.net --guid2lid "$osm/guid2lid" \
+    --out live.psl --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery"
+nsl=$(awk '/^0x/ {print $3}' live.psl | sort -u | wc -l)
+((nsl == 2)) || e2e_fail "the SA gave $nsl distinct SLs, expected the engine's 2 dimension orders"
+e2e_expect_rc 0 "$IBRT" check -q --no-balance "${files[@]}" --path-sl live.psl
+
+# Offline on the LIDs opensm assigned: the same LFTs and the same SL2VL tables.
+e2e_expect_rc 0 "$IBRT" route --engine flatfly --fabric live.net --lids-from-fabric --out offline
+e2e_expect_rc 0 "$IBRT" diff --lfts --fabric live.net offline/opensm-lfts.dump "$osm/opensm-lfts.dump"
+# SL2VL: every (switch, in port, out port) row the switches hold equals the offline row
+# (opensm dumps switches in its own order and leaves out ports that are down; the offline
+# dump lists every port pair). CAs keep opensm's default table (SL mod VLs): the engine sets
+# none, and a CA's first hop cannot close a credit loop.
+python3 - offline/opensm-sl2vl.dump "$osm/opensm-sl2vl.dump" <<'PY' || e2e_fail "SL2VL tables differ from the offline ones"
+import re, sys
+def rows(path):
+    out, node = {}, None
+    for line in open(path):
+        m = re.match(r"(Switch|Channel Adapter|Router) (0x[0-9a-f]+)", line)
+        if m:
+            node = int(m.group(2), 16)
+            continue
+        m = re.match(r"\s*(\d+)\s+(\d+)\s*:\s*([\d ]+)$", line)
+        if m and node is not None:
+            out[(node, int(m.group(1)), int(m.group(2)))] = m.group(3).split()
+    return out
+offline, live = rows(sys.argv[1]), rows(sys.argv[2])
+switches = {k[0] for k in offline}
+live = {k: v for k, v in live.items() if k[0] in switches}
+assert len(live) > 100, len(live)
+bad = [k for k, v in live.items() if offline.get(k) != v]
+for k in bad[:10]:
+    print("differs:", k, live[k], offline.get(k))
+print(f"{len(live)} live SL2VL rows, {len(bad)} differ")
+sys.exit(1 if bad else 0)
+PY
+kill "$pid" 2>/dev/null || true
+wait "$pid" 2>/dev/null || true
+echo "ok: flatfly under opensm: $nsl SLs, SL2VL and LFTs as offline"
+e2e_pass
