@@ -87,6 +87,13 @@ int route(EngineContext* e) {
     if (!e->options_error.empty()) throw RoutingError(e->options_error);
     osm::SubnetSnapshot snap = osm::snapshot_subnet(osm->subn);
     Routing r = e->engine->route(snap.fabric, &snap.lids, e->options);
+    // opensm programs SL2VL tables (update_sl2vl) only with QoS on; without them the switches
+    // keep SL mod VLs, which is not the routing this engine proved deadlock-free.
+    if (!r.sl2vl.empty() && !osm->subn.opt.qos)
+        throw RoutingError("this routing needs its SL2VL tables on " +
+                           std::to_string(int(r.data_vls)) +
+                           " VLs, which opensm programs only with `qos TRUE` in opensm.conf "
+                           "(or -Q); it is off");
 
     // Validate everything before touching opensm's tables, so a failure leaves them as they
     // were (opensm then routes with the next engine from a clean slate).

@@ -5,7 +5,7 @@
 # tables (programmed through update_sl2vl, which opensm calls only with QoS on). Read back
 # from the running SM: LFTs equal the offline tables on the same LIDs, the SA hands out the
 # engine's two SLs, and `ibrt check` with the switches' SL2VL tables and those SLs is clean
-# (and "cannot judge" without the SLs).
+# (and "cannot judge" without the SLs). Without QoS the engine declines instead.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/harness.sh"
 e2e_init plugin_flatfly
@@ -75,4 +75,15 @@ PY
 kill "$pid" 2>/dev/null || true
 wait "$pid" 2>/dev/null || true
 echo "ok: flatfly under opensm: $nsl SLs, SL2VL and LFTs as offline"
+
+# Without QoS opensm would leave the switches' SL2VL at SL mod VLs: the engine declines
+# saying so, and opensm routes with the next engine.
+plugin_conf
+e2e_opensm -F "$WORK/ibrt.conf" -R flatfly,updn
+grep -q "ERR IB01: ibrt flatfly declines this fabric: .*qos TRUE" "$osm/osm.log" ||
+    e2e_fail "no decline naming qos: $(grep -E 'ERR|flatfly' "$osm/osm.log" | tail -n 5)"
+# (updn, then opensm's default minhop: whichever takes it, it is not flatfly)
+grep -qE "(updn|minhop) tables configured on all switches" "$osm/osm.log" ||
+    e2e_fail "no fallback engine configured the switches"
+echo "ok: without qos flatfly declines and opensm falls back"
 e2e_pass
