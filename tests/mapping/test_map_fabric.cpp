@@ -162,3 +162,39 @@ TEST_CASE("the comparison with the generator fails when a coordinate is off", "[
     CHECK(generator_coords("sw-1.0.3") == std::vector<int>{1, 0, 3});
     CHECK_FALSE(generator_coords("leaf-3").has_value());
 }
+
+// The paper's claims at its scale (§2.1, §2.2; 2,048 switches, 16,384 hosts), reduced to a
+// few seeds for `make check`; the 50-seed curves are in docs/results/mapping.md (bench_map
+// --robustness).
+TEST_CASE("paper 003's mapping claims hold at its scale (reduced)", "[mapping][scale]") {
+    struct Claim {
+        const char* name;
+        Fabric full;
+        double switches, links;
+    };
+    gen::DragonflyParams df;
+    df.a = 16;
+    df.h = 8;
+    df.p = 8;
+    df.groups = 128;
+    const Claim claims[] = {
+        {"FlatFly 4x8x8x8, 20 % switches, 15 % links",
+         gen::hyperx({{4, 8, 8, 8}, {2, 1, 1, 1}, 8, 0}), 0.20, 0.15},
+        {"hypercube 11D, 15 % switches, 10 % links", gen::hypercube(11, 2, 8), 0.15, 0.10},
+        {"Dragonfly K=16 G=8, 40 % switches", gen::dragonfly(df), 0.40, 0.0},
+    };
+    for (const Claim& c : claims)
+        for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+            INFO(c.name << ", seed " << seed);
+            gen::FailureSpec spec;
+            spec.switches = c.switches;
+            spec.links = c.links;
+            spec.seed = seed;
+            gen::FailureReport rep;
+            const Fabric f = gen::inject_failures(c.full, spec, rep);
+            const SwitchLinks g = switch_links(f);
+            const Shape s = map_fabric(f, g, link_classes(g));
+            INFO(s.why_not);
+            CHECK(matches_generator(s, generator_coords(f, g)));
+        }
+}
