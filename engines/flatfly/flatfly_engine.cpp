@@ -29,6 +29,7 @@
 // every switch (a hypercube dimension of two switches with its link missing blocks all of
 // them) the engine declines and names the pair, and opensm routes with its next engine.
 #include "engines/direct/direct_lids.hpp"
+#include "engines/direct/neighbor_ports.hpp"
 #include "engines/engine.hpp"
 #include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
@@ -161,29 +162,8 @@ class FlatflyEngine final : public Engine {
         grid.at.assign(points, kNone);
         for (std::uint32_t v = 0; v < n; ++v) grid.at[grid.index(s.coord[v])] = v;
 
-        // Ports of each switch toward each neighbouring switch (parallel cables in order).
-        std::vector<std::vector<std::pair<std::uint32_t, PortNum>>> ports(n);
-        for (std::uint32_t v = 0; v < n; ++v) {
-            const NodeId node = g.node[v];
-            for (PortNum p = 1; p <= f.node(node).num_ports; ++p) {
-                const Port& port = f.port(node, p);
-                if (port.connected() && g.dense[port.peer_node] != kNone)
-                    ports[v].push_back({g.dense[port.peer_node], p});
-            }
-            std::stable_sort(ports[v].begin(), ports[v].end(),
-                             [](auto& a, auto& b) { return a.first < b.first; });
-        }
-        const auto cables = [&](std::uint32_t v, std::uint32_t t) {
-            const auto& pv = ports[v];
-            auto lo = std::lower_bound(pv.begin(), pv.end(), std::pair(t, PortNum{0}));
-            auto hi = lo;
-            while (hi != pv.end() && hi->first == t) ++hi;
-            return std::pair(lo, hi);
-        };
-        const auto linked = [&](std::uint32_t v, std::uint32_t t) {
-            const auto [lo, hi] = cables(v, t);
-            return lo != hi;
-        };
+        const direct::NeighborPorts ports(f, g);
+        const auto linked = [&](std::uint32_t v, std::uint32_t t) { return ports.linked(v, t); };
 
         const std::vector<std::vector<std::size_t>> orders =
             dimension_orders(nd, param_choice(opt, "orders") == "dor" ? 1 : 4);
@@ -244,8 +224,7 @@ class FlatflyEngine final : public Engine {
             const auto& t = table(o);
             for (std::uint32_t x = 0; x < n; ++x) {
                 if (x == y) continue;
-                const auto [lo, hi] = cables(x, t[std::size_t(x) * n + y]);
-                r.lft[g.node[x]][lid] = (lo + lid % (hi - lo))->second;
+                r.lft[g.node[x]][lid] = ports.spread(x, t[std::size_t(x) * n + y], lid);
             }
         }
 
@@ -254,31 +233,25 @@ class FlatflyEngine final : public Engine {
         const bool two_per_order = detours > 0;
         const std::size_t vls = used_orders * (two_per_order ? 2 : 1);
         if (vls > 1) {
-            std::vector<int> dim_of_port(f.num_port_slots(), -1); // -1: host or port 0
-            for (std::uint32_t v = 0; v < n; ++v)
-                for (const auto& [t, p] : ports[v]) {
-                    std::size_t d = 0;
-                    while (d < nd && s.coord[v][d] == s.coord[t][d]) ++d;
-                    dim_of_port[f.port_id(g.node[v], p)] = int(d);
-                }
-            r.sl2vl.tables.assign(f.num_nodes(), {});
-            for (std::uint32_t v = 0; v < n; ++v) {
-                const NodeId node = g.node[v];
-                const PortNum np = f.node(node).num_ports;
-                auto& tables = r.sl2vl.tables[node];
-                tables.assign(Sl2Vl::size(np), Sl2VlTable{});
-                for (PortNum in = 0; in <= np; ++in)
-                    for (PortNum out = 0; out <= np; ++out) {
-                        const int di = dim_of_port[f.port_id(node, in)];
-                        const int dout = dim_of_port[f.port_id(node, out)];
-                        const int extra = two_per_order && di >= 0 && di == dout ? 1 : 0;
-                        Sl2VlTable& t = tables[Sl2Vl::index(np, in, out)];
-                        for (std::size_t sl = 0; sl < 16; ++sl)
-                            t[sl] = sl < used_orders ? static_cast<std::uint8_t>(
-                                                           sl * (two_per_order ? 2 : 1) + extra)
-                                                     : 15; // SLs no path uses are dropped
-                    }
-            }
+            // A switch port's class is the dimension of its link, -1 for a host or port 0.
+            const auto dimension = [&](PortId p) {
+                const std::uint32_t v = g.dense[f.port_node(p)];
+                const Port& port = f.port(p);
+                if (f.port_num(p) == 0 || !port.connected() || g.dense[port.peer_node] == kNone)
+                    return -1;
+                const std::uint32_t t = g.dense[port.peer_node];
+                int d = 0;
+                while (s.coord[v][std::size_t(d)] == s.coord[t][std::size_t(d)]) ++d;
+                return d;
+            };
+            const unsigned per_order = two_per_order ? 2 : 1;
+            r.sl2vl = direct::sl2vl_by_port(
+                f, g, dimension,
+                [&](int in, int out, unsigned sl) {
+                    const unsigned extra = two_per_order && in >= 0 && in == out ? 1 : 0;
+                    return static_cast<std::uint8_t>(sl * per_order + extra);
+                },
+                static_cast<unsigned>(used_orders));
             r.data_vls = static_cast<std::uint8_t>(vls);
         }
         if (used_orders > 1)
