@@ -7,10 +7,11 @@
 
 namespace ibrt {
 
-std::unique_ptr<Engine> make_mlid_engine();     // engines/mlid: paper 000 §4
-std::unique_ptr<Engine> make_slid_engine();     // engines/slid: paper 000 §5 baseline
-std::unique_ptr<Engine> make_separate_engine(); // engines/separate: paper 001 §VI.D
-std::unique_ptr<Engine> make_flatfly_engine();  // engines/flatfly: paper 003 §3.3-3.4
+std::unique_ptr<Engine> make_mlid_engine();      // engines/mlid: paper 000 §4
+std::unique_ptr<Engine> make_slid_engine();      // engines/slid: paper 000 §5 baseline
+std::unique_ptr<Engine> make_separate_engine();  // engines/separate: paper 001 §VI.D
+std::unique_ptr<Engine> make_flatfly_engine();   // engines/flatfly: paper 003 §3.3-3.4
+std::unique_ptr<Engine> make_dragonfly_engine(); // engines/dragonfly: paper 003 §3.5
 
 namespace {
 struct EngineEntry {
@@ -18,10 +19,9 @@ struct EngineEntry {
     std::unique_ptr<Engine> (*make)();
 };
 constexpr std::array kEngines{
-    EngineEntry{"mlid", &make_mlid_engine},
-    EngineEntry{"slid", &make_slid_engine},
-    EngineEntry{"separate", &make_separate_engine},
-    EngineEntry{"flatfly", &make_flatfly_engine},
+    EngineEntry{"mlid", &make_mlid_engine},           EngineEntry{"slid", &make_slid_engine},
+    EngineEntry{"separate", &make_separate_engine},   EngineEntry{"flatfly", &make_flatfly_engine},
+    EngineEntry{"dragonfly", &make_dragonfly_engine},
 };
 } // namespace
 
