@@ -10,6 +10,7 @@
 #include "fabric/routing.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -45,6 +46,10 @@ struct EngineOptions {
     // Engine parameters as given (key -> value); validated by set_param, read by the engine
     // through param_flag/param_int/param_choice, which fall back to the declared default.
     std::map<std::string, std::string, std::less<>> params;
+    // Called now and then by long-running engines with the phase and the fraction of it done
+    // (0..1). Engines do no I/O: `ibrt route` prints it on stderr; the opensm plugin leaves it
+    // empty, so nothing is printed inside opensm.
+    std::function<void(std::string_view phase, double fraction)> progress;
 };
 
 // The engine declines the fabric (not a fat tree, not enough LIDs, ...). The message says why;

@@ -5,6 +5,7 @@
 #include "graph/yen.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace ibrt::lidassign {
 
@@ -81,172 +82,249 @@ PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud) {
     return out;
 }
 
-PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates) {
+namespace {
+
+// The most loaded live link (ties: lowest index, i.e. lowest PortId) and the largest load among
+// the others, under point updates: a max segment tree over the links in PortId order. A dead
+// link holds -1 (loads are never negative).
+class LoadMax {
+  public:
+    explicit LoadMax(std::size_t n) : size_(1) {
+        while (size_ < n) size_ <<= 1;
+        val_.assign(size_, -1);
+        win_.resize(2 * size_);
+        for (std::size_t i = 0; i < size_; ++i) win_[size_ + i] = static_cast<std::uint32_t>(i);
+        for (std::size_t x = size_ - 1; x >= 1; --x) win_[x] = pick(win_[2 * x], win_[2 * x + 1]);
+    }
+    void set(std::size_t i, std::int64_t v) {
+        val_[i] = v;
+        // Up from the leaf; an ancestor whose winner stays the same other leaf is unchanged,
+        // and so is everything above it.
+        for (std::size_t x = (size_ + i) >> 1; x >= 1; x >>= 1) {
+            const std::uint32_t w = pick(win_[2 * x], win_[2 * x + 1]);
+            if (w == win_[x] && w != i) break;
+            win_[x] = w;
+        }
+    }
+    bool empty() const { return val_[win_[1]] < 0; }
+    std::size_t top() const { return win_[1]; }
+    // max(0, largest load other than at `skip`).
+    std::int64_t second(std::size_t skip) const {
+        std::int64_t m = 0;
+        // The siblings of the leaf's ancestors cover every other leaf exactly once.
+        for (std::size_t x = size_ + skip; x > 1; x >>= 1) m = std::max(m, val_[win_[x ^ 1]]);
+        return m;
+    }
+
+  private:
+    // The larger load; ties (and two dead links) to the left, lower index.
+    std::uint32_t pick(std::uint32_t a, std::uint32_t b) const { return val_[b] > val_[a] ? b : a; }
+    std::size_t size_;
+    std::vector<std::int64_t> val_;
+    std::vector<std::uint32_t> win_; // per tree node: the leaf of largest load below it
+};
+
+} // namespace
+
+PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates,
+                       const std::function<void(double)>& progress) {
     constexpr std::int64_t kScale = 720720; // lcm(1..16): candidate weights stay integral
     candidates = std::clamp(candidates, 1, 16);
     const auto cas = f.cas();
-    // Candidate store: CSR of edges, owning pair, per pair its candidate range.
-    std::vector<std::uint32_t> c_off{0}, c_pair;
-    std::vector<PortId> c_edges;
-    struct Pair {
-        NodeId src, dst;
-        std::uint32_t first, count, alive;
+    auto is_link = [&](PortId e) {
+        return f.node(f.port_node(e)).is_switch() && f.port(e).connected() &&
+               f.node(f.port(e).peer_node).is_switch();
     };
-    std::vector<Pair> pairs;
-    // Yen's candidates depend only on the switch pair: computed once per pair, on demand.
+    // Yen's candidates depend only on the switch pair: computed once per pair, on demand, and
+    // stored once (switch-to-switch edges only); a CA pair refers to its switch pair's routes.
     graph::YenSearch yen(f, ud);
     std::vector<std::uint32_t> sw_index(f.num_nodes(), 0);
     for (std::size_t i = 0; i < f.switches().size(); ++i)
         sw_index[f.switches()[i]] = static_cast<std::uint32_t>(i);
     const std::size_t ns = f.switches().size();
     constexpr std::uint32_t kUnset = 0xffffffffu;
-    std::vector<std::uint32_t> memo(ns * ns, kUnset); // index into memo_first
-    std::vector<std::uint32_t> memo_first, memo_off{0};
-    std::vector<PortId> memo_edges;
+    std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its first route
+    std::vector<std::uint8_t> memo_n(ns * ns, 0);     // and how many
+    std::vector<std::uint32_t> r_off{0};              // route r is r_edges[r_off[r], r_off[r+1])
+    std::vector<PortId> r_edges;
     auto switch_routes = [&](NodeId u, NodeId t) {
-        std::uint32_t& m = memo[sw_index[u] * ns + sw_index[t]];
-        if (m == kUnset) {
-            m = static_cast<std::uint32_t>(memo_first.size());
-            memo_first.push_back(static_cast<std::uint32_t>(memo_off.size() - 1));
+        const std::size_t k = std::size_t(sw_index[u]) * ns + sw_index[t];
+        if (memo[k] == kUnset) {
+            memo[k] = static_cast<std::uint32_t>(r_off.size() - 1);
             for (const auto& r : yen.run(u, t, candidates)) {
-                memo_edges.insert(memo_edges.end(), r.begin(), r.end());
-                memo_off.push_back(static_cast<std::uint32_t>(memo_edges.size()));
+                r_edges.insert(r_edges.end(), r.begin(), r.end());
+                r_off.push_back(static_cast<std::uint32_t>(r_edges.size()));
             }
-            memo_first.push_back(static_cast<std::uint32_t>(memo_off.size() - 1));
+            memo_n[k] = static_cast<std::uint8_t>(r_off.size() - 1 - memo[k]);
         }
-        return std::pair<std::uint32_t, std::uint32_t>{memo_first[m], memo_first[m + 1]};
+        return std::pair<std::uint32_t, std::uint32_t>{memo[k], memo_n[k]};
     };
-    for (NodeId d : cas) {
+    // Pairs in (destination, source) CA order. Candidate j of a pair is route first + j; a CA
+    // cabled straight to its destination CA has one candidate with no switch edge (route
+    // kDirect). Alive candidates as a bit mask.
+    constexpr std::uint32_t kDirect = 0xffffffffu;
+    struct Pair {
+        NodeId src, dst;
+        std::uint32_t first;
+        std::uint8_t count, alive_n;
+        std::uint16_t alive;
+    };
+    std::vector<Pair> pairs;
+    for (std::size_t di = 0; di < cas.size(); ++di) {
+        const NodeId d = cas[di];
         const PortId dport = first_end_port(f, d);
         if (dport == kNoPort) continue;
         const NodeId t = f.port(dport).peer_node;
         const bool t_switch = f.node(t).is_switch();
-        const PortId last = t_switch ? f.port_id(t, f.port(dport).peer_port) : kNoPort;
         for (NodeId s : cas) {
             if (s == d) continue;
             const PortId sport = first_end_port(f, s);
             if (sport == kNoPort) continue;
             const NodeId u = f.port(sport).peer_node;
-            Pair pr{s, d, static_cast<std::uint32_t>(c_pair.size()), 0, 0};
-            auto add = [&](std::span<const PortId> mid) {
-                c_edges.push_back(sport);
-                c_edges.insert(c_edges.end(), mid.begin(), mid.end());
-                if (last != kNoPort) c_edges.push_back(last);
-                c_off.push_back(static_cast<std::uint32_t>(c_edges.size()));
-                c_pair.push_back(static_cast<std::uint32_t>(pairs.size()));
-                ++pr.count;
-            };
+            Pair pr{s, d, kDirect, 0, 0, 0};
             if (u == d) { // CA cabled straight to CA
-                add({});
+                pr.count = 1;
             } else if (t_switch && f.node(u).is_switch()) {
-                const auto [lo, hi] = switch_routes(u, t);
-                for (std::uint32_t r = lo; r < hi; ++r)
-                    add(std::span<const PortId>(memo_edges.data() + memo_off[r],
-                                                memo_edges.data() + memo_off[r + 1]));
+                const auto [first, count] = switch_routes(u, t);
+                pr.first = first;
+                pr.count = static_cast<std::uint8_t>(count);
             }
             if (pr.count == 0) continue;
-            pr.alive = pr.count;
+            pr.alive_n = pr.count;
+            pr.alive = static_cast<std::uint16_t>((1u << pr.count) - 1);
             pairs.push_back(pr);
         }
+        if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(cas.size()));
     }
-    const std::size_t ncand = c_pair.size();
-    std::vector<bool> alive(ncand, true);
-    // Links: directed switch-to-switch edges; CA links carry every candidate of a pair alike.
-    auto is_link = [&](PortId e) {
-        return f.node(f.port_node(e)).is_switch() && f.node(f.port(e).peer_node).is_switch();
+    auto route = [&](const Pair& p, std::uint32_t j) {
+        if (p.first == kDirect) return std::span<const PortId>{};
+        return std::span<const PortId>(r_edges.data() + r_off[p.first + j],
+                                       r_edges.data() + r_off[p.first + j + 1]);
     };
+    // Per link, the pairs with a candidate through it (ascending), and which candidates.
     std::vector<std::uint32_t> l_off(f.num_port_slots() + 1, 0);
-    for (PortId e : c_edges)
-        if (is_link(e)) ++l_off[e + 1];
+    std::vector<std::uint32_t> last_pair(f.num_port_slots(), kUnset);
+    for (std::uint32_t p = 0; p < pairs.size(); ++p)
+        for (std::uint32_t j = 0; j < pairs[p].count; ++j)
+            for (PortId e : route(pairs[p], j))
+                if (last_pair[e] != p) {
+                    last_pair[e] = p;
+                    ++l_off[e + 1];
+                }
     for (std::size_t i = 0; i < f.num_port_slots(); ++i) l_off[i + 1] += l_off[i];
-    std::vector<std::uint32_t> l_cand(l_off.back());
+    std::vector<std::uint32_t> l_pair(l_off.back());
+    std::vector<std::uint16_t> l_mask(l_off.back(), 0);
     {
         std::vector<std::uint32_t> fill(l_off.begin(), l_off.end() - 1);
-        for (std::uint32_t c = 0; c < ncand; ++c)
-            for (std::uint32_t i = c_off[c]; i < c_off[c + 1]; ++i)
-                if (is_link(c_edges[i])) l_cand[fill[c_edges[i]]++] = c;
+        std::fill(last_pair.begin(), last_pair.end(), kUnset);
+        for (std::uint32_t p = 0; p < pairs.size(); ++p)
+            for (std::uint32_t j = 0; j < pairs[p].count; ++j)
+                for (PortId e : route(pairs[p], j)) {
+                    if (last_pair[e] != p) {
+                        last_pair[e] = p;
+                        l_pair[fill[e]++] = p;
+                    }
+                    l_mask[fill[e] - 1] |= static_cast<std::uint16_t>(1u << j);
+                }
     }
     std::vector<std::int64_t> load(f.num_port_slots(), 0);
-    for (std::uint32_t c = 0; c < ncand; ++c)
-        for (std::uint32_t i = c_off[c]; i < c_off[c + 1]; ++i)
-            load[c_edges[i]] += kScale / pairs[c_pair[c]].count;
-    // The links still worth visiting; a linear scan for the two most loaded is cheaper than
-    // a lazy heap here (a few hundred links, every visit changes many loads).
-    std::vector<PortId> live;
+    for (const Pair& p : pairs)
+        for (std::uint32_t j = 0; j < p.count; ++j)
+            for (PortId e : route(p, j)) load[e] += kScale / p.count;
+    // Links still worth visiting, in PortId order, as positions in a max tree.
+    std::vector<PortId> links;
+    std::vector<std::uint32_t> pos(f.num_port_slots(), kUnset);
     for (PortId e = 0; e < f.num_port_slots(); ++e)
-        if (l_off[e + 1] > l_off[e]) live.push_back(e);
-    auto adjust = [&](std::uint32_t c, std::int64_t delta) {
-        for (std::uint32_t i = c_off[c]; i < c_off[c + 1]; ++i) load[c_edges[i]] += delta;
-    };
-    // l_cand of a link is sorted by candidate, so grouped by pair in pair order. Pairs before
-    // the link's cursor are settled for good: they either have no candidate through the link
-    // any more or every candidate they have left uses it (and candidates only ever die), so
-    // each link's list is scanned once in total.
-    std::vector<std::uint32_t> cursor(l_off.begin(), l_off.end() - 1);
-    while (!live.empty()) {
-        // Most loaded link (ties: lowest PortId) and the load of the next most loaded.
-        std::size_t top = 0;
-        std::int64_t second = 0;
-        for (std::size_t i = 1; i < live.size(); ++i) {
-            if (load[live[i]] > load[live[top]]) {
-                second = load[live[top]];
-                top = i;
-            } else {
-                second = std::max(second, load[live[i]]);
-            }
+        if (l_off[e + 1] > l_off[e] && is_link(e)) {
+            pos[e] = static_cast<std::uint32_t>(links.size());
+            links.push_back(e);
         }
-        const PortId e = live[top];
+    LoadMax heap(links.size());
+    for (std::size_t i = 0; i < links.size(); ++i) heap.set(i, load[links[i]]);
+    std::vector<bool> dead(links.size(), false);
+    std::size_t num_dead = 0;
+    // One reduction changes the weights of all of a pair's candidates; their edges overlap, so
+    // the deltas are summed per edge first and each edge's load (and tree leaf) is set once.
+    std::vector<std::int64_t> delta(f.num_port_slots(), 0);
+    std::vector<PortId> touched;
+    auto adjust = [&](const Pair& p, std::uint32_t j, std::int64_t d) {
+        for (PortId e : route(p, j)) {
+            if (delta[e] == 0) touched.push_back(e);
+            delta[e] += d;
+        }
+    };
+    auto apply = [&] {
+        for (PortId e : touched) {
+            load[e] += delta[e];
+            delta[e] = 0;
+            if (pos[e] != kUnset && !dead[pos[e]]) heap.set(pos[e], load[e]);
+        }
+        touched.clear();
+    };
+    // l_pair of a link is in pair order. Pairs before the link's cursor are settled for good:
+    // they either have no candidate through the link any more or every candidate they have
+    // left uses it (and candidates only ever die), so each link's list is scanned once in total.
+    std::vector<std::uint32_t> cursor(l_off.begin(), l_off.end() - 1);
+    std::size_t visits = 0;
+    while (!heap.empty()) {
+        const std::size_t top = heap.top();
+        const std::int64_t second = heap.second(top);
+        const PortId e = links[top];
         // Drop, pair by pair (lowest pair first), the candidates through e of pairs that keep
         // one avoiding e, until e is no longer above the next most loaded link.
         bool reduced = false;
         std::uint32_t i = cursor[e];
         const std::uint32_t end = l_off[e + 1];
-        while (i < end) {
-            const std::uint32_t p = c_pair[l_cand[i]];
-            std::uint32_t j = i, through = 0;
-            for (; j < end && c_pair[l_cand[j]] == p; ++j) through += alive[l_cand[j]];
-            Pair& pr = pairs[p];
-            if (through == 0 || through == pr.alive) { // settled
-                i = j;
-                continue;
-            }
+        for (; i < end; ++i) {
+            Pair& pr = pairs[l_pair[i]];
+            const std::uint16_t through = pr.alive & l_mask[i];
+            if (through == 0 || through == pr.alive) continue; // settled
             if (reduced && load[e] <= second) break;
             reduced = true;
-            const std::int64_t old_w = kScale / pr.alive;
-            const std::uint32_t left = pr.alive - through;
+            const std::int64_t old_w = kScale / pr.alive_n;
+            const std::uint32_t left = pr.alive_n - std::popcount(through);
             const std::int64_t new_w = kScale / left;
-            for (std::uint32_t c = pr.first; c < pr.first + pr.count; ++c) {
-                if (!alive[c]) continue;
-                bool uses = false;
-                for (std::uint32_t x = c_off[c]; x < c_off[c + 1]; ++x) uses |= c_edges[x] == e;
-                if (uses) {
-                    alive[c] = false;
-                    adjust(c, -old_w);
-                } else {
-                    adjust(c, new_w - old_w);
-                }
+            for (std::uint32_t j = 0; j < pr.count; ++j) {
+                if (!(pr.alive >> j & 1u)) continue;
+                if (through >> j & 1u)
+                    adjust(pr, j, -old_w);
+                else
+                    adjust(pr, j, new_w - old_w);
             }
-            pr.alive = left;
-            i = j;
+            apply();
+            pr.alive = static_cast<std::uint16_t>(pr.alive & ~through);
+            pr.alive_n = static_cast<std::uint8_t>(left);
         }
         cursor[e] = i;
-        if (i == end) // nothing left to reduce, ever
-            live.erase(live.begin() + std::ptrdiff_t(top));
+        if (i == end) { // nothing left to reduce, ever
+            dead[top] = true;
+            ++num_dead;
+            heap.set(top, -1);
+        }
+        ++visits;
+        if (progress && (visits & 1023) == 0)
+            progress(0.5 + 0.5 * double(num_dead) / double(links.size()));
     }
     PathSet out;
     std::size_t pi = 0;
+    std::vector<PortId> path;
     for (NodeId d : cas) {
         DestPaths dp;
         dp.dst = d;
-        for (; pi < pairs.size() && pairs[pi].dst == d; ++pi)
-            for (std::uint32_t c = pairs[pi].first; c < pairs[pi].first + pairs[pi].count; ++c)
-                if (alive[c]) {
-                    dp.add(std::span<const PortId>(c_edges.data() + c_off[c],
-                                                   c_edges.data() + c_off[c + 1]));
-                    break;
-                }
+        const PortId dport = first_end_port(f, d);
+        for (; pi < pairs.size() && pairs[pi].dst == d; ++pi) {
+            const Pair& pr = pairs[pi];
+            const std::uint32_t j = static_cast<std::uint32_t>(std::countr_zero(pr.alive));
+            path.assign(1, first_end_port(f, pr.src));
+            const auto mid = route(pr, j);
+            path.insert(path.end(), mid.begin(), mid.end());
+            const NodeId t = f.port(dport).peer_node;
+            if (pr.first != kDirect) path.push_back(f.port_id(t, f.port(dport).peer_port));
+            dp.add(path);
+        }
         out.push_back(std::move(dp));
     }
+    if (progress) progress(1.0);
     return out;
 }
 

@@ -18,11 +18,19 @@
 // left. Documented deviation, to keep 512/64 at seconds: one visit of the most loaded link
 // drops pairs (lowest pair index first) until the link is no longer above the next most
 // loaded one, rather than one pair per global re-selection.
+//
+// Data layout (issue 12, sizes of 1,000 hosts and more): the candidates are stored once per
+// switch pair (a CA pair holds its switch pair's first route and a 16-bit mask of the ones
+// still alive), each link lists the pairs with a candidate through it and which ones, and the
+// most loaded link comes from a max tree over the links, updated once per edge and reduction.
+// The selected paths are the same as with per-pair copies and a linear scan
+// (tests/lidassign/test_path_compute.cpp keeps that plain version as the reference).
 #pragma once
 
 #include "graph/updown.hpp"
 #include "lidassign/paths.hpp"
 
+#include <functional>
 #include <string_view>
 
 namespace ibrt::lidassign {
@@ -39,7 +47,9 @@ struct PathOptions {
 // a pair without a legal route is left out (the fabric is disconnected).
 PathSet compute_paths(const Fabric& f, PathScheme s, const PathOptions& opt = {});
 PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud);
-PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates = 16);
+// progress, if set, is called now and then with the fraction done (for long runs; no I/O here).
+PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates = 16,
+                       const std::function<void(double)>& progress = {});
 
 // All-to-all link load of a path set: max over directed switch-to-switch links of the paths
 // using it, divided by (#CAs - 1) (paper 001 §VI.D normalises each machine's traffic to 1).

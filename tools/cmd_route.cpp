@@ -127,7 +127,10 @@ int run_route(const RouteArgs& a) {
     const auto engine = make_engine_or_throw(a.engine);
     EngineCli ecli = a.ecli;
     if (a.paper_lids) ecli.opts.push_back("paper_lids=true");
-    const EngineOptions opt = engine_options(*engine, ecli, a.seed);
+    EngineOptions opt = engine_options(*engine, ecli, a.seed);
+    opt.progress = [](std::string_view phase, double x) {
+        progress(fmt::format("ibrt route: {} {:.0f}%", phase, x * 100));
+    };
     const Fabric f = load_topology(a.fabric);
     std::optional<Lids> pre;
     if (a.lids_from_fabric) pre = Lids::from_fabric(f);
@@ -137,9 +140,11 @@ int run_route(const RouteArgs& a) {
     try {
         r = engine->route(f, pre ? &*pre : nullptr, opt);
     } catch (const RoutingError& e) {
+        progress("");
         fmt::print(stderr, "ibrt route: engine {} declined {}: {}\n", a.engine, a.fabric, e.what());
         return kExitBadInput;
     }
+    progress("");
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 

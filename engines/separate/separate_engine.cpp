@@ -38,7 +38,12 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     if (f.switches().empty() || f.cas().size() < 1)
         throw RoutingError("separate: the fabric has no switches or no CAs");
     const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, opt.seed));
-    PathSet paths = path_selection(f, ud, 16);
+    auto report = [&](std::string_view phase, double x) {
+        if (opt.progress) opt.progress(phase, x);
+    };
+    std::function<void(double)> path_progress;
+    if (opt.progress) path_progress = [&](double x) { report("path selection", x); };
+    PathSet paths = path_selection(f, ud, 16, path_progress);
     st.max_load_selected = max_link_load(f, paths);
     const auto cas = f.cas();
     std::vector<std::uint32_t> ca_index(f.num_nodes(), 0xffffffffu);
@@ -47,6 +52,8 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     std::vector<Assignment> asg;
     std::uint32_t max_k = 1;
     for (const DestPaths& d : paths) {
+        if ((asg.size() & 63) == 0)
+            report("LID assignment", double(asg.size()) / double(paths.size()));
         asg.push_back(color(build_split_graph(f, d), true));
         max_k = std::max(max_k, asg.back().k);
         st.lids_color_l += lids_for(asg.back().k);
@@ -202,6 +209,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     };
     r.dlid_choice.assign(cas.size() * cas.size(), 0);
     for (std::size_t di = 0; di < paths.size(); ++di) {
+        if ((di & 63) == 0) report("forwarding tables", double(di) / double(paths.size()));
         const DestPaths& d = paths[di];
         const PortId target = first_end_port(f, d.dst);
         if (target == kNoPort) continue;
@@ -236,6 +244,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         const CompletedTree t = complete_tree(f, ud, p, none);
         for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j) write(t, Lid(r.lids.base(p) + j));
     }
+    report("forwarding tables", 1.0);
     st.paths = std::move(paths);
     r.stats = {{"needed_lmc", st.needed_lmc},
                {"lids_color_l", double(st.lids_color_l)},

@@ -121,3 +121,134 @@ TEST_CASE("random irregular fabrics: every pair gets a legal Up*/Down* path (sho
         for (std::size_t i = 0; i < a.size(); ++i) CHECK(a[i].edges == b[i].edges);
     }
 }
+
+namespace {
+
+// path_selection's rule written the plain way (path_compute.hpp): every CA pair holds its own
+// copy of its switch pair's Yen candidates, the most loaded link is found by scanning all
+// links, and a visit drops pairs in pair order until the link is no longer above the next most
+// loaded one. path_selection shares candidates per switch pair, keeps the loads in a max tree
+// and sums a reduction's deltas per edge (issue 12); it must select the same paths.
+PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
+    constexpr std::int64_t kScale = 720720;
+    struct Pair {
+        NodeId dst;
+        std::vector<std::vector<PortId>> cands; // full paths, CA port first
+        std::vector<bool> alive;
+        std::size_t alive_n = 0;
+    };
+    std::vector<Pair> pairs;
+    for (NodeId d : f.cas()) {
+        const PortId dport = first_end_port(f, d);
+        const NodeId t = f.port(dport).peer_node;
+        for (NodeId s : f.cas()) {
+            if (s == d) continue;
+            const PortId sport = first_end_port(f, s);
+            Pair p{d, {}, {}, 0};
+            for (auto r : graph::yen_k_shortest(f, ud, f.port(sport).peer_node, t, 16)) {
+                r.insert(r.begin(), sport);
+                r.push_back(f.port_id(t, f.port(dport).peer_port));
+                p.cands.push_back(r);
+            }
+            p.alive.assign(p.cands.size(), true);
+            p.alive_n = p.cands.size();
+            pairs.push_back(p);
+        }
+    }
+    auto is_link = [&](PortId e) {
+        return f.node(f.port_node(e)).is_switch() && f.node(f.port(e).peer_node).is_switch();
+    };
+    auto uses = [](const std::vector<PortId>& c, PortId e) {
+        return std::find(c.begin(), c.end(), e) != c.end();
+    };
+    std::vector<std::int64_t> load(f.num_port_slots(), 0);
+    for (const Pair& p : pairs)
+        for (const auto& c : p.cands)
+            for (PortId e : c) load[e] += kScale / std::int64_t(p.cands.size());
+    std::vector<bool> live(f.num_port_slots(), false);
+    for (const Pair& p : pairs)
+        for (const auto& c : p.cands)
+            for (PortId e : c) live[e] = is_link(e);
+    auto open_pair = [&](const Pair& p, PortId e) {
+        std::size_t through = 0;
+        for (std::size_t c = 0; c < p.cands.size(); ++c)
+            through += p.alive[c] && uses(p.cands[c], e);
+        return through > 0 && through < p.alive_n;
+    };
+    for (;;) {
+        PortId top = kNoPort;
+        for (PortId e = 0; e < f.num_port_slots(); ++e)
+            if (live[e] && (top == kNoPort || load[e] > load[top])) top = e;
+        if (top == kNoPort) break;
+        std::int64_t second = 0;
+        for (PortId e = 0; e < f.num_port_slots(); ++e)
+            if (live[e] && e != top) second = std::max(second, load[e]);
+        bool reduced = false, any_open = false;
+        for (Pair& p : pairs) {
+            if (!open_pair(p, top)) continue;
+            if (reduced && load[top] <= second) {
+                any_open = true;
+                break;
+            }
+            reduced = true;
+            std::size_t through = 0;
+            for (std::size_t c = 0; c < p.cands.size(); ++c)
+                through += p.alive[c] && uses(p.cands[c], top);
+            const std::int64_t old_w = kScale / std::int64_t(p.alive_n);
+            const std::int64_t new_w = kScale / std::int64_t(p.alive_n - through);
+            for (std::size_t c = 0; c < p.cands.size(); ++c) {
+                if (!p.alive[c]) continue;
+                const bool dies = uses(p.cands[c], top);
+                for (PortId e : p.cands[c]) load[e] += dies ? -old_w : new_w - old_w;
+                if (dies) p.alive[c] = false;
+            }
+            p.alive_n -= through;
+        }
+        if (!any_open) live[top] = false;
+    }
+    PathSet out;
+    for (NodeId d : f.cas()) {
+        DestPaths dp;
+        dp.dst = d;
+        for (const Pair& p : pairs)
+            if (p.dst == d)
+                for (std::size_t c = 0; c < p.cands.size(); ++c)
+                    if (p.alive[c]) {
+                        dp.add(p.cands[c]);
+                        break;
+                    }
+        out.push_back(std::move(dp));
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("path selection equals the plain most-loaded-link-first rule (shared candidates, max "
+          "tree)") {
+    for (std::uint64_t seed : {1, 2, 3, 4}) {
+        INFO("seed " << seed);
+        gen::RandomParams rp;
+        rp.switches = 12;
+        rp.degree = 4;
+        rp.cas = 36; // three CAs per switch: pairs share their switch pair's candidates
+        rp.seed = seed;
+        const Fabric f = gen::random_fabric(rp);
+        const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, seed));
+        const PathSet want = reference_selection(f, ud);
+        std::vector<double> seen;
+        const PathSet got = path_selection(f, ud, 16, [&](double x) { seen.push_back(x); });
+        REQUIRE(got.size() == want.size());
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            CHECK(got[i].dst == want[i].dst);
+            differ += got[i].offset != want[i].offset || got[i].edges != want[i].edges;
+        }
+        CHECK(differ == 0);
+        // Progress: fractions in [0, 1], never going back, ending at 1.
+        REQUIRE(!seen.empty());
+        CHECK(std::is_sorted(seen.begin(), seen.end()));
+        CHECK(seen.front() >= 0);
+        CHECK(seen.back() == 1.0);
+    }
+}

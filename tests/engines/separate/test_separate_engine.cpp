@@ -5,6 +5,7 @@
 #include "check/reachability.hpp"
 #include "engines/engine.hpp"
 #include "engines/separate/separate.hpp"
+#include "fabric/generators/dragonfly.hpp"
 #include "fabric/generators/lid_preassign.hpp"
 #include "fabric/generators/random_graph.hpp"
 #include "fabric/generators/torus.hpp"
@@ -15,6 +16,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
 #include <tuple>
 
 using namespace ibrt;
@@ -229,4 +231,36 @@ TEST_CASE("separate declines a disconnected fabric, naming two nodes that cannot
     joined.connect(s1, 2, s2, 2);
     const Fabric f = std::move(joined).build();
     check_clean(f, separate::route_separate(f, nullptr, {}));
+}
+
+TEST_CASE("separate on a Dragonfly (the 1,056-host benchmark's family, small): clean, paths "
+          "realized, progress reported per phase") {
+    gen::DragonflyParams dp;
+    dp.a = 4;
+    dp.h = 2;
+    dp.p = 2; // 9 groups, 36 switches, 72 CAs
+    const Fabric f = gen::dragonfly(dp);
+    std::vector<std::pair<std::string, double>> seen;
+    EngineOptions opt;
+    opt.progress = [&](std::string_view phase, double x) { seen.emplace_back(phase, x); };
+    separate::SeparateStats st;
+    const Routing r = separate::route_separate(f, nullptr, opt, &st);
+    CHECK(st.forced_entries == 0);
+    check_clean(f, r);
+    check_paths_realized(f, r, st);
+    // Every phase reports, in order, with fractions in [0, 1]; the last call says done.
+    std::vector<std::string> phases;
+    for (const auto& [phase, x] : seen) {
+        CHECK(x >= 0);
+        CHECK(x <= 1);
+        if (phases.empty() || phases.back() != phase) phases.push_back(phase);
+    }
+    CHECK(phases ==
+          std::vector<std::string>{"path selection", "LID assignment", "forwarding tables"});
+    REQUIRE(!seen.empty());
+    CHECK(seen.back().second == 1.0);
+    // Without a callback the result is the same.
+    const Routing quiet = separate::route_separate(f, nullptr, {}, nullptr);
+    CHECK(quiet.lft == r.lft);
+    CHECK(quiet.dlid_choice == r.dlid_choice);
 }
