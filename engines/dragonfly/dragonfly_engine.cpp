@@ -8,14 +8,22 @@
 // host or a local port leaves on VL 0; one entering from a global port leaves on VL 1. Every
 // path climbs that order, so two VLs suffice and every path SL is 0.
 //
-// Missing global links (past the paper's text: "route through an intermediate group on
+// Missing global links (past the paper's text, which routes "through an intermediate group on
 // further VLs"): when groups g and h are not joined, g's traffic to h goes to an intermediate
-// group i whose arriving switch w is itself i's gateway to h, so the path is local, global
-// g->i, global i->h, local: no local hop in i. These paths carry SL 1. The second global hop
-// enters from a global port (VL 1, like SL 0's destination-group hops), and SL 1's local hop
-// in h goes on VL 2. The order local(VL 0) < global(VL 0) < {global, local}(VL 1) < local
-// (VL 2) holds on every path, with three VLs. A missing gateway switch is a missing global
-// link. Intermediate groups are spread over the destination groups.
+// group i whose arriving switch w is itself i's gateway to h. The path is local, global g->i,
+// global i->h, local, with no local hop in i. That needs no further VL: the second global hop
+// enters from a global port and goes on VL 1, and what follows it on VL 1 is at most the
+// local hop to the destination switch, which leads only to the destination. VL 1 channels
+// therefore never wait on a channel that waits on them. A missing gateway switch is a missing
+// global link. Intermediate groups are spread over the destination groups. A local hop in the
+// intermediate group would not do: it would leave for the second global hop from a local
+// port, exactly as the first global hop does, so (in port, out port, SL) could not give the
+// two different VLs, and the first global hop would wait on the second.
+// How often such an intermediate exists depends on the global cabling. On the "absolute"
+// arrangement (fabric/generators/dragonfly.hpp) global links form cliques of h+1 routers, and
+// only a missing link inside a clique has intermediates (its other members): in the
+// (a, h, p) = (6, 3, 3) Dragonfly, 9 of the 72 single global links of groups 0-3 can fail and
+// be routed. Routing the rest within the IBA needs more than (in port, out port, SL) can say.
 //
 // Not routed (the engine declines and names the pair): a group whose switches are not all
 // cabled to each other, where a local hop would need a detour and the order above has no
@@ -78,7 +86,6 @@ class DragonflyEngine final : public Engine {
         }
         // via[g * groups + h]: g's intermediate group toward h, g itself when joined directly.
         std::vector<std::size_t> via(groups * groups, groups);
-        bool detours = false;
         for (std::size_t a = 0; a < groups; ++a)
             for (std::size_t h = 0; h < groups; ++h) {
                 if (a == h) continue;
@@ -97,7 +104,6 @@ class DragonflyEngine final : public Engine {
                         "reached from {} has the global link to {}",
                         a, h, a, h));
                 via[a * groups + h] = cand[(a + h) % cand.size()];
-                detours = true;
             }
 
         Routing r;
@@ -105,7 +111,6 @@ class DragonflyEngine final : public Engine {
         const std::size_t lids = std::size_t(r.lids.max_lid()) + 1;
         r.lft.assign(f.num_nodes(), {});
         for (NodeId sw : f.switches()) r.lft[sw].assign(lids, kNoPath);
-        std::vector<std::vector<std::uint8_t>> sl_row(groups, std::vector<std::uint8_t>(lids, 0));
         for (Lid lid = 1; lid < lids; ++lid) {
             const PortId owner = r.lids.owner(lid);
             if (owner == kNoPort) continue;
@@ -128,7 +133,6 @@ class DragonflyEngine final : public Engine {
                     const std::size_t first = i == gx ? h : i; // the group of the global hop
                     const std::uint32_t a = gate[gx * groups + first];
                     t = x == a ? peer[gx * groups + first] : a;
-                    if (i != gx) sl_row[gx][lid] = 1;
                 }
                 r.lft[g.node[x]][lid] = ports.spread(x, t, lid);
             }
@@ -143,17 +147,8 @@ class DragonflyEngine final : public Engine {
         };
         r.sl2vl = direct::sl2vl_by_port(
             f, g, port_class,
-            [](int in, int out, unsigned sl) -> std::uint8_t {
-                if (in != kGlobal) return 0;
-                return out == kGlobal || sl == 0 ? 1 : 2;
-            },
-            detours ? 2 : 1);
-        r.data_vls = detours ? 3 : 2;
-        if (detours) {
-            r.path_sls = PathSlTable(f.num_port_slots(), r.lids.max_lid());
-            for (std::uint32_t v = 0; v < n; ++v)
-                r.path_sls.set_switch_row(f, g.node[v], sl_row[std::size_t(s.group[v])]);
-        }
+            [](int in, int, unsigned) -> std::uint8_t { return in == kGlobal ? 1 : 0; }, 1);
+        r.data_vls = 2;
         r.stats.emplace_back("groups", double(groups));
         std::size_t indirect = 0;
         for (std::size_t a = 0; a < groups; ++a)

@@ -1,0 +1,111 @@
+// The dragonfly engine (engines/dragonfly, paper 003 §3.5): Static routing on groups mapped from
+// relabelled cabling reaches every (CA port, LID) pair with no credit loop on two VLs; missing
+// global links are routed through an intermediate group on the same two VLs; what it cannot
+// route it declines with the reason.
+#include "../../mapping/relabel.hpp"
+#include "check/credit_loops.hpp"
+#include "check/reachability.hpp"
+#include "engines/engine.hpp"
+#include "fabric/generators/dragonfly.hpp"
+#include "fabric/generators/failures.hpp"
+#include "fabric/generators/hyperx.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace ibrt;
+
+namespace {
+
+Fabric dragonfly(int a, int h, int p) {
+    gen::DragonflyParams d;
+    d.a = a;
+    d.h = h;
+    d.p = p;
+    return gen::dragonfly(d);
+}
+
+Fabric without(const Fabric& f, std::vector<std::string> links, std::vector<std::string> switches) {
+    gen::FailureSpec spec;
+    spec.link_names = std::move(links);
+    spec.switch_names = std::move(switches);
+    gen::FailureReport rep;
+    return gen::inject_failures(f, spec, rep);
+}
+
+Routing route(const Fabric& f) {
+    return make_engine("dragonfly")->route(f, nullptr, {});
+}
+
+void clean(const Fabric& f, const Routing& r) {
+    const check::ForwardingReport fw = check::check_forwarding(f, r);
+    CHECK(fw.reach.pairs > 0);
+    CHECK(fw.reach.failures() == 0);
+    CHECK(check::check_credit_loops(f, r).loops.empty());
+}
+
+// The same routing with VL `from` folded into VL `to` everywhere.
+Routing fold(Routing r, std::uint8_t from, std::uint8_t to) {
+    for (auto& tables : r.sl2vl.tables)
+        for (auto& t : tables)
+            for (auto& vl : t)
+                if (vl == from) vl = to;
+    return r;
+}
+
+std::string refusal(const Fabric& f) {
+    try {
+        route(f);
+    } catch (const RoutingError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST_CASE("dragonfly: Static routing is loop-free on two VLs, and only on two", "[dragonfly]") {
+    const Fabric f = test::relabel(dragonfly(4, 2, 2), 3).fabric;
+    const Routing r = route(f);
+    clean(f, r);
+    CHECK(r.data_vls == 2);
+    CHECK(r.path_sls.empty());
+    // All on VL 0: local, global, local around the groups closes a cycle.
+    CHECK_FALSE(check::check_credit_loops(f, fold(r, 1, 0)).loops.empty());
+    // Paths are at most local, global, local.
+    const check::ForwardingReport fw = check::check_forwarding(f, r);
+    CHECK(fw.minimal.max_extra_hops <= 1); // §3.5 note 9: Static is not always minimal
+}
+
+TEST_CASE("dragonfly: missing global links go through an intermediate group, on two VLs",
+          "[dragonfly]") {
+    // Ports of (a, h, p) = (6, 3, 3): 1-3 CAs, 4-8 local, 9-11 global
+    // (fabric/generators/dragonfly.hpp).
+    const Fabric full = dragonfly(6, 3, 3);
+    // Removable without a local hop in the intermediate group: these routers' links close
+    // global cliques (the absolute cabling's), whose other members are the intermediates.
+    for (const auto& [links, switches] :
+         {std::pair<std::vector<std::string>, std::vector<std::string>>{{"sw-g0-0[9]"}, {}},
+          {{"sw-g0-0[9]", "sw-g1-0[11]"}, {}}}) {
+        const Fabric f = test::relabel(without(full, links, switches), 5).fabric;
+        const Routing r = route(f);
+        clean(f, r);
+        CHECK(r.data_vls == 2);
+        CHECK(r.path_sls.empty());
+        const auto st = std::find_if(r.stats.begin(), r.stats.end(), [](auto& x) {
+            return x.first == "group_pairs_via_intermediate";
+        });
+        REQUIRE(st != r.stats.end());
+        CHECK(st->second == 2.0 * double(links.size())); // both directions of each pair
+    }
+}
+
+TEST_CASE("dragonfly: what it cannot route is declined with the reason", "[dragonfly]") {
+    CHECK_THAT(refusal(gen::hyperx({{3, 3}, {}, 1, 0})),
+               Catch::StartsWith("dragonfly: the fabric is not a Dragonfly"));
+    CHECK_THAT(refusal(without(dragonfly(4, 2, 2), {"sw-g0-0[3]"}, {})),
+               Catch::Contains("are in one group but not cabled to each other"));
+    // Most single global links of the absolute cabling have no intermediate group whose
+    // arriving switch is its gateway onward.
+    CHECK_THAT(refusal(without(dragonfly(6, 3, 3), {"sw-g0-1[9]"}, {})),
+               Catch::Contains("are not joined, and no group's switch reached from"));
+}
