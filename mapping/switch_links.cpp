@@ -15,10 +15,14 @@ std::uint32_t SwitchLinks::link_between(std::uint32_t s, std::uint32_t t) const 
 SwitchLinks switch_links(const Fabric& f) {
     SwitchLinks g;
     g.dense.assign(f.num_nodes(), kNone);
-    for (NodeId s : f.switches()) {
-        g.dense[s] = static_cast<std::uint32_t>(g.node.size());
-        g.node.push_back(s);
-    }
+    g.node.assign(f.switches().begin(), f.switches().end());
+    // Dense ids in GUID order: the structure comes from the cabling alone, but every label and
+    // tie after it (class, dimension and group numbers, coordinates, an engine's choice among
+    // equal detours) follows the ids, and opensm's snapshot lists nodes in another order than
+    // an ibnetdiscover file of the same fabric. By GUID, both give the same tables.
+    std::stable_sort(g.node.begin(), g.node.end(),
+                     [&](NodeId a, NodeId b) { return f.node(a).guid < f.node(b).guid; });
+    for (std::uint32_t i = 0; i < g.node.size(); ++i) g.dense[g.node[i]] = i;
     const std::size_t n = g.node.size();
     g.cas.assign(n, 0);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ends; // one per cable, a < b

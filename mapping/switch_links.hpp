@@ -2,7 +2,9 @@
 // nodes and links"): switches as dense ids 0..n-1 and the switch-to-switch links, one per
 // pair of cabled switches with the number of parallel cables (paper 003 rule 2 makes parallel
 // cables one element; rule 1 makes the two directions one). Node descriptions, GUIDs and port
-// numbers play no part: mapping must survive any relabelling of them.
+// numbers play no part in what is recovered: mapping must survive any relabelling of them.
+// GUIDs only order the dense ids, so that labels and ties are the same whatever order a file
+// or opensm lists the nodes in.
 #pragma once
 
 #include "fabric/fabric.hpp"

@@ -147,7 +147,8 @@ class DragonflyEngine final : public Engine {
         };
         r.sl2vl = direct::sl2vl_by_port(
             f, g, port_class,
-            [](int in, int, unsigned) -> std::uint8_t { return in == kGlobal ? 1 : 0; }, 1);
+            [](int in, int, unsigned) -> std::uint8_t { return in == kGlobal ? 1 : 0; },
+            16); // every SL alike: the SA's SL (opensm's QoS policy) is kept
         r.data_vls = 2;
         r.stats.emplace_back("groups", double(groups));
         std::size_t indirect = 0;

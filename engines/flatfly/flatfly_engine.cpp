@@ -249,9 +249,12 @@ class FlatflyEngine final : public Engine {
                 f, g, dimension,
                 [&](int in, int out, unsigned sl) {
                     const unsigned extra = two_per_order && in >= 0 && in == out ? 1 : 0;
-                    return static_cast<std::uint8_t>(sl * per_order + extra);
+                    return static_cast<std::uint8_t>((used_orders > 1 ? sl : 0) * per_order +
+                                                     extra);
                 },
-                static_cast<unsigned>(used_orders));
+                // One order: the rule ignores the SL, so every SL works alike and the SA's SL
+                // (opensm's QoS policy) is kept; several: the SL is the order.
+                used_orders > 1 ? static_cast<unsigned>(used_orders) : 16u);
             r.data_vls = static_cast<std::uint8_t>(vls);
         }
         if (used_orders > 1)

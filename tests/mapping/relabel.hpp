@@ -19,7 +19,9 @@ struct Relabelled {
     std::vector<std::string> original_desc; // by new NodeId
 };
 
-inline Relabelled relabel(const Fabric& f, std::uint64_t seed) {
+// only_order: shuffle the node order alone (GUIDs, descriptions and ports kept), as opensm's
+// snapshot of a subnet lists the nodes of an ibnetdiscover file in another order.
+inline Relabelled relabel(const Fabric& f, std::uint64_t seed, bool only_order = false) {
     std::mt19937_64 rng(seed);
     std::vector<NodeId> order(f.num_nodes());
     std::iota(order.begin(), order.end(), NodeId{0});
@@ -32,12 +34,13 @@ inline Relabelled relabel(const Fabric& f, std::uint64_t seed) {
         const Node& n = f.node(old);
         std::vector<PortNum> ports(n.num_ports);
         std::iota(ports.begin(), ports.end(), PortNum{1});
-        std::shuffle(ports.begin(), ports.end(), rng);
+        if (!only_order) std::shuffle(ports.begin(), ports.end(), rng);
         port_map[old].assign(1, 0);
         port_map[old].insert(port_map[old].end(), ports.begin(), ports.end());
         const std::uint64_t guid = (rng() | 1) << 8 >> 8 << 8; // low byte free for ports
-        new_id[old] =
-            b.add_node(n.type, n.num_ports, guid, "node " + std::to_string(rng() % 100000));
+        new_id[old] = only_order ? b.add_node(n.type, n.num_ports, n.guid, n.desc)
+                                 : b.add_node(n.type, n.num_ports, guid,
+                                              "node " + std::to_string(rng() % 100000));
         out.original_desc.push_back(n.desc);
     }
     for (NodeId a = 0; a < f.num_nodes(); ++a)

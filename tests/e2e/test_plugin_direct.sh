@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The direct-topology engines (paper 003 §3.3, §3.5) inside the real opensm 3.3.23 under
+# ibsim, each on a degraded fabric, mapped from the cabling opensm discovered: flatfly on a
+# HyperX with a failed switch (two dimension orders, so two path SLs), dragonfly on a
+# Dragonfly with a failed global link (an intermediate group; SL2VL by input port class).
+# Their SL2VL tables reach the switches through update_sl2vl, which opensm calls only with
+# QoS on, and their path SLs reach the SA through path_sl. Read back from the running SM: LFTs
+# equal the offline tables on the same LIDs, the SA hands out the engine's SLs, and
+# `ibrt check` with the switches' SL2VL tables and those SLs is clean. Without QoS an engine
+# that needs SL2VL tables declines instead.
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/harness.sh"
+e2e_init plugin_direct
+source "$HERE/plugin_lib.sh"
+PATH="$PATH:/usr/sbin:/sbin"
+
+# run_engine ENGINE NET SLS: a running SM with QoS routes NET with ENGINE; SLS distinct path
+# SLs expected from the SA (0: the engine sets none, its tables treat every SL alike, and
+# the SA keeps opensm's own).
+run_engine() {
+    local engine=$1 net=$2 want_sls=$3
+    e2e_start_ibsim "$net"
+    plugin_conf "qos TRUE"
+    osm="$WORK/osm"
+    rm -rf "$osm" # opensm appends to its log: each engine's run is judged on its own
+    mkdir -p "$osm"
+    OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
+        opensm -e -d2 -s 0 -Q -F "$WORK/ibrt.conf" -R $engine,updn -f "$osm/osm.log" \
+        --dump_files_dir "$osm" -D 0x43 >"$osm/opensm.out" 2>&1 </dev/null &
+    pid=$!
+    E2E_PIDS+=("$pid")
+    deadline=$((SECONDS + 60))
+    until grep -q "SUBNET UP" "$osm/osm.log" 2>/dev/null; do
+        kill -0 "$pid" 2>/dev/null || e2e_fail "opensm died: $(tail -n 5 "$osm/opensm.out")"
+        ((SECONDS < deadline)) || e2e_fail "no SUBNET UP in 60 s"
+        sleep 0.1
+    done
+    e2e_expect_engine $engine
+    grep -q "ibrt $engine: routed" "$osm/osm.log" || e2e_fail "no ibrt routing line in the log"
+    [[ -s "$osm/opensm-sl2vl.dump" ]] || e2e_fail "no opensm-sl2vl.dump"
+
+    e2e_diag ibnetdiscover >$engine.net
+    files=(--fabric $engine.net --lfts "$osm/opensm-lfts.dump" --guid2lid "$osm/guid2lid"
+        --sl2vl "$osm/opensm-sl2vl.dump")
+    if ((want_sls > 1)); then e2e_expect_rc 3 "$IBRT" check -q --no-balance "${files[@]}"; fi
+    e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 --fabric $engine.net --guid2lid "$osm/guid2lid" \
+        --out $engine.psl --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery"
+    nsl=$(awk '/^0x/ {print $3}' $engine.psl | sort -u | wc -l)
+    ((want_sls == 0 || nsl == want_sls)) ||
+        e2e_fail "$engine: the SA gave $nsl distinct SLs, expected $want_sls"
+    e2e_expect_rc 0 "$IBRT" check -q --no-balance "${files[@]}" --path-sl $engine.psl
+
+    # Offline on the LIDs opensm assigned: the same LFTs and the same SL2VL tables.
+    e2e_expect_rc 0 "$IBRT" route --engine $engine --fabric $engine.net --lids-from-fabric --out $engine.offline
+    e2e_expect_rc 0 "$IBRT" diff --lfts --fabric $engine.net $engine.offline/opensm-lfts.dump "$osm/opensm-lfts.dump"
+    # SL2VL: every (switch, in port, out port) row the switches hold equals the offline row
+    # (opensm dumps switches in its own order and leaves out ports that are down; the offline
+    # dump lists every port pair). CAs keep opensm's default table (SL mod VLs): the engine sets
+    # none, and a CA's first hop cannot close a credit loop.
+    python3 - $engine.offline/opensm-sl2vl.dump "$osm/opensm-sl2vl.dump" <<'PY' || e2e_fail "SL2VL tables differ from the offline ones"
+import re, sys
+def rows(path):
+    out, node = {}, None
+    for line in open(path):
+        m = re.match(r"(Switch|Channel Adapter|Router) (0x[0-9a-f]+)", line)
+        if m:
+            node = int(m.group(2), 16)
+            continue
+        m = re.match(r"\s*(\d+)\s+(\d+)\s*:\s*([\d ]+)$", line)
+        if m and node is not None:
+            out[(node, int(m.group(1)), int(m.group(2)))] = m.group(3).split()
+    return out
+offline, live = rows(sys.argv[1]), rows(sys.argv[2])
+switches = {k[0] for k in offline}
+live = {k: v for k, v in live.items() if k[0] in switches}
+assert len(live) > 100, len(live)
+bad = [k for k, v in live.items() if offline.get(k) != v]
+for k in bad[:10]:
+    print("differs:", k, live[k], offline.get(k))
+print(f"{len(live)} live SL2VL rows, {len(bad)} differ")
+sys.exit(1 if bad else 0)
+PY
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    echo "ok: $engine under opensm: $nsl SLs, SL2VL and LFTs as offline"
+
+    e2e_stop_ibsim
+}
+
+"$IBRT" gen -q -o hx.net --fail-switch sw-1.1 hyperx --k 4,4 --cas 2
+"$IBRT" gen -q -o df.net --fail-link 'sw-g0-0[6]' dragonfly --a 4 --h 2 --p 2
+run_engine flatfly hx.net 2
+run_engine dragonfly df.net 0
+
+e2e_start_ibsim hx.net
+rm -rf "$osm"
+# Without QoS opensm would leave the switches' SL2VL at SL mod VLs: the engine declines
+# saying so, and opensm routes with the next engine.
+plugin_conf
+e2e_opensm -F "$WORK/ibrt.conf" -R flatfly,updn
+grep -q "ERR IB01: ibrt flatfly declines this fabric: .*qos TRUE" "$osm/osm.log" ||
+    e2e_fail "no decline naming qos: $(grep -E 'ERR|flatfly' "$osm/osm.log" | tail -n 5)"
+# (updn, then opensm's default minhop: whichever takes it, it is not flatfly)
+grep -qE "(updn|minhop) tables configured on all switches" "$osm/osm.log" ||
+    e2e_fail "no fallback engine configured the switches"
+echo "ok: without qos flatfly declines and opensm falls back"
+e2e_pass
