@@ -323,23 +323,46 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
             if (dim_of_link(l) != d && dim_of_link(l) != kNone)
                 plane_uf.unite(g.links[l].a, g.links[l].b);
         std::vector<std::uint32_t> plane;
-        const std::uint32_t k = plane_uf.classes(plane);
+        std::uint32_t k = 0;
+        std::vector<int> widths;
+        std::vector<std::set<std::uint32_t>> next; // hyperplanes joined by this dimension
+        for (int pass = 0; pass < 2; ++pass) {
+            k = plane_uf.classes(plane);
+            widths.clear();
+            next.assign(k, {});
+            for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+                if (dim_of_link(l) != d) continue;
+                widths.push_back(static_cast<int>(g.links[l].cables));
+                const std::uint32_t pa = plane[g.links[l].a], pb = plane[g.links[l].b];
+                if (pa == pb)
+                    return unknown(std::move(s),
+                                   fmt::format("link {} of dimension {} joins two switches that "
+                                               "other links put in one hyperplane",
+                                               link_name(f, g, l), d + 1));
+                next[pa].insert(pb);
+                next[pb].insert(pa);
+            }
+            // On a ring, a hyperplane whose switches lost the links that held it together
+            // (their other links are minor, or missing) falls into pieces. A class of this
+            // dimension is one position of the ring, the links between coordinates j and
+            // j+1, so every hyperplane it reaches from one hyperplane is at the same
+            // coordinate: those pieces are rejoined.
+            if (pass == 1 || classes_in[d] < 2) break;
+            std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> across;
+            bool merged = false;
+            for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+                if (dim_of_link(l) != d) continue;
+                const std::uint32_t cls = c.of_link[l];
+                for (const auto& [from, to] : {std::pair(g.links[l].a, g.links[l].b),
+                                               std::pair(g.links[l].b, g.links[l].a)}) {
+                    const auto [it, fresh] = across.emplace(std::pair(plane[from], cls), to);
+                    if (!fresh) merged |= plane_uf.unite(to, it->second);
+                }
+            }
+            if (!merged) break;
+        }
         Dimension& dim = s.dims[d];
         dim.k = static_cast<int>(k);
-        std::vector<int> widths;
-        std::vector<std::set<std::uint32_t>> next(k); // hyperplanes joined by this dimension
-        for (std::uint32_t l = 0; l < g.links.size(); ++l) {
-            if (dim_of_link(l) != d) continue;
-            widths.push_back(static_cast<int>(g.links[l].cables));
-            const std::uint32_t pa = plane[g.links[l].a], pb = plane[g.links[l].b];
-            if (pa == pb)
-                return unknown(std::move(s),
-                               fmt::format("link {} of dimension {} joins two switches that "
-                                           "other links put in one hyperplane",
-                                           link_name(f, g, l), d + 1));
-            next[pa].insert(pb);
-            next[pb].insert(pa);
-        }
         dim.width = mode(widths);
         // Several classes in one dimension are a ring's positions, as long as the hyperplanes
         // form a ring; a FlatFly row split into classes by missing links stays complete.
