@@ -87,31 +87,39 @@ std::vector<std::uint32_t> dor_next(const mapping::Shape& s, const Grid& grid,
                                     const std::vector<std::size_t>& order, std::size_t n,
                                     const Linked& linked, std::size_t& detours) {
     std::vector<std::uint32_t> next(n * n, kNone);
-    for (std::uint32_t x = 0; x < n; ++x)
+    std::vector<std::size_t> index(n); // grid position of each switch
+    for (std::uint32_t v = 0; v < n; ++v) index[v] = grid.index(s.coord[v]);
+    std::vector<std::uint32_t> via;
+    for (std::uint32_t x = 0; x < n; ++x) {
+        const std::vector<int>& cx = s.coord[x];
         for (std::uint32_t y = 0; y < n; ++y) {
             if (x == y) continue;
+            const std::vector<int>& cy = s.coord[y];
             std::size_t i = 0;
-            while (s.coord[x][order[i]] == s.coord[y][order[i]]) ++i;
+            while (cx[order[i]] == cy[order[i]]) ++i;
             const std::size_t d = order[i];
-            std::vector<int> c = s.coord[x];
-            c[d] = s.coord[y][d];
-            const std::uint32_t t = grid.at[grid.index(c)];
+            // The switch with x's coordinates but y's in dimension d, and the row's others.
+            const auto in_row = [&](int w) {
+                return grid.at[index[x] + std::size_t(w) * grid.stride[d] -
+                               std::size_t(cx[d]) * grid.stride[d]];
+            };
+            const std::uint32_t t = in_row(cy[d]);
             if (t == kNone) continue; // the DOR switch is missing: no path in this order
             if (linked(x, t)) {
                 next[std::size_t(x) * n + y] = t;
                 continue;
             }
-            std::vector<std::uint32_t> via;
+            via.clear();
             for (int w = 0; w < grid.k[d]; ++w) {
-                if (w == s.coord[x][d] || w == s.coord[y][d]) continue;
-                c[d] = w;
-                const std::uint32_t z = grid.at[grid.index(c)];
+                if (w == cx[d] || w == cy[d]) continue;
+                const std::uint32_t z = in_row(w);
                 if (z != kNone && linked(x, z) && linked(z, t)) via.push_back(z);
             }
             if (via.empty()) continue;
             next[std::size_t(x) * n + y] = via[y % via.size()];
             ++detours;
         }
+    }
     return next;
 }
 
@@ -191,11 +199,19 @@ class FlatflyEngine final : public Engine {
         const std::size_t lids = std::size_t(r.lids.max_lid()) + 1;
         r.lft.assign(f.num_nodes(), {});
         for (NodeId sw : f.switches()) r.lft[sw].assign(lids, kNoPath);
+        // Each LID's destination switch, the port there, and its order (the SL).
+        std::vector<std::uint32_t> y_of(lids, kNone);
+        std::vector<PortNum> last_of(lids, 0);
+        std::vector<std::int8_t> reach_cache(orders.size() * n, -1);
+        const auto reaches_cached = [&](std::size_t o, std::uint32_t y) {
+            std::int8_t& c = reach_cache[o * n + y];
+            if (c < 0) c = reaches(o, y) ? 1 : 0;
+            return c == 1;
+        };
         for (Lid lid = 1; lid < lids; ++lid) {
             const PortId owner = r.lids.owner(lid);
             if (owner == kNoPort) continue;
-            const NodeId node = f.port_node(owner);
-            std::uint32_t y = g.dense[node];
+            std::uint32_t y = g.dense[f.port_node(owner)];
             PortNum last = 0; // the port of y toward a CA destination
             if (y == kNone) {
                 const Port& p = f.port(owner);
@@ -203,13 +219,12 @@ class FlatflyEngine final : public Engine {
                 y = g.dense[p.peer_node];
                 last = p.peer_port;
             }
-            r.lft[g.node[y]][lid] = last;
             // §3.3 Mixed: the index of the destination host within its switch, mod 4.
             std::size_t o = 0;
             if (mixed && last != 0) o = host_index(f, g.node[y], last) % orders.size();
             if (auto_order)
-                while (o < orders.size() && !reaches(o, y)) ++o;
-            if (o == orders.size() || !reaches(o, y)) {
+                while (o < orders.size() && !reaches_cached(o, y)) ++o;
+            if (o == orders.size() || !reaches_cached(o, y)) {
                 const auto& t = table(std::min(o, orders.size() - 1));
                 std::uint32_t x = 0;
                 while (x == y || t[std::size_t(x) * n + y] != kNone) ++x;
@@ -219,12 +234,20 @@ class FlatflyEngine final : public Engine {
                     display_name(f, g.node[x]), display_name(f, g.node[y]), lid,
                     auto_order ? "any of its dimension orders" : "its dimension order"));
             }
+            y_of[lid] = y;
+            last_of[lid] = last;
             sl_of_lid[lid] = static_cast<std::uint8_t>(o);
             used_orders = std::max(used_orders, o + 1);
-            const auto& t = table(o);
-            for (std::uint32_t x = 0; x < n; ++x) {
-                if (x == y) continue;
-                r.lft[g.node[x]][lid] = ports.spread(x, t[std::size_t(x) * n + y], lid);
+        }
+        // The tables, a switch at a time (each LFT written in order).
+        for (std::uint32_t x = 0; x < n; ++x) {
+            Lft& lft = r.lft[g.node[x]];
+            for (Lid lid = 1; lid < lids; ++lid) {
+                const std::uint32_t y = y_of[lid];
+                if (y == kNone) continue;
+                lft[lid] =
+                    y == x ? last_of[lid]
+                           : ports.spread(x, table(sl_of_lid[lid])[std::size_t(x) * n + y], lid);
             }
         }
 
