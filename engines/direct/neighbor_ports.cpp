@@ -29,6 +29,24 @@ std::span<const PortNum> NeighborPorts::to(std::uint32_t v, std::uint32_t t) con
     return {ports_[v].data() + (lo - peers.begin()), std::size_t(hi - lo)};
 }
 
+std::vector<LidTarget> lid_targets(const Fabric& f, const mapping::SwitchLinks& g,
+                                   const Lids& lids) {
+    std::vector<LidTarget> out(std::size_t(lids.max_lid()) + 1);
+    for (Lid lid = 1; lid <= lids.max_lid(); ++lid) {
+        const PortId owner = lids.owner(lid);
+        if (owner == kNoPort) continue;
+        const std::uint32_t y = g.dense[f.port_node(owner)];
+        if (y != mapping::kNone) {
+            out[lid] = {y, 0};
+            continue;
+        }
+        const Port& p = f.port(owner);
+        if (p.connected() && g.dense[p.peer_node] != mapping::kNone)
+            out[lid] = {g.dense[p.peer_node], p.peer_port};
+    }
+    return out;
+}
+
 Sl2Vl sl2vl_by_port(const Fabric& f, const mapping::SwitchLinks& g,
                     const std::function<int(PortId)>& port_class,
                     const std::function<std::uint8_t(int in, int out, unsigned sl)>& vl,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "fabric/fabric.hpp"
+#include "fabric/lids.hpp"
 #include "fabric/routing.hpp"
 #include "mapping/switch_links.hpp"
 
@@ -33,6 +34,17 @@ class NeighborPorts {
     std::vector<std::vector<std::uint32_t>> peers_;
     std::vector<std::vector<PortNum>> ports_;
 };
+
+// Where each LID leads: the dense switch that delivers it (a switch's own LID, or the switch a
+// CA port is cabled to) and the port there (0 for the switch itself); switch kNone for LIDs no
+// port owns or CA ports not cabled to a switch. Direct engines route by destination switch
+// and fill every LFT from this.
+struct LidTarget {
+    std::uint32_t sw = mapping::kNone;
+    PortNum port = 0;
+};
+std::vector<LidTarget> lid_targets(const Fabric& f, const mapping::SwitchLinks& g,
+                                   const Lids& lids);
 
 // SL2VL tables for every switch of `g`: table (in, out)[sl] = vl(class of in, class of out,
 // sl) where class(PortId) is the engine's classification of a port (host, dimension, local,

@@ -111,22 +111,18 @@ class DragonflyEngine final : public Engine {
         const std::size_t lids = std::size_t(r.lids.max_lid()) + 1;
         r.lft.assign(f.num_nodes(), {});
         for (NodeId sw : f.switches()) r.lft[sw].assign(lids, kNoPath);
-        for (Lid lid = 1; lid < lids; ++lid) {
-            const PortId owner = r.lids.owner(lid);
-            if (owner == kNoPort) continue;
-            std::uint32_t y = g.dense[f.port_node(owner)];
-            PortNum last = 0;
-            if (y == kNone) {
-                const Port& p = f.port(owner);
-                if (!p.connected() || g.dense[p.peer_node] == kNone) continue;
-                y = g.dense[p.peer_node];
-                last = p.peer_port;
-            }
-            r.lft[g.node[y]][lid] = last;
-            const std::size_t h = std::size_t(s.group[y]);
-            for (std::uint32_t x = 0; x < n; ++x) {
-                if (x == y) continue;
-                const std::size_t gx = std::size_t(s.group[x]);
+        const std::vector<direct::LidTarget> target = direct::lid_targets(f, g, r.lids);
+        for (std::uint32_t x = 0; x < n; ++x) { // each LFT written in order
+            Lft& lft = r.lft[g.node[x]];
+            const std::size_t gx = std::size_t(s.group[x]);
+            for (Lid lid = 1; lid < lids; ++lid) {
+                const std::uint32_t y = target[lid].sw;
+                if (y == kNone) continue;
+                if (y == x) {
+                    lft[lid] = target[lid].port;
+                    continue;
+                }
+                const std::size_t h = std::size_t(s.group[y]);
                 std::uint32_t t = y; // same group: the local hop
                 if (gx != h) {
                     const std::size_t i = via[gx * groups + h];
@@ -134,7 +130,7 @@ class DragonflyEngine final : public Engine {
                     const std::uint32_t a = gate[gx * groups + first];
                     t = x == a ? peer[gx * groups + first] : a;
                 }
-                r.lft[g.node[x]][lid] = ports.spread(x, t, lid);
+                lft[lid] = ports.spread(x, t, lid);
             }
         }
 

@@ -200,8 +200,7 @@ class FlatflyEngine final : public Engine {
         r.lft.assign(f.num_nodes(), {});
         for (NodeId sw : f.switches()) r.lft[sw].assign(lids, kNoPath);
         // Each LID's destination switch, the port there, and its order (the SL).
-        std::vector<std::uint32_t> y_of(lids, kNone);
-        std::vector<PortNum> last_of(lids, 0);
+        const std::vector<direct::LidTarget> target = direct::lid_targets(f, g, r.lids);
         std::vector<std::int8_t> reach_cache(orders.size() * n, -1);
         const auto reaches_cached = [&](std::size_t o, std::uint32_t y) {
             std::int8_t& c = reach_cache[o * n + y];
@@ -209,16 +208,9 @@ class FlatflyEngine final : public Engine {
             return c == 1;
         };
         for (Lid lid = 1; lid < lids; ++lid) {
-            const PortId owner = r.lids.owner(lid);
-            if (owner == kNoPort) continue;
-            std::uint32_t y = g.dense[f.port_node(owner)];
-            PortNum last = 0; // the port of y toward a CA destination
-            if (y == kNone) {
-                const Port& p = f.port(owner);
-                if (!p.connected() || g.dense[p.peer_node] == kNone) continue;
-                y = g.dense[p.peer_node];
-                last = p.peer_port;
-            }
+            const std::uint32_t y = target[lid].sw;
+            const PortNum last = target[lid].port;
+            if (y == kNone) continue;
             // §3.3 Mixed: the index of the destination host within its switch, mod 4.
             std::size_t o = 0;
             if (mixed && last != 0) o = host_index(f, g.node[y], last) % orders.size();
@@ -234,8 +226,6 @@ class FlatflyEngine final : public Engine {
                     display_name(f, g.node[x]), display_name(f, g.node[y]), lid,
                     auto_order ? "any of its dimension orders" : "its dimension order"));
             }
-            y_of[lid] = y;
-            last_of[lid] = last;
             sl_of_lid[lid] = static_cast<std::uint8_t>(o);
             used_orders = std::max(used_orders, o + 1);
         }
@@ -243,10 +233,10 @@ class FlatflyEngine final : public Engine {
         for (std::uint32_t x = 0; x < n; ++x) {
             Lft& lft = r.lft[g.node[x]];
             for (Lid lid = 1; lid < lids; ++lid) {
-                const std::uint32_t y = y_of[lid];
+                const std::uint32_t y = target[lid].sw;
                 if (y == kNone) continue;
                 lft[lid] =
-                    y == x ? last_of[lid]
+                    y == x ? target[lid].port
                            : ports.spread(x, table(sl_of_lid[lid])[std::size_t(x) * n + y], lid);
             }
         }
