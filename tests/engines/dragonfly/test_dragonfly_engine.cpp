@@ -3,11 +3,8 @@
 // global links are routed through an intermediate group on the same two VLs; what it cannot
 // route it declines with the reason.
 #include "../../mapping/relabel.hpp"
-#include "check/credit_loops.hpp"
-#include "check/reachability.hpp"
-#include "engines/engine.hpp"
+#include "../direct_checks.hpp"
 #include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/failures.hpp"
 #include "fabric/generators/hyperx.hpp"
 
 #include <catch2/catch.hpp>
@@ -24,44 +21,18 @@ Fabric dragonfly(int a, int h, int p) {
     return gen::dragonfly(d);
 }
 
-Fabric without(const Fabric& f, std::vector<std::string> links, std::vector<std::string> switches) {
-    gen::FailureSpec spec;
-    spec.link_names = std::move(links);
-    spec.switch_names = std::move(switches);
-    gen::FailureReport rep;
-    return gen::inject_failures(f, spec, rep);
-}
-
 Routing route(const Fabric& f) {
-    return make_engine("dragonfly")->route(f, nullptr, {});
-}
-
-void clean(const Fabric& f, const Routing& r) {
-    const check::ForwardingReport fw = check::check_forwarding(f, r);
-    CHECK(fw.reach.pairs > 0);
-    CHECK(fw.reach.failures() == 0);
-    CHECK(check::check_credit_loops(f, r).loops.empty());
-}
-
-// The same routing with VL `from` folded into VL `to` everywhere.
-Routing fold(Routing r, std::uint8_t from, std::uint8_t to) {
-    for (auto& tables : r.sl2vl.tables)
-        for (auto& t : tables)
-            for (auto& vl : t)
-                if (vl == from) vl = to;
-    return r;
+    return test::route_with("dragonfly", f);
 }
 
 std::string refusal(const Fabric& f) {
-    try {
-        route(f);
-    } catch (const RoutingError& e) {
-        return e.what();
-    }
-    return "";
+    return test::refusal("dragonfly", f);
 }
 
 } // namespace
+
+using test::clean;
+using test::without;
 
 TEST_CASE("dragonfly: Static routing is loop-free on two VLs, and only on two", "[dragonfly]") {
     const Fabric f = test::relabel(dragonfly(4, 2, 2), 3).fabric;
@@ -70,7 +41,7 @@ TEST_CASE("dragonfly: Static routing is loop-free on two VLs, and only on two", 
     CHECK(r.data_vls == 2);
     CHECK(r.path_sls.empty());
     // All on VL 0: local, global, local around the groups closes a cycle.
-    CHECK_FALSE(check::check_credit_loops(f, fold(r, 1, 0)).loops.empty());
+    CHECK_FALSE(check::check_credit_loops(f, test::fold_vl(r, 1, 0)).loops.empty());
     // Paths are at most local, global, local.
     const check::ForwardingReport fw = check::check_forwarding(f, r);
     CHECK(fw.minimal.max_extra_hops <= 1); // §3.5 note 9: Static is not always minimal

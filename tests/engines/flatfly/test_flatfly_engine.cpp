@@ -4,10 +4,7 @@
 // loop, and degraded fabrics get detours (VL 1) or another dimension order (another SL) only
 // where needed; what is not a FlatFly is declined with the reason.
 #include "../../mapping/relabel.hpp"
-#include "check/credit_loops.hpp"
-#include "check/reachability.hpp"
-#include "engines/engine.hpp"
-#include "fabric/generators/failures.hpp"
+#include "../direct_checks.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "fabric/generators/hyperx.hpp"
 #include "fabric/generators/torus.hpp"
@@ -20,40 +17,18 @@ using namespace ibrt;
 
 namespace {
 
-Routing route(const Fabric& f, std::vector<std::string> params = {}) {
-    const auto e = make_engine("flatfly");
-    EngineOptions opt;
-    for (const auto& p : params) e->set_param(opt, p);
-    return e->route(f, nullptr, opt);
-}
-
-// Every pair reached, no credit loop; returns whether every path is minimal.
-bool clean(const Fabric& f, const Routing& r) {
-    const check::ForwardingReport fw = check::check_forwarding(f, r);
-    CHECK(fw.reach.pairs > 0);
-    CHECK(fw.reach.failures() == 0);
-    CHECK(check::check_credit_loops(f, r).loops.empty());
-    return fw.minimal.non_minimal == 0;
-}
-
-Fabric without(const Fabric& f, std::vector<std::string> links, std::vector<std::string> switches) {
-    gen::FailureSpec spec;
-    spec.link_names = std::move(links);
-    spec.switch_names = std::move(switches);
-    gen::FailureReport rep;
-    return gen::inject_failures(f, spec, rep);
+Routing route(const Fabric& f, const std::vector<std::string>& params = {}) {
+    return test::route_with("flatfly", f, params);
 }
 
 std::string refusal(const Fabric& f) {
-    try {
-        route(f);
-    } catch (const RoutingError& e) {
-        return e.what();
-    }
-    return "";
+    return test::refusal("flatfly", f);
 }
 
 } // namespace
+
+using test::clean;
+using test::without;
 
 TEST_CASE("flatfly: DOR on a pristine HyperX is minimal and loop-free on one VL", "[flatfly]") {
     const Fabric full = gen::hyperx({{3, 4, 5}, {1, 2, 1}, 2, 0});
@@ -109,12 +84,7 @@ TEST_CASE("flatfly: on a damaged HyperX the detours' VL is what keeps it loop-fr
         ++routed;
         clean(f, r);
         CHECK(r.data_vls == 2);
-        Routing one_vl = r;
-        for (auto& tables : one_vl.sl2vl.tables)
-            for (auto& t : tables)
-                for (auto& vl : t)
-                    if (vl != 15) vl = 0;
-        loops_on_one_vl += !check::check_credit_loops(f, one_vl).loops.empty();
+        loops_on_one_vl += !check::check_credit_loops(f, test::fold_vl(r, 1, 0)).loops.empty();
     }
     CHECK(routed >= 3);
     CHECK(loops_on_one_vl > 0);
