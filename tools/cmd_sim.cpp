@@ -293,7 +293,8 @@ const CommandRegistrar reg{{
         sub.add_option("--fabric", a->fabric,
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
             ->required();
-        sub.add_option("--engine", a->engine, "Route in-process instead: mlid, slid, separate");
+        sub.add_option("--engine", a->engine,
+                       "Route in-process instead: mlid, slid, separate, flatfly, dragonfly");
         add_routing_options(sub, a->routing);
         sub.add_option("--load", a->loads,
                        "Offered load(s), fraction of the link bandwidth; a list runs each")
