@@ -110,16 +110,14 @@ bool join_lone_switches(const SwitchLinks& g, UnionFind& uf, std::vector<std::ui
 // form a triangle of global links, four form a rectangle, and rules 3 and 4 merge global
 // links into classes as large as a group's (measured: no single-link class at all on
 // K = 16, G = 8). What tells them apart is density: a group's local links join most pairs of
-// its switches (a clique less what is missing), global classes are sparse. So a class is
-// dense when it touches S >= 3 switches with at least two thirds of a clique's S(S-1)/2 links
-// and more than S^2/4 (by Mantel's theorem it then holds a triangle, so the complete
-// bipartite K_{m,m} that a fat tree's rectangles make is never dense), and
-// the groups are what local links join. The reading is kept only if it is a Dragonfly: two or
-// more groups, local links within groups, each pair of groups joined by at most one global
-// link, and at least half of each group's local links present.
-std::optional<Shape> try_dragonfly(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
-                                   Shape s) {
-    (void)f;
+// its switches (a clique less what is missing). A class is dense when it touches S >= 3
+// switches with at least two thirds of a clique's S(S-1)/2 links and more than S^2/4 (by
+// Mantel's theorem it then holds a triangle, so the complete bipartite K_{m,m} that a fat
+// tree's rectangles make is never dense). Groups are what the dense group classes join (see
+// below for which dense classes are groups). The reading is kept only if it is a Dragonfly:
+// two or more groups, each pair of groups joined by at most one global link, at least one
+// global link, and at least half of each group's local links present.
+std::optional<Shape> try_dragonfly(const SwitchLinks& g, const LinkClasses& c, Shape s) {
     const std::size_t n = g.num_switches();
     std::vector<std::pair<std::uint32_t, std::uint32_t>> touch; // (class, switch)
     for (std::uint32_t l = 0; l < g.links.size(); ++l) {
@@ -503,7 +501,7 @@ Shape map_fabric(const Fabric& f, const SwitchLinks& g, const LinkClasses& c) {
                        fmt::format("the switches form {} separate parts; each is a fabric of "
                                    "its own",
                                    count));
-    if (auto d = try_dragonfly(f, g, c, s)) return std::move(*d);
+    if (auto d = try_dragonfly(g, c, s)) return std::move(*d);
     return map_cartesian(f, g, c, std::move(s));
 }
 
