@@ -1,13 +1,17 @@
 // Mapping a direct topology from its cabling alone (paper 003 §2; `ibrt map`, and the
 // coordinates the direct-topology engines route by).
-//   - Dragonfly (§2.2): classes of ε with more than one link are the local links of a group;
-//     every other link is global.
+//   - Dragonfly (§2.2): the local links of a group are a class of ε; every other link is
+//     global. Global links form classes too (triangles and rectangles through several
+//     groups), so groups are the dense classes on one side of a bipartition (map_fabric.cpp).
 //   - FlatFly / HyperX / hypercube (§2.1): each class of ε is a dimension D_i; the switches'
 //     i-th coordinates are the classes of ε_i, which joins the ends of every link not in D_i.
 //   - Past the paper, tori: a class of ε is one position of a ring (see link_classes.hpp);
 //     classes that meet at a switch but never as two sides of one rectangle are positions of
 //     the same ring, and each ring is ordered by walking it from hyperplane to hyperplane.
-//     A ring of 4 is the graph K2 x K2 and a ring of 3 is K3, so they map as such.
+//     A ring of 4 is the graph K2 x K2 and a ring of 3 is K3; on a torus they are given
+//     back as rings.
+//   - Damage: classes too small to have met the others in rectangles are placed by the
+//     coordinates afterwards; hyperplane pieces of one ring position are rejoined.
 // The result is checked against the cabling before it is returned: distinct coordinates for
 // distinct switches, and every link joining switches that differ in exactly its dimension
 // (by one, mod K, on a ring). What fails the check is Family::Unknown with the reason.
