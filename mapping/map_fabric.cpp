@@ -275,6 +275,62 @@ void present_as_torus(Shape& s) {
     }
 }
 
+// Whether coordinates x and y are one step apart: equal but in one dimension, where a ring
+// moves by one (mod K) and a complete dimension by any amount.
+bool one_step(const Shape& s, const std::vector<int>& x, const std::vector<int>& y) {
+    int differ = 0;
+    for (std::size_t d = 0; d < x.size(); ++d) {
+        if (x[d] == y[d]) continue;
+        const int step = std::abs(x[d] - y[d]);
+        if (s.dims[d].ring && step != 1 && step != s.dims[d].k - 1) return false;
+        ++differ;
+    }
+    return differ == 1;
+}
+
+// Switches left with a coordinate of -1 (floating hyperplanes of a ring) are placed where
+// their placed neighbours say: the one free position one step from all of them and agreeing
+// with what is known. Repeated while that places switches; false if any stays unplaced.
+bool place_floating(const SwitchLinks& g, Shape& s) {
+    const auto known = [&](std::uint32_t v) {
+        return std::none_of(s.coord[v].begin(), s.coord[v].end(), [](int c) { return c < 0; });
+    };
+    std::set<std::vector<int>> taken;
+    std::vector<std::uint32_t> floating;
+    for (std::uint32_t v = 0; v < g.num_switches(); ++v)
+        (known(v) ? (void)taken.insert(s.coord[v]) : floating.push_back(v));
+    for (bool progress = true; progress && !floating.empty();) {
+        progress = false;
+        for (auto it = floating.begin(); it != floating.end();) {
+            const std::uint32_t v = *it;
+            std::set<std::vector<int>> cands;
+            for (const auto& u : g.around(v)) {
+                if (!known(u.peer)) continue;
+                for (std::size_t d = 0; d < s.dims.size(); ++d)
+                    for (int val = 0; val < s.dims[d].k; ++val) {
+                        std::vector<int> x = s.coord[u.peer];
+                        x[d] = val;
+                        bool ok = !taken.count(x);
+                        for (std::size_t e = 0; ok && e < x.size(); ++e)
+                            ok = s.coord[v][e] < 0 || s.coord[v][e] == x[e];
+                        for (const auto& w : g.around(v))
+                            if (ok && known(w.peer)) ok = one_step(s, x, s.coord[w.peer]);
+                        if (ok) cands.insert(x);
+                    }
+            }
+            if (cands.size() == 1) {
+                s.coord[v] = *cands.begin();
+                taken.insert(s.coord[v]);
+                it = floating.erase(it);
+                progress = true;
+            } else {
+                ++it;
+            }
+        }
+    }
+    return floating.empty();
+}
+
 Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c, Shape s) {
     const std::size_t n = g.num_switches();
     // Classes that meet at a switch without forming a rectangle are one dimension (a ring's
@@ -369,13 +425,20 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
         dim.ring = classes_in[d] > 1 && most <= 2 && k > 3;
         std::vector<int> pos(k, -1);
         if (!dim.ring) {
-            for (std::uint32_t p = 0; p < k; ++p) pos[p] = static_cast<int>(p);
+            // A hyperplane with no link of this dimension floats (below); the others are the
+            // values of a complete dimension, in any order.
+            int value = 0;
+            for (std::uint32_t p = 0; p < k; ++p)
+                if (!next[p].empty()) pos[p] = value++;
+            dim.k = value;
         } else {
             // A ring visits every hyperplane once; with a whole position missing it is a path,
             // walked from one end.
-            std::uint32_t start = 0;
+            // A hyperplane with no link of this dimension (a switch whose links all lost their
+            // rectangles, so that none is placed) floats: it is placed by its neighbours below.
+            std::uint32_t start = kNone;
             for (std::uint32_t p = 0; p < k; ++p)
-                if (next[p].size() < 2) start = p;
+                if (!next[p].empty() && (start == kNone || next[p].size() < 2)) start = p;
             std::uint32_t prev = kNone, cur = start;
             for (int i = 0; cur != kNone && pos[cur] < 0; ++i) {
                 pos[cur] = i;
@@ -388,14 +451,24 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
                 prev = cur;
                 cur = to;
             }
-            if (std::count(pos.begin(), pos.end(), -1))
-                return unknown(std::move(s),
-                               fmt::format("dimension {} looks like a ring, but its {} "
-                                           "hyperplanes do not form one",
-                                           d + 1, k));
+            std::uint32_t placed = 0;
+            for (std::uint32_t p = 0; p < k; ++p) {
+                if (pos[p] >= 0)
+                    ++placed;
+                else if (!next[p].empty())
+                    return unknown(std::move(s),
+                                   fmt::format("dimension {} looks like a ring, but its {} "
+                                               "hyperplanes do not form one",
+                                               d + 1, k));
+            }
+            dim.k = static_cast<int>(placed);
         }
         for (std::uint32_t v = 0; v < n; ++v) s.coord[v][d] = pos[plane[v]];
     }
+
+    if (!place_floating(g, s))
+        return unknown(std::move(s), "some switches have no link left that a rectangle places, "
+                                     "and their neighbours do not say where they are");
 
     // The check: distinct coordinates, and each link a step in its own dimension.
     std::map<std::vector<int>, std::uint32_t> at;
