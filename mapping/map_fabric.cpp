@@ -380,7 +380,7 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
         std::uint32_t k = 0;
         std::vector<int> widths;
         std::vector<std::set<std::uint32_t>> next; // hyperplanes joined by this dimension
-        for (int pass = 0; pass < 2; ++pass) {
+        for (int pass = 0;; ++pass) {              // until no pieces join (a few passes)
             k = plane_uf.classes(plane);
             widths.clear();
             next.assign(k, {});
@@ -401,7 +401,7 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
             // dimension is one position of the ring, the links between coordinates j and
             // j+1, so every hyperplane it reaches from one hyperplane is at the same
             // coordinate: those pieces are rejoined.
-            if (pass == 1 || classes_in[d] < 2) break;
+            if (pass == 8 || classes_in[d] < 2) break;
             std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> across;
             bool merged = false;
             for (std::uint32_t l = 0; l < g.links.size(); ++l) {
@@ -436,9 +436,32 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
             // walked from one end.
             // A hyperplane with no link of this dimension (a switch whose links all lost their
             // rectangles, so that none is placed) floats: it is placed by its neighbours below.
+            // Only the ring holding most switches is walked: a few switches cut off with
+            // their own links of this dimension also float.
+            std::vector<std::uint32_t> comp(k, kNone), weight;
+            std::vector<std::uint32_t> size(k, 0);
+            for (std::uint32_t v = 0; v < n; ++v) ++size[plane[v]];
+            for (std::uint32_t p0 = 0; p0 < k; ++p0) {
+                if (comp[p0] != kNone) continue;
+                weight.push_back(0);
+                std::vector<std::uint32_t> todo{p0};
+                comp[p0] = static_cast<std::uint32_t>(weight.size() - 1);
+                while (!todo.empty()) {
+                    const std::uint32_t p = todo.back();
+                    todo.pop_back();
+                    weight.back() += size[p];
+                    for (std::uint32_t q : next[p])
+                        if (comp[q] == kNone) {
+                            comp[q] = comp[p0];
+                            todo.push_back(q);
+                        }
+                }
+            }
+            const std::uint32_t main = static_cast<std::uint32_t>(
+                std::max_element(weight.begin(), weight.end()) - weight.begin());
             std::uint32_t start = kNone;
             for (std::uint32_t p = 0; p < k; ++p)
-                if (!next[p].empty() && (start == kNone || next[p].size() < 2)) start = p;
+                if (comp[p] == main && (start == kNone || next[p].size() < 2)) start = p;
             std::uint32_t prev = kNone, cur = start;
             for (int i = 0; cur != kNone && pos[cur] < 0; ++i) {
                 pos[cur] = i;
@@ -455,7 +478,7 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
             for (std::uint32_t p = 0; p < k; ++p) {
                 if (pos[p] >= 0)
                     ++placed;
-                else if (!next[p].empty())
+                else if (comp[p] == main)
                     return unknown(std::move(s),
                                    fmt::format("dimension {} looks like a ring, but its {} "
                                                "hyperplanes do not form one",
