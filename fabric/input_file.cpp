@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -65,6 +66,9 @@ InputChunks::InputChunks(const std::string& path, std::uint64_t max_bytes, const
         std::fclose(file_);
         too_large(path, max_bytes, what);
     }
+    size_hint_ = std::uint64_t(st.st_size);
+    // One more byte than the file holds: the first read then sees the end as well.
+    chunk_size_ = std::size_t(std::min<std::uint64_t>(size_hint_ + 1, kChunkBytes));
 }
 
 InputChunks::InputChunks(std::istream& in, const std::string& source, std::uint64_t max_bytes,
@@ -76,27 +80,27 @@ InputChunks::~InputChunks() {
 }
 
 bool InputChunks::read_more(std::string& buf) {
-    const std::size_t old = buf.size();
-    buf.resize(old + kChunkBytes);
+    if (!chunk_) chunk_.reset(new char[chunk_size_]); // not zeroed: only what is read is used
     std::size_t n = 0;
     if (file_) {
-        n = std::fread(buf.data() + old, 1, kChunkBytes, file_);
+        n = std::fread(chunk_.get(), 1, chunk_size_, file_);
         if (n == 0 && std::ferror(file_))
             throw InputError(source_, 0, std::string("cannot read: ") + std::strerror(errno));
     } else {
-        stream_->read(buf.data() + old, static_cast<std::streamsize>(kChunkBytes));
+        stream_->read(chunk_.get(), static_cast<std::streamsize>(chunk_size_));
         n = static_cast<std::size_t>(stream_->gcount());
     }
-    buf.resize(old + n);
     // The file may have grown since it was opened: the limit holds for what is read.
     read_ += n;
     if (read_ > max_bytes_) too_large(source_, max_bytes_, what_);
+    buf.append(chunk_.get(), n);
     return n > 0;
 }
 
 std::string read_input_file(const std::string& path, std::uint64_t max_bytes, const char* what) {
     InputChunks in(path, max_bytes, what);
     std::string text;
+    text.reserve(std::size_t(in.size_hint()));
     while (in.read_more(text)) {
     }
     return text;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iosfwd>
+#include <memory>
 #include <string>
 
 namespace ibrt {
@@ -32,7 +33,10 @@ inline constexpr std::uint64_t kMaxTableBytes = std::uint64_t(64) << 30; // 64 G
 // ("topology", "LFT dump", ...).
 class InputChunks {
   public:
-    static constexpr std::size_t kChunkBytes = std::size_t(1) << 20;
+    // What one read_more appends at most. Reads go through a buffer of this size (less for a
+    // smaller file) and are appended, so a small input costs its size, not a chunk: the fuzz
+    // targets read thousands of small inputs a second.
+    static constexpr std::size_t kChunkBytes = std::size_t(1) << 16;
 
     InputChunks(const std::string& path, std::uint64_t max_bytes, const char* what);
     InputChunks(std::istream& in, const std::string& source, std::uint64_t max_bytes,
@@ -45,7 +49,13 @@ class InputChunks {
     bool read_more(std::string& buf);
     const std::string& source() const { return source_; }
 
+    // The file's size when opened (0 for a stream): what read_input_file reserves.
+    std::uint64_t size_hint() const { return size_hint_; }
+
   private:
+    std::unique_ptr<char[]> chunk_;
+    std::size_t chunk_size_ = kChunkBytes;
+    std::uint64_t size_hint_ = 0;
     std::FILE* file_ = nullptr;
     std::istream* stream_ = nullptr;
     std::string source_;

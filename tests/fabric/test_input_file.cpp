@@ -210,5 +210,6 @@ TEST_CASE("a streamed table reader stops at the limit, and streams from std::ist
     std::istringstream big(std::string(3 * InputChunks::kChunkBytes, '#'));
     InputChunks chunks(big, "big", 2 * InputChunks::kChunkBytes, "LFT dump");
     table_text::Lines lines(chunks);
-    CHECK(error_of([&] { all_lines(lines); }).starts_with("big: larger than the 2 MiB limit"));
+    CHECK(
+        error_of([&] { all_lines(lines); }).starts_with("big: larger than the 131072 bytes limit"));
 }
