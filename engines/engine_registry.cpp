@@ -10,6 +10,7 @@ namespace ibrt {
 std::unique_ptr<Engine> make_mlid_engine();     // engines/mlid: paper 000 §4
 std::unique_ptr<Engine> make_slid_engine();     // engines/slid: paper 000 §5 baseline
 std::unique_ptr<Engine> make_separate_engine(); // engines/separate: paper 001 §VI.D
+std::unique_ptr<Engine> make_torus_engine();    // engines/torus: paper 003 §3.2
 
 namespace {
 struct EngineEntry {
@@ -20,6 +21,7 @@ constexpr std::array kEngines{
     EngineEntry{"mlid", &make_mlid_engine},
     EngineEntry{"slid", &make_slid_engine},
     EngineEntry{"separate", &make_separate_engine},
+    EngineEntry{"torus", &make_torus_engine},
 };
 } // namespace
 
