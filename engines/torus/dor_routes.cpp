@@ -3,20 +3,12 @@
 
 namespace ibrt::torus {
 
-int DorRouter::preferred_dir(std::uint32_t dst, int d, int xd, int td) const {
-    const int k = g_.k(d);
-    const int fw = ((td - xd) % k + k) % k, bw = k - fw;
-    if (fw != bw) return fw < bw ? kPlus : kMinus;
-    int sum = d;
-    for (int e = 0; e < g_.dims(); ++e) sum += g_.coord(dst, e);
-    return sum & 1 ? kMinus : kPlus;
-}
-
-std::uint32_t DorRouter::pristine_crossings(std::uint32_t x, std::uint32_t dst) const {
+std::uint32_t DorRouter::pristine_crossings(std::uint32_t x, std::uint32_t dst,
+                                            std::uint32_t skip) const {
     std::uint32_t mask = 0;
     for (int d = 0; d < g_.dims(); ++d) {
         const int xd = g_.coord(x, d), td = g_.coord(dst, d);
-        if (xd == td) continue;
+        if (xd == td || (skip >> d & 1)) continue;
         const int dir = preferred_dir(dst, d, xd, td);
         if (dir == kPlus ? td < xd : td > xd) mask |= 1u << d;
     }
@@ -61,6 +53,14 @@ std::uint8_t DorRouter::next(std::uint32_t x, std::uint32_t dst) const {
         if (g_.reach(x, e, dir) > 0) return hop_code(e, dir);
         if (g_.reach(x, e, 1 - dir) > 0) return hop_code(e, 1 - dir);
     }
+    // Nothing left to correct after d: D is on x's line, which is cut between them. Step aside
+    // into a later dimension, to a line that reaches td; the step back follows by DOR.
+    for (int e = d + 1; e < nd; ++e)
+        for (int dir : {kPlus, kMinus}) {
+            if (g_.reach(x, e, dir) == 0) continue;
+            const std::uint32_t y = g_.neighbour(x, e, dir);
+            if (g_.intact(y, d) || feasible_dir(y, dst, d, td, 0) >= 0) return hop_code(e, dir);
+        }
     return kBlocked;
 }
 

@@ -45,9 +45,17 @@ class DorRouter {
     // The hop from switch x toward switch dst (hop_code), kArrived or kBlocked.
     std::uint8_t next(std::uint32_t x, std::uint32_t dst) const;
     // The direction the pristine torus takes in dimension d from coordinate xd to td.
-    int preferred_dir(std::uint32_t dst, int d, int xd, int td) const;
-    // Dimensions (bit d) whose dateline the pristine route from x to dst crosses.
-    std::uint32_t pristine_crossings(std::uint32_t x, std::uint32_t dst) const;
+    int preferred_dir(std::uint32_t dst, int d, int xd, int td) const {
+        const int k = g_.k(d);
+        int fw = td - xd;
+        if (fw < 0) fw += k;
+        if (2 * fw != k) return 2 * fw < k ? kPlus : kMinus;
+        return (g_.parity(dst) ^ d) & 1 ? kMinus : kPlus;
+    }
+    // Dimensions (bit d) whose dateline the pristine route from x to dst crosses, among those
+    // not in `skip`.
+    std::uint32_t pristine_crossings(std::uint32_t x, std::uint32_t dst,
+                                     std::uint32_t skip = 0) const;
     // Whether a hop from coordinate xd in direction dir crosses dimension d's dateline, the link
     // between coordinates K-1 and 0.
     bool crosses(int d, int xd, int dir) const {

@@ -44,6 +44,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace ibrt {
 namespace {
@@ -201,19 +202,22 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
 
     r.lft.assign(f.num_nodes(), {});
     for (NodeId s : f.switches()) r.lft[s].assign(width, kNoPath);
-    std::vector<std::uint8_t> rows(n * width, 0);
+    // Every switch's next hop and path SL toward every destination switch, by destination.
+    std::vector<std::uint8_t> code_all(n * n), sl_all(n * n);
 
     graph::ChannelDependencies deps(f, dateline_dims ? 4 : 2);
     std::vector<std::uint8_t> code(n), state(n);
     std::vector<std::uint32_t> cross(n), has(n), stack;
     std::vector<std::uint8_t> sl(n);
-    // Walk stamps by (switch, incoming dimension and direction, VL, SL), per destination.
-    const std::size_t keys_per_switch = std::size_t(nd) * 2 * 4 * 16;
+    // Walk stamps by (switch, incoming dimension and direction, VL), per destination and SL.
+    const std::size_t keys_per_switch = std::size_t(nd) * 2 * 4;
     std::vector<std::uint32_t> stamp(n * keys_per_switch, 0);
+    std::uint32_t epoch = 0;
+    std::array<std::vector<std::uint32_t>, 16> by_sl;
     std::uint64_t turns = 0;
     unsigned max_vl = 0;
     const auto next_switch = [&](std::uint32_t x, std::uint8_t c) {
-        return g.at_offset(x, torus::hop_dim(c), torus::hop_dir(c) == torus::kPlus ? 1 : -1);
+        return g.neighbour(x, torus::hop_dim(c), torus::hop_dir(c));
     };
     const auto first_port = [&](std::uint32_t x, std::uint8_t c) {
         return g.ports(x, torus::hop_dim(c), torus::hop_dir(c))[0];
@@ -233,16 +237,16 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
                 if (code[cur] == torus::kArrived) break;
                 if (code[cur] == torus::kBlocked)
                     throw RoutingError(fmt::format(
-                        "torus: no route from switch {} to switch {}: a ring is cut into "
-                        "disjoint pieces and DOR has no later dimension to go round them",
+                        "torus: no route from {} to {}: a ring on the way is cut into disjoint "
+                        "pieces and no later dimension is left to detour through",
                         display_name(f, g.node(cur)), display_name(f, g.node(dst))));
                 cur = next_switch(cur, code[cur]);
             }
             if (state[cur] == 1 && code[cur] != torus::kArrived)
-                throw RoutingError(fmt::format(
-                    "torus: the detours toward switch {} loop through switch {}: the failures "
-                    "are too close together to route around",
-                    display_name(f, g.node(dst)), display_name(f, g.node(cur))));
+                throw RoutingError(
+                    fmt::format("torus: the detours toward {} loop through {}: the failures "
+                                "are too close together to route around",
+                                display_name(f, g.node(dst)), display_name(f, g.node(cur))));
             for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
                 const std::uint32_t x = *it;
                 state[x] = 2;
@@ -263,49 +267,39 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
             }
         }
         for (std::uint32_t x = 0; x < n; ++x)
-            sl[x] = sl_of_mask((cross[x] & has[x]) | (router.pristine_crossings(x, dst) & ~has[x]));
+            sl[x] = sl_of_mask((cross[x] & has[x]) | router.pristine_crossings(x, dst, has[x]));
 
-        // Tables.
-        const std::span<const Dest> here(dests.data() + dest_start[dst],
-                                         dests.data() + dest_start[dst + 1]);
-        for (std::uint32_t x = 0; x < n; ++x) {
-            Lft& lft = r.lft[g.node(x)];
-            if (x == dst) {
-                for (const Dest& e : here) lft[e.lid] = e.port;
-                continue;
-            }
-            const auto ports = g.ports(x, torus::hop_dim(code[x]), torus::hop_dir(code[x]));
-            std::uint8_t* row = rows.data() + std::size_t(x) * width;
-            for (const Dest& e : here) {
-                lft[e.lid] = ports[e.lid % ports.size()];
-                row[e.lid] = sl[x];
-            }
-        }
+        std::copy(code.begin(), code.end(), code_all.begin() + std::size_t(dst) * n);
+        std::copy(sl.begin(), sl.end(), sl_all.begin() + std::size_t(dst) * n);
 
-        // The channel dependencies of these routes, one channel per switch pair and VL.
-        const std::uint32_t epoch = dst + 1;
-        for (std::uint32_t x = 0; x < n; ++x) {
-            if (x == dst) continue;
-            const std::uint8_t s = sl[x];
-            std::uint8_t c = code[x];
-            std::uint8_t v = vl(-1, torus::hop_dim(c), s);
-            max_vl = std::max<unsigned>(max_vl, v);
-            std::uint32_t at = x;
-            for (;;) {
-                const std::uint32_t y = next_switch(at, c);
-                const PortNum in = f.port(g.node(at), first_port(at, c)).peer_port;
-                const std::uint8_t cy = code[y];
-                if (cy == torus::kArrived) break;
-                std::uint32_t& st =
-                    stamp[std::size_t(y) * keys_per_switch + ((c * 4u + v) * 16u + s)];
-                if (st == epoch) break;
-                st = epoch;
-                const std::uint8_t w = vl(torus::hop_dim(c), torus::hop_dim(cy), s);
-                max_vl = std::max<unsigned>(max_vl, w);
-                deps.add(g.node(y), in, v, first_port(y, cy), w);
-                at = y;
-                c = cy;
-                v = w;
+        // The channel dependencies of these routes, one channel per switch pair and VL: the
+        // walks from the sources of one SL share stamps (SL2VL depends on the SL).
+        for (auto& b : by_sl) b.clear();
+        for (std::uint32_t x = 0; x < n; ++x)
+            if (x != dst) by_sl[sl[x]].push_back(x);
+        for (std::uint8_t s = 0; s < 16; ++s) {
+            if (by_sl[s].empty()) continue;
+            ++epoch;
+            for (const std::uint32_t x : by_sl[s]) {
+                std::uint8_t c = code[x];
+                std::uint8_t v = vl(-1, torus::hop_dim(c), s);
+                max_vl = std::max<unsigned>(max_vl, v);
+                std::uint32_t at = x;
+                for (;;) {
+                    const int d = torus::hop_dim(c), dir = torus::hop_dir(c);
+                    const std::uint32_t y = g.neighbour(at, d, dir);
+                    const std::uint8_t cy = code[y];
+                    if (cy == torus::kArrived) break;
+                    std::uint32_t& st = stamp[std::size_t(y) * keys_per_switch + c * 4u + v];
+                    if (st == epoch) break;
+                    st = epoch;
+                    const std::uint8_t w = vl(d, torus::hop_dim(cy), s);
+                    max_vl = std::max<unsigned>(max_vl, w);
+                    deps.add(g.node(y), g.entry_port(at, d, dir), v, first_port(y, cy), w);
+                    at = y;
+                    c = cy;
+                    v = w;
+                }
             }
         }
     }
@@ -320,14 +314,53 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
             display_port(f, f.port_node(ch.port), f.port_num(ch.port)), ch.vl));
     }
 
-    // Path SLs: one row per ingress switch.
+    // LFTs and path SLs (one row per ingress switch), a switch at a time.
     r.path_sls = PathSlTable(f.num_port_slots(), max_lid);
+    std::vector<std::uint8_t> row(width, 0);
+    // lid_mod[(w - 1) * width + lid] = lid mod w: the cable of a bundle of w that takes lid.
+    std::size_t widest = 1;
     for (std::uint32_t x = 0; x < n; ++x)
-        r.path_sls.set_switch_row(f, g.node(x), {rows.data() + std::size_t(x) * width, width});
-    rows = {};
+        for (int d = 0; d < nd; ++d)
+            for (int dir : {torus::kPlus, torus::kMinus})
+                widest = std::max(widest, g.ports(x, d, dir).size());
+    std::vector<std::uint8_t> lid_mod(widest * width);
+    for (std::size_t w = 1; w <= widest; ++w)
+        for (std::size_t l = 0; l < width; ++l)
+            lid_mod[(w - 1) * width + l] = static_cast<std::uint8_t>(l % w);
+    for (std::uint32_t x = 0; x < n; ++x) {
+        Lft& lft = r.lft[g.node(x)];
+        for (std::uint32_t dst = 0; dst < n; ++dst) {
+            const std::span<const Dest> here(dests.data() + dest_start[dst],
+                                             dests.data() + dest_start[dst + 1]);
+            const std::uint8_t c = code_all[std::size_t(dst) * n + x];
+            if (c == torus::kArrived) {
+                for (const Dest& e : here) {
+                    lft[e.lid] = e.port;
+                    row[e.lid] = 0;
+                }
+                continue;
+            }
+            const auto ports = g.ports(x, torus::hop_dim(c), torus::hop_dir(c));
+            const std::uint8_t* mod = lid_mod.data() + (ports.size() - 1) * width;
+            const std::uint8_t s = sl_all[std::size_t(dst) * n + x];
+            for (const Dest& e : here) {
+                lft[e.lid] = ports[mod[e.lid]];
+                row[e.lid] = s;
+            }
+        }
+        r.path_sls.set_switch_row(f, g.node(x), row);
+    }
+    code_all = {};
+    sl_all = {};
 
     // SL2VL: switches by the dimensions of in and out port; end ports VL 0.
     if (!turns) vl.turn_vl = 0;
+    // One table per (in dimension, out dimension), -1 as nd: end ports and port 0.
+    std::vector<Sl2VlTable> by_dims(std::size_t(nd + 1) * (nd + 1));
+    for (int a = -1; a < nd; ++a)
+        for (int b = -1; b < nd; ++b)
+            for (std::uint8_t s = 0; s < 16; ++s)
+                by_dims[std::size_t(a + 1) * (nd + 1) + (b + 1)][s] = vl(a, b, s);
     r.sl2vl.tables.assign(f.num_nodes(), {});
     for (NodeId v = 0; v < f.num_nodes(); ++v) {
         const PortNum np = f.node(v).num_ports;
@@ -335,12 +368,10 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
         t.assign(Sl2Vl::size(np), Sl2VlTable{});
         if (!f.node(v).is_switch()) continue;
         for (PortNum in = 0; in <= np; ++in) {
-            const int in_dim = in ? g.port_dim(v, in) : -1;
-            for (PortNum out = 1; out <= np; ++out) {
-                const int out_dim = g.port_dim(v, out);
-                Sl2VlTable& row = t[Sl2Vl::index(np, in, out)];
-                for (std::uint8_t s = 0; s < 16; ++s) row[s] = vl(in_dim, out_dim, s);
-            }
+            const int a = in ? g.port_dim(v, in) : -1;
+            for (PortNum out = 1; out <= np; ++out)
+                t[Sl2Vl::index(np, in, out)] =
+                    by_dims[std::size_t(a + 1) * (nd + 1) + (g.port_dim(v, out) + 1)];
         }
     }
     r.data_vls = static_cast<std::uint8_t>(max_vl >= 2 ? 4 : max_vl + 1);

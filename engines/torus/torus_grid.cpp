@@ -63,6 +63,9 @@ TorusGrid TorusGrid::build(const Fabric& f, const mapping::SwitchLinks& g,
         }
         t.index_[s] = i;
         t.at_[i] = s;
+        int sum = 0;
+        for (int d = 0; d < t.n_dims_; ++d) sum += shape.coord[s][d];
+        t.parity_.push_back(static_cast<std::uint8_t>(sum & 1));
     }
     t.missing_switches_ = points - n;
 
@@ -102,6 +105,17 @@ TorusGrid TorusGrid::build(const Fabric& f, const mapping::SwitchLinks& g,
         t.port_start_.push_back(static_cast<std::uint32_t>(t.ports_.size()));
     }
 
+    t.neighbour_.resize(slots);
+    t.entry_port_.assign(slots, 0);
+    for (std::uint32_t s = 0; s < n; ++s)
+        for (int d = 0; d < t.n_dims_; ++d)
+            for (int dir : {kPlus, kMinus}) {
+                t.neighbour_[t.slot(s, d, dir)] = t.at_offset(s, d, dir == kPlus ? 1 : -1);
+                if (!t.ports(s, d, dir).empty())
+                    t.entry_port_[t.slot(s, d, dir)] =
+                        f.port(g.node[s], t.ports(s, d, dir)[0]).peer_port;
+            }
+
     // How far each switch sees along its lines, and which lines are whole rings.
     t.reach_.assign(slots, 0);
     t.intact_.assign(n * t.n_dims_, 0);
@@ -111,7 +125,7 @@ TorusGrid TorusGrid::build(const Fabric& f, const mapping::SwitchLinks& g,
                 std::uint32_t cur = s;
                 int steps = 0;
                 while (steps < t.k_[d] - 1 && !t.ports(cur, d, dir).empty()) {
-                    cur = t.at_offset(cur, d, dir == kPlus ? 1 : -1);
+                    cur = t.neighbour(cur, d, dir);
                     ++steps;
                 }
                 t.reach_[t.slot(s, d, dir)] = static_cast<std::uint8_t>(steps);

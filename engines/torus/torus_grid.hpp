@@ -40,8 +40,18 @@ class TorusGrid {
     // Dense id (mapping::switch_links order) of a switch NodeId, kNone for end nodes.
     std::uint32_t dense(NodeId n) const { return dense_[n]; }
     int coord(std::uint32_t s, int d) const { return coord_[std::size_t(s) * n_dims_ + d]; }
+    // The parity of the coordinate sum (ties between the two ways round a ring go by it).
+    int parity(std::uint32_t s) const { return parity_[s]; }
     // The switch at `s` moved by `delta` (mod K_d) in dimension d; kNone if that one is missing.
     std::uint32_t at_offset(std::uint32_t s, int d, int delta) const;
+    // The neighbour of s one step in direction dir of dimension d; kNone if it is missing.
+    std::uint32_t neighbour(std::uint32_t s, int d, int dir) const {
+        return neighbour_[slot(s, d, dir)];
+    }
+    // The port where the first of ports(s, d, dir) enters the neighbour (0: no cable).
+    PortNum entry_port(std::uint32_t s, int d, int dir) const {
+        return entry_port_[slot(s, d, dir)];
+    }
     // Cables from s to its neighbour in dimension d and direction dir, by port number.
     std::span<const PortNum> ports(std::uint32_t s, int d, int dir) const {
         const std::size_t i = slot(s, d, dir);
@@ -73,9 +83,12 @@ class TorusGrid {
     std::vector<NodeId> node_;
     std::vector<std::uint32_t> dense_;
     std::vector<int> coord_;
+    std::vector<std::uint8_t> parity_;
     std::vector<std::uint32_t> port_start_; // CSR over slot(s, d, dir)
     std::vector<PortNum> ports_;
     std::vector<std::uint8_t> reach_;
+    std::vector<std::uint32_t> neighbour_;
+    std::vector<PortNum> entry_port_;
     std::vector<std::uint8_t> intact_;
     std::vector<PortId> first_port_;    // per NodeId
     std::vector<std::int8_t> port_dim_; // per port slot
