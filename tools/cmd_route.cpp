@@ -227,13 +227,15 @@ int run_route(const RouteArgs& a) {
 
 const CommandRegistrar reg{{
     "route",
-    "Route a fabric with an engine (mlid, slid, separate) and write LFTs, guid2lid, path selection",
+    "Route a fabric with an engine (mlid, slid, separate, torus) and write LFTs, guid2lid, path "
+    "selection",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<RouteArgs>();
         sub.add_option(
                "--engine", a->engine,
-               "Routing engine: mlid (paper 000 §4), slid (its single-LID baseline) or separate "
-               "(paper 001: path selection, then color/L LID assignment)")
+               "Routing engine: mlid (paper 000 §4), slid (its single-LID baseline), separate "
+               "(paper 001: path selection, then color/L LID assignment) or torus (paper 003 "
+               "§3.2: DOR with dateline SLs)")
             ->required();
         sub.add_option("--fabric", a->fabric,
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
