@@ -12,6 +12,7 @@ std::unique_ptr<Engine> make_slid_engine();      // engines/slid: paper 000 §5 
 std::unique_ptr<Engine> make_separate_engine();  // engines/separate: paper 001 §VI.D
 std::unique_ptr<Engine> make_flatfly_engine();   // engines/flatfly: paper 003 §3.3-3.4
 std::unique_ptr<Engine> make_dragonfly_engine(); // engines/dragonfly: paper 003 §3.5
+std::unique_ptr<Engine> make_torus_engine();     // engines/torus: paper 003 §3.2
 
 namespace {
 struct EngineEntry {
@@ -21,7 +22,7 @@ struct EngineEntry {
 constexpr std::array kEngines{
     EngineEntry{"mlid", &make_mlid_engine},           EngineEntry{"slid", &make_slid_engine},
     EngineEntry{"separate", &make_separate_engine},   EngineEntry{"flatfly", &make_flatfly_engine},
-    EngineEntry{"dragonfly", &make_dragonfly_engine},
+    EngineEntry{"dragonfly", &make_dragonfly_engine}, EngineEntry{"torus", &make_torus_engine},
 };
 } // namespace
 

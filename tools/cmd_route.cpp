@@ -232,15 +232,17 @@ int run_route(const RouteArgs& a) {
 
 const CommandRegistrar reg{{
     "route",
-    "Route a fabric with an engine (mlid, slid, separate, flatfly, dragonfly) and write LFTs, "
+    "Route a fabric with an engine (mlid, slid, separate, torus, flatfly, dragonfly) and write "
+    "LFTs, "
     "guid2lid, path selection",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<RouteArgs>();
         sub.add_option(
                "--engine", a->engine,
                "Routing engine: mlid (paper 000 §4), slid (its single-LID baseline), separate "
-               "(paper 001: path selection, then color/L LID assignment), flatfly (paper 003 "
-               "§3.3: DOR on FlatFly/HyperX/hypercube) or dragonfly (§3.5: Static routing)")
+               "(paper 001: path selection, then color/L LID assignment), torus (paper 003 "
+               "§3.2: DOR with dateline SLs), flatfly (§3.3: DOR on FlatFly/HyperX/hypercube) "
+               "or dragonfly (§3.5: Static routing)")
             ->required();
         sub.add_option("--fabric", a->fabric,
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")

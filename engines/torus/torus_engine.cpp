@@ -1,0 +1,395 @@
+// The torus engine (issue 13; paper 003 §1.1, §3.2): DOR on 2D, 3D and 4D tori with one
+// dateline bit per dimension in the path SL, coordinates from the mapping alone, and routes
+// around failed links and a failed switch (dor_routes.hpp).
+//
+// Why the SL2VL tables below are free of credit loops. A hop in dimension d takes VL bit 0 =
+// SL bit d, where SL bit d says whether the packet's route crosses the dateline of d (the link
+// between coordinates K-1 and 0) on an intact ring: determined at the source and carried in the
+// SL, as §3.2 says it must be, since a switch cannot tell from the DLID where a packet came
+// from. SL2VL is by (in port, out port, SL), so the switch looks up the out port's dimension.
+//   - Across dimensions: DOR uses dimensions in increasing order, so every dependency goes from
+//     a channel of dimension d to one of a higher dimension or to d itself.
+//   - Within an intact ring of K >= 4 (one direction; a packet never reverses): packets on VL 0
+//     never cross the dateline, so their channels form a path, not a ring. Packets on VL 1 all
+//     cross it, each on the shorter way round, an arc of at most K/2 links through the
+//     dateline; two consecutive channels half-way round, c_j -> c_j+1 with j = K/2 - 1, both
+//     lie on such an arc only if it is longer than K/2, so the VL 1 channels form a path too.
+//     Hence 2 VLs; the bit is not "before/after the dateline" (a switch cannot know that), it is
+//     "this packet's arc contains the dateline", constant along the arc.
+//   - A ring of 2 or 3 is crossed in one hop: no dependency within it, no dateline bit, and a
+//     torus of only such rings needs 1 VL.
+//   - A ring that lost a link or a switch is a path: no cycle within it whatever the VLs, so
+//     its hops keep the pristine SL bit (the SL of a path does not change when it has to take
+//     the long way round).
+//   - A detour around a failed switch needs a turn from a higher to a lower dimension. As in
+//     torus-2QoS, the hop after such a turn gets VL bit 1 (VL 2, 3; VL 1 when no ring needs a
+//     dateline): those channels have no dependency from lower dimensions, and a credit loop
+//     through them would have to encircle the failed switch.
+// The last argument depends on where the failures are, so whenever routes turn, or in fact
+// always, the engine builds the channel dependency graph of its own routes (one channel per
+// switch pair, which covers every parallel cable) and declines if it has a cycle.
+//
+// LFTs: per destination switch every switch's next hop (dor_routes.hpp), and among parallel
+// cables the DLID modulo the bundle size (LIDs of one switch's CAs are consecutive, so each
+// switch spreads destinations evenly). Path SLs are one row per ingress switch.
+#include "engines/engine.hpp"
+#include "engines/torus/dor_routes.hpp"
+#include "engines/torus/torus_grid.hpp"
+#include "fabric/display_name.hpp"
+#include "fabric/end_ports.hpp"
+#include "graph/channel_dependency.hpp"
+#include "mapping/link_classes.hpp"
+#include "mapping/map_fabric.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+namespace ibrt {
+namespace {
+
+using torus::DorRouter;
+using torus::TorusGrid;
+
+// LIDs the engine assigns: CA/router end ports grouped by the switch they hang off (so one
+// switch's destinations are consecutive LIDs), each an aligned block of 2^lmc; switches take
+// the LIDs below the first block, then those after the last.
+Lids assign_lids(const Fabric& f, const TorusGrid& g, int lmc) {
+    Lids lids(f);
+    const std::uint32_t block = 1u << lmc;
+    std::vector<PortId> order;
+    std::vector<bool> taken(f.num_port_slots(), false);
+    for (std::uint32_t s = 0; s < g.num_switches(); ++s) {
+        const NodeId v = g.node(s);
+        for (PortNum p = 1; p <= f.node(v).num_ports; ++p) {
+            const Port& port = f.port(v, p);
+            if (!port.connected() || f.node(port.peer_node).is_switch()) continue;
+            const PortId e = f.port_id(port.peer_node, port.peer_port);
+            if (is_end_port(f, e) && !taken[e]) {
+                taken[e] = true;
+                order.push_back(e);
+            }
+        }
+    }
+    for (PortId e : all_end_ports(f))
+        if (!taken[e]) order.push_back(e);
+    const std::uint64_t need = std::uint64_t(order.size() + 1) * block +
+                               (f.switches().size() > block - 1 ? f.switches().size() : 0);
+    if (need > kMaxUnicastLid)
+        throw RoutingError(fmt::format("torus: {} end ports with LMC {} and {} switches need "
+                                       "more than the {} unicast LIDs",
+                                       order.size(), lmc, f.switches().size(), kMaxUnicastLid));
+    std::uint32_t next = block;
+    for (PortId e : order) {
+        lids.assign(e, static_cast<Lid>(next), static_cast<std::uint8_t>(lmc));
+        next += block;
+    }
+    std::uint32_t low = 1;
+    for (NodeId s : f.switches()) {
+        const bool in_gap = low < block;
+        lids.assign(f.port_id(s, 0), static_cast<Lid>(in_gap ? low : next), 0);
+        (in_gap ? low : next) += 1;
+    }
+    return lids;
+}
+
+int check_preassigned(const Fabric& f, const Lids& pre) {
+    int lmc = 0;
+    for (PortId p : all_end_ports(f)) {
+        if (!pre.has_lid(p))
+            throw RoutingError(fmt::format("torus: {} has no LID among the preassigned LIDs",
+                                           display_port(f, f.port_node(p), f.port_num(p))));
+        lmc = std::max<int>(lmc, pre.lmc(p));
+    }
+    for (NodeId s : f.switches())
+        if (!pre.has_lid(f.port_id(s, 0)))
+            throw RoutingError(
+                fmt::format("torus: switch {} has no preassigned LID", display_name(f, s)));
+    return lmc;
+}
+
+// The VLs of the scheme in the header: by the dimensions of the in and out ports (-1: port 0
+// or an end port) and the SL.
+struct VlRule {
+    std::vector<int> sl_bit;  // per dimension: its dateline bit in the SL, -1 for rings <= 3
+    std::uint8_t turn_vl = 0; // added on a hop after a turn to a lower dimension
+    std::uint8_t operator()(int in_dim, int out_dim, std::uint8_t sl) const {
+        if (out_dim < 0) return 0;
+        const int b = sl_bit[out_dim];
+        std::uint8_t v = b >= 0 ? static_cast<std::uint8_t>(sl >> b & 1) : 0;
+        if (in_dim > out_dim) v |= turn_vl;
+        return v;
+    }
+};
+
+class TorusEngine final : public Engine {
+  public:
+    std::string_view name() const override { return "torus"; }
+
+  protected:
+    Routing compute(const Fabric& f, const Lids* preassigned,
+                    const EngineOptions& opt) const override;
+};
+
+Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
+                             const EngineOptions& opt) const {
+    const mapping::SwitchLinks links = mapping::switch_links(f);
+    const mapping::Shape shape = mapping::map_fabric(f, links, mapping::link_classes(links));
+    const TorusGrid g = TorusGrid::build(f, links, shape);
+    const DorRouter router(g);
+    const int nd = g.dims();
+    const std::size_t n = g.num_switches();
+
+    Routing r;
+    if (preassigned) {
+        r.lmc = static_cast<std::uint8_t>(check_preassigned(f, *preassigned));
+        r.lids = *preassigned;
+    } else {
+        const int lmc = opt.lmc.value_or(0);
+        if (lmc < 0 || lmc > kMaxLmc)
+            throw RoutingError(fmt::format("torus: LMC {} is outside 0..7", lmc));
+        r.lmc = static_cast<std::uint8_t>(lmc);
+        r.lids = assign_lids(f, g, lmc);
+    }
+    const Lid max_lid = r.lids.max_lid();
+    const std::size_t width = std::size_t(max_lid) + 1;
+
+    // Each switch's destinations: (LID, port the switch delivers it on).
+    struct Dest {
+        Lid lid;
+        PortNum port;
+    };
+    std::vector<std::uint32_t> dest_start(n + 1, 0);
+    std::vector<Dest> dests;
+    {
+        std::vector<std::uint32_t> sw_of(width, torus::kNone);
+        std::vector<PortNum> port_of(width, 0);
+        for (std::uint32_t l = 1; l <= max_lid; ++l) {
+            const PortId o = r.lids.owner(static_cast<Lid>(l));
+            if (o == kNoPort) continue;
+            const NodeId v = f.port_node(o);
+            if (f.node(v).is_switch()) {
+                sw_of[l] = g.dense(v);
+            } else {
+                const Port& p = f.port(o);
+                if (!p.connected() || !f.node(p.peer_node).is_switch()) continue;
+                sw_of[l] = g.dense(p.peer_node);
+                port_of[l] = p.peer_port;
+            }
+            ++dest_start[sw_of[l] + 1];
+        }
+        for (std::size_t s = 0; s < n; ++s) dest_start[s + 1] += dest_start[s];
+        dests.resize(dest_start[n]);
+        std::vector<std::uint32_t> fill(dest_start.begin(), dest_start.end() - 1);
+        for (std::uint32_t l = 1; l <= max_lid; ++l)
+            if (sw_of[l] != torus::kNone)
+                dests[fill[sw_of[l]]++] = {static_cast<Lid>(l), port_of[l]};
+    }
+
+    VlRule vl;
+    vl.sl_bit.assign(nd, -1);
+    int dateline_dims = 0;
+    for (int d = 0; d < nd; ++d)
+        if (g.k(d) > 3) vl.sl_bit[d] = dateline_dims++;
+    vl.turn_vl = dateline_dims ? 2 : 1;
+    const auto sl_of_mask = [&](std::uint32_t mask) {
+        std::uint8_t sl = 0;
+        for (int d = 0; d < nd; ++d)
+            if (vl.sl_bit[d] >= 0 && (mask >> d & 1)) sl |= std::uint8_t(1u << vl.sl_bit[d]);
+        return sl;
+    };
+
+    r.lft.assign(f.num_nodes(), {});
+    for (NodeId s : f.switches()) r.lft[s].assign(width, kNoPath);
+    // Every switch's next hop and path SL toward every destination switch, by destination.
+    std::vector<std::uint8_t> code_all(n * n), sl_all(n * n);
+
+    graph::ChannelDependencies deps(f, dateline_dims ? 4 : 2);
+    std::vector<std::uint8_t> code(n), state(n);
+    std::vector<std::uint32_t> cross(n), has(n), stack;
+    std::vector<std::uint8_t> sl(n);
+    // Walk stamps by (switch, incoming dimension and direction, VL), per destination and SL.
+    const std::size_t keys_per_switch = std::size_t(nd) * 2 * 4;
+    std::vector<std::uint32_t> stamp(n * keys_per_switch, 0);
+    std::uint32_t epoch = 0;
+    std::array<std::vector<std::uint32_t>, 16> by_sl;
+    std::uint64_t turns = 0;
+    unsigned max_vl = 0;
+    const auto next_switch = [&](std::uint32_t x, std::uint8_t c) {
+        return g.neighbour(x, torus::hop_dim(c), torus::hop_dir(c));
+    };
+    const auto first_port = [&](std::uint32_t x, std::uint8_t c) {
+        return g.ports(x, torus::hop_dim(c), torus::hop_dir(c))[0];
+    };
+
+    for (std::uint32_t dst = 0; dst < n; ++dst) {
+        for (std::uint32_t x = 0; x < n; ++x) code[x] = router.next(x, dst);
+        // Resolve every switch's route: no dead end, no forwarding loop; crossings on the way.
+        std::fill(state.begin(), state.end(), 0);
+        for (std::uint32_t x0 = 0; x0 < n; ++x0) {
+            if (state[x0]) continue;
+            stack.clear();
+            std::uint32_t cur = x0;
+            while (state[cur] == 0) {
+                state[cur] = 1;
+                stack.push_back(cur);
+                if (code[cur] == torus::kArrived) break;
+                if (code[cur] == torus::kBlocked)
+                    throw RoutingError(fmt::format(
+                        "torus: no route from {} to {}: a ring on the way is cut into disjoint "
+                        "pieces and no later dimension is left to detour through",
+                        display_name(f, g.node(cur)), display_name(f, g.node(dst))));
+                cur = next_switch(cur, code[cur]);
+            }
+            if (state[cur] == 1 && code[cur] != torus::kArrived)
+                throw RoutingError(
+                    fmt::format("torus: the detours toward {} loop through {}: the failures "
+                                "are too close together to route around",
+                                display_name(f, g.node(dst)), display_name(f, g.node(cur))));
+            for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+                const std::uint32_t x = *it;
+                state[x] = 2;
+                if (code[x] == torus::kArrived) {
+                    cross[x] = has[x] = 0;
+                    continue;
+                }
+                const int d = torus::hop_dim(code[x]);
+                const std::uint32_t y = next_switch(x, code[x]);
+                cross[x] = cross[y];
+                has[x] = has[y];
+                if (g.intact(x, d)) {
+                    has[x] |= 1u << d;
+                    if (router.crosses(d, g.coord(x, d), torus::hop_dir(code[x])))
+                        cross[x] |= 1u << d;
+                }
+                if (code[y] != torus::kArrived && torus::hop_dim(code[y]) < d) ++turns;
+            }
+        }
+        for (std::uint32_t x = 0; x < n; ++x)
+            sl[x] = sl_of_mask((cross[x] & has[x]) | router.pristine_crossings(x, dst, has[x]));
+
+        std::copy(code.begin(), code.end(), code_all.begin() + std::size_t(dst) * n);
+        std::copy(sl.begin(), sl.end(), sl_all.begin() + std::size_t(dst) * n);
+
+        // The channel dependencies of these routes, one channel per switch pair and VL: the
+        // walks from the sources of one SL share stamps (SL2VL depends on the SL).
+        for (auto& b : by_sl) b.clear();
+        for (std::uint32_t x = 0; x < n; ++x)
+            if (x != dst) by_sl[sl[x]].push_back(x);
+        for (std::uint8_t s = 0; s < 16; ++s) {
+            if (by_sl[s].empty()) continue;
+            ++epoch;
+            for (const std::uint32_t x : by_sl[s]) {
+                std::uint8_t c = code[x];
+                std::uint8_t v = vl(-1, torus::hop_dim(c), s);
+                max_vl = std::max<unsigned>(max_vl, v);
+                std::uint32_t at = x;
+                for (;;) {
+                    const int d = torus::hop_dim(c), dir = torus::hop_dir(c);
+                    const std::uint32_t y = g.neighbour(at, d, dir);
+                    const std::uint8_t cy = code[y];
+                    if (cy == torus::kArrived) break;
+                    std::uint32_t& st = stamp[std::size_t(y) * keys_per_switch + c * 4u + v];
+                    if (st == epoch) break;
+                    st = epoch;
+                    const std::uint8_t w = vl(d, torus::hop_dim(cy), s);
+                    max_vl = std::max<unsigned>(max_vl, w);
+                    deps.add(g.node(y), g.entry_port(at, d, dir), v, first_port(y, cy), w);
+                    at = y;
+                    c = cy;
+                    v = w;
+                }
+            }
+        }
+    }
+
+    const graph::CreditLoops loops = std::move(deps).find_loops();
+    if (!loops.loops.empty()) {
+        const graph::Channel& ch = loops.loops.front().cycle.front();
+        throw RoutingError(fmt::format(
+            "torus: the routes around the failures close a credit loop of {} channels through "
+            "{} VL{}: too many failures, or too close together",
+            loops.loops.front().cycle.size(),
+            display_port(f, f.port_node(ch.port), f.port_num(ch.port)), ch.vl));
+    }
+
+    // LFTs and path SLs (one row per ingress switch), a switch at a time.
+    r.path_sls = PathSlTable(f.num_port_slots(), max_lid);
+    std::vector<std::uint8_t> row(width, 0);
+    // lid_mod[(w - 1) * width + lid] = lid mod w: the cable of a bundle of w that takes lid.
+    std::size_t widest = 1;
+    for (std::uint32_t x = 0; x < n; ++x)
+        for (int d = 0; d < nd; ++d)
+            for (int dir : {torus::kPlus, torus::kMinus})
+                widest = std::max(widest, g.ports(x, d, dir).size());
+    std::vector<std::uint8_t> lid_mod(widest * width);
+    for (std::size_t w = 1; w <= widest; ++w)
+        for (std::size_t l = 0; l < width; ++l)
+            lid_mod[(w - 1) * width + l] = static_cast<std::uint8_t>(l % w);
+    for (std::uint32_t x = 0; x < n; ++x) {
+        Lft& lft = r.lft[g.node(x)];
+        for (std::uint32_t dst = 0; dst < n; ++dst) {
+            const std::span<const Dest> here(dests.data() + dest_start[dst],
+                                             dests.data() + dest_start[dst + 1]);
+            const std::uint8_t c = code_all[std::size_t(dst) * n + x];
+            if (c == torus::kArrived) {
+                for (const Dest& e : here) {
+                    lft[e.lid] = e.port;
+                    row[e.lid] = 0;
+                }
+                continue;
+            }
+            const auto ports = g.ports(x, torus::hop_dim(c), torus::hop_dir(c));
+            const std::uint8_t* mod = lid_mod.data() + (ports.size() - 1) * width;
+            const std::uint8_t s = sl_all[std::size_t(dst) * n + x];
+            for (const Dest& e : here) {
+                lft[e.lid] = ports[mod[e.lid]];
+                row[e.lid] = s;
+            }
+        }
+        r.path_sls.set_switch_row(f, g.node(x), row);
+    }
+    code_all = {};
+    sl_all = {};
+
+    // SL2VL: switches by the dimensions of in and out port; end ports VL 0.
+    if (!turns) vl.turn_vl = 0;
+    // One table per (in dimension, out dimension), -1 as nd: end ports and port 0.
+    std::vector<Sl2VlTable> by_dims(std::size_t(nd + 1) * (nd + 1));
+    for (int a = -1; a < nd; ++a)
+        for (int b = -1; b < nd; ++b)
+            for (std::uint8_t s = 0; s < 16; ++s)
+                by_dims[std::size_t(a + 1) * (nd + 1) + (b + 1)][s] = vl(a, b, s);
+    r.sl2vl.tables.assign(f.num_nodes(), {});
+    for (NodeId v = 0; v < f.num_nodes(); ++v) {
+        const PortNum np = f.node(v).num_ports;
+        auto& t = r.sl2vl.tables[v];
+        t.assign(Sl2Vl::size(np), Sl2VlTable{});
+        if (!f.node(v).is_switch()) continue;
+        for (PortNum in = 0; in <= np; ++in) {
+            const int a = in ? g.port_dim(v, in) : -1;
+            for (PortNum out = 1; out <= np; ++out)
+                t[Sl2Vl::index(np, in, out)] =
+                    by_dims[std::size_t(a + 1) * (nd + 1) + (g.port_dim(v, out) + 1)];
+        }
+    }
+    r.data_vls = static_cast<std::uint8_t>(max_vl >= 2 ? 4 : max_vl + 1);
+
+    r.stats = {{"dimensions", nd},
+               {"dateline_dimensions", dateline_dims},
+               {"missing_switches", double(g.missing_switches())},
+               {"broken_rings", double(g.broken_lines())},
+               {"detour_turns", double(turns)},
+               {"channel_dependencies", double(loops.dependencies)},
+               {"data_vls", r.data_vls}};
+    return r;
+}
+
+} // namespace
+
+std::unique_ptr<Engine> make_torus_engine() {
+    return std::make_unique<TorusEngine>();
+}
+
+} // namespace ibrt
