@@ -343,13 +343,36 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
     std::nth_element(by_link.begin(), by_link.begin() + by_link.size() / 2, by_link.end());
     const std::uint32_t major_from = std::max(1u, by_link[by_link.size() / 2] / 4);
     const auto major = [&](std::uint32_t k) { return c.links_in[k] >= major_from; };
+    // Two classes of one dimension are orthogonal to the same classes of the others; a
+    // missing square can hide the orthogonality of two classes of different dimensions (on a
+    // 2D torus each pair of positions has only one square), but their partners stay apart.
+    std::vector<std::vector<std::uint32_t>> partners(c.count);
+    for (const auto& [x, y] : c.orthogonal) {
+        partners[x].push_back(y);
+        partners[y].push_back(x);
+    }
+    for (auto& p : partners) std::sort(p.begin(), p.end());
+    const auto alike = [&](std::uint32_t a, std::uint32_t b) {
+        const auto& pa = partners[a];
+        const auto& pb = partners[b];
+        std::size_t common = 0;
+        for (std::size_t i = 0, j = 0; i < pa.size() && j < pb.size();)
+            if (pa[i] < pb[j])
+                ++i;
+            else if (pb[j] < pa[i])
+                ++j;
+            else
+                ++common, ++i, ++j;
+        return 2 * common >= std::min(pa.size(), pb.size());
+    };
     UnionFind dim_uf(c.count);
     for (std::uint32_t v = 0; v < n; ++v) {
         const auto nb = g.around(v);
         for (std::size_t i = 0; i < nb.size(); ++i)
             for (std::size_t j = i + 1; j < nb.size(); ++j) {
                 const std::uint32_t a = c.of_link[nb[i].link], b = c.of_link[nb[j].link];
-                if (a != b && major(a) && major(b) && !c.are_orthogonal(a, b)) dim_uf.unite(a, b);
+                if (a != b && major(a) && major(b) && !c.are_orthogonal(a, b) && alike(a, b))
+                    dim_uf.unite(a, b);
             }
     }
     std::vector<std::uint32_t> dim_of_class(c.count, kNone), root_dim(c.count, kNone);

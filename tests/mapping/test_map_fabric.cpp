@@ -218,3 +218,24 @@ TEST_CASE("a torus with missing switches and links still maps to its rings", "[m
         CHECK(m.shape.missing_switches.size() == rep.removed_switches.size());
     }
 }
+
+TEST_CASE("a 2D torus with a failed link or switch maps (one square per pair of positions)",
+          "[mapping]") {
+    // On a 2D torus two ring positions of different dimensions share a single square: a
+    // failed link hides their orthogonality, and it must not merge the dimensions.
+    const Fabric full = gen::torus({{5, 6}, {}, 1, true, 0});
+    for (const auto& [links, switches] :
+         {std::pair<std::vector<std::string>, std::vector<std::string>>{{"sw-0.0[2]"}, {}},
+          {{}, {"sw-1.1"}},
+          {{"sw-2.3[4]", "sw-4.1[2]"}, {}}}) {
+        gen::FailureSpec spec;
+        spec.link_names = links;
+        spec.switch_names = switches;
+        gen::FailureReport rep;
+        const Mapped m = map_relabelled(gen::inject_failures(full, spec, rep), 3);
+        INFO(m.shape.why_not);
+        REQUIRE(m.shape.family == Family::Torus);
+        CHECK(same_up_to_symmetry(m.shape, truth(m.r, m.g)));
+        CHECK(m.shape.missing_links.size() == rep.removed_links.size());
+    }
+}
