@@ -2,7 +2,8 @@
 # The direct-topology engines (paper 003 §3.3, §3.5) inside the real opensm 3.3.23 under
 # ibsim, each on a degraded fabric, mapped from the cabling opensm discovered: flatfly on a
 # HyperX with a failed switch (two dimension orders, so two path SLs), dragonfly on a
-# Dragonfly with a failed global link (an intermediate group; SL2VL by input port class).
+# Dragonfly with a failed global link (an intermediate group; SL2VL by input port class),
+# torus on a 5x4x2 torus with a failed link (a dateline bit per ring of 4 or more: 4 SLs).
 # Their SL2VL tables reach the switches through update_sl2vl, which opensm calls only with
 # QoS on, and their path SLs reach the SA through path_sl. Read back from the running SM: LFTs
 # equal the offline tables on the same LIDs, the SA hands out the engine's SLs, and
@@ -89,8 +90,10 @@ PY
 
 "$IBRT" gen -q -o hx.net --fail-switch sw-1.1 hyperx --k 4,4 --cas 2
 "$IBRT" gen -q -o df.net --fail-link 'sw-g0-0[6]' dragonfly --a 4 --h 2 --p 2
+"$IBRT" gen -q -o t.net --fail-link 'sw-0.0.0[2]' torus --k 5,4,2
 run_engine flatfly hx.net 2
 run_engine dragonfly df.net 0
+run_engine torus t.net 4
 
 e2e_start_ibsim hx.net
 rm -rf "$osm"
