@@ -183,54 +183,115 @@ Assignment split_merge(const Fabric& f, const DestPaths& d, bool largest_first) 
     return merge_groups(f, d, groups);
 }
 
-Assignment color(const SplitGraph& g, bool largest_first) {
+Assignment color(const SplitGraph& g, bool largest_first, std::span<const std::uint32_t> weight) {
     const auto n = static_cast<std::uint32_t>(g.num_vertices());
+    auto w = [&](std::uint32_t v) -> std::uint64_t { return weight.empty() ? 1 : weight[v]; };
     Assignment a;
     constexpr std::uint32_t kNone = 0xffffffffu;
     a.config.assign(n, kNone);
-    std::vector<std::uint32_t> deg(n);
+    // uncol[v]: weight of v's uncoloured neighbours, kept up to date as vertices are coloured,
+    // so a round starts from it instead of recounting every edge.
+    std::vector<std::uint64_t> uncol(n, 0), deg(n);
+    for (std::uint32_t v = 0; v < n; ++v)
+        for (std::uint32_t x : g.neighbours(v)) uncol[v] += w(x);
     std::vector<std::uint32_t> in_work(n, 0); // epoch: vertex is in this round's working graph
     std::uint32_t uncolored = n;
     // Heap key: (degree, vertex) so that the lower index wins ties for both orders.
     using Key = std::pair<std::int64_t, std::int64_t>;
-    std::priority_queue<Key> heap;
+    std::vector<Key> heap;
     auto key = [&](std::uint32_t v) {
-        const std::int64_t dg = deg[v];
+        const auto dg = static_cast<std::int64_t>(deg[v]);
         return Key{largest_first ? dg : -dg, -std::int64_t(v)};
+    };
+    auto push = [&](Key k) {
+        heap.push_back(k);
+        std::push_heap(heap.begin(), heap.end());
     };
     while (uncolored > 0) {
         const std::uint32_t round = a.k + 1;
         // (9): the working graph is the uncoloured vertices and the edges between them.
+        heap.clear();
         for (std::uint32_t v = 0; v < n; ++v)
-            if (a.config[v] == kNone) in_work[v] = round;
-        for (std::uint32_t v = 0; v < n; ++v) {
-            if (in_work[v] != round) continue;
-            deg[v] = 0;
-            for (std::uint32_t w : g.neighbours(v)) deg[v] += in_work[w] == round;
-            heap.push(key(v));
-        }
+            if (a.config[v] == kNone) {
+                in_work[v] = round;
+                deg[v] = uncol[v];
+                heap.push_back(key(v));
+            }
+        std::make_heap(heap.begin(), heap.end());
+        // A removed vertex lowers its neighbours' degrees. Most split first: a lowered key
+        // only sinks, so the heap keeps the old (higher) entry and a popped entry that is no
+        // longer current is pushed again with its current key. Least split first: a lowered
+        // degree rises, so it is pushed at once (older entries are skipped as stale).
         auto remove = [&](std::uint32_t v) {
             in_work[v] = 0;
-            for (std::uint32_t w : g.neighbours(v))
-                if (in_work[w] == round) {
-                    --deg[w];
-                    heap.push(key(w));
+            for (std::uint32_t x : g.neighbours(v))
+                if (in_work[x] == round) {
+                    deg[x] -= w(v);
+                    if (!largest_first) push(key(x));
                 }
         };
         while (!heap.empty()) {
-            const Key top = heap.top();
-            heap.pop();
+            std::pop_heap(heap.begin(), heap.end());
+            const Key top = heap.back();
+            heap.pop_back();
             const auto v = static_cast<std::uint32_t>(-top.second);
-            if (in_work[v] != round || key(v) != top) continue; // stale
+            if (in_work[v] != round) continue; // removed or coloured
+            if (key(v) != top) {               // stale
+                if (largest_first) push(key(v));
+                continue;
+            }
             a.config[v] = a.k;
             --uncolored;
+            for (std::uint32_t x : g.neighbours(v)) uncol[x] -= w(v);
             // (7): remove v and its neighbours.
             in_work[v] = 0;
-            for (std::uint32_t w : g.neighbours(v))
-                if (in_work[w] == round) remove(w);
+            for (std::uint32_t x : g.neighbours(v))
+                if (in_work[x] == round) remove(x);
         }
         ++a.k;
     }
+    return a;
+}
+
+Assignment color_by_route(const Fabric& f, const DestPaths& d, bool largest_first) {
+    // Classes: paths out of a CA whose edges after the first (the CA's own edge) are equal.
+    DestPaths reps;
+    reps.dst = d.dst;
+    std::vector<std::uint32_t> weight, class_of(d.size());
+    std::vector<std::uint32_t> rep_path; // per class: its first path
+    std::vector<std::uint32_t> by_edge(f.num_port_slots(), 0xffffffffu); // p[1] -> first class
+    std::vector<std::uint32_t> next_same; // per class: next class, same p[1]
+    for (std::uint32_t i = 0; i < d.size(); ++i) {
+        const auto p = d.path(i);
+        const bool shared = p.size() >= 2 && !f.node(f.port_node(p[0])).is_switch();
+        std::uint32_t c = 0xffffffffu;
+        if (shared)
+            for (std::uint32_t x = by_edge[p[1]]; x != 0xffffffffu; x = next_same[x]) {
+                const auto q = d.path(rep_path[x]);
+                if (std::equal(p.begin() + 1, p.end(), q.begin() + 1, q.end())) {
+                    c = x;
+                    break;
+                }
+            }
+        if (c == 0xffffffffu) {
+            c = static_cast<std::uint32_t>(weight.size());
+            weight.push_back(0);
+            rep_path.push_back(i);
+            next_same.push_back(0xffffffffu);
+            if (shared) {
+                next_same[c] = by_edge[p[1]];
+                by_edge[p[1]] = c;
+            }
+            reps.add(p);
+        }
+        ++weight[c];
+        class_of[i] = c;
+    }
+    const Assignment per_class = color(build_split_graph(f, reps), largest_first, weight);
+    Assignment a;
+    a.k = per_class.k;
+    a.config.resize(d.size());
+    for (std::uint32_t i = 0; i < d.size(); ++i) a.config[i] = per_class.config[class_of[i]];
     return a;
 }
 

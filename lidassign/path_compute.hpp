@@ -15,16 +15,24 @@
 // candidates), kept exactly in integers scaled by lcm(1..16). Selection: take the link of
 // highest load on which some pair still has a candidate avoiding it (ties: lowest PortId);
 // drop that pair's candidates through the link; repeat until every pair has one candidate
-// left. Documented deviation, to keep 512/64 at seconds: one visit of the most loaded link
-// drops pairs (lowest pair index first) until the link is no longer above the next most
-// loaded one, rather than one pair per global re-selection.
+// left. Documented deviations, to keep 16,384 hosts at seconds (issue 12):
+//   - the CA pairs whose CAs hang off the same two switches (u, t) share their candidates and
+//     form one class, dropped together: one reduction removes the candidates through the link
+//     from every pair of the class (weight = its number of pairs), so all pairs of a switch
+//     pair keep the same route. Classes are ordered by their first CA pair in (destination,
+//     source) Fabric::cas() order. Cost: the pairs of one switch pair are no longer spread
+//     over several routes. On the benchmark fabrics the maximum link load stays within 0.5 %
+//     of selecting pair by pair, and color/L needs fewer LIDs (a destination's paths from
+//     one switch never split); on a fabric with very few switch pairs (two leaves) it is
+//     visibly worse. Pair by pair took 10 M reductions on the 1,056-host Dragonfly, where
+//     tied links let one visit drop one pair (docs/performance.md, "separate on real sizes");
+//   - one visit of the most loaded link drops classes (lowest first) until the link is no
+//     longer above the next most loaded one, rather than one class per global re-selection.
 //
-// Data layout (issue 12, sizes of 1,000 hosts and more): the candidates are stored once per
-// switch pair (a CA pair holds its switch pair's first route and a 16-bit mask of the ones
-// still alive), each link lists the pairs with a candidate through it and which ones, and the
-// most loaded link comes from a max tree over the links, updated once per edge and reduction.
-// The selected paths are the same as with per-pair copies and a linear scan
-// (tests/lidassign/test_path_compute.cpp keeps that plain version as the reference).
+// Data layout: state per class (a 16-bit mask of the candidates still alive), each link lists
+// the classes with a candidate through it and which ones, and the most loaded link comes from
+// a max tree over the links, updated once per edge and reduction. tests/lidassign/
+// test_path_compute.cpp keeps the plain per-CA-pair rule with class drops as reference.
 #pragma once
 
 #include "graph/updown.hpp"
@@ -47,7 +55,26 @@ struct PathOptions {
 // a pair without a legal route is left out (the fabric is disconnected).
 PathSet compute_paths(const Fabric& f, PathScheme s, const PathOptions& opt = {});
 PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud);
+// Path selection's result per switch pair: every CA pair (s, d) whose CAs hang off switches u
+// and t takes route(u, t) between its CA edges (the pairs of one switch pair are one class,
+// see above). Switch-to-switch edges only; u == t gives the empty route.
+struct SwitchPaths {
+    static constexpr std::uint32_t kNone = 0xffffffffu;
+    std::size_t num_switches = 0;
+    std::vector<std::uint32_t> index;  // per node: its index in Fabric::switches(), or kNone
+    std::vector<std::uint32_t> chosen; // per (index[u] * num_switches + index[t]): route or kNone
+    std::vector<std::uint32_t> off{0}; // route r is edges[off[r], off[r+1])
+    std::vector<PortId> edges;
+    bool has(NodeId u, NodeId t) const;
+    std::span<const PortId> route(NodeId u, NodeId t) const; // requires has(u, t)
+};
+
 // progress, if set, is called now and then with the fraction done (for long runs; no I/O here).
+SwitchPaths select_switch_paths(const Fabric& f, const graph::UpDown& ud, int candidates = 16,
+                                const std::function<void(double)>& progress = {});
+// The CA-level PathSet of a switch-level selection (CA up edge, route, CA down edge).
+PathSet ca_paths(const Fabric& f, const SwitchPaths& sp);
+// select_switch_paths then ca_paths.
 PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates = 16,
                        const std::function<void(double)>& progress = {});
 

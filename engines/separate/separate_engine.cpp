@@ -54,7 +54,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     for (const DestPaths& d : paths) {
         if ((asg.size() & 63) == 0)
             report("LID assignment", double(asg.size()) / double(paths.size()));
-        asg.push_back(color(build_split_graph(f, d), true));
+        asg.push_back(color_by_route(f, d, true));
         max_k = std::max(max_k, asg.back().k);
         st.lids_color_l += lids_for(asg.back().k);
     }

@@ -76,7 +76,8 @@ TEST_CASE("ring rooted at A: hB -> hD must go over A (B -> C -> D turns down-up)
     }
 }
 
-TEST_CASE("two-level tree rooted at a leaf: path selection splits each direction 2/2") {
+TEST_CASE("two-level tree rooted at a leaf: path selection keeps each switch pair's pairs on "
+          "one route") {
     using namespace ibrt::test;
     const Routed x = two_level_tree();
     const Fabric& f = x.f;
@@ -88,10 +89,11 @@ TEST_CASE("two-level tree rooted at a leaf: path selection splits each direction
         for (PortId e : d.edges)
             if (f.node(f.port_node(e)).is_switch() && f.node(f.port(e).peer_node).is_switch())
                 ++load[e];
-    // 4 leaf-to-leaf pairs per direction over 2 spines: 2 paths on each of the 8 links.
-    CHECK(load.size() == 8);
-    for (auto [e, n] : load) CHECK(n == 2);
-    CHECK(max_link_load(f, ps) == Approx(2.0 / 3.0));
+    // 4 leaf-to-leaf pairs per direction, one class per direction (path_compute.hpp): each
+    // direction takes one spine with all 4 pairs (up to it and down from it: 4 directed links).
+    CHECK(load.size() == 4);
+    for (auto [e, n] : load) CHECK(n == 4);
+    CHECK(max_link_load(f, ps) == Approx(4.0 / 3.0));
 }
 
 TEST_CASE("random irregular fabrics: every pair gets a legal Up*/Down* path (shortest for SW, "
@@ -125,14 +127,16 @@ TEST_CASE("random irregular fabrics: every pair gets a legal Up*/Down* path (sho
 namespace {
 
 // path_selection's rule written the plain way (path_compute.hpp): every CA pair holds its own
-// copy of its switch pair's Yen candidates, the most loaded link is found by scanning all
-// links, and a visit drops pairs in pair order until the link is no longer above the next most
-// loaded one. path_selection shares candidates per switch pair, keeps the loads in a max tree
-// and sums a reduction's deltas per edge (issue 12); it must select the same paths.
+// copy of its switch pair's Yen candidates and adds its own load, the most loaded link is found
+// by scanning all links, and a visit takes the open pairs in pair order, dropping with each one
+// every pair of its switch pair (its class), until the link is no longer above the next most
+// loaded one. path_selection keeps one state per class weighted by its pairs, the loads in a
+// max tree, and sums a reduction's deltas per edge (issue 12); it must select the same paths.
 PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
     constexpr std::int64_t kScale = 720720;
     struct Pair {
         NodeId dst;
+        std::pair<NodeId, NodeId> cls;          // (source switch, destination switch)
         std::vector<std::vector<PortId>> cands; // full paths, CA port first
         std::vector<bool> alive;
         std::size_t alive_n = 0;
@@ -144,7 +148,7 @@ PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
         for (NodeId s : f.cas()) {
             if (s == d) continue;
             const PortId sport = first_end_port(f, s);
-            Pair p{d, {}, {}, 0};
+            Pair p{d, {f.port(sport).peer_node, t}, {}, {}, 0};
             for (auto r : graph::yen_k_shortest(f, ud, f.port(sport).peer_node, t, 16)) {
                 r.insert(r.begin(), sport);
                 r.push_back(f.port_id(t, f.port(dport).peer_port));
@@ -184,25 +188,30 @@ PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
         for (PortId e = 0; e < f.num_port_slots(); ++e)
             if (live[e] && e != top) second = std::max(second, load[e]);
         bool reduced = false, any_open = false;
-        for (Pair& p : pairs) {
-            if (!open_pair(p, top)) continue;
+        for (Pair& first : pairs) {
+            if (!open_pair(first, top)) continue;
             if (reduced && load[top] <= second) {
                 any_open = true;
                 break;
             }
             reduced = true;
-            std::size_t through = 0;
-            for (std::size_t c = 0; c < p.cands.size(); ++c)
-                through += p.alive[c] && uses(p.cands[c], top);
-            const std::int64_t old_w = kScale / std::int64_t(p.alive_n);
-            const std::int64_t new_w = kScale / std::int64_t(p.alive_n - through);
-            for (std::size_t c = 0; c < p.cands.size(); ++c) {
-                if (!p.alive[c]) continue;
-                const bool dies = uses(p.cands[c], top);
-                for (PortId e : p.cands[c]) load[e] += dies ? -old_w : new_w - old_w;
-                if (dies) p.alive[c] = false;
+            // The whole class drops: every pair of the switch pair (they all have the same
+            // candidates alive, so each is open too).
+            for (Pair& p : pairs) {
+                if (p.cls != first.cls) continue;
+                std::size_t through = 0;
+                for (std::size_t c = 0; c < p.cands.size(); ++c)
+                    through += p.alive[c] && uses(p.cands[c], top);
+                const std::int64_t old_w = kScale / std::int64_t(p.alive_n);
+                const std::int64_t new_w = kScale / std::int64_t(p.alive_n - through);
+                for (std::size_t c = 0; c < p.cands.size(); ++c) {
+                    if (!p.alive[c]) continue;
+                    const bool dies = uses(p.cands[c], top);
+                    for (PortId e : p.cands[c]) load[e] += dies ? -old_w : new_w - old_w;
+                    if (dies) p.alive[c] = false;
+                }
+                p.alive_n -= through;
             }
-            p.alive_n -= through;
         }
         if (!any_open) live[top] = false;
     }
