@@ -57,6 +57,17 @@ void run(int hosts) {
     const Fabric f = fabric_for(hosts, name);
     EngineOptions opt;
     const auto t0 = std::chrono::steady_clock::now();
+    // Seconds from the start at which each phase reports each tenth done (stderr).
+    std::string phase;
+    int tenth = 0;
+    opt.progress = [&](std::string_view ph, double x) {
+        if (ph == phase && int(x * 10) <= tenth) return;
+        tenth = int(x * 10);
+        phase = ph;
+        const double at =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        fmt::print(stderr, "  {:.2f} s: {} {:.0f} %\n", at, phase, x * 100);
+    };
     const Routing r = make_engine("separate")->route(f, nullptr, opt);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double lids = 0, load = 0;

@@ -253,46 +253,60 @@ Assignment color(const SplitGraph& g, bool largest_first, std::span<const std::u
     return a;
 }
 
-Assignment color_by_route(const Fabric& f, const DestPaths& d, bool largest_first) {
-    // Classes: paths out of a CA whose edges after the first (the CA's own edge) are equal.
-    DestPaths reps;
-    reps.dst = d.dst;
-    std::vector<std::uint32_t> weight, class_of(d.size());
-    std::vector<std::uint32_t> rep_path; // per class: its first path
-    std::vector<std::uint32_t> by_edge(f.num_port_slots(), 0xffffffffu); // p[1] -> first class
-    std::vector<std::uint32_t> next_same; // per class: next class, same p[1]
+RouteClasses route_classes(const Fabric& f, const DestPaths& d) {
+    constexpr std::uint32_t kNone = 0xffffffffu;
+    RouteClasses rc;
+    rc.reps.dst = d.dst;
+    rc.class_of.resize(d.size());
+    std::vector<std::uint32_t> rep_path;                      // per class: its first path
+    std::vector<std::uint32_t> by_node(f.num_nodes(), kNone); // first tail node -> a class
+    std::vector<std::uint32_t> next_same;                     // per class: next, same first node
     for (std::uint32_t i = 0; i < d.size(); ++i) {
         const auto p = d.path(i);
         const bool shared = p.size() >= 2 && !f.node(f.port_node(p[0])).is_switch();
-        std::uint32_t c = 0xffffffffu;
+        const NodeId head = shared ? f.port_node(p[1]) : kNoNode;
+        std::uint32_t c = kNone;
         if (shared)
-            for (std::uint32_t x = by_edge[p[1]]; x != 0xffffffffu; x = next_same[x]) {
+            for (std::uint32_t x = by_node[head]; x != kNone; x = next_same[x]) {
                 const auto q = d.path(rep_path[x]);
                 if (std::equal(p.begin() + 1, p.end(), q.begin() + 1, q.end())) {
                     c = x;
                     break;
                 }
             }
-        if (c == 0xffffffffu) {
-            c = static_cast<std::uint32_t>(weight.size());
-            weight.push_back(0);
+        if (c == kNone) {
+            c = static_cast<std::uint32_t>(rc.weight.size());
+            rc.weight.push_back(0);
             rep_path.push_back(i);
-            next_same.push_back(0xffffffffu);
+            next_same.push_back(kNone);
             if (shared) {
-                next_same[c] = by_edge[p[1]];
-                by_edge[p[1]] = c;
+                next_same[c] = by_node[head];
+                by_node[head] = c;
             }
-            reps.add(p);
+            rc.reps.add(p);
         }
-        ++weight[c];
-        class_of[i] = c;
+        ++rc.weight[c];
+        rc.class_of[i] = c;
     }
-    const Assignment per_class = color(build_split_graph(f, reps), largest_first, weight);
+    return rc;
+}
+
+Assignment color_classes(const Fabric& f, const RouteClasses& rc, bool largest_first) {
+    return color(build_split_graph(f, rc.reps), largest_first, rc.weight);
+}
+
+Assignment expand(const RouteClasses& rc, const Assignment& per_class) {
     Assignment a;
     a.k = per_class.k;
-    a.config.resize(d.size());
-    for (std::uint32_t i = 0; i < d.size(); ++i) a.config[i] = per_class.config[class_of[i]];
+    a.config.resize(rc.class_of.size());
+    for (std::size_t i = 0; i < a.config.size(); ++i)
+        a.config[i] = per_class.config[rc.class_of[i]];
     return a;
+}
+
+Assignment color_by_route(const Fabric& f, const DestPaths& d, bool largest_first) {
+    const RouteClasses rc = route_classes(f, d);
+    return expand(rc, color_classes(f, rc, largest_first));
 }
 
 Assignment run_heuristic(Heuristic h, const Fabric& f, const DestPaths& d) {

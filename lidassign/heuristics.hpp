@@ -54,6 +54,16 @@ Assignment color(const SplitGraph& g, bool largest_first,
 // graph of all paths, built and coloured per class (issue 12: 16x fewer vertices on a
 // Dragonfly with 4 CAs per switch).
 Assignment color_by_route(const Fabric& f, const DestPaths& d, bool largest_first);
+// Its steps, for callers that reuse a class colouring (the CAs of one switch, whose classes
+// are alike): the classes (in order of their first path), their colouring, the expansion.
+struct RouteClasses {
+    std::vector<std::uint32_t> class_of; // per path
+    DestPaths reps;                      // per class: its first path
+    std::vector<std::uint32_t> weight;   // per class: its paths
+};
+RouteClasses route_classes(const Fabric& f, const DestPaths& d);
+Assignment color_classes(const Fabric& f, const RouteClasses& rc, bool largest_first);
+Assignment expand(const RouteClasses& rc, const Assignment& per_class);
 
 // Runs one heuristic; the split graph is built only for the colouring heuristics.
 Assignment run_heuristic(Heuristic h, const Fabric& f, const DestPaths& d);

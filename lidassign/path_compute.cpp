@@ -319,34 +319,41 @@ SwitchPaths select_switch_paths(const Fabric& f, const graph::UpDown& ud, int ca
     return out;
 }
 
-PathSet ca_paths(const Fabric& f, const SwitchPaths& sp) {
-    const auto cas = f.cas();
-    PathSet out;
-    std::vector<PortId> path;
-    for (NodeId d : cas) {
-        DestPaths dp;
-        dp.dst = d;
-        const PortId dport = first_end_port(f, d);
-        if (dport != kNoPort) {
-            const NodeId t = f.port(dport).peer_node;
-            const PortId last = f.port_id(t, f.port(dport).peer_port); // t -> d (if t switch)
-            for (NodeId s : cas) {
-                if (s == d) continue;
-                const PortId sport = first_end_port(f, s);
-                if (sport == kNoPort) continue;
-                const NodeId u = f.port(sport).peer_node;
-                path.assign(1, sport);
-                if (u != d) { // else: CA cabled straight to CA
-                    if (!sp.has(u, t)) continue;
-                    const auto mid = sp.route(u, t);
-                    path.insert(path.end(), mid.begin(), mid.end());
-                    path.push_back(last);
-                }
-                dp.add(path);
-            }
+CaPaths::CaPaths(const Fabric& f, const SwitchPaths& sp) : f_(f), sp_(sp) {
+    for (NodeId c : f.cas()) sport_.push_back(first_end_port(f, c));
+}
+
+DestPaths CaPaths::to(std::size_t di) const {
+    const auto cas = f_.cas();
+    DestPaths dp;
+    dp.dst = cas[di];
+    const PortId dport = sport_[di];
+    if (dport == kNoPort) return dp;
+    const NodeId t = f_.port(dport).peer_node;
+    const PortId last = f_.port_id(t, f_.port(dport).peer_port); // t -> d (if t switch)
+    dp.offset.reserve(cas.size());
+    for (std::size_t si = 0; si < cas.size(); ++si) {
+        const PortId sport = sport_[si];
+        if (si == di || sport == kNoPort) continue;
+        const NodeId u = f_.port(sport).peer_node;
+        if (u == dp.dst) { // CA cabled straight to CA
+            dp.edges.push_back(sport);
+        } else {
+            if (!sp_.has(u, t)) continue;
+            const auto mid = sp_.route(u, t);
+            dp.edges.push_back(sport);
+            dp.edges.insert(dp.edges.end(), mid.begin(), mid.end());
+            dp.edges.push_back(last);
         }
-        out.push_back(std::move(dp));
+        dp.offset.push_back(static_cast<std::uint32_t>(dp.edges.size()));
     }
+    return dp;
+}
+
+PathSet ca_paths(const Fabric& f, const SwitchPaths& sp) {
+    const CaPaths paths(f, sp);
+    PathSet out;
+    for (std::size_t di = 0; di < f.cas().size(); ++di) out.push_back(paths.to(di));
     return out;
 }
 
@@ -359,6 +366,10 @@ double max_link_load(const Fabric& f, const PathSet& paths) {
     std::vector<std::uint64_t> load(f.num_port_slots(), 0);
     for (const DestPaths& d : paths)
         for (PortId e : d.edges) ++load[e];
+    return max_link_load(f, load);
+}
+
+double max_link_load(const Fabric& f, std::span<const std::uint64_t> load) {
     std::uint64_t mx = 0;
     for (PortId e = 0; e < f.num_port_slots(); ++e)
         if (f.node(f.port_node(e)).is_switch() && f.port(e).connected() &&

@@ -72,7 +72,19 @@ struct SwitchPaths {
 // progress, if set, is called now and then with the fraction done (for long runs; no I/O here).
 SwitchPaths select_switch_paths(const Fabric& f, const graph::UpDown& ud, int candidates = 16,
                                 const std::function<void(double)>& progress = {});
-// The CA-level PathSet of a switch-level selection (CA up edge, route, CA down edge).
+// The CA-level paths of a switch-level selection (CA up edge, route, CA down edge), one
+// destination at a time (a whole PathSet is one path per CA pair: 268 M at 16,384 hosts).
+class CaPaths {
+  public:
+    CaPaths(const Fabric& f, const SwitchPaths& sp); // both must outlive this
+    // The paths to the di-th CA of Fabric::cas(), sources in that order (ca_paths()[di]).
+    DestPaths to(std::size_t di) const;
+
+  private:
+    const Fabric& f_;
+    const SwitchPaths& sp_;
+    std::vector<PortId> sport_; // per CA: its first end port
+};
 PathSet ca_paths(const Fabric& f, const SwitchPaths& sp);
 // select_switch_paths then ca_paths.
 PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates = 16,
@@ -81,5 +93,7 @@ PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates 
 // All-to-all link load of a path set: max over directed switch-to-switch links of the paths
 // using it, divided by (#CAs - 1) (paper 001 §VI.D normalises each machine's traffic to 1).
 double max_link_load(const Fabric& f, const PathSet& paths);
+// The same from the paths' count per directed edge (PortId-indexed).
+double max_link_load(const Fabric& f, std::span<const std::uint64_t> load);
 
 } // namespace ibrt::lidassign
