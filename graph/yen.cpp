@@ -13,7 +13,20 @@ bool switch_edge(const Fabric& f, PortId e) {
 } // namespace
 
 YenSearch::YenSearch(const Fabric& f, const UpDown& ud)
-    : f_(f), ud_(ud), dist_(f.num_nodes() * 2, kFar), on_path_(f.num_nodes(), 0) {}
+    : f_(f), ud_(ud), dist_(f.num_nodes() * 2, kFar), on_path_(f.num_nodes(), 0) {
+    adj_off_.assign(f.num_nodes() + 1, 0);
+    for (NodeId n = 0; n < f.num_nodes(); ++n) {
+        const Node& node = f.node(n);
+        for (PortNum p = 1; p <= node.num_ports; ++p) {
+            const PortId e = f.port_id(n, p);
+            if (!switch_edge(f, e)) continue;
+            const Port& port = f.port(e);
+            adj_.push_back({e, port.peer_node, ud.up(f, e),
+                            ud.up(f, f.port_id(port.peer_node, port.peer_port))});
+        }
+        adj_off_[n + 1] = static_cast<std::uint32_t>(adj_.size());
+    }
+}
 
 void YenSearch::distances_to(NodeId dst) {
     if (dst == target_) return;
@@ -35,14 +48,11 @@ void YenSearch::distances_to(NodeId dst) {
         const NodeId v = s / 2;
         const int ph = int(s % 2);
         const std::uint32_t d = dist_[s] + 1;
-        const Node& node = f_.node(v);
-        for (PortNum p = 1; p <= node.num_ports; ++p) {
-            const PortId back = f_.port_id(v, p);
-            if (!switch_edge(f_, back)) continue;
-            const Port& port = f_.port(back);
-            const NodeId u = port.peer_node;
+        for (std::uint32_t x = adj_off_[v]; x < adj_off_[v + 1]; ++x) {
+            const Arc& a = adj_[x];
+            const NodeId u = a.peer;
             if (u == dst) continue;
-            const bool is_up = ud_.up(f_, f_.port_id(u, port.peer_port)); // u -> v
+            const bool is_up = a.back_up; // u -> v
             if (is_up && ph == 0) reach(u, 0, d);
             if (!is_up && ph == 1) {
                 reach(u, 0, d);
@@ -52,19 +62,21 @@ void YenSearch::distances_to(NodeId dst) {
     }
 }
 
-void YenSearch::walk(NodeId n, int phase, std::uint32_t hops, std::uint32_t len,
-                     std::vector<std::vector<PortId>>& out, int k) {
+void YenSearch::walk(NodeId n, int phase, std::uint32_t hops, std::uint32_t len, Flat& out, int k) {
     if (n == target_) {
-        if (hops == len) out.push_back(prefix_);
+        if (hops == len) {
+            out.edges.insert(out.edges.end(), prefix_.begin(), prefix_.end());
+            out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
+            ++found_;
+        }
         return;
     }
-    const Node& node = f_.node(n);
-    for (PortNum p = 1; p <= node.num_ports && int(out.size()) < k; ++p) {
-        const PortId e = f_.port_id(n, p);
-        if (!switch_edge(f_, e)) continue;
-        const NodeId v = f_.port(e).peer_node;
+    for (std::uint32_t x = adj_off_[n]; x < adj_off_[n + 1] && found_ < k; ++x) {
+        const Arc& a = adj_[x];
+        const PortId e = a.edge;
+        const NodeId v = a.peer;
         if (on_path_[v] == epoch_) continue;
-        const bool is_up = ud_.up(f_, e);
+        const bool is_up = a.up;
         if (is_up && phase == 1) continue;
         const int nph = is_up ? 0 : 1;
         const std::uint32_t h = dist_[std::size_t(v) * 2 + nph];
@@ -81,19 +93,19 @@ void YenSearch::walk(NodeId n, int phase, std::uint32_t hops, std::uint32_t len,
     }
 }
 
-std::vector<std::vector<PortId>> YenSearch::run(NodeId src, NodeId dst, int k) {
-    std::vector<std::vector<PortId>> a;
-    if (k <= 0) return a;
+int YenSearch::run(NodeId src, NodeId dst, int k, Flat& out) {
+    found_ = 0;
+    if (k <= 0) return 0;
     if (src == dst) {
-        a.push_back({});
-        return a;
+        out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
+        return 1;
     }
     distances_to(dst);
     const std::uint32_t shortest = dist_[std::size_t(src) * 2];
-    if (shortest == kFar) return a;
+    if (shortest == kFar) return 0;
     // A loopless route has at most one hop per switch; cut_ stays false once no state was
     // left out for being too far, i.e. no longer route exists.
-    for (std::uint32_t len = shortest; int(a.size()) < k && len < f_.num_nodes(); ++len) {
+    for (std::uint32_t len = shortest; found_ < k && len < f_.num_nodes(); ++len) {
         if (++epoch_ == 0) { // wrapped: clear the stamps once
             std::fill(on_path_.begin(), on_path_.end(), 0);
             epoch_ = 1;
@@ -101,9 +113,18 @@ std::vector<std::vector<PortId>> YenSearch::run(NodeId src, NodeId dst, int k) {
         on_path_[src] = epoch_;
         cut_ = false;
         prefix_.clear();
-        walk(src, 0, 0, len, a, k);
+        walk(src, 0, 0, len, out, k);
         if (!cut_) break;
     }
+    return found_;
+}
+
+std::vector<std::vector<PortId>> YenSearch::run(NodeId src, NodeId dst, int k) {
+    Flat flat;
+    const int n = run(src, dst, k, flat);
+    std::vector<std::vector<PortId>> a;
+    for (int i = 0; i < n; ++i)
+        a.emplace_back(flat.edges.begin() + flat.off[i], flat.edges.begin() + flat.off[i + 1]);
     return a;
 }
 

@@ -165,8 +165,9 @@ SwitchPaths select_switch_paths(const Fabric& f, const graph::UpDown& ud, int ca
     // Yen's candidates of every class, stored once; computed destination by destination so
     // that YenSearch reuses its distances.
     graph::YenSearch yen(f, ud);
-    std::vector<std::uint32_t> r_off{0}; // candidate r is r_edges[r_off[r], r_off[r+1])
-    std::vector<PortId> r_edges;
+    graph::YenSearch::Flat cands; // candidate r is cands.edges[cands.off[r], cands.off[r+1])
+    std::vector<std::uint32_t>& r_off = cands.off;
+    std::vector<PortId>& r_edges = cands.edges;
     struct Class {
         std::uint32_t sw_pair; // u * ns + t
         std::uint32_t first;   // its first candidate
@@ -188,10 +189,7 @@ SwitchPaths select_switch_paths(const Fabric& f, const graph::UpDown& ud, int ca
                     0,
                     0,
                     0};
-            for (const auto& r : yen.run(u, t, candidates)) {
-                r_edges.insert(r_edges.end(), r.begin(), r.end());
-                r_off.push_back(static_cast<std::uint32_t>(r_edges.size()));
-            }
+            yen.run(u, t, candidates, cands);
             c.count = static_cast<std::uint8_t>(r_off.size() - 1 - c.first);
             if (c.count == 0) continue; // no legal route: the pairs stay without a path
             c.alive_n = c.count;
