@@ -126,32 +126,33 @@ class LoadMax {
 
 } // namespace
 
-std::span<const PortId> SwitchPaths::route(NodeId u, NodeId t) const {
-    const std::uint32_t r = chosen[std::size_t(index[u]) * num_switches + index[t]];
+std::uint32_t SelectedPaths::route_of(std::size_t si, std::size_t di, NodeId u, NodeId t) const {
+    if (by == PairClasses::CaPair) return chosen[di * num_cas + si];
+    if (index[u] == kNone || index[t] == kNone) return kNone;
+    return chosen[std::size_t(index[u]) * num_switches + index[t]];
+}
+
+std::span<const PortId> SelectedPaths::route(std::uint32_t r) const {
     return {edges.data() + off[r], edges.data() + off[r + 1]};
 }
 
-bool SwitchPaths::has(NodeId u, NodeId t) const {
-    return index[u] != kNone && index[t] != kNone &&
-           chosen[std::size_t(index[u]) * num_switches + index[t]] != kNone;
-}
-
-SwitchPaths select_switch_paths(const Fabric& f, const graph::UpDown& ud, int candidates,
-                                const std::function<void(double)>& progress) {
+SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses by, int candidates,
+                           const std::function<void(double)>& progress) {
     constexpr std::int64_t kScale = 720720; // lcm(1..16): candidate weights stay integral
-    constexpr std::uint32_t kUnset = SwitchPaths::kNone;
+    constexpr std::uint32_t kUnset = SelectedPaths::kNone;
     candidates = std::clamp(candidates, 1, 16);
     const auto cas = f.cas();
     auto is_link = [&](PortId e) {
         return f.node(f.port_node(e)).is_switch() && f.port(e).connected() &&
                f.node(f.port(e).peer_node).is_switch();
     };
-    SwitchPaths out;
+    SelectedPaths out;
     const std::size_t ns = f.switches().size();
     out.num_switches = ns;
     out.index.assign(f.num_nodes(), kUnset);
     for (std::size_t i = 0; i < ns; ++i) out.index[f.switches()[i]] = static_cast<std::uint32_t>(i);
-    out.chosen.assign(ns * ns, kUnset);
+    out.by = by;
+    out.num_cas = cas.size();
     // CAs per switch (a CA counts at the switch its first end port is cabled to), and the
     // switches in order of their first CA: classes follow the (destination, source) CA order.
     std::vector<std::uint32_t> n_cas(ns, 0);
@@ -162,41 +163,61 @@ SwitchPaths select_switch_paths(const Fabric& f, const graph::UpDown& ud, int ca
         const NodeId u = f.port(p).peer_node;
         if (n_cas[out.index[u]]++ == 0) order.push_back(u);
     }
-    // Yen's candidates of every class, stored once; computed destination by destination so
-    // that YenSearch reuses its distances.
+    // Yen's candidates per switch pair, computed on first use (destination by destination,
+    // so that YenSearch reuses its distances) and stored once.
     graph::YenSearch yen(f, ud);
     graph::YenSearch::Flat cands; // candidate r is cands.edges[cands.off[r], cands.off[r+1])
     std::vector<std::uint32_t>& r_off = cands.off;
     std::vector<PortId>& r_edges = cands.edges;
+    std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its first candidate
+    std::vector<std::uint8_t> memo_n(ns * ns, 0);     // and how many
     struct Class {
-        std::uint32_t sw_pair; // u * ns + t
-        std::uint32_t first;   // its first candidate
-        std::uint32_t mult;    // CA pairs in it
+        std::uint32_t key;   // its entry in out.chosen
+        std::uint32_t first; // its first candidate
+        std::uint32_t mult;  // CA pairs in it
         std::uint8_t count, alive_n;
         std::uint16_t alive;
     };
     std::vector<Class> classes;
-    for (std::size_t ti = 0; ti < order.size(); ++ti) {
-        const NodeId t = order[ti];
-        const std::uint32_t nt = n_cas[out.index[t]];
-        for (NodeId u : order) {
-            const std::uint32_t nu = n_cas[out.index[u]];
-            const std::uint32_t mult = u == t ? nu * (nu - 1) : nu * nt;
-            if (mult == 0) continue;
-            Class c{static_cast<std::uint32_t>(std::size_t(out.index[u]) * ns + out.index[t]),
-                    static_cast<std::uint32_t>(r_off.size() - 1),
-                    mult,
-                    0,
-                    0,
-                    0};
-            yen.run(u, t, candidates, cands);
-            c.count = static_cast<std::uint8_t>(r_off.size() - 1 - c.first);
-            if (c.count == 0) continue; // no legal route: the pairs stay without a path
-            c.alive_n = c.count;
-            c.alive = static_cast<std::uint16_t>((1u << c.count) - 1);
-            classes.push_back(c);
+    auto add_class = [&](std::size_t key, NodeId u, NodeId t, std::uint32_t mult) {
+        const std::size_t k = std::size_t(out.index[u]) * ns + out.index[t];
+        if (memo[k] == kUnset) {
+            memo[k] = static_cast<std::uint32_t>(r_off.size() - 1);
+            memo_n[k] = static_cast<std::uint8_t>(yen.run(u, t, candidates, cands));
         }
-        if (progress && (ti & 15) == 0) progress(0.5 * double(ti) / double(order.size()));
+        const std::uint8_t count = memo_n[k];
+        if (count == 0) return; // no legal route: the pairs stay without a path
+        classes.push_back({static_cast<std::uint32_t>(key), memo[k], mult, count, count,
+                           static_cast<std::uint16_t>((1u << count) - 1)});
+    };
+    if (by == PairClasses::SwitchPair) {
+        out.chosen.assign(ns * ns, kUnset);
+        for (std::size_t ti = 0; ti < order.size(); ++ti) {
+            const NodeId t = order[ti];
+            const std::uint32_t nt = n_cas[out.index[t]];
+            for (NodeId u : order) {
+                const std::uint32_t nu = n_cas[out.index[u]];
+                const std::uint32_t mult = u == t ? nu * (nu - 1) : nu * nt;
+                if (mult > 0) add_class(std::size_t(out.index[u]) * ns + out.index[t], u, t, mult);
+            }
+            if (progress && (ti & 15) == 0) progress(0.5 * double(ti) / double(order.size()));
+        }
+    } else {
+        const std::size_t n = cas.size();
+        out.chosen.assign(n * n, kUnset);
+        std::vector<NodeId> sw_of(n, kNoNode); // the switch a CA hangs off
+        for (std::size_t i = 0; i < n; ++i) {
+            const PortId p = first_end_port(f, cas[i]);
+            if (p != kNoPort && f.node(f.port(p).peer_node).is_switch())
+                sw_of[i] = f.port(p).peer_node;
+        }
+        for (std::size_t di = 0; di < n; ++di) {
+            if (sw_of[di] == kNoNode) continue;
+            for (std::size_t si = 0; si < n; ++si)
+                if (si != di && sw_of[si] != kNoNode)
+                    add_class(di * n + si, sw_of[si], sw_of[di], 1);
+            if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(n));
+        }
     }
     auto route = [&](const Class& c, std::uint32_t j) {
         return std::span<const PortId>(r_edges.data() + r_off[c.first + j],
@@ -309,7 +330,7 @@ SwitchPaths select_switch_paths(const Fabric& f, const graph::UpDown& ud, int ca
     // Keep only the selected route of each class.
     for (const Class& c : classes) {
         const auto r = route(c, static_cast<std::uint32_t>(std::countr_zero(c.alive)));
-        out.chosen[c.sw_pair] = static_cast<std::uint32_t>(out.off.size() - 1);
+        out.chosen[c.key] = static_cast<std::uint32_t>(out.off.size() - 1);
         out.edges.insert(out.edges.end(), r.begin(), r.end());
         out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
     }
@@ -317,7 +338,7 @@ SwitchPaths select_switch_paths(const Fabric& f, const graph::UpDown& ud, int ca
     return out;
 }
 
-CaPaths::CaPaths(const Fabric& f, const SwitchPaths& sp) : f_(f), sp_(sp) {
+CaPaths::CaPaths(const Fabric& f, const SelectedPaths& sp) : f_(f), sp_(sp) {
     for (NodeId c : f.cas()) sport_.push_back(first_end_port(f, c));
 }
 
@@ -337,8 +358,9 @@ DestPaths CaPaths::to(std::size_t di) const {
         if (u == dp.dst) { // CA cabled straight to CA
             dp.edges.push_back(sport);
         } else {
-            if (!sp_.has(u, t)) continue;
-            const auto mid = sp_.route(u, t);
+            const std::uint32_t r = sp_.route_of(si, di, u, t);
+            if (r == SelectedPaths::kNone) continue;
+            const auto mid = sp_.route(r);
             dp.edges.push_back(sport);
             dp.edges.insert(dp.edges.end(), mid.begin(), mid.end());
             dp.edges.push_back(last);
@@ -348,7 +370,7 @@ DestPaths CaPaths::to(std::size_t di) const {
     return dp;
 }
 
-PathSet ca_paths(const Fabric& f, const SwitchPaths& sp) {
+PathSet ca_paths(const Fabric& f, const SelectedPaths& sp) {
     const CaPaths paths(f, sp);
     PathSet out;
     for (std::size_t di = 0; di < f.cas().size(); ++di) out.push_back(paths.to(di));
@@ -357,7 +379,7 @@ PathSet ca_paths(const Fabric& f, const SwitchPaths& sp) {
 
 PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates,
                        const std::function<void(double)>& progress) {
-    return ca_paths(f, select_switch_paths(f, ud, candidates, progress));
+    return ca_paths(f, select_paths(f, ud, PairClasses::CaPair, candidates, progress));
 }
 
 double max_link_load(const Fabric& f, const PathSet& paths) {

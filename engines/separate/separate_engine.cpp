@@ -43,9 +43,9 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     };
     std::function<void(double)> path_progress;
     if (opt.progress) path_progress = [&](double x) { report("path selection", x); };
-    // Path selection keeps one route per switch pair; the CA-level paths are generated one
-    // destination at a time (all of them at once are 268 M paths at 16,384 hosts).
-    const SwitchPaths sp = select_switch_paths(f, ud, 16, path_progress);
+    // Path selection by switch pair keeps one route per switch pair; the CA-level paths are
+    // generated one destination at a time (all of them at once are 268 M paths at 16,384 hosts).
+    const SelectedPaths sp = select_paths(f, ud, PairClasses::SwitchPair, 16, path_progress);
     const CaPaths ca_paths_to(f, sp);
     const auto cas = f.cas();
     std::vector<std::uint32_t> ca_index(f.num_nodes(), 0xffffffffu);

@@ -76,8 +76,7 @@ TEST_CASE("ring rooted at A: hB -> hD must go over A (B -> C -> D turns down-up)
     }
 }
 
-TEST_CASE("two-level tree rooted at a leaf: path selection keeps each switch pair's pairs on "
-          "one route") {
+TEST_CASE("two-level tree rooted at a leaf: path selection splits each direction 2/2") {
     using namespace ibrt::test;
     const Routed x = two_level_tree();
     const Fabric& f = x.f;
@@ -89,11 +88,21 @@ TEST_CASE("two-level tree rooted at a leaf: path selection keeps each switch pai
         for (PortId e : d.edges)
             if (f.node(f.port_node(e)).is_switch() && f.node(f.port(e).peer_node).is_switch())
                 ++load[e];
-    // 4 leaf-to-leaf pairs per direction, one class per direction (path_compute.hpp): each
-    // direction takes one spine with all 4 pairs (up to it and down from it: 4 directed links).
+    // 4 leaf-to-leaf pairs per direction over 2 spines: 2 paths on each of the 8 links.
+    CHECK(load.size() == 8);
+    for (auto [e, n] : load) CHECK(n == 2);
+    CHECK(max_link_load(f, ps) == Approx(2.0 / 3.0));
+    // By switch pair (engine `separate`), the 4 pairs of a direction are one class and keep
+    // one route: one spine per direction, 4 paths on each of its 4 links.
+    const PathSet by_switch = ca_paths(f, select_paths(f, ud, PairClasses::SwitchPair, 16));
+    check_paths(f, ud, by_switch);
+    load.clear();
+    for (const DestPaths& d : by_switch)
+        for (PortId e : d.edges)
+            if (f.node(f.port_node(e)).is_switch() && f.node(f.port(e).peer_node).is_switch())
+                ++load[e];
     CHECK(load.size() == 4);
     for (auto [e, n] : load) CHECK(n == 4);
-    CHECK(max_link_load(f, ps) == Approx(4.0 / 3.0));
 }
 
 TEST_CASE("random irregular fabrics: every pair gets a legal Up*/Down* path (shortest for SW, "
@@ -127,12 +136,13 @@ TEST_CASE("random irregular fabrics: every pair gets a legal Up*/Down* path (sho
 namespace {
 
 // path_selection's rule written the plain way (path_compute.hpp): every CA pair holds its own
-// copy of its switch pair's Yen candidates and adds its own load, the most loaded link is found
-// by scanning all links, and a visit takes the open pairs in pair order, dropping with each one
-// every pair of its switch pair (its class), until the link is no longer above the next most
-// loaded one. path_selection keeps one state per class weighted by its pairs, the loads in a
-// max tree, and sums a reduction's deltas per edge (issue 12); it must select the same paths.
-PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
+// copy of its switch pair's Yen candidates, the most loaded link is found by scanning all
+// links, and a visit drops pairs in pair order until the link is no longer above the next most
+// loaded one; by_switch: a pair drops together with every pair of its switch pair. select_paths
+// shares candidates per switch pair, keeps one state per class weighted by its pairs, the loads
+// in a max tree, and sums a reduction's deltas per edge (issue 12); it must select the same
+// paths.
+PathSet reference_selection(const Fabric& f, const graph::UpDown& ud, bool by_switch) {
     constexpr std::int64_t kScale = 720720;
     struct Pair {
         NodeId dst;
@@ -195,10 +205,10 @@ PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
                 break;
             }
             reduced = true;
-            // The whole class drops: every pair of the switch pair (they all have the same
-            // candidates alive, so each is open too).
+            // The pair, or every pair of its switch pair (they all have the same candidates
+            // alive, so each is open too).
             for (Pair& p : pairs) {
-                if (p.cls != first.cls) continue;
+                if (by_switch ? p.cls != first.cls : &p != &first) continue;
                 std::size_t through = 0;
                 for (std::size_t c = 0; c < p.cands.size(); ++c)
                     through += p.alive[c] && uses(p.cands[c], top);
@@ -233,8 +243,8 @@ PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
 
 } // namespace
 
-TEST_CASE("path selection equals the plain most-loaded-link-first rule (shared candidates, max "
-          "tree)") {
+TEST_CASE("path selection equals the plain most-loaded-link-first rule, by CA pair and by switch "
+          "pair (shared candidates, max tree)") {
     for (std::uint64_t seed : {1, 2, 3, 4}) {
         INFO("seed " << seed);
         gen::RandomParams rp;
@@ -244,7 +254,7 @@ TEST_CASE("path selection equals the plain most-loaded-link-first rule (shared c
         rp.seed = seed;
         const Fabric f = gen::random_fabric(rp);
         const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, seed));
-        const PathSet want = reference_selection(f, ud);
+        const PathSet want = reference_selection(f, ud, false);
         std::vector<double> seen;
         const PathSet got = path_selection(f, ud, 16, [&](double x) { seen.push_back(x); });
         REQUIRE(got.size() == want.size());
@@ -254,6 +264,19 @@ TEST_CASE("path selection equals the plain most-loaded-link-first rule (shared c
             differ += got[i].offset != want[i].offset || got[i].edges != want[i].edges;
         }
         CHECK(differ == 0);
+        // By switch pair: the reference dropping a switch pair's pairs together.
+        const PathSet want_sw = reference_selection(f, ud, true);
+        const PathSet got_sw = ca_paths(f, select_paths(f, ud, PairClasses::SwitchPair, 16));
+        check_paths(f, ud, got_sw, false);
+        REQUIRE(got_sw.size() == want_sw.size());
+        std::size_t differ_sw = 0, differ_modes = 0;
+        for (std::size_t i = 0; i < got_sw.size(); ++i) {
+            differ_sw +=
+                got_sw[i].offset != want_sw[i].offset || got_sw[i].edges != want_sw[i].edges;
+            differ_modes += got_sw[i].edges != got[i].edges;
+        }
+        CHECK(differ_sw == 0);
+        CHECK(differ_modes > 0); // the two rules are not the same
         // Progress: fractions in [0, 1], never going back, ending at 1.
         REQUIRE(!seen.empty());
         CHECK(std::is_sorted(seen.begin(), seen.end()));
