@@ -1,6 +1,9 @@
 // Yen's k shortest loopless Up*/Down* legal routes (see yen.hpp for the order and the method).
 #include "graph/yen.hpp"
 
+#include <algorithm>
+#include <span>
+
 namespace ibrt::graph {
 
 namespace {
@@ -82,7 +85,7 @@ void YenSearch::walk(NodeId n, int phase, std::uint32_t hops, std::uint32_t len,
         const std::uint32_t h = dist_[std::size_t(v) * 2 + nph];
         if (h == kFar) continue;
         if (hops + 1 + h > len) {
-            cut_ = true;
+            next_len_ = std::min(next_len_, hops + 1 + h);
             continue;
         }
         on_path_[v] = epoch_;
@@ -103,20 +106,93 @@ int YenSearch::run(NodeId src, NodeId dst, int k, Flat& out) {
     distances_to(dst);
     const std::uint32_t shortest = dist_[std::size_t(src) * 2];
     if (shortest == kFar) return 0;
-    // A loopless route has at most one hop per switch; cut_ stays false once no state was
-    // left out for being too far, i.e. no longer route exists.
-    for (std::uint32_t len = shortest; found_ < k && len < f_.num_nodes(); ++len) {
+    // IDA*: the next length tried is the smallest that some state left out for being too far
+    // could reach (no route has a length in between); none left out means no longer route.
+    // A loopless route has at most one hop per switch.
+    // A length that adds no route is a hint that the walk only finds legal walks with loops
+    // (the distances ignore looplessness; on a 2,048-switch Dragonfly a pair with one route
+    // tried every length up to the Up*/Down* depth, ~1 s): then Yen's deviation test decides
+    // whether any other loopless route exists at all.
+    const std::size_t base = out.off.size() - 1;
+    for (std::uint32_t len = shortest; found_ < k && len < f_.num_nodes();) {
         if (++epoch_ == 0) { // wrapped: clear the stamps once
             std::fill(on_path_.begin(), on_path_.end(), 0);
             epoch_ = 1;
         }
         on_path_[src] = epoch_;
-        cut_ = false;
+        next_len_ = kFar;
         prefix_.clear();
+        const int before = found_;
         walk(src, 0, 0, len, out, k);
-        if (!cut_) break;
+        if (next_len_ == kFar) break;
+        if (found_ == before && !another_route(src, out, base)) break;
+        len = next_len_;
     }
     return found_;
+}
+
+bool YenSearch::another_route(NodeId src, const Flat& out, std::size_t base) {
+    // Yen: a loopless route not yet found leaves the found route sharing its longest prefix
+    // (the root) at some spur node by an edge no found route with that root takes, and then
+    // avoids the root. Such a spur exists iff a legal walk from the spur node with the root's
+    // phase, avoiding the root's switches and those edges, reaches the target; the shortest
+    // such walk visits no switch twice (a switch met in phase 0 and again in phase 1 could
+    // continue from the first visit), so one BFS per spur node decides it.
+    const int n = found_;
+    auto route = [&](int r) {
+        return std::span<const PortId>(out.edges.data() + out.off[base + r],
+                                       out.edges.data() + out.off[base + r + 1]);
+    };
+    if (block_.empty()) {
+        block_.assign(f_.num_nodes(), 0);
+        seen_.assign(f_.num_nodes() * 2, 0);
+    }
+    for (int r = 0; r < n; ++r) {
+        const auto a = route(r);
+        NodeId spur = src;
+        int phase = 0;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (++bfs_epoch_ == 0) {
+                std::fill(block_.begin(), block_.end(), 0);
+                std::fill(seen_.begin(), seen_.end(), 0);
+                bfs_epoch_ = 1;
+            }
+            const std::uint32_t ep = bfs_epoch_;
+            for (NodeId x = src, j = 0; j <= i; ++j) { // the root's switches, spur included
+                block_[x] = ep;
+                if (j < i) x = f_.port(a[j]).peer_node;
+            }
+            blocked_.clear();
+            for (int q = 0; q < n; ++q) {
+                const auto b = route(q);
+                if (b.size() > i && std::equal(b.begin(), b.begin() + i, a.begin()))
+                    blocked_.push_back(b[i]);
+            }
+            bfs_.assign(1, static_cast<std::uint32_t>(std::size_t(spur) * 2 + phase));
+            seen_[bfs_[0]] = ep;
+            for (std::size_t h = 0; h < bfs_.size(); ++h) {
+                const NodeId v = bfs_[h] / 2;
+                const int ph = int(bfs_[h] % 2);
+                for (std::uint32_t x = adj_off_[v]; x < adj_off_[v + 1]; ++x) {
+                    const Arc& arc = adj_[x];
+                    if (arc.up && ph == 1) continue;
+                    if (v == spur &&
+                        std::find(blocked_.begin(), blocked_.end(), arc.edge) != blocked_.end())
+                        continue;
+                    if (arc.peer == target_) return true;
+                    if (block_[arc.peer] == ep) continue;
+                    const std::uint32_t st =
+                        static_cast<std::uint32_t>(std::size_t(arc.peer) * 2 + (arc.up ? 0 : 1));
+                    if (seen_[st] == ep) continue;
+                    seen_[st] = ep;
+                    bfs_.push_back(st);
+                }
+            }
+            if (!ud_.up(f_, a[i])) phase = 1;
+            spur = f_.port(a[i]).peer_node;
+        }
+    }
+    return false;
 }
 
 std::vector<std::vector<PortId>> YenSearch::run(NodeId src, NodeId dst, int k) {

@@ -72,8 +72,14 @@ class YenSearch {
     std::uint32_t epoch_ = 0;
     std::vector<std::uint32_t> queue_;
     std::vector<PortId> prefix_;
-    bool cut_ = false; // a state was skipped only because it was too far for this length
-    int found_ = 0;    // routes found by this run
+    std::uint32_t next_len_ = kFar; // smallest length a state skipped as too far could reach
+    // Whether a loopless legal route other than the found_ routes of this run (from
+    // out.off[base] on) exists: Yen's deviation test, one BFS per node of each found route.
+    bool another_route(NodeId src, const Flat& out, std::size_t base);
+    std::vector<std::uint32_t> block_, seen_, bfs_; // epoch stamps per node / state, queue
+    std::vector<PortId> blocked_;
+    std::uint32_t bfs_epoch_ = 0;
+    int found_ = 0; // routes found by this run
 };
 
 } // namespace ibrt::graph
