@@ -57,13 +57,27 @@ void run(int hosts) {
     const Fabric f = fabric_for(hosts, name);
     EngineOptions opt;
     const auto t0 = std::chrono::steady_clock::now();
+    // Seconds from the start at which each phase reports each tenth done (stderr).
+    std::string phase;
+    int tenth = 0;
+    opt.progress = [&](std::string_view ph, double x) {
+        if (ph == phase && int(x * 10) <= tenth) return;
+        tenth = int(x * 10);
+        phase = ph;
+        const double at =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        fmt::print(stderr, "  {:.2f} s: {} {:.0f} %\n", at, phase, x * 100);
+    };
     const Routing r = make_engine("separate")->route(f, nullptr, opt);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    double lids = 0;
-    for (const auto& [stat, v] : r.stats)
+    double lids = 0, load = 0;
+    for (const auto& [stat, v] : r.stats) {
         if (stat == "lids_color_l") lids = v;
-    fmt::print("{:<24} CAs {:>6} switches {:>5}  LMC {}  color/L LIDs {:>6.0f}  route {:.2f} s",
-               name, f.cas().size(), f.switches().size(), r.lmc, lids, s);
+        if (stat == "max_link_load_selected") load = v;
+    }
+    fmt::print("{:<24} CAs {:>6} switches {:>5}  LMC {}  color/L LIDs {:>6.0f}  max link load "
+               "{:.3f}  route {:.2f} s",
+               name, f.cas().size(), f.switches().size(), r.lmc, lids, load, s);
     std::fflush(stdout);
 }
 

@@ -41,22 +41,45 @@ class YenSearch {
   public:
     YenSearch(const Fabric& f, const UpDown& ud);
     std::vector<std::vector<PortId>> run(NodeId src, NodeId dst, int k);
+    // The same routes appended to flat storage: route i of this call is
+    // edges[off[o + i], off[o + i + 1]) where o = off.size() - 1 before the call (off must
+    // hold at least its leading 0). Returns how many (no allocation per route).
+    struct Flat {
+        std::vector<PortId> edges;
+        std::vector<std::uint32_t> off{0};
+    };
+    int run(NodeId src, NodeId dst, int k, Flat& out);
 
   private:
     void distances_to(NodeId dst);
     // Routes of exactly `len` hops from state (n, phase), `hops` taken so far, into out.
-    void walk(NodeId n, int phase, std::uint32_t hops, std::uint32_t len,
-              std::vector<std::vector<PortId>>& out, int k);
+    void walk(NodeId n, int phase, std::uint32_t hops, std::uint32_t len, Flat& out, int k);
 
     const Fabric& f_;
     const UpDown& ud_;
+    // Switch-to-switch edges per node in port order, with their Up*/Down* directions.
+    struct Arc {
+        PortId edge;
+        NodeId peer;
+        bool up;      // edge goes up
+        bool back_up; // the reverse edge (peer -> node) goes up
+    };
+    std::vector<std::uint32_t> adj_off_;
+    std::vector<Arc> adj_;
     NodeId target_ = kNoNode;
     std::vector<std::uint32_t> dist_;    // per state node * 2 + phase, to target_
     std::vector<std::uint32_t> on_path_; // epoch stamp: switch on the current prefix
     std::uint32_t epoch_ = 0;
     std::vector<std::uint32_t> queue_;
     std::vector<PortId> prefix_;
-    bool cut_ = false; // a state was skipped only because it was too far for this length
+    std::uint32_t next_len_ = kFar; // smallest length a state skipped as too far could reach
+    // Whether a loopless legal route other than the found_ routes of this run (from
+    // out.off[base] on) exists: Yen's deviation test, one BFS per node of each found route.
+    bool another_route(NodeId src, const Flat& out, std::size_t base);
+    std::vector<std::uint32_t> block_, seen_, bfs_; // epoch stamps per node / state, queue
+    std::vector<PortId> blocked_;
+    std::uint32_t bfs_epoch_ = 0;
+    int found_ = 0; // routes found by this run
 };
 
 } // namespace ibrt::graph

@@ -183,55 +183,130 @@ Assignment split_merge(const Fabric& f, const DestPaths& d, bool largest_first) 
     return merge_groups(f, d, groups);
 }
 
-Assignment color(const SplitGraph& g, bool largest_first) {
+Assignment color(const SplitGraph& g, bool largest_first, std::span<const std::uint32_t> weight) {
     const auto n = static_cast<std::uint32_t>(g.num_vertices());
+    auto w = [&](std::uint32_t v) -> std::uint64_t { return weight.empty() ? 1 : weight[v]; };
     Assignment a;
     constexpr std::uint32_t kNone = 0xffffffffu;
     a.config.assign(n, kNone);
-    std::vector<std::uint32_t> deg(n);
+    // uncol[v]: weight of v's uncoloured neighbours, kept up to date as vertices are coloured,
+    // so a round starts from it instead of recounting every edge.
+    std::vector<std::uint64_t> uncol(n, 0), deg(n);
+    for (std::uint32_t v = 0; v < n; ++v)
+        for (std::uint32_t x : g.neighbours(v)) uncol[v] += w(x);
     std::vector<std::uint32_t> in_work(n, 0); // epoch: vertex is in this round's working graph
     std::uint32_t uncolored = n;
     // Heap key: (degree, vertex) so that the lower index wins ties for both orders.
     using Key = std::pair<std::int64_t, std::int64_t>;
-    std::priority_queue<Key> heap;
+    std::vector<Key> heap;
     auto key = [&](std::uint32_t v) {
-        const std::int64_t dg = deg[v];
+        const auto dg = static_cast<std::int64_t>(deg[v]);
         return Key{largest_first ? dg : -dg, -std::int64_t(v)};
+    };
+    auto push = [&](Key k) {
+        heap.push_back(k);
+        std::push_heap(heap.begin(), heap.end());
     };
     while (uncolored > 0) {
         const std::uint32_t round = a.k + 1;
         // (9): the working graph is the uncoloured vertices and the edges between them.
+        heap.clear();
         for (std::uint32_t v = 0; v < n; ++v)
-            if (a.config[v] == kNone) in_work[v] = round;
-        for (std::uint32_t v = 0; v < n; ++v) {
-            if (in_work[v] != round) continue;
-            deg[v] = 0;
-            for (std::uint32_t w : g.neighbours(v)) deg[v] += in_work[w] == round;
-            heap.push(key(v));
-        }
+            if (a.config[v] == kNone) {
+                in_work[v] = round;
+                deg[v] = uncol[v];
+                heap.push_back(key(v));
+            }
+        std::make_heap(heap.begin(), heap.end());
+        // A removed vertex lowers its neighbours' degrees. Most split first: a lowered key
+        // only sinks, so the heap keeps the old (higher) entry and a popped entry that is no
+        // longer current is pushed again with its current key. Least split first: a lowered
+        // degree rises, so it is pushed at once (older entries are skipped as stale).
         auto remove = [&](std::uint32_t v) {
             in_work[v] = 0;
-            for (std::uint32_t w : g.neighbours(v))
-                if (in_work[w] == round) {
-                    --deg[w];
-                    heap.push(key(w));
+            for (std::uint32_t x : g.neighbours(v))
+                if (in_work[x] == round) {
+                    deg[x] -= w(v);
+                    if (!largest_first) push(key(x));
                 }
         };
         while (!heap.empty()) {
-            const Key top = heap.top();
-            heap.pop();
+            std::pop_heap(heap.begin(), heap.end());
+            const Key top = heap.back();
+            heap.pop_back();
             const auto v = static_cast<std::uint32_t>(-top.second);
-            if (in_work[v] != round || key(v) != top) continue; // stale
+            if (in_work[v] != round) continue; // removed or coloured
+            if (key(v) != top) {               // stale
+                if (largest_first) push(key(v));
+                continue;
+            }
             a.config[v] = a.k;
             --uncolored;
+            for (std::uint32_t x : g.neighbours(v)) uncol[x] -= w(v);
             // (7): remove v and its neighbours.
             in_work[v] = 0;
-            for (std::uint32_t w : g.neighbours(v))
-                if (in_work[w] == round) remove(w);
+            for (std::uint32_t x : g.neighbours(v))
+                if (in_work[x] == round) remove(x);
         }
         ++a.k;
     }
     return a;
+}
+
+RouteClasses route_classes(const Fabric& f, const DestPaths& d) {
+    constexpr std::uint32_t kNone = 0xffffffffu;
+    RouteClasses rc;
+    rc.reps.dst = d.dst;
+    rc.class_of.resize(d.size());
+    std::vector<std::uint32_t> rep_path;                      // per class: its first path
+    std::vector<std::uint32_t> by_node(f.num_nodes(), kNone); // first tail node -> a class
+    std::vector<std::uint32_t> next_same;                     // per class: next, same first node
+    for (std::uint32_t i = 0; i < d.size(); ++i) {
+        const auto p = d.path(i);
+        const bool shared = p.size() >= 2 && !f.node(f.port_node(p[0])).is_switch();
+        const NodeId head = shared ? f.port_node(p[1]) : kNoNode;
+        std::uint32_t c = kNone;
+        if (shared)
+            for (std::uint32_t x = by_node[head]; x != kNone; x = next_same[x]) {
+                const auto q = d.path(rep_path[x]);
+                if (std::equal(p.begin() + 1, p.end(), q.begin() + 1, q.end())) {
+                    c = x;
+                    break;
+                }
+            }
+        if (c == kNone) {
+            c = static_cast<std::uint32_t>(rc.weight.size());
+            rc.weight.push_back(0);
+            rep_path.push_back(i);
+            next_same.push_back(kNone);
+            if (shared) {
+                next_same[c] = by_node[head];
+                by_node[head] = c;
+            }
+            rc.reps.add(p);
+        }
+        ++rc.weight[c];
+        rc.class_of[i] = c;
+    }
+    return rc;
+}
+
+Assignment color_classes(const Fabric& f, const RouteClasses& rc, bool largest_first) {
+    return color(build_split_graph(f, rc.reps), largest_first, rc.weight);
+}
+
+Assignment expand(const RouteClasses& rc, const Assignment& per_class) {
+    Assignment a;
+    a.k = per_class.k;
+    a.config.resize(rc.class_of.size());
+    for (std::size_t i = 0; i < a.config.size(); ++i)
+        a.config[i] = per_class.config[rc.class_of[i]];
+    return a;
+}
+
+Assignment color_by_route(const Fabric& f, const DestPaths& d, bool largest_first) {
+    const RouteClasses rc = route_classes(f, d);
+    return expand(rc, color_classes(f, rc, largest_first));
 }
 
 Assignment run_heuristic(Heuristic h, const Fabric& f, const DestPaths& d) {

@@ -126,111 +126,133 @@ class LoadMax {
 
 } // namespace
 
-PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates,
-                       const std::function<void(double)>& progress) {
+std::uint32_t SelectedPaths::route_of(std::size_t si, std::size_t di, NodeId u, NodeId t) const {
+    if (by == PairClasses::CaPair) return chosen[di * num_cas + si];
+    if (index[u] == kNone || index[t] == kNone) return kNone;
+    return chosen[std::size_t(index[u]) * num_switches + index[t]];
+}
+
+std::span<const PortId> SelectedPaths::route(std::uint32_t r) const {
+    return {edges.data() + off[r], edges.data() + off[r + 1]};
+}
+
+SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses by, int candidates,
+                           const std::function<void(double)>& progress) {
     constexpr std::int64_t kScale = 720720; // lcm(1..16): candidate weights stay integral
+    constexpr std::uint32_t kUnset = SelectedPaths::kNone;
     candidates = std::clamp(candidates, 1, 16);
     const auto cas = f.cas();
     auto is_link = [&](PortId e) {
         return f.node(f.port_node(e)).is_switch() && f.port(e).connected() &&
                f.node(f.port(e).peer_node).is_switch();
     };
-    // Yen's candidates depend only on the switch pair: computed once per pair, on demand, and
-    // stored once (switch-to-switch edges only); a CA pair refers to its switch pair's routes.
-    graph::YenSearch yen(f, ud);
-    std::vector<std::uint32_t> sw_index(f.num_nodes(), 0);
-    for (std::size_t i = 0; i < f.switches().size(); ++i)
-        sw_index[f.switches()[i]] = static_cast<std::uint32_t>(i);
+    SelectedPaths out;
     const std::size_t ns = f.switches().size();
-    constexpr std::uint32_t kUnset = 0xffffffffu;
-    std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its first route
+    out.num_switches = ns;
+    out.index.assign(f.num_nodes(), kUnset);
+    for (std::size_t i = 0; i < ns; ++i) out.index[f.switches()[i]] = static_cast<std::uint32_t>(i);
+    out.by = by;
+    out.num_cas = cas.size();
+    // CAs per switch (a CA counts at the switch its first end port is cabled to), and the
+    // switches in order of their first CA: classes follow the (destination, source) CA order.
+    std::vector<std::uint32_t> n_cas(ns, 0);
+    std::vector<NodeId> order;
+    for (NodeId c : cas) {
+        const PortId p = first_end_port(f, c);
+        if (p == kNoPort || !f.node(f.port(p).peer_node).is_switch()) continue;
+        const NodeId u = f.port(p).peer_node;
+        if (n_cas[out.index[u]]++ == 0) order.push_back(u);
+    }
+    // Yen's candidates per switch pair, computed on first use (destination by destination,
+    // so that YenSearch reuses its distances) and stored once.
+    graph::YenSearch yen(f, ud);
+    graph::YenSearch::Flat cands; // candidate r is cands.edges[cands.off[r], cands.off[r+1])
+    std::vector<std::uint32_t>& r_off = cands.off;
+    std::vector<PortId>& r_edges = cands.edges;
+    std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its first candidate
     std::vector<std::uint8_t> memo_n(ns * ns, 0);     // and how many
-    std::vector<std::uint32_t> r_off{0};              // route r is r_edges[r_off[r], r_off[r+1])
-    std::vector<PortId> r_edges;
-    auto switch_routes = [&](NodeId u, NodeId t) {
-        const std::size_t k = std::size_t(sw_index[u]) * ns + sw_index[t];
-        if (memo[k] == kUnset) {
-            memo[k] = static_cast<std::uint32_t>(r_off.size() - 1);
-            for (const auto& r : yen.run(u, t, candidates)) {
-                r_edges.insert(r_edges.end(), r.begin(), r.end());
-                r_off.push_back(static_cast<std::uint32_t>(r_edges.size()));
-            }
-            memo_n[k] = static_cast<std::uint8_t>(r_off.size() - 1 - memo[k]);
-        }
-        return std::pair<std::uint32_t, std::uint32_t>{memo[k], memo_n[k]};
-    };
-    // Pairs in (destination, source) CA order. Candidate j of a pair is route first + j; a CA
-    // cabled straight to its destination CA has one candidate with no switch edge (route
-    // kDirect). Alive candidates as a bit mask.
-    constexpr std::uint32_t kDirect = 0xffffffffu;
-    struct Pair {
-        NodeId src, dst;
-        std::uint32_t first;
+    struct Class {
+        std::uint32_t key;   // its entry in out.chosen
+        std::uint32_t first; // its first candidate
+        std::uint32_t mult;  // CA pairs in it
         std::uint8_t count, alive_n;
         std::uint16_t alive;
     };
-    std::vector<Pair> pairs;
-    for (std::size_t di = 0; di < cas.size(); ++di) {
-        const NodeId d = cas[di];
-        const PortId dport = first_end_port(f, d);
-        if (dport == kNoPort) continue;
-        const NodeId t = f.port(dport).peer_node;
-        const bool t_switch = f.node(t).is_switch();
-        for (NodeId s : cas) {
-            if (s == d) continue;
-            const PortId sport = first_end_port(f, s);
-            if (sport == kNoPort) continue;
-            const NodeId u = f.port(sport).peer_node;
-            Pair pr{s, d, kDirect, 0, 0, 0};
-            if (u == d) { // CA cabled straight to CA
-                pr.count = 1;
-            } else if (t_switch && f.node(u).is_switch()) {
-                const auto [first, count] = switch_routes(u, t);
-                pr.first = first;
-                pr.count = static_cast<std::uint8_t>(count);
-            }
-            if (pr.count == 0) continue;
-            pr.alive_n = pr.count;
-            pr.alive = static_cast<std::uint16_t>((1u << pr.count) - 1);
-            pairs.push_back(pr);
+    std::vector<Class> classes;
+    auto add_class = [&](std::size_t key, NodeId u, NodeId t, std::uint32_t mult) {
+        const std::size_t k = std::size_t(out.index[u]) * ns + out.index[t];
+        if (memo[k] == kUnset) {
+            memo[k] = static_cast<std::uint32_t>(r_off.size() - 1);
+            memo_n[k] = static_cast<std::uint8_t>(yen.run(u, t, candidates, cands));
         }
-        if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(cas.size()));
-    }
-    auto route = [&](const Pair& p, std::uint32_t j) {
-        if (p.first == kDirect) return std::span<const PortId>{};
-        return std::span<const PortId>(r_edges.data() + r_off[p.first + j],
-                                       r_edges.data() + r_off[p.first + j + 1]);
+        const std::uint8_t count = memo_n[k];
+        if (count == 0) return; // no legal route: the pairs stay without a path
+        classes.push_back({static_cast<std::uint32_t>(key), memo[k], mult, count, count,
+                           static_cast<std::uint16_t>((1u << count) - 1)});
     };
-    // Per link, the pairs with a candidate through it (ascending), and which candidates.
+    if (by == PairClasses::SwitchPair) {
+        out.chosen.assign(ns * ns, kUnset);
+        for (std::size_t ti = 0; ti < order.size(); ++ti) {
+            const NodeId t = order[ti];
+            const std::uint32_t nt = n_cas[out.index[t]];
+            for (NodeId u : order) {
+                const std::uint32_t nu = n_cas[out.index[u]];
+                const std::uint32_t mult = u == t ? nu * (nu - 1) : nu * nt;
+                if (mult > 0) add_class(std::size_t(out.index[u]) * ns + out.index[t], u, t, mult);
+            }
+            if (progress && (ti & 15) == 0) progress(0.5 * double(ti) / double(order.size()));
+        }
+    } else {
+        const std::size_t n = cas.size();
+        out.chosen.assign(n * n, kUnset);
+        std::vector<NodeId> sw_of(n, kNoNode); // the switch a CA hangs off
+        for (std::size_t i = 0; i < n; ++i) {
+            const PortId p = first_end_port(f, cas[i]);
+            if (p != kNoPort && f.node(f.port(p).peer_node).is_switch())
+                sw_of[i] = f.port(p).peer_node;
+        }
+        for (std::size_t di = 0; di < n; ++di) {
+            if (sw_of[di] == kNoNode) continue;
+            for (std::size_t si = 0; si < n; ++si)
+                if (si != di && sw_of[si] != kNoNode)
+                    add_class(di * n + si, sw_of[si], sw_of[di], 1);
+            if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(n));
+        }
+    }
+    auto route = [&](const Class& c, std::uint32_t j) {
+        return std::span<const PortId>(r_edges.data() + r_off[c.first + j],
+                                       r_edges.data() + r_off[c.first + j + 1]);
+    };
+    // Per link, the classes with a candidate through it (ascending), and which candidates.
     std::vector<std::uint32_t> l_off(f.num_port_slots() + 1, 0);
-    std::vector<std::uint32_t> last_pair(f.num_port_slots(), kUnset);
-    for (std::uint32_t p = 0; p < pairs.size(); ++p)
-        for (std::uint32_t j = 0; j < pairs[p].count; ++j)
-            for (PortId e : route(pairs[p], j))
-                if (last_pair[e] != p) {
-                    last_pair[e] = p;
+    std::vector<std::uint32_t> last(f.num_port_slots(), kUnset);
+    for (std::uint32_t c = 0; c < classes.size(); ++c)
+        for (std::uint32_t j = 0; j < classes[c].count; ++j)
+            for (PortId e : route(classes[c], j))
+                if (last[e] != c) {
+                    last[e] = c;
                     ++l_off[e + 1];
                 }
     for (std::size_t i = 0; i < f.num_port_slots(); ++i) l_off[i + 1] += l_off[i];
-    std::vector<std::uint32_t> l_pair(l_off.back());
+    std::vector<std::uint32_t> l_class(l_off.back());
     std::vector<std::uint16_t> l_mask(l_off.back(), 0);
     {
         std::vector<std::uint32_t> fill(l_off.begin(), l_off.end() - 1);
-        std::fill(last_pair.begin(), last_pair.end(), kUnset);
-        for (std::uint32_t p = 0; p < pairs.size(); ++p)
-            for (std::uint32_t j = 0; j < pairs[p].count; ++j)
-                for (PortId e : route(pairs[p], j)) {
-                    if (last_pair[e] != p) {
-                        last_pair[e] = p;
-                        l_pair[fill[e]++] = p;
+        std::fill(last.begin(), last.end(), kUnset);
+        for (std::uint32_t c = 0; c < classes.size(); ++c)
+            for (std::uint32_t j = 0; j < classes[c].count; ++j)
+                for (PortId e : route(classes[c], j)) {
+                    if (last[e] != c) {
+                        last[e] = c;
+                        l_class[fill[e]++] = c;
                     }
                     l_mask[fill[e] - 1] |= static_cast<std::uint16_t>(1u << j);
                 }
     }
     std::vector<std::int64_t> load(f.num_port_slots(), 0);
-    for (const Pair& p : pairs)
-        for (std::uint32_t j = 0; j < p.count; ++j)
-            for (PortId e : route(p, j)) load[e] += kScale / p.count;
+    for (const Class& c : classes)
+        for (std::uint32_t j = 0; j < c.count; ++j)
+            for (PortId e : route(c, j)) load[e] += std::int64_t(c.mult) * (kScale / c.count);
     // Links still worth visiting, in PortId order, as positions in a max tree.
     std::vector<PortId> links;
     std::vector<std::uint32_t> pos(f.num_port_slots(), kUnset);
@@ -243,12 +265,12 @@ PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates,
     for (std::size_t i = 0; i < links.size(); ++i) heap.set(i, load[links[i]]);
     std::vector<bool> dead(links.size(), false);
     std::size_t num_dead = 0;
-    // One reduction changes the weights of all of a pair's candidates; their edges overlap, so
-    // the deltas are summed per edge first and each edge's load (and tree leaf) is set once.
+    // One reduction changes the weights of all of a class's candidates; their edges overlap,
+    // so the deltas are summed per edge first and each edge's load (and tree leaf) is set once.
     std::vector<std::int64_t> delta(f.num_port_slots(), 0);
     std::vector<PortId> touched;
-    auto adjust = [&](const Pair& p, std::uint32_t j, std::int64_t d) {
-        for (PortId e : route(p, j)) {
+    auto adjust = [&](const Class& c, std::uint32_t j, std::int64_t d) {
+        for (PortId e : route(c, j)) {
             if (delta[e] == 0) touched.push_back(e);
             delta[e] += d;
         }
@@ -261,39 +283,39 @@ PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates,
         }
         touched.clear();
     };
-    // l_pair of a link is in pair order. Pairs before the link's cursor are settled for good:
-    // they either have no candidate through the link any more or every candidate they have
-    // left uses it (and candidates only ever die), so each link's list is scanned once in total.
+    // l_class of a link is in class order. Classes before the link's cursor are settled for
+    // good: they either have no candidate through the link any more or every candidate they
+    // have left uses it (and candidates only ever die), so each list is scanned once in total.
     std::vector<std::uint32_t> cursor(l_off.begin(), l_off.end() - 1);
     std::size_t visits = 0;
     while (!heap.empty()) {
         const std::size_t top = heap.top();
         const std::int64_t second = heap.second(top);
         const PortId e = links[top];
-        // Drop, pair by pair (lowest pair first), the candidates through e of pairs that keep
-        // one avoiding e, until e is no longer above the next most loaded link.
+        // Drop, class by class (lowest class first), the candidates through e of classes that
+        // keep one avoiding e, until e is no longer above the next most loaded link.
         bool reduced = false;
         std::uint32_t i = cursor[e];
         const std::uint32_t end = l_off[e + 1];
         for (; i < end; ++i) {
-            Pair& pr = pairs[l_pair[i]];
-            const std::uint16_t through = pr.alive & l_mask[i];
-            if (through == 0 || through == pr.alive) continue; // settled
+            Class& c = classes[l_class[i]];
+            const std::uint16_t through = c.alive & l_mask[i];
+            if (through == 0 || through == c.alive) continue; // settled
             if (reduced && load[e] <= second) break;
             reduced = true;
-            const std::int64_t old_w = kScale / pr.alive_n;
-            const std::uint32_t left = pr.alive_n - std::popcount(through);
-            const std::int64_t new_w = kScale / left;
-            for (std::uint32_t j = 0; j < pr.count; ++j) {
-                if (!(pr.alive >> j & 1u)) continue;
+            const std::int64_t old_w = std::int64_t(c.mult) * (kScale / c.alive_n);
+            const std::uint32_t left = c.alive_n - std::popcount(through);
+            const std::int64_t new_w = std::int64_t(c.mult) * (kScale / left);
+            for (std::uint32_t j = 0; j < c.count; ++j) {
+                if (!(c.alive >> j & 1u)) continue;
                 if (through >> j & 1u)
-                    adjust(pr, j, -old_w);
+                    adjust(c, j, -old_w);
                 else
-                    adjust(pr, j, new_w - old_w);
+                    adjust(c, j, new_w - old_w);
             }
             apply();
-            pr.alive = static_cast<std::uint16_t>(pr.alive & ~through);
-            pr.alive_n = static_cast<std::uint8_t>(left);
+            c.alive = static_cast<std::uint16_t>(c.alive & ~through);
+            c.alive_n = static_cast<std::uint8_t>(left);
         }
         cursor[e] = i;
         if (i == end) { // nothing left to reduce, ever
@@ -305,33 +327,69 @@ PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates,
         if (progress && (visits & 1023) == 0)
             progress(0.5 + 0.5 * double(num_dead) / double(links.size()));
     }
-    PathSet out;
-    std::size_t pi = 0;
-    std::vector<PortId> path;
-    for (NodeId d : cas) {
-        DestPaths dp;
-        dp.dst = d;
-        const PortId dport = first_end_port(f, d);
-        for (; pi < pairs.size() && pairs[pi].dst == d; ++pi) {
-            const Pair& pr = pairs[pi];
-            const std::uint32_t j = static_cast<std::uint32_t>(std::countr_zero(pr.alive));
-            path.assign(1, first_end_port(f, pr.src));
-            const auto mid = route(pr, j);
-            path.insert(path.end(), mid.begin(), mid.end());
-            const NodeId t = f.port(dport).peer_node;
-            if (pr.first != kDirect) path.push_back(f.port_id(t, f.port(dport).peer_port));
-            dp.add(path);
-        }
-        out.push_back(std::move(dp));
+    // Keep only the selected route of each class.
+    for (const Class& c : classes) {
+        const auto r = route(c, static_cast<std::uint32_t>(std::countr_zero(c.alive)));
+        out.chosen[c.key] = static_cast<std::uint32_t>(out.off.size() - 1);
+        out.edges.insert(out.edges.end(), r.begin(), r.end());
+        out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
     }
     if (progress) progress(1.0);
     return out;
+}
+
+CaPaths::CaPaths(const Fabric& f, const SelectedPaths& sp) : f_(f), sp_(sp) {
+    for (NodeId c : f.cas()) sport_.push_back(first_end_port(f, c));
+}
+
+DestPaths CaPaths::to(std::size_t di) const {
+    const auto cas = f_.cas();
+    DestPaths dp;
+    dp.dst = cas[di];
+    const PortId dport = sport_[di];
+    if (dport == kNoPort) return dp;
+    const NodeId t = f_.port(dport).peer_node;
+    const PortId last = f_.port_id(t, f_.port(dport).peer_port); // t -> d (if t switch)
+    dp.offset.reserve(cas.size());
+    for (std::size_t si = 0; si < cas.size(); ++si) {
+        const PortId sport = sport_[si];
+        if (si == di || sport == kNoPort) continue;
+        const NodeId u = f_.port(sport).peer_node;
+        if (u == dp.dst) { // CA cabled straight to CA
+            dp.edges.push_back(sport);
+        } else {
+            const std::uint32_t r = sp_.route_of(si, di, u, t);
+            if (r == SelectedPaths::kNone) continue;
+            const auto mid = sp_.route(r);
+            dp.edges.push_back(sport);
+            dp.edges.insert(dp.edges.end(), mid.begin(), mid.end());
+            dp.edges.push_back(last);
+        }
+        dp.offset.push_back(static_cast<std::uint32_t>(dp.edges.size()));
+    }
+    return dp;
+}
+
+PathSet ca_paths(const Fabric& f, const SelectedPaths& sp) {
+    const CaPaths paths(f, sp);
+    PathSet out;
+    for (std::size_t di = 0; di < f.cas().size(); ++di) out.push_back(paths.to(di));
+    return out;
+}
+
+PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates,
+                       const std::function<void(double)>& progress) {
+    return ca_paths(f, select_paths(f, ud, PairClasses::CaPair, candidates, progress));
 }
 
 double max_link_load(const Fabric& f, const PathSet& paths) {
     std::vector<std::uint64_t> load(f.num_port_slots(), 0);
     for (const DestPaths& d : paths)
         for (PortId e : d.edges) ++load[e];
+    return max_link_load(f, load);
+}
+
+double max_link_load(const Fabric& f, std::span<const std::uint64_t> load) {
     std::uint64_t mx = 0;
     for (PortId e = 0; e < f.num_port_slots(); ++e)
         if (f.node(f.port_node(e)).is_switch() && f.port(e).connected() &&

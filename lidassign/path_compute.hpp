@@ -15,16 +15,27 @@
 // candidates), kept exactly in integers scaled by lcm(1..16). Selection: take the link of
 // highest load on which some pair still has a candidate avoiding it (ties: lowest PortId);
 // drop that pair's candidates through the link; repeat until every pair has one candidate
-// left. Documented deviation, to keep 512/64 at seconds: one visit of the most loaded link
-// drops pairs (lowest pair index first) until the link is no longer above the next most
-// loaded one, rather than one pair per global re-selection.
+// left. Documented deviation: one visit of the most loaded link drops classes (lowest first)
+// until it is no longer above the next most loaded link, rather than one class per global
+// re-selection.
 //
-// Data layout (issue 12, sizes of 1,000 hosts and more): the candidates are stored once per
-// switch pair (a CA pair holds its switch pair's first route and a 16-bit mask of the ones
-// still alive), each link lists the pairs with a candidate through it and which ones, and the
-// most loaded link comes from a max tree over the links, updated once per edge and reduction.
-// The selected paths are the same as with per-pair copies and a linear scan
-// (tests/lidassign/test_path_compute.cpp keeps that plain version as the reference).
+// Classes (PairClasses): by CA pair, each pair alone, in (destination, source) Fabric::cas()
+// order: the rule above. By switch pair (engine `separate`, issue 12): the CA pairs whose CAs
+// hang off the same two switches (u, t) share their candidates and form one class, dropped
+// together (one reduction removes the candidates through the link from every pair of the
+// class, weight = its number of pairs), so all pairs of a switch pair keep the same route;
+// classes in order of their first CA pair. Cost: the pairs of one switch pair are no longer
+// spread over several routes; on the benchmark fabrics the maximum link load stays within
+// 0.5 % of selecting pair by pair and color/L needs fewer LIDs (a destination's paths from
+// one switch never split); on a fabric with few switch pairs (two leaves) it is visibly
+// worse. Pair by pair took 10 M reductions on the 1,056-host Dragonfly, where tied links let
+// one visit drop one pair (docs/performance.md, "separate on real sizes").
+//
+// Data layout: candidates stored once per switch pair; state per class (a 16-bit mask of the
+// candidates still alive), each link lists the classes with a candidate through it and which
+// ones, and the most loaded link comes from a max tree over the links, updated once per edge
+// and reduction. tests/lidassign/test_path_compute.cpp keeps the plain rule (per CA pair,
+// optionally dropping a switch pair's pairs together) as the reference for both.
 #pragma once
 
 #include "graph/updown.hpp"
@@ -47,12 +58,53 @@ struct PathOptions {
 // a pair without a legal route is left out (the fabric is disconnected).
 PathSet compute_paths(const Fabric& f, PathScheme s, const PathOptions& opt = {});
 PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud);
+// Which CA pairs form one class of path selection (above): each CA pair alone (the paper's
+// rule; the study and `ibrt lids` use it), or all CA pairs of one switch pair (engine
+// `separate`, issue 12: 16x to 64x fewer classes).
+enum class PairClasses { CaPair, SwitchPair };
+
+// Path selection's result: one switch-level route per class (switch-to-switch edges only;
+// the empty route when both CAs hang off one switch).
+struct SelectedPaths {
+    static constexpr std::uint32_t kNone = 0xffffffffu;
+    PairClasses by = PairClasses::CaPair;
+    std::size_t num_switches = 0, num_cas = 0;
+    std::vector<std::uint32_t> index;  // per node: its index in Fabric::switches(), or kNone
+    std::vector<std::uint32_t> chosen; // per class (pair di * num_cas + si, or switch pair
+                                       // index[u] * num_switches + index[t]): route or kNone
+    std::vector<std::uint32_t> off{0}; // route r is edges[off[r], off[r+1])
+    std::vector<PortId> edges;
+    // The route of the pair from the si-th to the di-th CA of Fabric::cas(), hanging off
+    // nodes u and t, or kNone (no legal route, or a CA not cabled to a switch).
+    std::uint32_t route_of(std::size_t si, std::size_t di, NodeId u, NodeId t) const;
+    std::span<const PortId> route(std::uint32_t r) const;
+};
+
 // progress, if set, is called now and then with the fraction done (for long runs; no I/O here).
+SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses by,
+                           int candidates = 16, const std::function<void(double)>& progress = {});
+// The CA-level paths of a switch-level selection (CA up edge, route, CA down edge), one
+// destination at a time (a whole PathSet is one path per CA pair: 268 M at 16,384 hosts).
+class CaPaths {
+  public:
+    CaPaths(const Fabric& f, const SelectedPaths& sp); // both must outlive this
+    // The paths to the di-th CA of Fabric::cas(), sources in that order (ca_paths()[di]).
+    DestPaths to(std::size_t di) const;
+
+  private:
+    const Fabric& f_;
+    const SelectedPaths& sp_;
+    std::vector<PortId> sport_; // per CA: its first end port
+};
+PathSet ca_paths(const Fabric& f, const SelectedPaths& sp);
+// select_paths by CA pair (the paper's rule), then ca_paths.
 PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates = 16,
                        const std::function<void(double)>& progress = {});
 
 // All-to-all link load of a path set: max over directed switch-to-switch links of the paths
 // using it, divided by (#CAs - 1) (paper 001 §VI.D normalises each machine's traffic to 1).
 double max_link_load(const Fabric& f, const PathSet& paths);
+// The same from the paths' count per directed edge (PortId-indexed).
+double max_link_load(const Fabric& f, std::span<const std::uint64_t> load);
 
 } // namespace ibrt::lidassign

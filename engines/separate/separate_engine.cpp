@@ -43,22 +43,53 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     };
     std::function<void(double)> path_progress;
     if (opt.progress) path_progress = [&](double x) { report("path selection", x); };
-    PathSet paths = path_selection(f, ud, 16, path_progress);
-    st.max_load_selected = max_link_load(f, paths);
+    // Path selection by switch pair keeps one route per switch pair; the CA-level paths are
+    // generated one destination at a time (all of them at once are 268 M paths at 16,384 hosts).
+    const SelectedPaths sp = select_paths(f, ud, PairClasses::SwitchPair, 16, path_progress);
+    const CaPaths ca_paths_to(f, sp);
     const auto cas = f.cas();
     std::vector<std::uint32_t> ca_index(f.num_nodes(), 0xffffffffu);
     for (std::size_t i = 0; i < cas.size(); ++i) ca_index[cas[i]] = std::uint32_t(i);
 
-    std::vector<Assignment> asg;
+    // color/L per class of alike paths (color_by_route). The CAs of one switch t see the same
+    // classes (route(u, t) from each source switch u, same weights), so a switch's class
+    // colouring is kept and reused when the next destination's classes match it.
+    struct ClassColouring {
+        std::vector<NodeId> heads; // per class: the first node after the source CA
+        std::vector<std::uint32_t> weight;
+        Assignment per_class;
+    };
+    std::vector<ClassColouring> by_switch(f.num_nodes());
+    auto assign = [&](const DestPaths& d) {
+        const RouteClasses rc = route_classes(f, d);
+        const PortId dport = first_end_port(f, d.dst);
+        if (dport == kNoPort || !f.node(f.port(dport).peer_node).is_switch())
+            return expand(rc, color_classes(f, rc, true));
+        ClassColouring& c = by_switch[f.port(dport).peer_node];
+        std::vector<NodeId> heads(rc.weight.size(), kNoNode);
+        for (std::size_t x = 0; x < heads.size(); ++x) {
+            const auto p = rc.reps.path(x);
+            if (p.size() >= 2) heads[x] = f.port_node(p[1]);
+        }
+        if (heads != c.heads || rc.weight != c.weight) {
+            c.per_class = color_classes(f, rc, true);
+            c.heads = std::move(heads);
+            c.weight = rc.weight;
+        }
+        return expand(rc, c.per_class);
+    };
+    std::vector<std::uint64_t> load(f.num_port_slots(), 0);
     std::uint32_t max_k = 1;
-    for (const DestPaths& d : paths) {
-        if ((asg.size() & 63) == 0)
-            report("LID assignment", double(asg.size()) / double(paths.size()));
-        asg.push_back(color(build_split_graph(f, d), true));
-        max_k = std::max(max_k, asg.back().k);
-        st.lids_color_l += lids_for(asg.back().k);
+    for (std::size_t di = 0; di < cas.size(); ++di) {
+        if ((di & 63) == 0) report("LID assignment", double(di) / double(cas.size()));
+        const DestPaths d = ca_paths_to.to(di);
+        const std::uint32_t k = assign(d).k;
+        max_k = std::max(max_k, k);
+        st.lids_color_l += lids_for(k);
+        for (PortId e : d.edges) ++load[e];
     }
     st.needed_lmc = std::uint32_t(lmc_for(max_k));
+    st.max_load_selected = max_link_load(f, load);
 
     // LIDs.
     Routing r;
@@ -123,83 +154,8 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     }
     st.lmc = r.lmc;
 
-    // Refit destinations whose configurations exceed their LIDs.
-    std::vector<std::uint64_t> load(f.num_port_slots(), 0);
-    for (const DestPaths& d : paths)
-        for (PortId e : d.edges) ++load[e];
-    for (std::size_t di = 0; di < paths.size(); ++di) {
-        const std::uint32_t cap = room[ca_index[paths[di].dst]];
-        Assignment& a = asg[di];
-        if (a.k <= cap) continue;
-        ++st.refit_destinations;
-        DestPaths& d = paths[di];
-        std::vector<std::uint32_t> size(a.k, 0);
-        for (std::uint32_t c : a.config) ++size[c];
-        std::vector<std::uint32_t> order(a.k);
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::uint32_t x, std::uint32_t y) { return size[x] > size[y]; });
-        std::vector<std::uint32_t> renum(a.k, 0xffffffffu);
-        for (std::uint32_t j = 0; j < cap; ++j) renum[order[j]] = j;
-        const PortId target = first_end_port(f, d.dst);
-        std::vector<std::uint32_t> new_config(d.size());
-        for (std::size_t i = 0; i < d.size(); ++i) new_config[i] = renum[a.config[i]];
-        std::vector<CompletedTree> trees;
-        for (std::uint32_t j = 0; j < cap; ++j)
-            trees.push_back(complete_tree(f, ud, target, fixed_of(f, d, new_config, j)));
-        DestPaths nd;
-        nd.dst = d.dst;
-        std::vector<PortId> walk;
-        for (std::size_t i = 0; i < d.size(); ++i) {
-            const auto p = d.path(i);
-            if (new_config[i] != 0xffffffffu) {
-                nd.add(p);
-                continue;
-            }
-            for (PortId e : p) --load[e];
-            const PortId src = p[0];
-            const NodeId leaf = f.port(src).peer_node;
-            std::uint32_t best = 0xffffffffu, best_hops = graph::kFar;
-            std::uint64_t best_load = ~0ull;
-            for (std::uint32_t j = 0; j < cap; ++j) {
-                if (trees[j].hops[leaf] == graph::kFar) continue;
-                std::uint64_t mx = load[src];
-                for (NodeId x = leaf; x != kNoNode;) {
-                    const PortId e = trees[j].out[x];
-                    mx = std::max(mx, load[e]);
-                    const NodeId nx = f.port(e).peer_node;
-                    x = f.node(nx).is_switch() ? nx : kNoNode;
-                }
-                const std::uint32_t h = trees[j].hops[leaf];
-                if (h < best_hops || (h == best_hops && mx < best_load)) {
-                    best = j;
-                    best_hops = h;
-                    best_load = mx;
-                }
-            }
-            if (best == 0xffffffffu)
-                throw RoutingError(
-                    fmt::format("separate: no route to {} fits LMC {}", f.node(d.dst).desc, r.lmc));
-            walk.assign(1, src);
-            for (NodeId x = leaf; x != kNoNode;) {
-                const PortId e = trees[best].out[x];
-                walk.push_back(e);
-                const NodeId nx = f.port(e).peer_node;
-                x = f.node(nx).is_switch() ? nx : kNoNode;
-            }
-            for (PortId e : walk) ++load[e];
-            st.refit_extra_hops += walk.size() > p.size() ? walk.size() - p.size() : 0;
-            ++st.refit_paths;
-            new_config[i] = best;
-            nd.add(walk);
-        }
-        d = std::move(nd);
-        a.config = std::move(new_config);
-        a.k = cap;
-    }
-    st.max_load_final = max_link_load(f, paths);
-
-    // LFTs.
+    // Per destination, in order: refit configurations that exceed its LIDs, then its LFT
+    // entries and path selection. (Refits only change `load`, which only later refits read.)
     r.lft.assign(f.num_nodes(), {});
     for (NodeId s : f.switches()) r.lft[s].assign(r.lids.max_lid() + 1u, kNoPath);
     auto write = [&](const CompletedTree& t, Lid lid) {
@@ -208,25 +164,96 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         st.forced_entries += t.forced;
     };
     r.dlid_choice.assign(cas.size() * cas.size(), 0);
-    for (std::size_t di = 0; di < paths.size(); ++di) {
-        if ((di & 63) == 0) report("forwarding tables", double(di) / double(paths.size()));
-        const DestPaths& d = paths[di];
-        const PortId target = first_end_port(f, d.dst);
-        if (target == kNoPort) continue;
-        const Lid base = r.lids.base(target);
-        const std::uint32_t nl = 1u << r.lids.lmc(target);
-        const std::uint32_t k = std::max<std::uint32_t>(asg[di].k, 1);
-        std::vector<CompletedTree> trees;
-        for (std::uint32_t j = 0; j < k && j < nl; ++j)
-            trees.push_back(complete_tree(f, ud, target, fixed_of(f, d, asg[di].config, j)));
-        for (std::uint32_t j = 0; j < nl; ++j) write(trees[j % trees.size()], Lid(base + j));
-        const std::uint32_t dst_i = ca_index[d.dst];
-        for (std::size_t i = 0; i < d.size(); ++i) {
-            const std::uint32_t src_i = ca_index[f.port_node(d.path(i)[0])];
-            r.dlid_choice[std::size_t(src_i) * cas.size() + dst_i] =
-                static_cast<Lid>(base + asg[di].config[i]);
+    for (std::size_t di = 0; di < cas.size(); ++di) {
+        if ((di & 63) == 0) report("forwarding tables", double(di) / double(cas.size()));
+        DestPaths d = ca_paths_to.to(di);
+        Assignment a = assign(d);
+        const std::uint32_t cap = room[ca_index[d.dst]];
+        if (a.k > cap) {
+            ++st.refit_destinations;
+            std::vector<std::uint32_t> size(a.k, 0);
+            for (std::uint32_t c : a.config) ++size[c];
+            std::vector<std::uint32_t> order(a.k);
+            std::iota(order.begin(), order.end(), 0u);
+            std::stable_sort(order.begin(), order.end(),
+                             [&](std::uint32_t x, std::uint32_t y) { return size[x] > size[y]; });
+            std::vector<std::uint32_t> renum(a.k, 0xffffffffu);
+            for (std::uint32_t j = 0; j < cap; ++j) renum[order[j]] = j;
+            const PortId target = first_end_port(f, d.dst);
+            std::vector<std::uint32_t> new_config(d.size());
+            for (std::size_t i = 0; i < d.size(); ++i) new_config[i] = renum[a.config[i]];
+            std::vector<CompletedTree> trees;
+            for (std::uint32_t j = 0; j < cap; ++j)
+                trees.push_back(complete_tree(f, ud, target, fixed_of(f, d, new_config, j)));
+            DestPaths nd;
+            nd.dst = d.dst;
+            std::vector<PortId> walk;
+            for (std::size_t i = 0; i < d.size(); ++i) {
+                const auto p = d.path(i);
+                if (new_config[i] != 0xffffffffu) {
+                    nd.add(p);
+                    continue;
+                }
+                for (PortId e : p) --load[e];
+                const PortId src = p[0];
+                const NodeId leaf = f.port(src).peer_node;
+                std::uint32_t best = 0xffffffffu, best_hops = graph::kFar;
+                std::uint64_t best_load = ~0ull;
+                for (std::uint32_t j = 0; j < cap; ++j) {
+                    if (trees[j].hops[leaf] == graph::kFar) continue;
+                    std::uint64_t mx = load[src];
+                    for (NodeId x = leaf; x != kNoNode;) {
+                        const PortId e = trees[j].out[x];
+                        mx = std::max(mx, load[e]);
+                        const NodeId nx = f.port(e).peer_node;
+                        x = f.node(nx).is_switch() ? nx : kNoNode;
+                    }
+                    const std::uint32_t h = trees[j].hops[leaf];
+                    if (h < best_hops || (h == best_hops && mx < best_load)) {
+                        best = j;
+                        best_hops = h;
+                        best_load = mx;
+                    }
+                }
+                if (best == 0xffffffffu)
+                    throw RoutingError(fmt::format("separate: no route to {} fits LMC {}",
+                                                   f.node(d.dst).desc, r.lmc));
+                walk.assign(1, src);
+                for (NodeId x = leaf; x != kNoNode;) {
+                    const PortId e = trees[best].out[x];
+                    walk.push_back(e);
+                    const NodeId nx = f.port(e).peer_node;
+                    x = f.node(nx).is_switch() ? nx : kNoNode;
+                }
+                for (PortId e : walk) ++load[e];
+                st.refit_extra_hops += walk.size() > p.size() ? walk.size() - p.size() : 0;
+                ++st.refit_paths;
+                new_config[i] = best;
+                nd.add(walk);
+            }
+            d = std::move(nd);
+            a.config = std::move(new_config);
+            a.k = cap;
         }
+        const PortId target = first_end_port(f, d.dst);
+        if (target != kNoPort) {
+            const Lid base = r.lids.base(target);
+            const std::uint32_t nl = 1u << r.lids.lmc(target);
+            const std::uint32_t k = std::max<std::uint32_t>(a.k, 1);
+            std::vector<CompletedTree> trees;
+            for (std::uint32_t j = 0; j < k && j < nl; ++j)
+                trees.push_back(complete_tree(f, ud, target, fixed_of(f, d, a.config, j)));
+            for (std::uint32_t j = 0; j < nl; ++j) write(trees[j % trees.size()], Lid(base + j));
+            const std::uint32_t dst_i = ca_index[d.dst];
+            for (std::size_t i = 0; i < d.size(); ++i) {
+                const std::uint32_t src_i = ca_index[f.port_node(d.path(i)[0])];
+                r.dlid_choice[std::size_t(src_i) * cas.size() + dst_i] =
+                    static_cast<Lid>(base + a.config[i]);
+            }
+        }
+        if (stats) st.paths.push_back(std::move(d));
     }
+    st.max_load_final = max_link_load(f, load);
     // Pairs without a path (a CA to itself) use the base LID.
     for (std::size_t s = 0; s < cas.size(); ++s)
         for (std::size_t t = 0; t < cas.size(); ++t) {
@@ -245,7 +272,6 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j) write(t, Lid(r.lids.base(p) + j));
     }
     report("forwarding tables", 1.0);
-    st.paths = std::move(paths);
     r.stats = {{"needed_lmc", st.needed_lmc},
                {"lids_color_l", double(st.lids_color_l)},
                {"refit_destinations", st.refit_destinations},

@@ -1,9 +1,13 @@
 // Paper 001 §V on the worked example of Fig. 5 and on hand cases with known k.
+#include "fabric/generators/random_graph.hpp"
 #include "fig5.hpp"
 #include "lidassign/heuristics.hpp"
+#include "lidassign/path_compute.hpp"
 #include "lidassign/split_graph.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <set>
 
 using namespace ibrt;
 using namespace ibrt::lidassign;
@@ -138,4 +142,71 @@ TEST_CASE("heuristic names round-trip and LIDs round up to powers of two") {
     CHECK(lids_for(5) == 8);
     CHECK(lmc_for(5) == 3);
     CHECK(lmc_for(1) == 0);
+}
+
+namespace {
+
+// Fig. 9 the plain way: each step scans the working graph for the vertex of highest (lowest)
+// current degree, lowest index on ties, colours it and removes it with its neighbours.
+Assignment plain_color(const SplitGraph& g, bool largest_first) {
+    const auto n = static_cast<std::uint32_t>(g.num_vertices());
+    Assignment a;
+    a.config.assign(n, 0xffffffffu);
+    std::uint32_t left = n;
+    while (left > 0) {
+        std::vector<bool> work(n);
+        for (std::uint32_t v = 0; v < n; ++v) work[v] = a.config[v] == 0xffffffffu;
+        for (;;) {
+            std::uint32_t best = n, best_deg = 0;
+            for (std::uint32_t v = 0; v < n; ++v) {
+                if (!work[v]) continue;
+                std::uint32_t dg = 0;
+                for (std::uint32_t w : g.neighbours(v)) dg += work[w];
+                if (best == n || (largest_first ? dg > best_deg : dg < best_deg)) {
+                    best = v;
+                    best_deg = dg;
+                }
+            }
+            if (best == n) break;
+            a.config[best] = a.k;
+            --left;
+            work[best] = false;
+            for (std::uint32_t w : g.neighbours(best)) work[w] = false;
+        }
+        ++a.k;
+    }
+    return a;
+}
+
+} // namespace
+
+TEST_CASE("color_by_route colours per class of alike paths exactly as color() colours every "
+          "path (issue 12); color() with incremental degrees equals the plain Fig. 9 scan") {
+    for (std::uint64_t seed : {1, 2, 3}) {
+        INFO("seed " << seed);
+        gen::RandomParams rp;
+        rp.switches = 10;
+        rp.degree = 4;
+        rp.cas = 40; // four CAs per switch: classes of up to four paths per destination
+        rp.seed = seed;
+        const Fabric f = gen::random_fabric(rp);
+        const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, seed));
+        std::size_t classes_smaller = 0;
+        for (const DestPaths& d : path_selection(f, ud, 16)) {
+            for (bool largest : {true, false}) {
+                const SplitGraph g = build_split_graph(f, d);
+                const Assignment want = plain_color(g, largest);
+                CHECK(color(g, largest).config == want.config);
+                const Assignment got = color_by_route(f, d, largest);
+                CHECK(got.k == want.k);
+                CHECK(got.config == want.config);
+                CHECK(valid_assignment(g, got.config));
+            }
+            std::set<std::vector<PortId>> tails;
+            for (std::size_t i = 0; i < d.size(); ++i)
+                tails.emplace(d.path(i).begin() + 1, d.path(i).end());
+            classes_smaller += tails.size() < d.size();
+        }
+        CHECK(classes_smaller > 0); // the classes are real
+    }
 }

@@ -92,6 +92,17 @@ TEST_CASE("two-level tree rooted at a leaf: path selection splits each direction
     CHECK(load.size() == 8);
     for (auto [e, n] : load) CHECK(n == 2);
     CHECK(max_link_load(f, ps) == Approx(2.0 / 3.0));
+    // By switch pair (engine `separate`), the 4 pairs of a direction are one class and keep
+    // one route: one spine per direction, 4 paths on each of its 4 links.
+    const PathSet by_switch = ca_paths(f, select_paths(f, ud, PairClasses::SwitchPair, 16));
+    check_paths(f, ud, by_switch);
+    load.clear();
+    for (const DestPaths& d : by_switch)
+        for (PortId e : d.edges)
+            if (f.node(f.port_node(e)).is_switch() && f.node(f.port(e).peer_node).is_switch())
+                ++load[e];
+    CHECK(load.size() == 4);
+    for (auto [e, n] : load) CHECK(n == 4);
 }
 
 TEST_CASE("random irregular fabrics: every pair gets a legal Up*/Down* path (shortest for SW, "
@@ -127,12 +138,15 @@ namespace {
 // path_selection's rule written the plain way (path_compute.hpp): every CA pair holds its own
 // copy of its switch pair's Yen candidates, the most loaded link is found by scanning all
 // links, and a visit drops pairs in pair order until the link is no longer above the next most
-// loaded one. path_selection shares candidates per switch pair, keeps the loads in a max tree
-// and sums a reduction's deltas per edge (issue 12); it must select the same paths.
-PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
+// loaded one; by_switch: a pair drops together with every pair of its switch pair. select_paths
+// shares candidates per switch pair, keeps one state per class weighted by its pairs, the loads
+// in a max tree, and sums a reduction's deltas per edge (issue 12); it must select the same
+// paths.
+PathSet reference_selection(const Fabric& f, const graph::UpDown& ud, bool by_switch) {
     constexpr std::int64_t kScale = 720720;
     struct Pair {
         NodeId dst;
+        std::pair<NodeId, NodeId> cls;          // (source switch, destination switch)
         std::vector<std::vector<PortId>> cands; // full paths, CA port first
         std::vector<bool> alive;
         std::size_t alive_n = 0;
@@ -144,7 +158,7 @@ PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
         for (NodeId s : f.cas()) {
             if (s == d) continue;
             const PortId sport = first_end_port(f, s);
-            Pair p{d, {}, {}, 0};
+            Pair p{d, {f.port(sport).peer_node, t}, {}, {}, 0};
             for (auto r : graph::yen_k_shortest(f, ud, f.port(sport).peer_node, t, 16)) {
                 r.insert(r.begin(), sport);
                 r.push_back(f.port_id(t, f.port(dport).peer_port));
@@ -184,25 +198,30 @@ PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
         for (PortId e = 0; e < f.num_port_slots(); ++e)
             if (live[e] && e != top) second = std::max(second, load[e]);
         bool reduced = false, any_open = false;
-        for (Pair& p : pairs) {
-            if (!open_pair(p, top)) continue;
+        for (Pair& first : pairs) {
+            if (!open_pair(first, top)) continue;
             if (reduced && load[top] <= second) {
                 any_open = true;
                 break;
             }
             reduced = true;
-            std::size_t through = 0;
-            for (std::size_t c = 0; c < p.cands.size(); ++c)
-                through += p.alive[c] && uses(p.cands[c], top);
-            const std::int64_t old_w = kScale / std::int64_t(p.alive_n);
-            const std::int64_t new_w = kScale / std::int64_t(p.alive_n - through);
-            for (std::size_t c = 0; c < p.cands.size(); ++c) {
-                if (!p.alive[c]) continue;
-                const bool dies = uses(p.cands[c], top);
-                for (PortId e : p.cands[c]) load[e] += dies ? -old_w : new_w - old_w;
-                if (dies) p.alive[c] = false;
+            // The pair, or every pair of its switch pair (they all have the same candidates
+            // alive, so each is open too).
+            for (Pair& p : pairs) {
+                if (by_switch ? p.cls != first.cls : &p != &first) continue;
+                std::size_t through = 0;
+                for (std::size_t c = 0; c < p.cands.size(); ++c)
+                    through += p.alive[c] && uses(p.cands[c], top);
+                const std::int64_t old_w = kScale / std::int64_t(p.alive_n);
+                const std::int64_t new_w = kScale / std::int64_t(p.alive_n - through);
+                for (std::size_t c = 0; c < p.cands.size(); ++c) {
+                    if (!p.alive[c]) continue;
+                    const bool dies = uses(p.cands[c], top);
+                    for (PortId e : p.cands[c]) load[e] += dies ? -old_w : new_w - old_w;
+                    if (dies) p.alive[c] = false;
+                }
+                p.alive_n -= through;
             }
-            p.alive_n -= through;
         }
         if (!any_open) live[top] = false;
     }
@@ -224,8 +243,8 @@ PathSet reference_selection(const Fabric& f, const graph::UpDown& ud) {
 
 } // namespace
 
-TEST_CASE("path selection equals the plain most-loaded-link-first rule (shared candidates, max "
-          "tree)") {
+TEST_CASE("path selection equals the plain most-loaded-link-first rule, by CA pair and by switch "
+          "pair (shared candidates, max tree)") {
     for (std::uint64_t seed : {1, 2, 3, 4}) {
         INFO("seed " << seed);
         gen::RandomParams rp;
@@ -235,7 +254,7 @@ TEST_CASE("path selection equals the plain most-loaded-link-first rule (shared c
         rp.seed = seed;
         const Fabric f = gen::random_fabric(rp);
         const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, seed));
-        const PathSet want = reference_selection(f, ud);
+        const PathSet want = reference_selection(f, ud, false);
         std::vector<double> seen;
         const PathSet got = path_selection(f, ud, 16, [&](double x) { seen.push_back(x); });
         REQUIRE(got.size() == want.size());
@@ -245,6 +264,19 @@ TEST_CASE("path selection equals the plain most-loaded-link-first rule (shared c
             differ += got[i].offset != want[i].offset || got[i].edges != want[i].edges;
         }
         CHECK(differ == 0);
+        // By switch pair: the reference dropping a switch pair's pairs together.
+        const PathSet want_sw = reference_selection(f, ud, true);
+        const PathSet got_sw = ca_paths(f, select_paths(f, ud, PairClasses::SwitchPair, 16));
+        check_paths(f, ud, got_sw, false);
+        REQUIRE(got_sw.size() == want_sw.size());
+        std::size_t differ_sw = 0, differ_modes = 0;
+        for (std::size_t i = 0; i < got_sw.size(); ++i) {
+            differ_sw +=
+                got_sw[i].offset != want_sw[i].offset || got_sw[i].edges != want_sw[i].edges;
+            differ_modes += got_sw[i].edges != got[i].edges;
+        }
+        CHECK(differ_sw == 0);
+        CHECK(differ_modes > 0); // the two rules are not the same
         // Progress: fractions in [0, 1], never going back, ending at 1.
         REQUIRE(!seen.empty());
         CHECK(std::is_sorted(seen.begin(), seen.end()));
