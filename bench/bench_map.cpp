@@ -17,8 +17,9 @@
 #include "mapping/shape_compare.hpp"
 #include "sim/svg_plot.hpp"
 
+#include "peak_rss.hpp"
+
 #include <fmt/core.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -31,12 +32,6 @@
 using namespace ibrt;
 
 namespace {
-
-double peak_rss_mb() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / 1024.0;
-}
 
 struct Config {
     const char* name;
@@ -86,7 +81,7 @@ void speed() {
         fmt::print("{:<18} switches {:>5} CAs {:>6} -> {:<10} map {:.3f} s (median of 5, range "
                    "{:.3f}..{:.3f})  peak RSS {:.0f} MB\n",
                    c.name, f.switches().size(), f.cas().size(), mapping::family_name(s.family),
-                   times[2], times.front(), times.back(), peak_rss_mb());
+                   times[2], times.front(), times.back(), bench::peak_rss_mib());
     }
 }
 

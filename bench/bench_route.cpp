@@ -6,8 +6,9 @@
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
 
+#include "peak_rss.hpp"
+
 #include <fmt/core.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <optional>
@@ -15,12 +16,6 @@
 using namespace ibrt;
 
 namespace {
-
-double peak_rss_mb() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / 1024.0;
-}
 
 void time_route(const char* name, const Fabric& f, const char* engine, std::optional<int> lmc) {
     EngineOptions opt;
@@ -31,7 +26,7 @@ void time_route(const char* name, const Fabric& f, const char* engine, std::opti
     fmt::print("{:<10} {:<5} CAs {:>6} switches {:>5} LMC {} max LID {:>5}  route {:.3f} s  "
                "peak RSS {:.0f} MB\n",
                name, engine, f.cas().size(), f.switches().size(), r.lmc, r.lids.max_lid(), s,
-               peak_rss_mb());
+               bench::peak_rss_mib());
 }
 
 // Link load under all-to-all and under hot spot (every CA sends to CA 0): paper §4 Figure 9.

@@ -6,20 +6,15 @@
 #include "fabric/generators/failures.hpp"
 #include "fabric/generators/torus.hpp"
 
+#include "peak_rss.hpp"
+
 #include <fmt/core.h>
-#include <sys/resource.h>
 
 #include <chrono>
 
 using namespace ibrt;
 
 namespace {
-
-double peak_rss_mb() {
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / 1024.0;
-}
 
 void time_route(const char* name, const Fabric& f) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -29,7 +24,7 @@ void time_route(const char* name, const Fabric& f) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         fmt::print("{:<28} switches {:>5} CAs {:>6} data VLs {}  map+route {:.3f} s  peak RSS "
                    "{:.0f} MB\n",
-                   name, f.switches().size(), f.cas().size(), r.data_vls, s, peak_rss_mb());
+                   name, f.switches().size(), f.cas().size(), r.data_vls, s, bench::peak_rss_mib());
     } catch (const RoutingError& e) {
         fmt::print("{:<28} declined: {}\n", name, e.what());
     }

@@ -14,7 +14,8 @@ namespace ibrt::direct {
 
 // `preassigned` when given (every cabled CA port and every switch must have a LID, else the
 // engine declines naming the first without); otherwise end ports get aligned blocks of
-// 2^lmc LIDs (opt.lmc, default 0) after the switches' single LIDs. Sets `lmc`.
+// 2^lmc LIDs (opt.lmc, default 0), grouped by the switch they hang off, and switches single
+// LIDs below the first block and after the last. Sets `lmc`.
 Lids direct_lids(const Fabric& f, const Lids* preassigned, const EngineOptions& opt,
                  std::string_view engine, std::uint8_t& lmc);
 

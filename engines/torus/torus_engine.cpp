@@ -32,6 +32,8 @@
 // LFTs: per destination switch every switch's next hop (dor_routes.hpp), and among parallel
 // cables the DLID modulo the bundle size (LIDs of one switch's CAs are consecutive, so each
 // switch spreads destinations evenly). Path SLs are one row per ingress switch.
+#include "engines/direct/direct_lids.hpp"
+#include "engines/direct/neighbor_ports.hpp"
 #include "engines/engine.hpp"
 #include "engines/torus/dor_routes.hpp"
 #include "engines/torus/torus_grid.hpp"
@@ -51,63 +53,6 @@ namespace {
 
 using torus::DorRouter;
 using torus::TorusGrid;
-
-// LIDs the engine assigns: CA/router end ports grouped by the switch they hang off (so one
-// switch's destinations are consecutive LIDs), each an aligned block of 2^lmc; switches take
-// the LIDs below the first block, then those after the last.
-Lids assign_lids(const Fabric& f, const TorusGrid& g, int lmc) {
-    Lids lids(f);
-    const std::uint32_t block = 1u << lmc;
-    std::vector<PortId> order;
-    std::vector<bool> taken(f.num_port_slots(), false);
-    for (std::uint32_t s = 0; s < g.num_switches(); ++s) {
-        const NodeId v = g.node(s);
-        for (PortNum p = 1; p <= f.node(v).num_ports; ++p) {
-            const Port& port = f.port(v, p);
-            if (!port.connected() || f.node(port.peer_node).is_switch()) continue;
-            const PortId e = f.port_id(port.peer_node, port.peer_port);
-            if (is_end_port(f, e) && !taken[e]) {
-                taken[e] = true;
-                order.push_back(e);
-            }
-        }
-    }
-    for (PortId e : all_end_ports(f))
-        if (!taken[e]) order.push_back(e);
-    const std::uint64_t need = std::uint64_t(order.size() + 1) * block +
-                               (f.switches().size() > block - 1 ? f.switches().size() : 0);
-    if (need > kMaxUnicastLid)
-        throw RoutingError(fmt::format("torus: {} end ports with LMC {} and {} switches need "
-                                       "more than the {} unicast LIDs",
-                                       order.size(), lmc, f.switches().size(), kMaxUnicastLid));
-    std::uint32_t next = block;
-    for (PortId e : order) {
-        lids.assign(e, static_cast<Lid>(next), static_cast<std::uint8_t>(lmc));
-        next += block;
-    }
-    std::uint32_t low = 1;
-    for (NodeId s : f.switches()) {
-        const bool in_gap = low < block;
-        lids.assign(f.port_id(s, 0), static_cast<Lid>(in_gap ? low : next), 0);
-        (in_gap ? low : next) += 1;
-    }
-    return lids;
-}
-
-int check_preassigned(const Fabric& f, const Lids& pre) {
-    int lmc = 0;
-    for (PortId p : all_end_ports(f)) {
-        if (!pre.has_lid(p))
-            throw RoutingError(fmt::format("torus: {} has no LID among the preassigned LIDs",
-                                           display_port(f, f.port_node(p), f.port_num(p))));
-        lmc = std::max<int>(lmc, pre.lmc(p));
-    }
-    for (NodeId s : f.switches())
-        if (!pre.has_lid(f.port_id(s, 0)))
-            throw RoutingError(
-                fmt::format("torus: switch {} has no preassigned LID", display_name(f, s)));
-    return lmc;
-}
 
 // The VLs of the scheme in the header: by the dimensions of the in and out ports (-1: port 0
 // or an end port) and the SL.
@@ -142,16 +87,7 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
     const std::size_t n = g.num_switches();
 
     Routing r;
-    if (preassigned) {
-        r.lmc = static_cast<std::uint8_t>(check_preassigned(f, *preassigned));
-        r.lids = *preassigned;
-    } else {
-        const int lmc = opt.lmc.value_or(0);
-        if (lmc < 0 || lmc > kMaxLmc)
-            throw RoutingError(fmt::format("torus: LMC {} is outside 0..7", lmc));
-        r.lmc = static_cast<std::uint8_t>(lmc);
-        r.lids = assign_lids(f, g, lmc);
-    }
+    r.lids = direct::direct_lids(f, preassigned, opt, "torus", r.lmc);
     const Lid max_lid = r.lids.max_lid();
     const std::size_t width = std::size_t(max_lid) + 1;
 
@@ -163,28 +99,14 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
     std::vector<std::uint32_t> dest_start(n + 1, 0);
     std::vector<Dest> dests;
     {
-        std::vector<std::uint32_t> sw_of(width, torus::kNone);
-        std::vector<PortNum> port_of(width, 0);
-        for (std::uint32_t l = 1; l <= max_lid; ++l) {
-            const PortId o = r.lids.owner(static_cast<Lid>(l));
-            if (o == kNoPort) continue;
-            const NodeId v = f.port_node(o);
-            if (f.node(v).is_switch()) {
-                sw_of[l] = g.dense(v);
-            } else {
-                const Port& p = f.port(o);
-                if (!p.connected() || !f.node(p.peer_node).is_switch()) continue;
-                sw_of[l] = g.dense(p.peer_node);
-                port_of[l] = p.peer_port;
-            }
-            ++dest_start[sw_of[l] + 1];
-        }
+        const std::vector<direct::LidTarget> target = direct::lid_targets(f, links, r.lids);
+        for (Lid l = 1; l <= max_lid; ++l)
+            if (target[l].sw != mapping::kNone) ++dest_start[target[l].sw + 1];
         for (std::size_t s = 0; s < n; ++s) dest_start[s + 1] += dest_start[s];
         dests.resize(dest_start[n]);
         std::vector<std::uint32_t> fill(dest_start.begin(), dest_start.end() - 1);
-        for (std::uint32_t l = 1; l <= max_lid; ++l)
-            if (sw_of[l] != torus::kNone)
-                dests[fill[sw_of[l]]++] = {static_cast<Lid>(l), port_of[l]};
+        for (Lid l = 1; l <= max_lid; ++l)
+            if (target[l].sw != mapping::kNone) dests[fill[target[l].sw]++] = {l, target[l].port};
     }
 
     VlRule vl;
