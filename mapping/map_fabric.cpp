@@ -2,6 +2,7 @@
 #include "mapping/map_fabric.hpp"
 
 #include "fabric/display_name.hpp"
+#include "mapping/slimfly_map.hpp"
 #include "mapping/union_find.hpp"
 
 #include <fmt/format.h>
@@ -26,6 +27,8 @@ std::string_view family_name(Family f) {
         return "torus x flatfly";
     case Family::Dragonfly:
         return "dragonfly";
+    case Family::SlimFly:
+        return "slimfly";
     case Family::Unknown:
         return "unknown";
     }
@@ -620,8 +623,18 @@ Shape map_fabric(const Fabric& f, const SwitchLinks& g, const LinkClasses& c) {
                        fmt::format("the switches form {} separate parts; each is a fabric of "
                                    "its own",
                                    count));
+    // A Slim Fly's size and degree are specific enough to try it first (an embedding holds
+    // every link by construction); when it fails and nothing else fits, its reason is given.
+    std::string slimfly_why;
+    if (const int q = slimfly_candidate_q(g)) {
+        Shape sf = map_slimfly(f, g, q, s);
+        if (sf.family == Family::SlimFly) return sf;
+        slimfly_why = std::move(sf.why_not);
+    }
     if (auto d = try_dragonfly(g, c, s)) return std::move(*d);
-    return map_cartesian(f, g, c, std::move(s));
+    Shape out = map_cartesian(f, g, c, std::move(s));
+    if (out.family == Family::Unknown && !slimfly_why.empty()) out.why_not = slimfly_why;
+    return out;
 }
 
 Shape map_fabric(const Fabric& f) {

@@ -12,6 +12,8 @@
 //     back as rings.
 //   - Damage: classes too small to have met the others in rectangles are placed by the
 //     coordinates afterwards; hyperplane pieces of one ring position are rejoined.
+//   - Past the paper, Slim Fly (§1.5): an embedding into the MMS graph (slimfly_map.hpp),
+//     tried first when the switch count and degree are a Slim Fly's.
 // The result is checked against the cabling before it is returned: distinct coordinates for
 // distinct switches, and every link joining switches that differ in exactly its dimension
 // (by one, mod K, on a ring). What fails the check is Family::Unknown with the reason.

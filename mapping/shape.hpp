@@ -1,7 +1,8 @@
 // What mapping recovers from the cabling (paper 003 §2): the family of a direct topology, its
 // parameters in the paper's notation (§1: N dimensions of K_n switches and links L_n cables
 // wide, C CAs per switch; Dragonfly groups of K switches with G global links each), every
-// switch's coordinates, and what is missing against the complete shape.
+// switch's coordinates, and what is missing against the complete shape. Past the paper's §2:
+// Slim Fly (§1.5), by its MMS graph parameter q and (t, x, y) coordinates.
 #pragma once
 
 #include "fabric/fabric.hpp"
@@ -12,7 +13,7 @@
 
 namespace ibrt::mapping {
 
-enum class Family { FlatFly, Hypercube, Torus, Mixed, Dragonfly, Unknown };
+enum class Family { FlatFly, Hypercube, Torus, Mixed, Dragonfly, SlimFly, Unknown };
 std::string_view family_name(Family f);
 
 struct Dimension {
@@ -36,6 +37,10 @@ struct Shape {
     // Dragonfly.
     int groups = 0, group_size = 0, globals_per_switch = 0;
     std::vector<int> group, index_in_group; // per dense switch
+    // Slim Fly (mapping/slimfly_map.hpp): the MMS graph's q; coord holds (t, x, y) per switch:
+    // subgraph t, column x, row y; 2 subgraphs of q columns of q switches when complete.
+    int q = 0;
+    int link_width = 0; // L: cables per cabled pair (the most common count)
     // Against the complete shape.
     std::vector<std::vector<int>> missing_switches; // coordinates (Dragonfly: {group, index})
     std::vector<MissingLink> missing_links;

@@ -1,6 +1,9 @@
 // Comparing a recovered shape with the generator's coordinates; see shape_compare.hpp.
 #include "mapping/shape_compare.hpp"
 
+#include "fabric/generators/slimfly.hpp"
+
+#include <algorithm>
 #include <charconv>
 #include <map>
 
@@ -63,6 +66,33 @@ bool matches_generator(const Shape& s, const std::vector<std::vector<int>>& want
     if (s.family == Family::Unknown || want.empty()) return false;
     for (const auto& w : want)
         if (w.size() != want[0].size()) return false;
+    if (s.family == Family::SlimFly) {
+        // A bijection between the generator's (t, x, y) and the recovered ones that keeps
+        // every pair adjacent in the MMS graph adjacent: an automorphism of the graph.
+        if (want[0].size() != 3) return false;
+        const int q = s.q;
+        const auto index = [q](const std::vector<int>& c) {
+            return std::uint32_t((c[0] * q + c[1]) * q + c[2]);
+        };
+        const gen::Adjacency h = gen::mms_graph(q);
+        std::vector<std::uint32_t> to(h.size(), kNone), from(h.size(), kNone);
+        for (std::size_t v = 0; v < want.size(); ++v) {
+            for (int k = 0; k < 3; ++k)
+                if (want[v][k] < 0 || want[v][k] >= (k ? q : 2) || s.coord[v][k] < 0 ||
+                    s.coord[v][k] >= (k ? q : 2))
+                    return false;
+            const std::uint32_t a = index(want[v]), b = index(s.coord[v]);
+            if (to[a] != kNone || from[b] != kNone) return false;
+            to[a] = b;
+            from[b] = a;
+        }
+        for (std::uint32_t a = 0; a < h.size(); ++a)
+            for (std::uint32_t c : h[a])
+                if (to[a] != kNone && to[c] != kNone &&
+                    !std::binary_search(h[to[a]].begin(), h[to[a]].end(), to[c]))
+                    return false;
+        return true;
+    }
     if (s.family == Family::Dragonfly) {
         if (want[0].size() != 2) return false;
         std::map<int, int> to, from;

@@ -5,6 +5,8 @@
 //     generated dimensions under which each dimension's values correspond one to one (any
 //     relabelling of a complete dimension; a rotation or reflection of a ring).
 //   - Dragonfly: the same partition of switches into groups.
+//   - Slim Fly: the map from generated to recovered (t, x, y) is one to one and keeps the MMS
+//     graph's adjacency (an automorphism of the graph, restricted to the switches present).
 // The generator's coordinates come from its switch labels ("sw-1.0.3", "sw-g3-1"), which the
 // mapping itself never reads.
 #pragma once

@@ -5,11 +5,12 @@
 //
 // JSON, schema "ibrt-map/1" (fields are only ever added):
 //   { "schema", "file", "family": "flatfly"|"hypercube"|"torus"|"torus x flatfly"|
-//     "dragonfly"|"unknown", "why_not": str (unknown only), "switches": n, "cas_per_switch": n,
-//     "dimensions": [{"k": n, "width": n, "ring": b}]              (Cartesian families)
-//     "groups": n, "group_size": n, "globals_per_switch": n,       (Dragonfly)
+//     "dragonfly"|"slimfly"|"unknown", "why_not": str (unknown only), "switches": n,
+//     "cas_per_switch": n, "dimensions": [{"k": n, "width": n, "ring": b}]              (Cartesian
+//     families) "groups": n, "group_size": n, "globals_per_switch": n,       (Dragonfly)
 //     "missing_global_links": n,
 //     "coordinates": [{"switch": name, "coord": [..]}]   (Dragonfly: [group, index])
+//     "q": n, "columns": n, "link_width": n,                      (Slim Fly; coord (t, x, y))
 //     "missing_switches": [[..]], "missing_links": [{"a": name, "b": name, "cables": n}] }
 #include "fabric/display_name.hpp"
 #include "fabric/routing_files.hpp"
@@ -39,12 +40,17 @@ std::vector<int> coord_of(const Shape& s, std::uint32_t v) {
 void print_text(const Fabric& f, const SwitchLinks& g, const Shape& s, const MapArgs& a) {
     fmt::print("{}: {} switches, {} CAs\n", a.file, g.num_switches(), f.cas().size());
     if (s.family == Family::Unknown) {
-        fmt::print("family: none of flatfly, hypercube, torus, dragonfly\nwhy: {}\n", s.why_not);
+        fmt::print("family: none of flatfly, hypercube, torus, dragonfly, slimfly\nwhy: {}\n",
+                   s.why_not);
         return;
     }
     fmt::print("family: {}\n", family_name(s.family));
     fmt::print("CAs per switch (C): {}\n", s.cas_per_switch);
-    if (s.family == Family::Dragonfly) {
+    if (s.family == Family::SlimFly) {
+        fmt::print("MMS graph: q = {}, 2 subgraphs of {} columns of {} switches (t, x, y), "
+                   "{} switches when complete, L = {}\n",
+                   s.q, s.q, s.q, 2 * s.q * s.q, s.link_width);
+    } else if (s.family == Family::Dragonfly) {
         fmt::print("groups: {} of K = {} switches, G = {} global links per switch\n", s.groups,
                    s.group_size, s.globals_per_switch);
         fmt::print("missing global links (one per pair of groups): {}\n", s.missing_global_links);
@@ -88,6 +94,10 @@ nlohmann::ordered_json to_json(const Fabric& f, const SwitchLinks& g, const Shap
         j["group_size"] = s.group_size;
         j["globals_per_switch"] = s.globals_per_switch;
         j["missing_global_links"] = s.missing_global_links;
+    } else if (s.family == Family::SlimFly) {
+        j["q"] = s.q;
+        j["columns"] = 2 * s.q;
+        j["link_width"] = s.link_width;
     } else if (s.family != Family::Unknown) {
         J dims = J::array();
         for (const auto& d : s.dims)
@@ -112,7 +122,8 @@ nlohmann::ordered_json to_json(const Fabric& f, const SwitchLinks& g, const Shap
 
 const CommandRegistrar reg{{
     "map",
-    "Recover a direct topology (torus, FlatFly/HyperX, hypercube, Dragonfly) from the cabling",
+    "Recover a direct topology (torus, FlatFly/HyperX, hypercube, Dragonfly, Slim Fly) from the "
+    "cabling",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<MapArgs>();
         sub.add_option("FILE", a->file, "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
@@ -132,6 +143,8 @@ const CommandRegistrar reg{{
             "follow. Parameters as in the paper: N dimensions of K switches joined by L\n"
             "cables, C CAs per switch; Dragonfly groups of K switches with G global links each.\n"
             "On a torus, rings of 4 and 3 (as graphs K2 x K2 and K3) are given back as rings.\n"
+            "A Slim Fly (2q^2 switches of degree (3q - delta)/2) is found by embedding the\n"
+            "cabling in the MMS graph for q: coordinates (t, x, y) up to the graph's symmetries.\n"
             "Exit codes: 0 mapped, 1 none of the families (the reason is printed), 2 bad input.");
         return [a] {
             const Fabric f = load_topology(a->file);

@@ -1,0 +1,250 @@
+// The `slimfly` engine: the minimal routing of paper 003 §3.6 on a Slim Fly mapped from the
+// cabling alone (mapping/slimfly_map.hpp: an MMS graph over F_q, §1.5).
+//
+// Minimal paths: every switch forwards each destination to a neighbour one hop closer to the
+// destination switch (distances by breadth-first search over the cables present). On the
+// complete MMS graph (diameter 2) that is exactly §3.6's case analysis: "y", "yy", "tt", "ty"
+// or "yt"; where a pair has several minimal paths (usually two switches of one column, §3.6),
+// each destination LID goes to the candidate whose port carries the fewest destinations so
+// far (the lowest switch among ties), so they are used in balance and deterministically.
+// Parallel cables (L > 1) share a neighbour's destinations.
+//
+// Deadlock freedom within the IBA on the complete fabric (§3.6): VL 0 on the first
+// switch-to-switch hop and VL 1 on the second, by SL2VL on the input port alone: from a host
+// (or the switch itself, port 0) VL 0, from a switch VL 1. A VL 1 channel leads only to the
+// destination switch, so nothing waits on VL 1 in a cycle. Every path SL is 0 and the table
+// treats all 16 SLs alike.
+//
+// Degraded fabrics (past the paper): with a link or a switch missing some pairs are 3 or more
+// hops apart. The rule above still puts their first hop on VL 0 (it waits only on later hops)
+// but a VL 1 hop of such a path may wait on another VL 1 hop, and those dependencies can close
+// a cycle. So the long paths are put in layers, as DFSSSP does with its SLs: a path joins the
+// first layer whose graph of dependencies between directed switch links (from its second hop
+// on) stays acyclic with it; layer 0 is VL 1 itself (the second hops of 2-hop paths lead only
+// to a destination and add no dependency there), layer k >= 1 is path SL k on VL 1 + k. The
+// SL2VL rule becomes: from a host VL 0, else VL 1 + SL. A lightly degraded fabric often fits in
+// layer 0 and keeps two VLs and SL 0 everywhere. The engine declines a fabric that is not a
+// Slim Fly, switches that cannot reach each other, more than 7 layers, and (Engine::route)
+// ports with fewer VLs than the layers need.
+#include "engines/direct/direct_lids.hpp"
+#include "engines/direct/neighbor_ports.hpp"
+#include "engines/engine.hpp"
+#include "fabric/display_name.hpp"
+#include "mapping/map_fabric.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace ibrt {
+namespace {
+
+using mapping::kNone;
+
+enum PortClass { kHost = 0, kSwitch = 1 };
+
+constexpr std::uint8_t kFar = 255;
+
+// The VL of a hop from (in port class, out port class, SL); see the header comment.
+std::uint8_t hop_vl(int in, int, unsigned sl) {
+    return static_cast<std::uint8_t>(in == kHost ? 0 : 1 + sl);
+}
+
+constexpr unsigned kMaxLayers = 8; // VLs 1..8: layer 0 and 7 more
+
+// One layer's dependencies between directed switch links (channel = incidence index of
+// SwitchLinks), kept acyclic: a chain of channels joins only if it closes no cycle.
+class Layer {
+  public:
+    explicit Layer(std::size_t channels) : out_(channels), seen_(channels, 0) {}
+    // Adds the dependencies c[0] -> c[1] -> ...; false (and nothing added) on a cycle.
+    bool add_chain(const std::vector<std::uint32_t>& c) {
+        added_.clear();
+        for (std::size_t i = 0; i + 1 < c.size(); ++i) {
+            auto& o = out_[c[i]];
+            if (std::find(o.begin(), o.end(), c[i + 1]) != o.end()) continue;
+            if (reaches(c[i + 1], c[i])) {
+                for (auto it = added_.rbegin(); it != added_.rend(); ++it) out_[*it].pop_back();
+                return false;
+            }
+            o.push_back(c[i + 1]);
+            added_.push_back(c[i]);
+        }
+        return true;
+    }
+
+  private:
+    bool reaches(std::uint32_t from, std::uint32_t to) {
+        ++stamp_;
+        stack_.assign(1, from);
+        seen_[from] = stamp_;
+        while (!stack_.empty()) {
+            const std::uint32_t v = stack_.back();
+            stack_.pop_back();
+            if (v == to) return true;
+            for (std::uint32_t w : out_[v])
+                if (seen_[w] != stamp_) {
+                    seen_[w] = stamp_;
+                    stack_.push_back(w);
+                }
+        }
+        return false;
+    }
+    std::vector<std::vector<std::uint32_t>> out_;
+    std::vector<std::uint32_t> seen_, stack_, added_;
+    std::uint32_t stamp_ = 0;
+};
+
+class SlimflyEngine final : public Engine {
+  public:
+    std::string_view name() const override { return "slimfly"; }
+
+  protected:
+    Routing compute(const Fabric& f, const Lids* preassigned,
+                    const EngineOptions& opt) const override {
+        const mapping::SwitchLinks g = mapping::switch_links(f);
+        const mapping::Shape s = mapping::map_fabric(f, g, mapping::link_classes(g));
+        if (s.family != mapping::Family::SlimFly)
+            throw RoutingError(
+                fmt::format("slimfly: the fabric is not a Slim Fly ({})",
+                            s.family == mapping::Family::Unknown
+                                ? s.why_not
+                                : "it maps as a " + std::string(mapping::family_name(s.family))));
+        const std::size_t n = g.num_switches();
+        const direct::NeighborPorts ports(f, g);
+
+        // dist[y * n + x]: switch-to-switch hops from x to y over the cables present.
+        std::vector<std::uint8_t> dist(n * n, kFar);
+        std::vector<std::uint32_t> queue(n);
+        for (std::uint32_t y = 0; y < n; ++y) {
+            std::uint8_t* d = dist.data() + std::size_t(y) * n;
+            std::size_t head = 0, tail = 0;
+            d[y] = 0;
+            queue[tail++] = y;
+            while (head < tail) {
+                const std::uint32_t v = queue[head++];
+                for (const auto& i : g.around(v))
+                    if (d[i.peer] == kFar) {
+                        d[i.peer] = static_cast<std::uint8_t>(d[v] + 1);
+                        queue[tail++] = i.peer;
+                    }
+            }
+            for (std::uint32_t x = 0; x < n; ++x)
+                if (d[x] == kFar)
+                    throw RoutingError(fmt::format(
+                        "slimfly: {} cannot reach {}: the switches are in separate parts",
+                        display_name(f, g.node[x]), display_name(f, g.node[y])));
+        }
+
+        Routing r;
+        r.lids = direct::direct_lids(f, preassigned, opt, "slimfly", r.lmc);
+        const std::size_t lids = std::size_t(r.lids.max_lid()) + 1;
+        r.lft.assign(f.num_nodes(), {});
+        for (NodeId sw : f.switches()) r.lft[sw].assign(lids, kNoPath);
+        const std::vector<direct::LidTarget> target = direct::lid_targets(f, g, r.lids);
+        std::vector<std::vector<Lid>> lids_of(n); // destination LIDs by switch
+        for (Lid lid = 1; lid < lids; ++lid)
+            if (target[lid].sw != kNone) lids_of[target[lid].sw].push_back(lid);
+
+        // load[x][k]: destinations x sends to its k-th neighbour (g.around order).
+        std::vector<std::vector<std::uint32_t>> load(n);
+        for (std::uint32_t x = 0; x < n; ++x) load[x].assign(g.around(x).size(), 0);
+        // Path SLs by source switch (the layer of each long path), only when some pair is 3
+        // or more hops apart.
+        bool long_paths = false;
+        for (std::uint8_t d : dist) long_paths |= d >= 3 && d != kFar;
+        std::vector<std::vector<std::uint8_t>> sl_row(long_paths ? n : 0);
+        for (auto& row : sl_row) row.assign(lids, 0);
+        std::vector<Layer> layers;
+        std::vector<std::uint32_t> next(n, kNone), next_k(n, 0), chain;
+        // The minimal next hops of each x toward y (indices into g.around(x)), flat.
+        std::vector<std::uint32_t> cand, cand_start(n + 1);
+        std::size_t multi = 0, hops[4] = {0, 0, 0, 0};
+        for (std::uint32_t y = 0; y < n; ++y) {
+            const std::uint8_t* d = dist.data() + std::size_t(y) * n;
+            cand.clear();
+            for (std::uint32_t x = 0; x < n; ++x) {
+                cand_start[x] = static_cast<std::uint32_t>(cand.size());
+                if (x == y) continue;
+                const auto around = g.around(x);
+                for (std::uint32_t k = 0; k < around.size(); ++k)
+                    if (d[around[k].peer] + 1 == d[x]) cand.push_back(k);
+                multi += cand.size() - cand_start[x] > 1;
+                ++hops[std::min<std::size_t>(d[x], 3)];
+            }
+            cand_start[n] = static_cast<std::uint32_t>(cand.size());
+            for (Lid lid : lids_of[y]) {
+                for (std::uint32_t x = 0; x < n; ++x) {
+                    if (x == y) {
+                        r.lft[g.node[x]][lid] = target[lid].port;
+                        continue;
+                    }
+                    std::uint32_t best = cand[cand_start[x]];
+                    for (std::uint32_t i = cand_start[x] + 1; i < cand_start[x + 1]; ++i)
+                        if (load[x][cand[i]] < load[x][best]) best = cand[i];
+                    ++load[x][best];
+                    next[x] = g.around(x)[best].peer;
+                    next_k[x] = best;
+                    r.lft[g.node[x]][lid] = ports.spread(x, next[x], lid);
+                }
+                if (!long_paths) continue;
+                for (std::uint32_t x = 0; x < n; ++x) {
+                    if (x == y || d[x] < 3) continue;
+                    chain.clear(); // the directed links from the second hop on
+                    for (std::uint32_t v = next[x]; v != y; v = next[v])
+                        chain.push_back(g.start[v] + next_k[v]);
+                    std::size_t k = 0;
+                    while (k < layers.size() && !layers[k].add_chain(chain)) ++k;
+                    if (k == layers.size()) {
+                        if (k == kMaxLayers)
+                            throw RoutingError(fmt::format(
+                                "slimfly: the paths of 3 or more hops need more than {} layers "
+                                "of VLs (from {} to LID {}): too much of the Slim Fly is "
+                                "missing",
+                                kMaxLayers, display_name(f, g.node[x]), lid));
+                        layers.emplace_back(g.incidences.size());
+                        layers.back().add_chain(chain);
+                    }
+                    sl_row[x][lid] = static_cast<std::uint8_t>(k);
+                }
+            }
+        }
+
+        const unsigned extra = layers.empty() ? 0 : static_cast<unsigned>(layers.size() - 1);
+        if (extra > 0) {
+            r.path_sls = PathSlTable(f.num_port_slots(), r.lids.max_lid());
+            for (std::uint32_t x = 0; x < n; ++x)
+                r.path_sls.set_switch_row(f, g.node[x], sl_row[x]);
+        }
+        const auto port_class = [&](PortId p) {
+            const Port& port = f.port(p);
+            if (f.port_num(p) == 0 || !port.connected() || g.dense[port.peer_node] == kNone)
+                return int(kHost);
+            return int(kSwitch);
+        };
+        // One layer: the rule ignores the SL, so every SL works alike and the SA's SL (opensm's
+        // QoS policy) is kept; more: SL k is layer k on VL 1 + k, the other SLs unused.
+        if (extra == 0)
+            r.sl2vl = direct::sl2vl_by_port(
+                f, g, port_class, [](int in, int out, unsigned) { return hop_vl(in, out, 0); }, 16);
+        else
+            r.sl2vl = direct::sl2vl_by_port(f, g, port_class, hop_vl, extra + 1);
+        r.data_vls = static_cast<std::uint8_t>(2 + extra);
+        r.stats.emplace_back("q", double(s.q));
+        r.stats.emplace_back("missing_switches", double(s.missing_switches.size()));
+        r.stats.emplace_back("missing_links", double(s.missing_links.size()));
+        r.stats.emplace_back("switch_pairs_with_choice", double(multi));
+        r.stats.emplace_back("switch_pairs_2_hops", double(hops[2]));
+        r.stats.emplace_back("switch_pairs_3_or_more_hops", double(hops[3]));
+        r.stats.emplace_back("vl_layers", double(1 + extra));
+        return r;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Engine> make_slimfly_engine() {
+    return std::make_unique<SlimflyEngine>();
+}
+
+} // namespace ibrt
