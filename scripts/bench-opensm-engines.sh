@@ -44,7 +44,7 @@ printf '%-9s %-4s %-34s %s\n' engine LMC "engine callback ms (median; runs)" "op
 for engine in "${engines[@]}"; do
     lmc=$LMC
     [[ "$engine" == slid ]] && lmc=0
-    # The direct-topology engines (torus, flatfly, dragonfly) decline a fat tree: not timed here.
+    # The direct-topology engines (torus, flatfly, dragonfly, slimfly) decline a fat tree: not timed here.
     if ! "$IBRT" route --engine "$engine" --fabric ft.net --lmc "$lmc" --no-path-selection \
         --no-fdbs --no-load --out "offline-$engine" >/dev/null 2>&1; then
         printf '%-9s %-4s %s\n' "$engine" - "declines FT($M,$N): not timed"

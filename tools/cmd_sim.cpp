@@ -294,7 +294,8 @@ const CommandRegistrar reg{{
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
             ->required();
         sub.add_option("--engine", a->engine,
-                       "Route in-process instead: mlid, slid, separate, torus, flatfly, dragonfly");
+                       "Route in-process instead: mlid, slid, separate, torus, flatfly, dragonfly, "
+                       "slimfly");
         add_routing_options(sub, a->routing);
         sub.add_option("--load", a->loads,
                        "Offered load(s), fraction of the link bandwidth; a list runs each")
