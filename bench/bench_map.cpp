@@ -1,17 +1,22 @@
 // Mapping direct topologies (paper 003 §2) at the paper's scale: the 2,048-switch,
 // 16,384-host configurations of §1 (FlatFly 4x8x8x8 with L = 2,1,1,1; the 11D hypercube with
 // double links; Dragonfly K = 16, G = 8 with one global link per group omitted; the 4D torus
-// 4x8x8x8 with L = 2,4,4,4). Target: each mapped in <= 0.2 s.
+// 4x8x8x8 with L = 2,4,4,4). Target: each mapped in <= 0.2 s. Past the paper: the Slim Fly of
+// 2,048 switches (q = 32, radix 56 with 8 CAs, §1.5), mapped by embedding in the MMS graph,
+// and mapped + routed by the slimfly engine (§3.6).
 //
-//   bench_map                       time and peak RSS of mapping each configuration
+//   bench_map                       time and peak RSS of mapping each configuration, and of
+//                                   mapping + routing the Slim Fly (slimfly engine)
 //   bench_map --robustness [--seeds N] [--out DIR] [--config NAME]
 //       the fraction of seeds mapped correctly (mapping/shape_compare.hpp) as the fraction of
 //       missing switches and of missing links grows, around the paper's claims (FlatFly
 //       20 % / 15 %, hypercube 15 % / 10 %, Dragonfly 40 % / 10 %); CSV on stdout, and with
 //       --out DIR also DIR/mapping-robustness.csv and one SVG per configuration.
+#include "engines/engine.hpp"
 #include "fabric/generators/dragonfly.hpp"
 #include "fabric/generators/failures.hpp"
 #include "fabric/generators/hyperx.hpp"
+#include "fabric/generators/slimfly.hpp"
 #include "fabric/generators/torus.hpp"
 #include "mapping/map_fabric.hpp"
 #include "mapping/shape_compare.hpp"
@@ -37,6 +42,7 @@ struct Config {
     const char* name;
     std::function<Fabric()> make;
     double claim_switches, claim_links; // the paper's claim; 0/0: none (the torus)
+    bool robustness = true;             // in the --robustness study (not the Slim Fly)
 };
 
 std::vector<Config> configs() {
@@ -62,6 +68,14 @@ std::vector<Config> configs() {
              return gen::torus({{4, 8, 8, 8}, {2, 4, 4, 4}, 8, true, 0});
          },
          0.0, 0.0},
+        {"slimfly-q32",
+         [] {
+             gen::SlimFlyParams p;
+             p.q = 32;
+             p.cas_per_switch = 8;
+             return gen::slimfly(p);
+         },
+         0.0, 0.0, false},
     };
 }
 
@@ -82,6 +96,19 @@ void speed() {
                    "{:.3f}..{:.3f})  peak RSS {:.0f} MB\n",
                    c.name, f.switches().size(), f.cas().size(), mapping::family_name(s.family),
                    times[2], times.front(), times.back(), bench::peak_rss_mib());
+    }
+    // Map + route: the slimfly engine maps inside Engine::route.
+    for (const Config& c : configs()) {
+        if (std::string_view(c.name).substr(0, 7) != "slimfly") continue;
+        const Fabric f = c.make();
+        const auto t0 = std::chrono::steady_clock::now();
+        const Routing r = make_engine("slimfly")->route(f, nullptr, {});
+        const double t =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        fmt::print("{:<18} switches {:>5} CAs {:>6} -> slimfly engine map + route {:.3f} s, {} "
+                   "LIDs, {} VLs  peak RSS {:.0f} MB\n",
+                   c.name, f.switches().size(), f.cas().size(), t, r.lids.max_lid(),
+                   int(r.data_vls), bench::peak_rss_mib());
     }
 }
 
@@ -108,7 +135,7 @@ void robustness(int seeds, const std::string& out, const std::string& only) {
     std::string csv = "config,missing_switches,missing_links,seeds,correct_fraction\n";
     fmt::print("{}", csv);
     for (const Config& c : configs()) {
-        if (!only.empty() && only != c.name) continue;
+        if ((!only.empty() && only != c.name) || (only.empty() && !c.robustness)) continue;
         const Fabric full = c.make();
         const double cs = c.claim_switches > 0 ? c.claim_switches : 0.2;
         const double cl = c.claim_links > 0 ? c.claim_links : 0.1;

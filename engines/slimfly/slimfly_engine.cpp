@@ -31,10 +31,12 @@
 #include "engines/engine.hpp"
 #include "fabric/display_name.hpp"
 #include "mapping/map_fabric.hpp"
+#include "mapping/slimfly_map.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
 
 namespace ibrt {
 namespace {
@@ -103,7 +105,11 @@ class SlimflyEngine final : public Engine {
     Routing compute(const Fabric& f, const Lids* preassigned,
                     const EngineOptions& opt) const override {
         const mapping::SwitchLinks g = mapping::switch_links(f);
-        const mapping::Shape s = mapping::map_fabric(f, g, mapping::link_classes(g));
+        // A Slim Fly is what map_fabric tries first; asked directly, the link classes (which
+        // only the other families need) are not computed.
+        const int q = mapping::slimfly_candidate_q(g);
+        const mapping::Shape s = q ? mapping::map_slimfly(f, g, q, {})
+                                   : mapping::map_fabric(f, g, mapping::link_classes(g));
         if (s.family != mapping::Family::SlimFly)
             throw RoutingError(
                 fmt::format("slimfly: the fabric is not a Slim Fly ({})",
@@ -142,71 +148,89 @@ class SlimflyEngine final : public Engine {
         r.lft.assign(f.num_nodes(), {});
         for (NodeId sw : f.switches()) r.lft[sw].assign(lids, kNoPath);
         const std::vector<direct::LidTarget> target = direct::lid_targets(f, g, r.lids);
-        std::vector<std::vector<Lid>> lids_of(n); // destination LIDs by switch
-        for (Lid lid = 1; lid < lids; ++lid)
-            if (target[lid].sw != kNone) lids_of[target[lid].sw].push_back(lid);
 
-        // load[x][k]: destinations x sends to its k-th neighbour (g.around order).
-        std::vector<std::vector<std::uint32_t>> load(n);
-        for (std::uint32_t x = 0; x < n; ++x) load[x].assign(g.around(x).size(), 0);
-        // Path SLs by source switch (the layer of each long path), only when some pair is 3
-        // or more hops apart.
-        bool long_paths = false;
-        for (std::uint8_t d : dist) long_paths |= d >= 3 && d != kFar;
-        std::vector<std::vector<std::uint8_t>> sl_row(long_paths ? n : 0);
-        for (auto& row : sl_row) row.assign(lids, 0);
-        std::vector<Layer> layers;
-        std::vector<std::uint32_t> next(n, kNone), next_k(n, 0), chain;
-        // The minimal next hops of each x toward y (indices into g.around(x)), flat.
-        std::vector<std::uint32_t> cand, cand_start(n + 1);
+        // The ports toward each neighbour, by incidence (g.start[x] + k for g.around(x)[k]).
+        std::vector<std::span<const PortNum>> port_to(g.incidences.size());
+        for (std::uint32_t x = 0; x < n; ++x)
+            for (std::uint32_t k = 0; k < g.around(x).size(); ++k)
+                port_to[g.start[x] + k] = ports.to(x, g.around(x)[k].peer);
+        // Switch by switch (each LFT written in order): the minimal next hops toward every y
+        // (distances are symmetric: dist[t * n + y] is t's distance to y), then each LID to
+        // the candidate whose port has the fewest destinations so far.
+        std::vector<std::uint32_t> cand, cand_start(n + 1), load;
         std::size_t multi = 0, hops[4] = {0, 0, 0, 0};
-        for (std::uint32_t y = 0; y < n; ++y) {
-            const std::uint8_t* d = dist.data() + std::size_t(y) * n;
+        bool long_paths = false;
+        for (std::uint32_t x = 0; x < n; ++x) {
+            const auto around = g.around(x);
+            const std::uint8_t* dx = dist.data() + std::size_t(x) * n;
             cand.clear();
-            for (std::uint32_t x = 0; x < n; ++x) {
-                cand_start[x] = static_cast<std::uint32_t>(cand.size());
-                if (x == y) continue;
-                const auto around = g.around(x);
+            for (std::uint32_t y = 0; y < n; ++y) {
+                cand_start[y] = static_cast<std::uint32_t>(cand.size());
+                if (y == x) continue;
                 for (std::uint32_t k = 0; k < around.size(); ++k)
-                    if (d[around[k].peer] + 1 == d[x]) cand.push_back(k);
-                multi += cand.size() - cand_start[x] > 1;
-                ++hops[std::min<std::size_t>(d[x], 3)];
+                    if (dist[std::size_t(around[k].peer) * n + y] + 1 == dx[y]) cand.push_back(k);
+                multi += cand.size() - cand_start[y] > 1;
+                ++hops[std::min<std::size_t>(dx[y], 3)];
+                long_paths |= dx[y] >= 3;
             }
             cand_start[n] = static_cast<std::uint32_t>(cand.size());
-            for (Lid lid : lids_of[y]) {
-                for (std::uint32_t x = 0; x < n; ++x) {
-                    if (x == y) {
-                        r.lft[g.node[x]][lid] = target[lid].port;
-                        continue;
-                    }
-                    std::uint32_t best = cand[cand_start[x]];
-                    for (std::uint32_t i = cand_start[x] + 1; i < cand_start[x + 1]; ++i)
-                        if (load[x][cand[i]] < load[x][best]) best = cand[i];
-                    ++load[x][best];
-                    next[x] = g.around(x)[best].peer;
-                    next_k[x] = best;
-                    r.lft[g.node[x]][lid] = ports.spread(x, next[x], lid);
+            load.assign(around.size(), 0);
+            Lft& lft = r.lft[g.node[x]];
+            for (Lid lid = 1; lid < lids; ++lid) {
+                const std::uint32_t y = target[lid].sw;
+                if (y == kNone) continue;
+                if (y == x) {
+                    lft[lid] = target[lid].port;
+                    continue;
                 }
-                if (!long_paths) continue;
-                for (std::uint32_t x = 0; x < n; ++x) {
-                    if (x == y || d[x] < 3) continue;
-                    chain.clear(); // the directed links from the second hop on
-                    for (std::uint32_t v = next[x]; v != y; v = next[v])
-                        chain.push_back(g.start[v] + next_k[v]);
-                    std::size_t k = 0;
-                    while (k < layers.size() && !layers[k].add_chain(chain)) ++k;
-                    if (k == layers.size()) {
-                        if (k == kMaxLayers)
-                            throw RoutingError(fmt::format(
-                                "slimfly: the paths of 3 or more hops need more than {} layers "
-                                "of VLs (from {} to LID {}): too much of the Slim Fly is "
-                                "missing",
-                                kMaxLayers, display_name(f, g.node[x]), lid));
-                        layers.emplace_back(g.incidences.size());
-                        layers.back().add_chain(chain);
-                    }
-                    sl_row[x][lid] = static_cast<std::uint8_t>(k);
+                std::uint32_t best = cand[cand_start[y]];
+                for (std::uint32_t i = cand_start[y] + 1; i < cand_start[y + 1]; ++i)
+                    if (load[cand[i]] < load[best]) best = cand[i];
+                ++load[best];
+                const auto p = port_to[g.start[x] + best];
+                lft[lid] = p[lid % p.size()]; // NeighborPorts::spread
+            }
+        }
+
+        // Long paths in layers (see the header), by source switch and LID, walking the LFTs.
+        std::vector<std::vector<std::uint8_t>> sl_row(long_paths ? n : 0);
+        std::vector<Layer> layers;
+        std::vector<std::uint32_t> chain;
+        const auto next_hop = [&](std::uint32_t v, Lid lid, std::uint32_t& k) {
+            const NodeId peer = f.port(g.node[v], r.lft[g.node[v]][lid]).peer_node;
+            const auto around = g.around(v);
+            const std::uint32_t t = g.dense[peer];
+            k = static_cast<std::uint32_t>(
+                std::lower_bound(around.begin(), around.end(), t,
+                                 [](const auto& i, std::uint32_t p) { return i.peer < p; }) -
+                around.begin());
+            return t;
+        };
+        for (std::uint32_t x = 0; x < n && long_paths; ++x) {
+            sl_row[x].assign(lids, 0);
+            const std::uint8_t* dx = dist.data() + std::size_t(x) * n;
+            for (Lid lid = 1; lid < lids; ++lid) {
+                const std::uint32_t y = target[lid].sw;
+                if (y == kNone || y == x || dx[y] < 3) continue;
+                chain.clear(); // the directed links from the second hop on
+                std::uint32_t k = 0;
+                for (std::uint32_t v = next_hop(x, lid, k); v != y;) {
+                    const std::uint32_t t = next_hop(v, lid, k);
+                    chain.push_back(g.start[v] + k);
+                    v = t;
                 }
+                std::size_t layer = 0;
+                while (layer < layers.size() && !layers[layer].add_chain(chain)) ++layer;
+                if (layer == layers.size()) {
+                    if (layer == kMaxLayers)
+                        throw RoutingError(fmt::format(
+                            "slimfly: the paths of 3 or more hops need more than {} layers of "
+                            "VLs (from {} to LID {}): too much of the Slim Fly is missing",
+                            kMaxLayers, display_name(f, g.node[x]), lid));
+                    layers.emplace_back(g.incidences.size());
+                    layers.back().add_chain(chain);
+                }
+                sl_row[x][lid] = static_cast<std::uint8_t>(layer);
             }
         }
 
