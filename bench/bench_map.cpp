@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -102,12 +103,14 @@ void speed() {
         if (std::string_view(c.name).substr(0, 7) != "slimfly") continue;
         const Fabric f = c.make();
         const auto t0 = std::chrono::steady_clock::now();
+        const std::clock_t c0 = std::clock();
         const Routing r = make_engine("slimfly")->route(f, nullptr, {});
+        const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
         const double t =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        fmt::print("{:<18} switches {:>5} CAs {:>6} -> slimfly engine map + route {:.3f} s, {} "
-                   "LIDs, {} VLs  peak RSS {:.0f} MB\n",
-                   c.name, f.switches().size(), f.cas().size(), t, r.lids.max_lid(),
+        fmt::print("{:<18} switches {:>5} CAs {:>6} -> slimfly engine map + route {:.3f} s (CPU "
+                   "{:.3f} s), {} LIDs, {} VLs  peak RSS {:.0f} MB\n",
+                   c.name, f.switches().size(), f.cas().size(), t, cpu, r.lids.max_lid(),
                    int(r.data_vls), bench::peak_rss_mib());
     }
 }

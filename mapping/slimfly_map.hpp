@@ -10,7 +10,7 @@
 // "recovered up to the graph's symmetries" means (shape_compare.hpp checks exactly that).
 //
 // How: a fabric of n switches, n in [2q^2 - m, 2q^2] for a supported q (a prime >= 3 or a
-// power of two, q mod 4 != 2) with most switches of degree (3q - delta)/2, is matched into the
+// power of two, q mod 4 != 2) whose highest degree is (3q - delta)/2, is matched into the
 // graph by a depth-first search. The graph's automorphisms move any vertex of a subgraph to any
 // other, so one switch is placed at (0, 0, 0), or failing that at (1, 0, 0) (for some q no
 // automorphism swaps the subgraphs: measured on q = 7); then always the switch with the most placed
@@ -33,7 +33,7 @@ namespace ibrt::mapping {
 // delta of q = 4w + delta (-1, 0, 1), or nullopt when the generator has no MMS graph for q.
 std::optional<int> slimfly_delta(int q);
 
-// Whether the cabling has a Slim Fly's size and degree, and so is worth trying: the q it would
+// Whether the cabling has a Slim Fly's size and highest degree, and so is worth trying: the q it would
 // have, else 0.
 int slimfly_candidate_q(const SwitchLinks& g);
 

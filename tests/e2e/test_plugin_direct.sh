@@ -3,7 +3,10 @@
 # ibsim, each on a degraded fabric, mapped from the cabling opensm discovered: flatfly on a
 # HyperX with a failed switch (two dimension orders, so two path SLs), dragonfly on a
 # Dragonfly with a failed global link (an intermediate group; SL2VL by input port class),
-# torus on a 5x4x2 torus with a failed link (a dateline bit per ring of 4 or more: 4 SLs).
+# torus on a 5x4x2 torus with a failed link (a dateline bit per ring of 4 or more: 4 SLs),
+# slimfly on a pristine Slim Fly q = 4 (32 switches; SL2VL by input port class, every SL alike)
+# and on a q = 5 (50 switches) with a failed switch and 4 failed links (its long paths in two
+# layers of VLs: 2 SLs). One CA per switch: the SA is asked pair by pair under ibsim.
 # Their SL2VL tables reach the switches through update_sl2vl, which opensm calls only with
 # QoS on, and their path SLs reach the SA through path_sl. Read back from the running SM: LFTs
 # equal the offline tables on the same LIDs, the SA hands out the engine's SLs, and
@@ -94,6 +97,10 @@ PY
 run_engine flatfly hx.net 2
 run_engine dragonfly df.net 0
 run_engine torus t.net 4
+"$IBRT" gen -q -o sf.net slimfly --q 4 --cas 1
+"$IBRT" gen -q -o sfd.net --fail-links 4 --fail-switches 1 --keep-connected --seed 1 slimfly --q 5 --cas 1
+run_engine slimfly sf.net 0
+run_engine slimfly sfd.net 2
 
 e2e_start_ibsim hx.net
 rm -rf "$osm"
