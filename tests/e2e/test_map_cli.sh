@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `ibrt map` end to end: the shapes of generated direct topologies in text and JSON, a damaged
+# `ibrt map` end to end: the shapes of generated direct topologies in text and JSON (a Slim Fly
+# too), a damaged
 # HyperX with its missing switches and links named, and the exit codes (0 mapped, 1 none of
 # the families with the reason, 2 bad input).
 set -euo pipefail
@@ -28,6 +29,20 @@ PY
 "$IBRT" map "$T/df.net" > "$T/out"
 grep -qx "groups: 9 of K = 4 switches, G = 2 global links per switch" "$T/out" ||
     fail "dragonfly: $(cat "$T/out")"
+
+# A Slim Fly with a failed switch: q, and the missing switch by its (t, x, y), in JSON.
+"$IBRT" gen -q -o "$T/sf.net" --fail-switch sw-1.2.0 slimfly --q 5 --cas 1
+"$IBRT" map "$T/sf.net" > "$T/out" || fail "slimfly exit $?"
+grep -qx "family: slimfly" "$T/out" || fail "slimfly: $(cat "$T/out")"
+grep -q "^MMS graph: q = 5, 2 subgraphs of 5 columns of 5 switches" "$T/out" || fail "q: $(cat "$T/out")"
+"$IBRT" map --json "$T/sf.net" > "$T/sf.json"
+python3 - "$T/sf.json" <<'PY' || fail "slimfly JSON"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["family"] == "slimfly" and j["q"] == 5 and j["switches"] == 49, j
+assert len(j["missing_switches"]) == 1 and not j["missing_links"], j["missing_switches"]
+assert all(len(c["coord"]) == 3 for c in j["coordinates"])
+PY
 
 # One switch and one cable removed by name: both reported, by coordinates and by name.
 "$IBRT" gen -q -o "$T/d.net" --fail-switch sw-1.1.1 --fail-link 'sw-0.0.0[3]' hyperx --k 3,3,3
