@@ -33,8 +33,8 @@ namespace ibrt::mapping {
 // delta of q = 4w + delta (-1, 0, 1), or nullopt when the generator has no MMS graph for q.
 std::optional<int> slimfly_delta(int q);
 
-// Whether the cabling has a Slim Fly's size and highest degree, and so is worth trying: the q it would
-// have, else 0.
+// Whether the cabling has a Slim Fly's size and highest degree, and so is worth trying: the q it
+// would have, else 0.
 int slimfly_candidate_q(const SwitchLinks& g);
 
 // The Slim Fly reading of the fabric (family SlimFly, q, coord = {t, x, y} per switch,

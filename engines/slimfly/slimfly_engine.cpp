@@ -24,7 +24,7 @@
 // to a destination and add no dependency there), layer k >= 1 is path SL k on VL 1 + k. The
 // SL2VL rule becomes: from a host VL 0, else VL 1 + SL. A lightly degraded fabric often fits in
 // layer 0 and keeps two VLs and SL 0 everywhere. The engine declines a fabric that is not a
-// Slim Fly, switches that cannot reach each other, more than 7 layers, and (Engine::route)
+// Slim Fly, switches that cannot reach each other, more than 8 layers, and (Engine::route)
 // ports with fewer VLs than the layers need.
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/neighbor_ports.hpp"
