@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <random>
 
 using namespace ibrt;
@@ -123,6 +124,8 @@ TEST_CASE("dragonfly: single missing global links and a missing switch are all r
         const Fabric f = without(full, {links[k]}, {});
         const Routing r = route(f);
         clean(f, r);
+        // The paths really take every VL the engine declares (the check's count).
+        CHECK(std::popcount(check::check_credit_loops(f, r).vls_used) == int(r.data_vls));
         CHECK(stat(r, "group_pairs_via_intermediate") == 2.0);
         if (stat(r, "group_pairs_with_local_hop_detour") > 0) {
             ++with_local_hop; // a third VL, and the two detours on SL 1
