@@ -24,6 +24,7 @@ namespace ibrt::check {
 
 struct DeadlockReport {
     unsigned vls = 1;                     // VLs the SL2VL tables use (1 without tables)
+    std::uint16_t vls_used = 0;           // bit v: some path takes VL v from switch to switch
     std::uint64_t channels = 0;           // channels that take part in some dependency
     std::uint64_t dependencies = 0;       // distinct dependencies
     std::uint64_t vl15_drops = 0;         // (switch, DLID) walks that SL2VL maps to VL15 (drop)

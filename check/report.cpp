@@ -1,15 +1,14 @@
 // Running the checks and rendering text and JUnit; JSON is in report_json.cpp.
 #include "check/report.hpp"
-#include "fabric/display_name.hpp"
-#include "fabric/end_ports.hpp"
-#include "fabric/xml_escape.hpp"
 
 #include "check/endpoints.hpp"
 #include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
+#include "fabric/xml_escape.hpp"
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <ostream>
 
 namespace ibrt::check {
@@ -140,9 +139,15 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
                        d.loops.empty() && d.vl15_drops == 0 && rep.forwarding.reach.pairs > 0,
                        {},
                        {}};
-        c.summary = fmt::format("{} channels, {} on {}: ", d.channels,
+        // Tables that name more VLs than the paths take (opensm's SL mod VLs with every path
+        // on one SL) would overstate what the routing needs.
+        const int used = std::popcount(d.vls_used);
+        c.summary = fmt::format("{} channels, {} on {}{}: ", d.channels,
                                 plural(d.dependencies, "dependency", "dependencies"),
-                                plural(d.vls, "VL", "VLs"));
+                                plural(d.vls, "VL", "VLs"),
+                                used > 0 && unsigned(used) != d.vls
+                                    ? fmt::format(" (paths take {} between switches)", used)
+                                    : "");
         if (rep.forwarding.reach.pairs == 0)
             c.summary += "examined nothing (no path to walk)";
         else if (d.loops.empty())

@@ -4,6 +4,8 @@
 #include "check/report.hpp"
 #include "fabric/display_name.hpp"
 
+#include <bit>
+
 namespace ibrt::check {
 
 namespace {
@@ -105,6 +107,7 @@ json to_json(const Fabric& f, const CheckReport& rep) {
         json r;
         r["passed"] = passed("deadlock");
         r["vls"] = d.vls;
+        r["vls_used"] = std::popcount(d.vls_used);
         r["channels"] = d.channels;
         r["dependencies"] = d.dependencies;
         r["vl15_drops"] = d.vl15_drops;

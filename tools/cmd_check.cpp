@@ -5,6 +5,7 @@
 // (--json, schema in docs/check.md) and/or JUnit XML.
 // Exit: 0 clean, 1 violations, 2 bad input, 3 cannot judge (see docs/check.md).
 #include "check/report.hpp"
+#include "fabric/end_ports.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
 #include "tools/command.hpp"
@@ -24,7 +25,8 @@ struct CheckArgs {
     std::string fabric, lfts, sl2vl, guid2lid, path_selection, path_sl, junit;
     std::string pattern = "all-to-all";
     std::uint64_t seed = 1;
-    bool json = false, strict = false, no_deadlock = false, no_balance = false, quiet = false;
+    bool json = false, strict = false, no_deadlock = false, no_balance = false, quiet = false,
+         end_ports_only = false;
     std::size_t max_examples = 10;
     int assume_sl = -1; // --assume-sl: every path on this SL
 };
@@ -56,6 +58,11 @@ int run(const CheckArgs& a) {
 
     const Fabric f = load_topology(a.fabric);
     Routing r = load_routing(f, a);
+    if (a.end_ports_only) { // switches' LIDs no longer destinations: their LFT entries are ignored
+        Lids kept(f);
+        for (PortId p : all_end_ports(f, &r.lids)) kept.assign(p, r.lids.base(p), r.lids.lmc(p));
+        r.lids = std::move(kept);
+    }
     if (a.assume_sl >= 0)
         r.path_sls = PathSlTable::by_dlid(std::vector<std::uint8_t>(
             std::size_t(r.lids.max_lid()) + 1, std::uint8_t(a.assume_sl)));
@@ -100,6 +107,10 @@ const CommandRegistrar reg{{
                        "Path SLs, `0x<source node GUID> <DLID> <SL>` per line (ibdmchk -c; "
                        "written by `ibrt route`), for the credit-loop check")
             ->check(CLI::ExistingFile);
+        sub.add_flag("--end-ports-only", a->end_ports_only,
+                     "Judge only the paths to end ports (CA/router ports: host traffic), not to "
+                     "switches' management LIDs; with a path-SL file from `ibrt sa-path-sls "
+                     "--to-end-ports`, whose unlisted paths to switches would be taken as SL 0");
         sub.add_option("--assume-sl", a->assume_sl,
                        "Every path uses this SL: what opensm's single-SL engines (ftree, updn, "
                        "minhop, dor) give without a QoS policy that sets SLs (then 0). Without "

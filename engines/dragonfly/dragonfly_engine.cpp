@@ -9,28 +9,21 @@
 // path climbs that order, so two VLs suffice and every path SL is 0.
 //
 // Missing global links (past the paper's text, which routes "through an intermediate group on
-// further VLs"): when groups g and h are not joined, g's traffic to h goes to an intermediate
-// group i whose arriving switch w is itself i's gateway to h. The path is local, global g->i,
-// global i->h, local, with no local hop in i. That needs no further VL: the second global hop
-// enters from a global port and goes on VL 1, and what follows it on VL 1 is at most the
-// local hop to the destination switch, which leads only to the destination. VL 1 channels
-// therefore never wait on a channel that waits on them. A missing gateway switch is a missing
-// global link. Intermediate groups are spread over the destination groups. A local hop in the
-// intermediate group would not do: it would leave for the second global hop from a local
-// port, exactly as the first global hop does, so (in port, out port, SL) could not give the
-// two different VLs, and the first global hop would wait on the second.
-// How often such an intermediate exists depends on the global cabling. On the "absolute"
-// arrangement (fabric/generators/dragonfly.hpp) global links form cliques of h+1 routers, and
-// only a missing link inside a clique has intermediates (its other members): in the
-// (a, h, p) = (6, 3, 3) Dragonfly, 9 of the 72 single global links of groups 0-3 can fail and
-// be routed. Routing the rest within the IBA needs more than (in port, out port, SL) can say.
+// further VLs"): when groups g and h are not joined, g's traffic to h goes through an
+// intermediate group joined to both. When the switch arriving in that group is its gateway
+// onward, that needs no further VL; otherwise the detour takes a local hop there, and then
+// every detour takes a path SL and the fabric a third VL (group_detours.hpp says which and why
+// that stays free of credit loops). The LFTs need nothing special: every switch forwards toward a
+// group the same way whichever group the packet came from. A missing gateway switch is missing
+// global links.
 //
 // Not routed (the engine declines and names the pair): a group whose switches are not all
 // cabled to each other, where a local hop would need a detour and the order above has no
-// VL for it, and pairs of groups with no usable intermediate group. opensm then routes with
-// the next engine.
+// VL for it, and pairs of groups with no group joined to both. opensm then routes with the
+// next engine.
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/neighbor_ports.hpp"
+#include "engines/dragonfly/group_detours.hpp"
 #include "engines/engine.hpp"
 #include "fabric/display_name.hpp"
 #include "mapping/map_fabric.hpp"
@@ -84,27 +77,8 @@ class DragonflyEngine final : public Engine {
             gate[gb * groups + ga] = l.b;
             peer[gb * groups + ga] = l.a;
         }
-        // via[g * groups + h]: g's intermediate group toward h, g itself when joined directly.
-        std::vector<std::size_t> via(groups * groups, groups);
-        for (std::size_t a = 0; a < groups; ++a)
-            for (std::size_t h = 0; h < groups; ++h) {
-                if (a == h) continue;
-                if (gate[a * groups + h] != kNone) {
-                    via[a * groups + h] = a;
-                    continue;
-                }
-                std::vector<std::size_t> cand;
-                for (std::size_t i = 0; i < groups; ++i)
-                    if (i != a && i != h && gate[a * groups + i] != kNone &&
-                        peer[a * groups + i] == gate[i * groups + h])
-                        cand.push_back(i);
-                if (cand.empty())
-                    throw RoutingError(fmt::format(
-                        "dragonfly: groups {} and {} are not joined, and no group's switch "
-                        "reached from {} has the global link to {}",
-                        a, h, a, h));
-                via[a * groups + h] = cand[(a + h) % cand.size()];
-            }
+        const dragonfly::GroupDetours plan = dragonfly::plan_group_detours(groups, gate, peer);
+        const std::vector<std::size_t>& via = plan.via;
 
         Routing r;
         r.lids = direct::direct_lids(f, preassigned, opt, "dragonfly", r.lmc);
@@ -145,12 +119,45 @@ class DragonflyEngine final : public Engine {
             f, g, port_class,
             [](int in, int, unsigned) -> std::uint8_t { return in == kGlobal ? 1 : 0; },
             16); // every SL alike: the SA's SL (opensm's QoS policy) is kept
-        r.data_vls = 2;
+        r.data_vls = plan.vls;
+        if (plan.vls > 2) {
+            // Each detour's SL: its second global hop on VL 1, its last hop on VL 2.
+            const auto set = [&](std::uint32_t v, std::uint32_t from, auto&& outs, std::uint8_t sl,
+                                 std::uint8_t vl) {
+                const NodeId node = g.node[v];
+                const PortNum np = f.node(node).num_ports;
+                for (PortNum in : ports.to(v, from))
+                    for (PortNum out : outs)
+                        r.sl2vl.tables[node][Sl2Vl::index(np, in, out)][sl] = vl;
+            };
+            for (std::size_t a = 0; a < groups; ++a)
+                for (std::size_t h = 0; h < groups; ++h) {
+                    const std::size_t i = via[a * groups + h];
+                    if (i == a || i == groups) continue;
+                    const std::uint8_t sl = plan.sl[a * groups + h];
+                    const std::uint32_t w = gate[i * groups + h], u = peer[i * groups + h],
+                                        arriving = peer[a * groups + i];
+                    if (arriving != w) set(w, arriving, ports.to(w, u), sl, 1);
+                    std::vector<PortNum> last; // u's ports not cabled to another group
+                    for (PortNum out = 0; out <= f.node(g.node[u]).num_ports; ++out)
+                        if (port_class(f.port_id(g.node[u], out)) != kGlobal) last.push_back(out);
+                    set(u, w, last, sl, 2);
+                }
+            // Path SLs by (source group, destination group), a row per switch.
+            r.path_sls = PathSlTable(f.num_port_slots(), r.lids.max_lid());
+            std::vector<std::uint8_t> row(lids, 0);
+            for (std::uint32_t x = 0; x < n; ++x) {
+                const std::size_t gx = std::size_t(s.group[x]);
+                for (Lid lid = 1; lid < lids; ++lid)
+                    row[lid] = target[lid].sw == kNone
+                                   ? 0
+                                   : plan.sl[gx * groups + std::size_t(s.group[target[lid].sw])];
+                r.path_sls.set_switch_row(f, g.node[x], row);
+            }
+        }
         r.stats.emplace_back("groups", double(groups));
-        std::size_t indirect = 0;
-        for (std::size_t a = 0; a < groups; ++a)
-            for (std::size_t h = 0; h < groups; ++h) indirect += a != h && via[a * groups + h] != a;
-        r.stats.emplace_back("group_pairs_via_intermediate", double(indirect));
+        r.stats.emplace_back("group_pairs_via_intermediate", double(plan.indirect));
+        r.stats.emplace_back("group_pairs_with_local_hop_detour", double(plan.local_hop));
         return r;
     }
 };

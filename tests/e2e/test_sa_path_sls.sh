@@ -45,6 +45,23 @@ for engine in dfsssp lash; do
     nsl=$(awk '/^0x/ {print $3}' "$engine.psl" | sort -u | wc -l)
     ((nsl >= 2)) || e2e_fail "$engine: the SA gave only $nsl distinct SL(s)"
     e2e_expect_rc 0 "$IBRT" check -q --no-balance "${files[@]}" --path-sl "$engine.psl"
+    if [[ $engine == lash ]]; then
+        # --to-end-ports: the pairs between the 5 CAs only, each as in the full answer (lash's
+        # SL is a function of the pair; dfsssp draws one of its layer's copies at random per
+        # query, opensm's osm_ucast_dfsssp.c get_dfsssp_sl).
+        e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 --to-end-ports \
+            --fabric "$engine.net" --guid2lid "$osm/guid2lid" --out "$engine.ca.psl" \
+            --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery"
+        n=$(grep -c '^0x' "$engine.ca.psl")
+        ((n == 5 * 4)) || e2e_fail "--to-end-ports: $n pairs, expected 20"
+        missing=$(grep "^0x" "$engine.ca.psl" | grep -vxFf "$engine.psl" | head -n 3 || true)
+        [[ -z "$missing" ]] || e2e_fail "--to-end-ports pairs differ from the full answer: $missing"
+        # Judged on those pairs alone: the 20 host-to-host paths, clean.
+        e2e_expect_rc 0 "$IBRT" check --json --no-balance --end-ports-only "${files[@]}" \
+            --path-sl "$engine.ca.psl"
+        python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["checks"]["reachability"]
+assert r["pairs"] == 20, r' "$WORK/last.out" || e2e_fail "--end-ports-only did not judge the 20 pairs"
+    fi
 
     # All on SL 0 instead, the credit loop the engine's SLs break is there: the SLs matter.
     e2e_expect_rc 1 "$IBRT" check -q --no-balance "${files[@]}" --assume-sl 0

@@ -8,6 +8,11 @@
 #include "fabric/generators/hyperx.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <random>
 
 using namespace ibrt;
 
@@ -75,37 +80,100 @@ TEST_CASE("dragonfly: what it cannot route is declined with the reason", "[drago
                Catch::StartsWith("dragonfly: the fabric is not a Dragonfly"));
     CHECK_THAT(refusal(without(dragonfly(4, 2, 2), {"sw-g0-0[3]"}, {})),
                Catch::Contains("are in one group but not cabled to each other"));
-    // Most single global links of the absolute cabling have no intermediate group whose
-    // arriving switch is its gateway onward.
-    CHECK_THAT(refusal(without(dragonfly(6, 3, 3), {"sw-g0-1[9]"}, {})),
-               Catch::Contains("are not joined, and no group's switch reached from"));
+    // Groups 0 and 1 not joined, and every other group misses one of them: 0-2 to 0-4 and 1-5
+    // to 1-8 are missing too.
+    CHECK_THAT(refusal(without(dragonfly(4, 2, 1),
+                               {"sw-g0-0[5]", "sw-g0-0[6]", "sw-g0-1[5]", "sw-g0-1[6]",
+                                "sw-g1-2[5]", "sw-g1-2[6]", "sw-g1-3[5]", "sw-g1-3[6]"},
+                               {})),
+               Catch::Contains("are not joined, and no group is joined to both"));
 }
 
-TEST_CASE("direct engines: the same tables whatever order the nodes are listed in",
-          "[dragonfly][flatfly]") {
-    // opensm's snapshot and an ibnetdiscover file list one subnet's nodes in different orders;
-    // the live and offline tables must agree (the e2e test compares them under opensm).
-    const Fabric df = without(dragonfly(6, 3, 3), {"sw-g0-0[9]"}, {});
-    gen::FailureSpec spec;
-    spec.switch_names = {"sw-1.1"};
-    gen::FailureReport rep;
-    const Fabric hx = gen::inject_failures(gen::hyperx({{4, 4}, {}, 2, 0}), spec, rep);
-    for (const auto& [engine, f] :
-         {std::pair<const char*, const Fabric*>{"dragonfly", &df}, {"flatfly", &hx}}) {
-        INFO(engine);
-        const Fabric g = test::relabel(*f, 9, /*only_order=*/true).fabric;
-        const Routing a = make_engine(engine)->route(*f, nullptr, {});
-        const Routing b = make_engine(engine)->route(g, nullptr, {});
-        for (NodeId s : f->switches()) {
-            const NodeId t = *g.find_node_by_guid(f->node(s).guid);
-            // LIDs follow node order too; compare by the destination (node GUID, port).
-            for (Lid lid = 1; lid <= a.lids.max_lid(); ++lid) {
-                const PortId owner = a.lids.owner(lid);
-                if (owner == kNoPort) continue;
-                const NodeId n = *g.find_node_by_guid(f->node(f->port_node(owner)).guid);
-                const Lid other = b.lids.base(g.port_id(n, f->port_num(owner)));
-                CHECK(a.lft[s][lid] == b.lft[t][other]);
+namespace {
+
+// The global cables of a Dragonfly (a, h, p), each named by one end.
+std::vector<std::string> global_links(int a, int h, int p) {
+    std::vector<std::string> out;
+    const int groups = a * h + 1;
+    for (int g = 0; g < groups; ++g)
+        for (int r = 0; r < a; ++r)
+            for (int k = 0; k < h; ++k) {
+                const int t = r * h + k, to = t < g ? t : t + 1;
+                if (to > g) out.push_back(fmt::format("sw-g{}-{}[{}]", g, r, p + a + k));
             }
+    return out;
+}
+
+double stat(const Routing& r, const char* name) {
+    const auto st =
+        std::find_if(r.stats.begin(), r.stats.end(), [&](auto& x) { return x.first == name; });
+    REQUIRE(st != r.stats.end());
+    return st->second;
+}
+
+} // namespace
+
+TEST_CASE("dragonfly: single missing global links and a missing switch are all routed",
+          "[dragonfly]") {
+    const Fabric full = dragonfly(6, 3, 3);
+    const std::vector<std::string> links = global_links(6, 3, 3);
+    REQUIRE(links.size() == 19 * 18 / 2);
+    std::size_t with_local_hop = 0, tried = 0;
+    for (std::size_t k = 0; k < links.size(); k += 7, ++tried) {
+        INFO(links[k]);
+        const Fabric f = without(full, {links[k]}, {});
+        const Routing r = route(f);
+        clean(f, r);
+        // The paths really take every VL the engine declares (the check's count).
+        CHECK(std::popcount(check::check_credit_loops(f, r).vls_used) == int(r.data_vls));
+        CHECK(stat(r, "group_pairs_via_intermediate") == 2.0);
+        if (stat(r, "group_pairs_with_local_hop_detour") > 0) {
+            ++with_local_hop; // a third VL, and the two detours on SL 1
+            CHECK(r.data_vls == 3);
+            CHECK(r.path_sls.max_sl() == 1);
+        } else {
+            CHECK(r.data_vls == 2);
+            CHECK(r.path_sls.empty());
         }
     }
+    // The absolute cabling joins groups in cliques of h + 1 routers: most links are not in one.
+    CHECK(with_local_hop * 2 > tried);
+    // A missing switch takes its 3 global links.
+    const Fabric f = test::relabel(without(full, {}, {"sw-g2-4"}), 7).fabric;
+    const Routing r = route(f);
+    clean(f, r);
+    CHECK(stat(r, "group_pairs_via_intermediate") == 6.0);
+}
+
+TEST_CASE("dragonfly: many missing global links: the detour SLs keep every path climbing the "
+          "VL order",
+          "[dragonfly]") {
+    const Fabric full = dragonfly(4, 2, 1);
+    const std::vector<std::string> all = global_links(4, 2, 1);
+    std::size_t routed = 0, loops_without_sls = 0, max_sl = 0;
+    for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+        std::mt19937_64 rng(seed);
+        std::vector<std::string> links;
+        for (const std::string& l : all)
+            if (rng() % 4 == 0) links.push_back(l);
+        INFO("seed " << seed << ": " << links.size() << " missing global links");
+        const Fabric f = without(full, links, {});
+        Routing r;
+        try {
+            r = route(f);
+        } catch (const RoutingError& e) { // two groups can lose every common neighbour
+            CHECK_THAT(e.what(), Catch::Contains("no group is joined to both"));
+            continue;
+        }
+        ++routed;
+        clean(f, r);
+        CHECK(r.data_vls <= 3);
+        max_sl = std::max<std::size_t>(max_sl, r.path_sls.max_sl());
+        Routing sl0 = r; // every path on SL 0: the class rule alone
+        sl0.path_sls = {};
+        loops_without_sls += !check::check_credit_loops(f, sl0).loops.empty();
+    }
+    CHECK(routed >= 100);
+    CHECK(loops_without_sls > 0);
+    CHECK(max_sl >= 2); // detours chained through each other's groups take distinct SLs
 }

@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# opensm's own engines next to ibrt's direct-topology engines (issue 13, "Proof on the real
+# stack", second bullet). Under ibsim, a running opensm 3.3.23 with QoS on routes each fabric
+# with dor, torus-2QoS (tori only, from a generated torus-2QoS.conf), lash, dfsssp, nue and
+# updn, and libibrt.so's engine for the family. From the running SM: the LFTs, the SL2VL tables
+# and the path SLs the SA hands out (`ibrt sa-path-sls`). `ibrt check` judges reachability and
+# credit loops on the VLs the paths really take, and `ibrt sim` finds the saturation throughput
+# (the maximum accepted rate) under uniform and bit-complement traffic on those tables.
+#
+# Usage: scripts/compare-direct-engines.sh [BUILD_DIR] [OUTPUT_MD]
+#   BUILD_DIR  default build; needs BUILD_DIR/ibrt and BUILD_DIR/engines/opensm/libibrt.so
+#   OUTPUT_MD  default docs/results/direct-engines.md ('-' = stdout)
+#   ONLY=GLOB  only the fabrics whose tag matches; ENGINES="dor updn" only these of opensm's
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${1:-$ROOT/build}" && pwd)
+OUT_MD=${2:-$ROOT/docs/results/direct-engines.md}
+[[ "$OUT_MD" == - || "$OUT_MD" == /* ]] || OUT_MD="$PWD/$OUT_MD"
+export IBRT="$BUILD/ibrt" IBRT_BINARY_DIR="$BUILD" IBRT_SOURCE_DIR="$ROOT"
+command -v python3 >/dev/null || { echo "python3 is needed to read the JSON reports" >&2; exit 2; }
+CMDLINE="scripts/compare-direct-engines.sh $*"
+START=$SECONDS
+
+# shellcheck source=tests/e2e/harness.sh
+source "$ROOT/tests/e2e/harness.sh"
+e2e_init compare_direct
+# shellcheck source=tests/e2e/plugin_lib.sh
+source "$ROOT/tests/e2e/plugin_lib.sh"
+plugin_conf "qos TRUE"
+ROWS="$WORK/rows.tsv"
+: >"$ROWS"
+
+# The simulator's model: 8 data VLs on every port (what ibsim's ports offer), 1 KB of input
+# buffer per VL, 256-byte packets; a routing that takes fewer VLs leaves buffers unused.
+SIM=(--vls 8 --sl path --packet-bytes 256 --buffer-bytes 1024 --source-queue 0 --warmup-us 10
+    --measure-us 40 --drain-us 40 --saturation --saturation-steps 6 --json -q)
+
+# run_sm TAG ENGINE [opensm args]: a running SM routes with ENGINE (when it fails, opensm falls
+# back to minhop and the row says so), and every measurement is taken from it; one row into
+# $ROWS.
+run_sm() {
+    local tag=$1 engine=$2
+    shift 2
+    local osm="$WORK/osm" label=$engine
+    [[ "$*" == *ibrt.conf* ]] && label="ibrt $engine"
+    rm -rf "$osm"
+    mkdir -p "$osm"
+    OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
+        opensm -e -d2 -s 0 -Q -R "$engine" -f "$osm/osm.log" \
+        --dump_files_dir "$osm" -D 0x43 "$@" >"$osm/opensm.out" 2>&1 </dev/null &
+    local pid=$! deadline=$((SECONDS + 120))
+    E2E_PIDS+=("$pid")
+    until grep -q "SUBNET UP" "$osm/osm.log" 2>/dev/null; do
+        kill -0 "$pid" 2>/dev/null || e2e_fail "$tag/$engine: opensm died: $(tail -n 5 "$osm/opensm.out")"
+        ((SECONDS < deadline)) ||
+            e2e_fail "$tag/$engine: no SUBNET UP in 120 s: $(grep -E "ERR|SUBNET" "$osm/osm.log" | tail -n 5)"
+        sleep 0.2
+    done
+    if ! grep -q "$engine tables configured on all switches" "$osm/osm.log"; then
+        local why
+        why=$({ grep -iE "ERR|cannot|disabling|fail" "$osm/osm.log" || true; } | head -n 1 |
+            sed -E 's/^.* -> //' | cut -c1-160)
+        printf '%s\t%s\tno\t%s\n' "$tag" "$label" "${why:-no tables configured}" >>"$ROWS"
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+        echo "  $label: did not route" >&2
+        return
+    fi
+    e2e_diag ibnetdiscover >"$tag.net"
+    local files=(--fabric "$tag.net" --lfts "$osm/opensm-lfts.dump" --guid2lid "$osm/guid2lid"
+        --sl2vl "$osm/opensm-sl2vl.dump") sls=(--path-sl "$tag.psl") t0=$SECONDS
+    case $label in
+    ibrt*) ;; # below, once opensm is stopped
+    dor | updn)
+        # opensm's dor and updn have no path_sl: the SA hands out the QoS default, SL 0.
+        # Checked on a sample of pairs; then every path is on SL 0.
+        local cas lid sl
+        mapfile -t cas < <(awk '$1 ~ /^0x001/ {print $2}' "$osm/guid2lid")
+        for lid in "${cas[@]:0:12}"; do
+            sl=$(LD_PRELOAD="$E2E_UMAD2SIM" timeout 20 saquery -p --slid $((lid)) \
+                --dlid $((${cas[-1]})) 2>/dev/null | sed -n 's/^[[:space:]]*sl\.*\(0x[0-9a-f]*\)$/\1/p')
+            [[ "$sl" == 0x0 ]] || e2e_fail "$tag/$engine: the SA gave SL '$sl' for LID $((lid))"
+        done
+        : >"$tag.psl" # an empty path-SL file: SL 0 for every pair
+        ;;
+    *)
+        "$IBRT" sa-path-sls -q -j 4 --to-end-ports --fabric "$tag.net" --guid2lid "$osm/guid2lid" \
+            --out "$tag.psl" --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery" ||
+            e2e_fail "$tag/$engine: sa-path-sls failed"
+        ;;
+    esac
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    if [[ $label == ibrt* ]]; then
+        # Ours: the path SLs `ibrt route` computes on the same LIDs (test_plugin_direct.sh shows
+        # the SA hands out exactly these).
+        "$IBRT" route --engine "$engine" --fabric "$tag.net" --lids-from-fabric --out "$tag.offline" \
+            >/dev/null || e2e_fail "$tag/$engine: offline route failed"
+        cp "$tag.offline/path-sl" "$tag.psl"
+    fi
+    echo "  $label: path SLs in $((SECONDS - t0)) s" >&2
+    local rc=0
+    "$IBRT" check --json --no-balance --end-ports-only "${files[@]}" "${sls[@]}" >"$tag.check.json" || rc=$?
+    ((rc <= 1)) || e2e_fail "$tag/$engine: ibrt check exited $rc"
+    for pattern in uniform complement; do
+        rc=0
+        "$IBRT" sim "${files[@]}" "${sls[@]}" --pattern $pattern "${SIM[@]}" \
+            >"$tag.$pattern.json" 2>"$tag.$pattern.err" || rc=$?
+        ((rc <= 1)) || e2e_fail "$tag/$engine: ibrt sim $pattern exited $rc: $(cat "$tag.$pattern.err")"
+    done
+    python3 - "$tag" "$label" "$tag.psl" "$tag.check.json" "$tag.uniform.json" \
+        "$tag.complement.json" >>"$ROWS" <<'PY'
+import json, sys
+tag, label, psl, check, uni, comp = sys.argv[1:]
+sls = {line.split()[2] for line in open(psl) if line.startswith("0x")}
+c = json.load(open(check))["checks"]
+reach = "all" if c["reachability"]["passed"] else f'{c["reachability"]["failures"]} unreachable'
+d = c["deadlock"]
+def sat(path):
+    r = json.load(open(path))
+    dead = [x["load"] for x in r["runs"] if x["verdict"] == "deadlock"]
+    if dead:  # what it accepted before locking up is no throughput
+        return f"deadlock (from load {min(dead):.3g})"
+    return f'{r["saturation"]["max_accepted_fraction"]:.3f}' if "saturation" in r else "?"
+print("\t".join([tag, label, "yes", reach, str(len(sls) or 1), str(d["vls_used"]),
+                 str(d["credit_loops"]), sat(uni), sat(comp)]))
+PY
+    echo "  $label: done" >&2
+}
+
+# fabric TAG OURS GEN_ARGS...: one fabric under ibsim, every engine on it.
+fabric() {
+    local tag=$1 ours=$2
+    shift 2
+    [[ -z "${ONLY:-}" || $tag == $ONLY ]] || return 0
+    echo "$tag" >&2
+    "$IBRT" gen -q -o "$tag.gen.net" "$@"
+    e2e_start_ibsim "$tag.gen.net"
+    [[ -n "${ENGINES:-}" ]] || run_sm "$tag" "$ours" -F "$WORK/ibrt.conf"
+    if [[ $tag == torus* && -z "${ENGINES:-}" ]]; then
+        # torus-2QoS needs the radices and one seed link per dimension from the generator's
+        # names (sw-x.y.z), by the GUIDs ibsim gave the switches.
+        e2e_diag ibnetdiscover >"$tag.seed.net"
+        python3 - "$tag.seed.net" "$@" >"$WORK/torus-2QoS.conf" <<'PY'
+import re, sys
+guid = {}
+for line in open(sys.argv[1]):
+    m = re.match(r'^Switch\s+\d+\s+"S-([0-9a-f]+)"\s+# "([^"]+)"', line)
+    if m: guid[m.group(2)] = "0x" + m.group(1)
+k = [int(x) for x in sys.argv[sys.argv.index("--k") + 1].split(",")]
+print("torus " + " ".join(map(str, k)))
+name = lambda c: guid["sw-" + ".".join(map(str, c))]
+for d, axis in enumerate("xyz"[:len(k)]):
+    a = [0] * len(k); plus = list(a); minus = list(a)
+    plus[d], minus[d] = 1, k[d] - 1
+    print(f"{axis}p_link {name(a)} {name(plus)}")
+    print(f"{axis}m_link {name(a)} {name(minus)}")
+PY
+        run_sm "$tag" torus-2QoS --torus_config "$WORK/torus-2QoS.conf"
+    fi
+    for engine in ${ENGINES:-dor lash dfsssp nue updn}; do run_sm "$tag" "$engine"; done
+    e2e_stop_ibsim
+}
+
+fabric torus-4x4x4 torus torus --k 4,4,4
+fabric torus-4x4x4-failed torus --fail-switch sw-2.2.2 --fail-link "sw-0.0.0[2]" \
+    --fail-link "sw-1.3.0[4]" torus --k 4,4,4
+fabric hyperx-4x4x4-L2 flatfly hyperx --k 4,4,4 --width 2,1,1
+fabric hypercube-6d flatfly hypercube --dims 6
+fabric dragonfly-a4-h2 dragonfly dragonfly --a 4 --h 2 --p 1
+fabric dragonfly-a4-h2-failed dragonfly --fail-switch sw-g3-1 dragonfly --a 4 --h 2 --p 1
+
+{
+    echo "Generated by \`$CMDLINE\` on $(date -u +%Y-%m-%d) in $((SECONDS - START)) s ($(nproc) cores)."
+    echo "Each fabric runs under ibsim with 1 CA per switch; a running opensm 3.3.23 with QoS on"
+    echo "routes it with one engine (\`-Q -R ENGINE\`; ibrt's through libibrt.so). \"routes: no\""
+    echo "means the engine failed and opensm fell back to minhop; the reason is opensm's log line."
+    echo "LFTs and SL2VL tables are the SM's dumps. Path SLs, for host-to-host paths:"
+    echo "- lash, dfsssp, nue, torus-2QoS: from the SM's SA (\`ibrt sa-path-sls --to-end-ports\`,"
+    echo "  what applications get). dfsssp draws one of its layer's VL copies at random for each"
+    echo "  query (opensm's get_dfsssp_sl), so its SLs are one draw; every draw is deadlock-free."
+    echo "- dor, updn: opensm gives them no path_sl, so the SA hands out SL 0 (checked on a"
+    echo "  sample of pairs)."
+    echo "- ibrt's engines: \`ibrt route --lids-from-fabric\` on the same LIDs, which the e2e tests"
+    echo "  (tests/e2e/test_plugin_direct*.sh) show equal to what the SA hands out."
+    echo
+    echo "- **SLs**: distinct path SLs the SA hands out. **VLs**: VLs the paths take between"
+    echo "  switches (\`ibrt check\` JSON \`vls_used\`), not the VLs the tables merely name."
+    echo "- **credit loops**: cyclic components of the channel dependency graph on those VLs."
+    echo "- **uniform / bit-complement**: saturation throughput, the maximum accepted rate as a"
+    echo "  fraction of link bandwidth (\`ibrt sim --saturation\`, 6 bisection steps; 8 data VLs"
+    echo "  of 1 KB input buffer per port, 256-byte packets). A routing with credit loops can"
+    echo "  deadlock in the simulator; that is marked."
+    echo
+    echo "| fabric | routing | routes | reachable pairs | SLs | VLs | credit loops | uniform | bit-complement |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    while IFS=$'\t' read -r tag label ok rest; do
+        if [[ $ok == no ]]; then
+            echo "| $tag | $label | no: ${rest//|/\\|} | | | | | | |"
+        else
+            IFS=$'\t' read -r reach sls vls loops uni comp <<<"$rest"
+            echo "| $tag | $label | yes | $reach | $sls | $vls | $loops | $uni | $comp |"
+        fi
+    done <"$ROWS"
+} >"$WORK/out.md"
+# An existing document keeps everything outside its <!-- table --> ... <!-- /table --> markers
+# (the discussion of the figures); otherwise the generated part is the whole document.
+if [[ "$OUT_MD" == - ]]; then
+    cat "$WORK/out.md"
+elif [[ -f "$OUT_MD" ]] && grep -q '^<!-- table -->$' "$OUT_MD"; then
+    python3 - "$OUT_MD" "$WORK/out.md" <<'PY'
+import sys
+doc, new = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+head, rest = doc.split("<!-- table -->\n", 1)
+_, tail = rest.split("<!-- /table -->\n", 1)
+open(sys.argv[1], "w").write(head + "<!-- table -->\n" + new + "<!-- /table -->\n" + tail)
+PY
+else
+    { echo "<!-- table -->"; cat "$WORK/out.md"; echo "<!-- /table -->"; } >"$OUT_MD"
+fi
+e2e_pass
