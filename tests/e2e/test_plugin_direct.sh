@@ -98,7 +98,7 @@ run_engine flatfly hx.net 2
 run_engine dragonfly df.net 0
 run_engine torus t.net 4
 "$IBRT" gen -q -o sf.net slimfly --q 4 --cas 1
-"$IBRT" gen -q -o sfd.net --fail-links 4 --fail-switches 1 --keep-connected --seed 1 slimfly --q 5 --cas 1
+"$IBRT" gen -q -o sfd.net --fail-links 4 --fail-switches 1 --keep-connected --seed 5 slimfly --q 5 --cas 1
 run_engine slimfly sf.net 0
 run_engine slimfly sfd.net 2
 
