@@ -160,8 +160,12 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
                 if (code[cur] == torus::kBlocked)
                     throw RoutingError(fmt::format(
                         "torus: no route from {} to {}: a ring on the way is cut into disjoint "
-                        "pieces and no later dimension is left to detour through",
-                        display_name(f, g.node(cur)), display_name(f, g.node(dst))));
+                        "pieces and no later dimension is left to detour through{}",
+                        display_name(f, g.node(cur)), display_name(f, g.node(dst)),
+                        shape.family == mapping::Family::Hypercube
+                            ? " (the cabling maps as a hypercube, as a torus of 4-switch rings "
+                              "does: C4 = K2 x K2; the flatfly engine detours in any dimension)"
+                            : ""));
                 cur = next_switch(cur, code[cur]);
             }
             if (state[cur] == 1 && code[cur] != torus::kArrived)

@@ -239,4 +239,12 @@ TEST_CASE("torus: declines what is not a torus, and too few VLs", "[torus]") {
     const Fabric cut = gen::inject_failures(torus_fabric({4, 5, 6}, {}, 1), spec, rep);
     REQUIRE(rep.removed_links.size() == 2);
     CHECK(refusal(cut).find("cut into disjoint pieces") != std::string::npos);
+    CHECK(refusal(cut).find("hypercube") == std::string::npos);
+    // A 4x4x4 torus is a 6D hypercube (C4 = K2 x K2) and maps as one: a failed link cuts a
+    // K2, and the decline says where to go.
+    spec.link_names = {"sw-0.0.0[2]"};
+    const Fabric cube = gen::inject_failures(torus_fabric({4, 4, 4}, {}, 1), spec, rep);
+    const std::string why = refusal(cube);
+    CHECK(why.find("maps as a hypercube") != std::string::npos);
+    CHECK(why.find("flatfly") != std::string::npos);
 }
