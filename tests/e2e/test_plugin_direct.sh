@@ -47,16 +47,28 @@ run_engine() {
     files=(--fabric $engine.net --lfts "$osm/opensm-lfts.dump" --guid2lid "$osm/guid2lid"
         --sl2vl "$osm/opensm-sl2vl.dump")
     if ((want_sls > 1)); then e2e_expect_rc 3 "$IBRT" check -q --no-balance "${files[@]}"; fi
-    e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 --fabric $engine.net --guid2lid "$osm/guid2lid" \
-        --out $engine.psl --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery"
+    # The SLs of the host-to-host paths (one saquery per pair under ibsim, ~0.1 s each).
+    e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 --to-end-ports --fabric $engine.net \
+        --guid2lid "$osm/guid2lid" --out $engine.psl \
+        --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery"
     nsl=$(awk '/^0x/ {print $3}' $engine.psl | sort -u | wc -l)
     ((want_sls == 0 || nsl == want_sls)) ||
         e2e_fail "$engine: the SA gave $nsl distinct SLs, expected $want_sls"
-    e2e_expect_rc 0 "$IBRT" check -q --no-balance "${files[@]}" --path-sl $engine.psl
+    e2e_expect_rc 0 "$IBRT" check -q --no-balance --end-ports-only "${files[@]}" --path-sl $engine.psl
 
     # Offline on the LIDs opensm assigned: the same LFTs and the same SL2VL tables.
     e2e_expect_rc 0 "$IBRT" route --engine $engine --fabric $engine.net --lids-from-fabric --out $engine.offline
     e2e_expect_rc 0 "$IBRT" diff --lfts --fabric $engine.net $engine.offline/opensm-lfts.dump "$osm/opensm-lfts.dump"
+    # The SA hands out the offline path SLs (a pair the offline file leaves out is SL 0).
+    python3 - $engine.offline/path-sl $engine.psl <<'PY' || e2e_fail "SA path SLs differ from the offline ones"
+import sys
+def sls(path):
+    return {tuple(l.split()[:2]): l.split()[2] for l in open(path) if l.startswith("0x")}
+offline, sa = sls(sys.argv[1]), sls(sys.argv[2])
+bad = [k for k, v in sa.items() if offline.get(k, "0") != v]
+print(f"{len(sa)} SA path SLs, {len(bad)} differ from offline", bad[:5])
+sys.exit(1 if bad or not sa else 0)
+PY
     # SL2VL: every (switch, in port, out port) row the switches hold equals the offline row
     # (opensm dumps switches in its own order and leaves out ports that are down; the offline
     # dump lists every port pair). CAs keep opensm's default table (SL mod VLs): the engine sets
