@@ -121,7 +121,10 @@ int main(int argc, char** argv) {
             fmt::print("{} hosts: failed (status {})\n", hosts, status);
             return 1;
         }
-        fmt::print("  peak RSS {:.0f} MB\n", double(u.ru_maxrss) / 1024.0);
+        // CPU time as well: the machine is shared, and wall time grows with its load.
+        const double cpu = double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                           double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+        fmt::print("  cpu {:.2f} s  peak RSS {:.0f} MB\n", cpu, double(u.ru_maxrss) / 1024.0);
     }
     return 0;
 }
