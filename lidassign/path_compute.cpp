@@ -174,6 +174,7 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     struct Class {
         std::uint32_t key;   // its entry in out.chosen
         std::uint32_t first; // its first candidate
+        std::uint32_t eoff;  // where its first candidate's edges start (r_off[first])
         std::uint32_t mult;  // CA pairs in it
         std::uint8_t count, alive_n;
     };
@@ -189,7 +190,8 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         }
         const std::uint8_t count = memo_n[k];
         if (count == 0) return; // no legal route: the pairs stay without a path
-        classes.push_back({static_cast<std::uint32_t>(key), memo[k], mult, count, count});
+        classes.push_back(
+            {static_cast<std::uint32_t>(key), memo[k], r_off[memo[k]], mult, count, count});
         alive.push_back(static_cast<std::uint16_t>((1u << count) - 1));
     };
     if (by == PairClasses::SwitchPair) {
@@ -305,8 +307,11 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             const std::uint16_t live = alive[l_class[i]];
             const std::uint16_t through = live & l_mask[i];
             if (through == 0 || through == live) continue; // settled
-            Class& c = classes[l_class[i]];
             if (reduced && load[e] <= second) break;
+            Class& c = classes[l_class[i]];
+            // Its candidates' offsets and edges: two reads that need not wait for each other.
+            __builtin_prefetch(r_off.data() + c.first);
+            __builtin_prefetch(r_edges.data() + c.eoff);
             reduced = true;
             const std::int64_t old_w = std::int64_t(c.mult) * (kScale / c.alive_n);
             const std::uint32_t left = c.alive_n - std::popcount(through);
