@@ -223,6 +223,28 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     };
     std::vector<std::uint32_t> cls_cfg, path_cfg, best_of;
     std::vector<PortId> walk;
+    // The switch edges of refit tree j's walk from switch x, computed on first use per
+    // destination: walk_at[j * num_nodes + x] = (offset in walk_edges, length).
+    std::vector<const CompletedTree*> trees; // refit trees, configuration j
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> walk_at;
+    std::vector<std::size_t> walk_used;
+    std::vector<PortId> walk_edges;
+    auto tree_walk = [&](std::uint32_t j, NodeId x) -> std::span<const PortId> {
+        const std::size_t key = std::size_t(j) * f.num_nodes() + x;
+        if (walk_at.size() <= key) walk_at.resize(key + 1, {kUnset, 0});
+        if (walk_at[key].first == kUnset) {
+            const auto at = static_cast<std::uint32_t>(walk_edges.size());
+            for (NodeId y = x; y != kNoNode;) {
+                const PortId e = trees[j]->out[y];
+                walk_edges.push_back(e);
+                const NodeId ny = f.port(e).peer_node;
+                y = f.node(ny).is_switch() ? ny : kNoNode;
+            }
+            walk_at[key] = {at, static_cast<std::uint32_t>(walk_edges.size()) - at};
+            walk_used.push_back(key);
+        }
+        return {walk_edges.data() + walk_at[key].first, walk_at[key].second};
+    };
     for (std::size_t di = 0; di < n; ++di) {
         if ((di & 63) == 0) report("forwarding tables", double(di) / double(n));
         if (di % kBlock == 0 && di > 0) flush(di - kBlock, di);
@@ -235,8 +257,8 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         const PortId target = first_end_port(f, d.dst);
         cls_cfg = per_class.config;
         best_of.assign(d.size(), kUnset);
-        std::vector<const CompletedTree*> trees; // refit trees, configuration j
-        DestPaths nd;                            // the final paths, only for stats
+        trees.clear();
+        DestPaths nd; // the final paths, only for stats
         if (k > cap) {
             ++st.refit_destinations;
             std::vector<std::uint64_t> size(k, 0);
@@ -256,6 +278,9 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                 trees.push_back(cache.get(target, fixed[j]));
             }
             nd.dst = d.dst;
+            for (const std::size_t x : walk_used) walk_at[x] = {kUnset, 0};
+            walk_used.clear();
+            walk_edges.clear();
             for (std::size_t i = 0; i < d.size(); ++i) {
                 const auto p = d.path(i);
                 if (path_cfg[i] != kUnset) {
@@ -268,16 +293,10 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                 std::uint32_t best = kUnset, best_hops = graph::kFar;
                 std::uint64_t best_load = ~0ull;
                 for (std::uint32_t j = 0; j < cap; ++j) {
-                    const CompletedTree& t = *trees[j];
-                    if (t.hops[leaf] == graph::kFar) continue;
+                    const std::uint32_t h = trees[j]->hops[leaf];
+                    if (h == graph::kFar) continue;
                     std::uint64_t mx = load[src];
-                    for (NodeId x = leaf; x != kNoNode;) {
-                        const PortId e = t.out[x];
-                        mx = std::max(mx, load[e]);
-                        const NodeId nx = f.port(e).peer_node;
-                        x = f.node(nx).is_switch() ? nx : kNoNode;
-                    }
-                    const std::uint32_t h = t.hops[leaf];
+                    for (PortId e : tree_walk(j, leaf)) mx = std::max(mx, load[e]);
                     if (h < best_hops || (h == best_hops && mx < best_load)) {
                         best = j;
                         best_hops = h;
@@ -287,12 +306,17 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                 if (best == kUnset)
                     throw RoutingError(fmt::format("separate: no route to {} fits LMC {}",
                                                    f.node(d.dst).desc, r.lmc));
-                walk_of(*trees[best], src, walk);
-                for (PortId e : walk) ++load[e];
-                st.refit_extra_hops += walk.size() > p.size() ? walk.size() - p.size() : 0;
+                const auto tw = tree_walk(best, leaf);
+                ++load[src];
+                for (PortId e : tw) ++load[e];
+                st.refit_extra_hops += 1 + tw.size() > p.size() ? 1 + tw.size() - p.size() : 0;
                 ++st.refit_paths;
                 path_cfg[i] = best_of[i] = best;
-                if (stats) nd.add(walk);
+                if (stats) {
+                    walk.assign(1, src);
+                    walk.insert(walk.end(), tw.begin(), tw.end());
+                    nd.add(walk);
+                }
             }
             k = cap;
         }
@@ -308,12 +332,10 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                 std::fill(walked.begin(), walked.end(), 0);
                 for (std::size_t i = 0; i < d.size() && ok; ++i) {
                     if (best_of[i] != j) continue;
-                    const PortId src = d.path(i)[0];
-                    const NodeId leaf = f.port(src).peer_node;
+                    const NodeId leaf = f.port(d.path(i)[0]).peer_node;
                     if (walked[leaf]) continue;
                     walked[leaf] = 1;
-                    walk_of(*trees[j], src, walk);
-                    ok = add_fixed(walk, fixed[j]);
+                    ok = add_fixed(tree_walk(j, leaf), fixed[j]);
                 }
                 if (!ok) { // the paths in order, as fixed_of does
                     fixed[j].assign(f.num_nodes(), kNoPort);
