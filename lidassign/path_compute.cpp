@@ -349,8 +349,68 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     return out;
 }
 
-CaPaths::CaPaths(const Fabric& f, const SelectedPaths& sp) : f_(f), sp_(sp) {
-    for (NodeId c : f.cas()) sport_.push_back(first_end_port(f, c));
+CaPaths::CaPaths(const Fabric& f, const SelectedPaths& sp)
+    : f_(f), sp_(sp), ca_index_(f.num_nodes(), SelectedPaths::kNone), at_(f.num_nodes(), 0),
+      stamp_(f.num_nodes(), 0) {
+    for (NodeId c : f.cas()) {
+        ca_index_[c] = static_cast<std::uint32_t>(sport_.size());
+        sport_.push_back(first_end_port(f, c));
+    }
+}
+
+RouteClasses CaPaths::classes_to(std::size_t di, std::vector<std::uint32_t>& src) const {
+    src.clear();
+    if (sp_.by != PairClasses::SwitchPair) {
+        const DestPaths d = to(di);
+        for (std::size_t i = 0; i < d.size(); ++i)
+            src.push_back(ca_index_[f_.port_node(d.path(i)[0])]);
+        return route_classes(f_, d);
+    }
+    const auto cas = f_.cas();
+    RouteClasses rc;
+    rc.reps.dst = cas[di];
+    const PortId dport = sport_[di];
+    if (dport == kNoPort) return rc;
+    const NodeId t = f_.port(dport).peer_node;
+    const PortId last = f_.port_id(t, f_.port(dport).peer_port);
+    if (++epoch_ == 0) { // wrapped: forget every stamp
+        std::fill(stamp_.begin(), stamp_.end(), 0u);
+        epoch_ = 1;
+    }
+    rc.class_of.reserve(cas.size());
+    src.reserve(cas.size());
+    // The same walk over the sources as to(), so path i is the same path.
+    for (std::size_t si = 0; si < cas.size(); ++si) {
+        const PortId sport = sport_[si];
+        if (si == di || sport == kNoPort) continue;
+        const NodeId u = f_.port(sport).peer_node;
+        std::uint32_t c = 0;
+        if (u == rc.reps.dst) { // CA cabled straight to CA: a path of one edge, alone
+            c = static_cast<std::uint32_t>(rc.weight.size());
+            rc.weight.push_back(0);
+            rc.reps.add(std::span<const PortId>(&sport, 1));
+        } else {
+            const std::uint32_t r = sp_.route_of(si, di, u, t);
+            if (r == SelectedPaths::kNone) continue;
+            if (stamp_[u] == epoch_) {
+                c = at_[u];
+            } else {
+                c = static_cast<std::uint32_t>(rc.weight.size());
+                stamp_[u] = epoch_;
+                at_[u] = c;
+                rc.weight.push_back(0);
+                const auto mid = sp_.route(r);
+                rc.reps.edges.push_back(sport);
+                rc.reps.edges.insert(rc.reps.edges.end(), mid.begin(), mid.end());
+                rc.reps.edges.push_back(last);
+                rc.reps.offset.push_back(static_cast<std::uint32_t>(rc.reps.edges.size()));
+            }
+        }
+        ++rc.weight[c];
+        rc.class_of.push_back(c);
+        src.push_back(static_cast<std::uint32_t>(si));
+    }
+    return rc;
 }
 
 DestPaths CaPaths::to(std::size_t di) const {

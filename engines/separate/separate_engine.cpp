@@ -61,8 +61,8 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     };
     std::vector<ClassColouring> by_switch(f.num_nodes());
     // The colouring of d's classes rc (per class; expand() gives it per path).
-    auto assign = [&](const DestPaths& d, const RouteClasses& rc) {
-        const PortId dport = first_end_port(f, d.dst);
+    auto assign = [&](const RouteClasses& rc) {
+        const PortId dport = first_end_port(f, rc.reps.dst);
         if (dport == kNoPort || !f.node(f.port(dport).peer_node).is_switch())
             return color_classes(f, rc, true);
         ClassColouring& c = by_switch[f.port(dport).peer_node];
@@ -78,15 +78,25 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         }
         return c.per_class;
     };
+    // A destination's paths as classes (CaPaths::classes_to): path i leaves its source CA
+    // src[i] by ca_port[src[i]], then follows its class's edges after the first.
+    std::vector<PortId> ca_port(cas.size());
+    for (std::size_t i = 0; i < cas.size(); ++i) ca_port[i] = first_end_port(f, cas[i]);
+    std::vector<std::uint32_t> src;
+    auto tail_of = [](const RouteClasses& rc, std::uint32_t c) {
+        return rc.reps.path(c).subspan(1);
+    };
     std::vector<std::uint64_t> load(f.num_port_slots(), 0);
     std::uint32_t max_k = 1;
     for (std::size_t di = 0; di < cas.size(); ++di) {
         if ((di & 63) == 0) report("LID assignment", double(di) / double(cas.size()));
-        const DestPaths d = ca_paths_to.to(di);
-        const std::uint32_t k = assign(d, route_classes(f, d)).k;
+        const RouteClasses rc = ca_paths_to.classes_to(di, src);
+        const std::uint32_t k = assign(rc).k;
         max_k = std::max(max_k, k);
         st.lids_color_l += lids_for(k);
-        for (PortId e : d.edges) ++load[e];
+        for (const std::uint32_t si : src) ++load[ca_port[si]];
+        for (std::uint32_t c = 0; c < rc.weight.size(); ++c)
+            for (PortId e : tail_of(rc, c)) load[e] += rc.weight[c];
     }
     st.needed_lmc = std::uint32_t(lmc_for(max_k));
     st.max_load_selected = max_link_load(f, load);
@@ -212,9 +222,9 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             if (cfg[c] == j) ok = add_fixed(rc.reps.path(c), fx);
         return ok;
     };
-    auto walk_of = [&](const CompletedTree& t, PortId src, std::vector<PortId>& walk) {
-        walk.assign(1, src);
-        for (NodeId x = f.port(src).peer_node; x != kNoNode;) {
+    auto walk_of = [&](const CompletedTree& t, PortId from, std::vector<PortId>& walk) {
+        walk.assign(1, from);
+        for (NodeId x = f.port(from).peer_node; x != kNoNode;) {
             const PortId e = t.out[x];
             walk.push_back(e);
             const NodeId nx = f.port(e).peer_node;
@@ -249,14 +259,20 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         if ((di & 63) == 0) report("forwarding tables", double(di) / double(n));
         if (di % kBlock == 0 && di > 0) flush(di - kBlock, di);
         cache.new_destination();
-        const DestPaths d = ca_paths_to.to(di);
-        const RouteClasses rc = route_classes(f, d);
-        const Assignment per_class = assign(d, rc);
+        const RouteClasses rc = ca_paths_to.classes_to(di, src);
+        const std::size_t np = rc.class_of.size(); // paths
+        const NodeId dst = rc.reps.dst;
+        std::optional<DestPaths> paths; // generated only when needed (stats, a rare fallback)
+        auto all_paths = [&]() -> const DestPaths& {
+            if (!paths) paths = ca_paths_to.to(di);
+            return *paths;
+        };
+        const Assignment per_class = assign(rc);
         std::uint32_t k = per_class.k;
-        const std::uint32_t cap = room[ca_index[d.dst]];
-        const PortId target = first_end_port(f, d.dst);
+        const std::uint32_t cap = room[ca_index[dst]];
+        const PortId target = first_end_port(f, dst);
         cls_cfg = per_class.config;
-        best_of.assign(d.size(), kUnset);
+        best_of.assign(np, kUnset);
         trees.clear();
         DestPaths nd; // the final paths, only for stats
         if (k > cap) {
@@ -270,32 +286,34 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             std::vector<std::uint32_t> renum(k, kUnset);
             for (std::uint32_t j = 0; j < cap; ++j) renum[order[j]] = j;
             for (std::uint32_t& c : cls_cfg) c = renum[c];
-            path_cfg.resize(d.size());
-            for (std::size_t i = 0; i < d.size(); ++i) path_cfg[i] = cls_cfg[rc.class_of[i]];
+            path_cfg.resize(np);
+            for (std::size_t i = 0; i < np; ++i) path_cfg[i] = cls_cfg[rc.class_of[i]];
             fixed.resize(cap);
             for (std::uint32_t j = 0; j < cap; ++j) {
-                if (!class_fixed(rc, cls_cfg, j, fixed[j])) fixed[j] = fixed_of(f, d, path_cfg, j);
+                if (!class_fixed(rc, cls_cfg, j, fixed[j]))
+                    fixed[j] = fixed_of(f, all_paths(), path_cfg, j);
                 trees.push_back(cache.get(target, fixed[j]));
             }
-            nd.dst = d.dst;
+            nd.dst = dst;
             for (const std::size_t x : walk_used) walk_at[x] = {kUnset, 0};
             walk_used.clear();
             walk_edges.clear();
-            for (std::size_t i = 0; i < d.size(); ++i) {
-                const auto p = d.path(i);
+            for (std::size_t i = 0; i < np; ++i) {
                 if (path_cfg[i] != kUnset) {
-                    if (stats) nd.add(p);
+                    if (stats) nd.add(all_paths().path(i));
                     continue;
                 }
-                for (PortId e : p) --load[e];
-                const PortId src = p[0];
-                const NodeId leaf = f.port(src).peer_node;
+                const PortId from = ca_port[src[i]];
+                const auto tail = tail_of(rc, rc.class_of[i]);
+                --load[from];
+                for (PortId e : tail) --load[e];
+                const NodeId leaf = f.port(from).peer_node;
                 std::uint32_t best = kUnset, best_hops = graph::kFar;
                 std::uint64_t best_load = ~0ull;
                 for (std::uint32_t j = 0; j < cap; ++j) {
                     const std::uint32_t h = trees[j]->hops[leaf];
                     if (h == graph::kFar) continue;
-                    std::uint64_t mx = load[src];
+                    std::uint64_t mx = load[from];
                     for (PortId e : tree_walk(j, leaf)) mx = std::max(mx, load[e]);
                     if (h < best_hops || (h == best_hops && mx < best_load)) {
                         best = j;
@@ -305,15 +323,15 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                 }
                 if (best == kUnset)
                     throw RoutingError(fmt::format("separate: no route to {} fits LMC {}",
-                                                   f.node(d.dst).desc, r.lmc));
+                                                   f.node(dst).desc, r.lmc));
                 const auto tw = tree_walk(best, leaf);
-                ++load[src];
+                ++load[from];
                 for (PortId e : tw) ++load[e];
-                st.refit_extra_hops += 1 + tw.size() > p.size() ? 1 + tw.size() - p.size() : 0;
+                st.refit_extra_hops += tw.size() > tail.size() ? tw.size() - tail.size() : 0;
                 ++st.refit_paths;
                 path_cfg[i] = best_of[i] = best;
                 if (stats) {
-                    walk.assign(1, src);
+                    walk.assign(1, from);
                     walk.insert(walk.end(), tw.begin(), tw.end());
                     nd.add(walk);
                 }
@@ -330,15 +348,16 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                 bool ok = class_fixed(rc, cls_cfg, j, fixed[j]);
                 // The refitted paths of j follow its refit tree from their source switch.
                 std::fill(walked.begin(), walked.end(), 0);
-                for (std::size_t i = 0; i < d.size() && ok; ++i) {
+                for (std::size_t i = 0; i < np && ok; ++i) {
                     if (best_of[i] != j) continue;
-                    const NodeId leaf = f.port(d.path(i)[0]).peer_node;
+                    const NodeId leaf = f.port(ca_port[src[i]]).peer_node;
                     if (walked[leaf]) continue;
                     walked[leaf] = 1;
                     ok = add_fixed(tree_walk(j, leaf), fixed[j]);
                 }
                 if (!ok) { // the paths in order, as fixed_of does
                     fixed[j].assign(f.num_nodes(), kNoPort);
+                    const DestPaths& d = all_paths();
                     for (std::size_t i = 0; i < d.size(); ++i) {
                         const std::uint32_t c =
                             best_of[i] != kUnset ? best_of[i] : cls_cfg[rc.class_of[i]];
@@ -357,12 +376,12 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             for (std::uint32_t j = 0; j < nl; ++j)
                 write(*out_trees[j % out_trees.size()], Lid(base + j));
             Lid* col = block.data() + (di % kBlock) * n;
-            for (std::size_t i = 0; i < d.size(); ++i) {
+            for (std::size_t i = 0; i < np; ++i) {
                 const std::uint32_t c = best_of[i] != kUnset ? best_of[i] : cls_cfg[rc.class_of[i]];
-                col[ca_index[f.port_node(d.path(i)[0])]] = static_cast<Lid>(base + c);
+                col[src[i]] = static_cast<Lid>(base + c);
             }
         }
-        if (stats) st.paths.push_back(k == per_class.k ? d : std::move(nd));
+        if (stats) st.paths.push_back(k == per_class.k ? all_paths() : std::move(nd));
     }
     if (n > 0) flush((n - 1) / kBlock * kBlock, n);
     st.max_load_final = max_link_load(f, load);
