@@ -223,6 +223,9 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(n));
         }
     }
+    // The per-switch-pair index is done with; free it before the link lists (peak memory).
+    std::vector<std::uint32_t>().swap(memo);
+    std::vector<std::uint8_t>().swap(memo_n);
     auto route = [&](const Class& c, std::uint32_t j) {
         return std::span<const PortId>(r_edges.data() + r_off[c.first + j],
                                        r_edges.data() + r_off[c.first + j + 1]);
