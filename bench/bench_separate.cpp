@@ -95,7 +95,8 @@ void run(int hosts) {
         phase = ph;
         const double at =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        fmt::print(stderr, "  {:.2f} s: {} {:.0f} %\n", at, phase, x * 100);
+        fmt::print(stderr, "  {:.2f} s (cpu {:.2f} s): {} {:.0f} %\n", at, cpu_seconds() - cpu0,
+                   phase, x * 100);
     };
     const Routing r = make_engine("separate")->route(f, nullptr, opt);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
