@@ -174,11 +174,14 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     struct Class {
         std::uint32_t key;   // its entry in out.chosen
         std::uint32_t first; // its first candidate
+        std::uint32_t eoff;  // where its first candidate's edges start (r_off[first])
         std::uint32_t mult;  // CA pairs in it
         std::uint8_t count, alive_n;
-        std::uint16_t alive;
     };
     std::vector<Class> classes;
+    // Per class, its live candidates (a bit each), apart from the rest: the scan of a link's
+    // classes reads only these, and 2 bytes a class stay in cache far better than 12.
+    std::vector<std::uint16_t> alive;
     auto add_class = [&](std::size_t key, NodeId u, NodeId t, std::uint32_t mult) {
         const std::size_t k = std::size_t(out.index[u]) * ns + out.index[t];
         if (memo[k] == kUnset) {
@@ -187,8 +190,9 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         }
         const std::uint8_t count = memo_n[k];
         if (count == 0) return; // no legal route: the pairs stay without a path
-        classes.push_back({static_cast<std::uint32_t>(key), memo[k], mult, count, count,
-                           static_cast<std::uint16_t>((1u << count) - 1)});
+        classes.push_back(
+            {static_cast<std::uint32_t>(key), memo[k], r_off[memo[k]], mult, count, count});
+        alive.push_back(static_cast<std::uint16_t>((1u << count) - 1));
     };
     if (by == PairClasses::SwitchPair) {
         out.chosen.assign(ns * ns, kUnset);
@@ -219,6 +223,9 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(n));
         }
     }
+    // The per-switch-pair index is done with; free it before the link lists (peak memory).
+    std::vector<std::uint32_t>().swap(memo);
+    std::vector<std::uint8_t>().swap(memo_n);
     auto route = [&](const Class& c, std::uint32_t j) {
         return std::span<const PortId>(r_edges.data() + r_off[c.first + j],
                                        r_edges.data() + r_off[c.first + j + 1]);
@@ -298,23 +305,29 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         std::uint32_t i = cursor[e];
         const std::uint32_t end = l_off[e + 1];
         for (; i < end; ++i) {
-            Class& c = classes[l_class[i]];
-            const std::uint16_t through = c.alive & l_mask[i];
-            if (through == 0 || through == c.alive) continue; // settled
+            // The scan is bound by these random reads: ask for the next ones early.
+            if (i + 16 < end) __builtin_prefetch(&alive[l_class[i + 16]]);
+            const std::uint16_t live = alive[l_class[i]];
+            const std::uint16_t through = live & l_mask[i];
+            if (through == 0 || through == live) continue; // settled
             if (reduced && load[e] <= second) break;
+            Class& c = classes[l_class[i]];
+            // Its candidates' offsets and edges: two reads that need not wait for each other.
+            __builtin_prefetch(r_off.data() + c.first);
+            __builtin_prefetch(r_edges.data() + c.eoff);
             reduced = true;
             const std::int64_t old_w = std::int64_t(c.mult) * (kScale / c.alive_n);
             const std::uint32_t left = c.alive_n - std::popcount(through);
             const std::int64_t new_w = std::int64_t(c.mult) * (kScale / left);
             for (std::uint32_t j = 0; j < c.count; ++j) {
-                if (!(c.alive >> j & 1u)) continue;
+                if (!(live >> j & 1u)) continue;
                 if (through >> j & 1u)
                     adjust(c, j, -old_w);
                 else
                     adjust(c, j, new_w - old_w);
             }
             apply();
-            c.alive = static_cast<std::uint16_t>(c.alive & ~through);
+            alive[l_class[i]] = static_cast<std::uint16_t>(live & ~through);
             c.alive_n = static_cast<std::uint8_t>(left);
         }
         cursor[e] = i;
@@ -328,8 +341,9 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             progress(0.5 + 0.5 * double(num_dead) / double(links.size()));
     }
     // Keep only the selected route of each class.
-    for (const Class& c : classes) {
-        const auto r = route(c, static_cast<std::uint32_t>(std::countr_zero(c.alive)));
+    for (std::size_t x = 0; x < classes.size(); ++x) {
+        const Class& c = classes[x];
+        const auto r = route(c, static_cast<std::uint32_t>(std::countr_zero(alive[x])));
         out.chosen[c.key] = static_cast<std::uint32_t>(out.off.size() - 1);
         out.edges.insert(out.edges.end(), r.begin(), r.end());
         out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
@@ -338,8 +352,68 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     return out;
 }
 
-CaPaths::CaPaths(const Fabric& f, const SelectedPaths& sp) : f_(f), sp_(sp) {
-    for (NodeId c : f.cas()) sport_.push_back(first_end_port(f, c));
+CaPaths::CaPaths(const Fabric& f, const SelectedPaths& sp)
+    : f_(f), sp_(sp), ca_index_(f.num_nodes(), SelectedPaths::kNone), at_(f.num_nodes(), 0),
+      stamp_(f.num_nodes(), 0) {
+    for (NodeId c : f.cas()) {
+        ca_index_[c] = static_cast<std::uint32_t>(sport_.size());
+        sport_.push_back(first_end_port(f, c));
+    }
+}
+
+RouteClasses CaPaths::classes_to(std::size_t di, std::vector<std::uint32_t>& src) const {
+    src.clear();
+    if (sp_.by != PairClasses::SwitchPair) {
+        const DestPaths d = to(di);
+        for (std::size_t i = 0; i < d.size(); ++i)
+            src.push_back(ca_index_[f_.port_node(d.path(i)[0])]);
+        return route_classes(f_, d);
+    }
+    const auto cas = f_.cas();
+    RouteClasses rc;
+    rc.reps.dst = cas[di];
+    const PortId dport = sport_[di];
+    if (dport == kNoPort) return rc;
+    const NodeId t = f_.port(dport).peer_node;
+    const PortId last = f_.port_id(t, f_.port(dport).peer_port);
+    if (++epoch_ == 0) { // wrapped: forget every stamp
+        std::fill(stamp_.begin(), stamp_.end(), 0u);
+        epoch_ = 1;
+    }
+    rc.class_of.reserve(cas.size());
+    src.reserve(cas.size());
+    // The same walk over the sources as to(), so path i is the same path.
+    for (std::size_t si = 0; si < cas.size(); ++si) {
+        const PortId sport = sport_[si];
+        if (si == di || sport == kNoPort) continue;
+        const NodeId u = f_.port(sport).peer_node;
+        std::uint32_t c = 0;
+        if (u == rc.reps.dst) { // CA cabled straight to CA: a path of one edge, alone
+            c = static_cast<std::uint32_t>(rc.weight.size());
+            rc.weight.push_back(0);
+            rc.reps.add(std::span<const PortId>(&sport, 1));
+        } else {
+            const std::uint32_t r = sp_.route_of(si, di, u, t);
+            if (r == SelectedPaths::kNone) continue;
+            if (stamp_[u] == epoch_) {
+                c = at_[u];
+            } else {
+                c = static_cast<std::uint32_t>(rc.weight.size());
+                stamp_[u] = epoch_;
+                at_[u] = c;
+                rc.weight.push_back(0);
+                const auto mid = sp_.route(r);
+                rc.reps.edges.push_back(sport);
+                rc.reps.edges.insert(rc.reps.edges.end(), mid.begin(), mid.end());
+                rc.reps.edges.push_back(last);
+                rc.reps.offset.push_back(static_cast<std::uint32_t>(rc.reps.edges.size()));
+            }
+        }
+        ++rc.weight[c];
+        rc.class_of.push_back(c);
+        src.push_back(static_cast<std::uint32_t>(si));
+    }
+    return rc;
 }
 
 DestPaths CaPaths::to(std::size_t di) const {

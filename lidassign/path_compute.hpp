@@ -39,6 +39,7 @@
 #pragma once
 
 #include "graph/updown.hpp"
+#include "lidassign/heuristics.hpp"
 #include "lidassign/paths.hpp"
 
 #include <functional>
@@ -90,11 +91,21 @@ class CaPaths {
     CaPaths(const Fabric& f, const SelectedPaths& sp); // both must outlive this
     // The paths to the di-th CA of Fabric::cas(), sources in that order (ca_paths()[di]).
     DestPaths to(std::size_t di) const;
+    // route_classes(f, to(di)) without generating the paths, and per path its source (index in
+    // Fabric::cas()) in src. By switch pair, every path from the CAs of one switch u is the CA's
+    // own edge and then the same edges (route(u, t), the edge into the destination), so the
+    // classes are the source switches in order of their first CA, and a CA cabled straight to
+    // the destination is a class of its own (issue 12: 16,383 paths per destination at 16,384
+    // hosts, about 1,000 classes). By CA pair it generates the paths. Not thread-safe (scratch).
+    RouteClasses classes_to(std::size_t di, std::vector<std::uint32_t>& src) const;
 
   private:
     const Fabric& f_;
     const SelectedPaths& sp_;
-    std::vector<PortId> sport_; // per CA: its first end port
+    std::vector<PortId> sport_;                     // per CA: its first end port
+    std::vector<std::uint32_t> ca_index_;           // per node: its index in Fabric::cas()
+    mutable std::vector<std::uint32_t> at_, stamp_; // per switch: its class, valid at epoch_
+    mutable std::uint32_t epoch_ = 0;
 };
 PathSet ca_paths(const Fabric& f, const SelectedPaths& sp);
 // select_paths by CA pair (the paper's rule), then ca_paths.

@@ -131,4 +131,37 @@ CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId tar
     return t;
 }
 
+void TreeCache::new_destination() {
+    if (entries_.size() > 256) {
+        entries_.clear();
+        entry_ = kNoNode;
+    }
+}
+
+const CompletedTree* TreeCache::get(PortId target, std::vector<PortId>& fixed) {
+    const Port& p = f_.port(target);
+    const NodeId tnode = f_.port_node(target);
+    if (f_.node(tnode).is_switch() || !p.connected() || !f_.node(p.peer_node).is_switch()) {
+        entries_.push_back({{}, complete_tree(f_, ud_, target, fixed)});
+        ++misses;
+        return &entries_.back().tree;
+    }
+    const NodeId entry = p.peer_node;
+    const PortId entry_out = f_.port_id(entry, p.peer_port);
+    fixed[entry] = kNoPort;
+    if (entry != entry_) {
+        entries_.clear();
+        entry_ = entry;
+    }
+    for (Entry& x : entries_)
+        if (x.fixed == fixed) {
+            ++hits;
+            x.tree.out[entry] = entry_out;
+            return &x.tree;
+        }
+    ++misses;
+    entries_.push_back({fixed, complete_tree(f_, ud_, target, fixed)});
+    return &entries_.back().tree;
+}
+
 } // namespace ibrt::separate

@@ -19,6 +19,7 @@
 #include "fabric/fabric.hpp"
 #include "graph/updown.hpp"
 
+#include <deque>
 #include <vector>
 
 namespace ibrt::separate {
@@ -34,5 +35,32 @@ struct CompletedTree {
 // configuration fixes, kNoPort elsewhere (CA entries are ignored).
 CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId target,
                             const std::vector<PortId>& fixed);
+
+// complete_tree() for CA targets, shared by the CAs of one switch (issue 12: 4 trees per
+// destination were most of the forwarding-table pass at 16,384 hosts). complete_tree never
+// reads fixed[entry] (the switch next to the target is labelled first), and the trees of two
+// CAs behind the same switch with the same fixed entries differ only in out[entry], the
+// switch's port towards the CA. So a tree is kept per (entry switch, fixed) and handed out with
+// out[entry] set for the target: exactly complete_tree(f, ud, target, fixed).
+class TreeCache {
+  public:
+    TreeCache(const Fabric& f, const graph::UpDown& ud) : f_(f), ud_(ud) {}
+    // Clears fixed[entry switch] (complete_tree ignores it). The pointer stays valid until the
+    // next new_destination().
+    const CompletedTree* get(PortId target, std::vector<PortId>& fixed);
+    // Call before each destination's first get(): may drop trees handed out before.
+    void new_destination();
+    std::uint64_t hits = 0, misses = 0;
+
+  private:
+    struct Entry {
+        std::vector<PortId> fixed;
+        CompletedTree tree;
+    };
+    const Fabric& f_;
+    const graph::UpDown& ud_;
+    NodeId entry_ = kNoNode;
+    std::deque<Entry> entries_; // stable addresses
+};
 
 } // namespace ibrt::separate

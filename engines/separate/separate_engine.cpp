@@ -60,11 +60,11 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         Assignment per_class;
     };
     std::vector<ClassColouring> by_switch(f.num_nodes());
-    auto assign = [&](const DestPaths& d) {
-        const RouteClasses rc = route_classes(f, d);
-        const PortId dport = first_end_port(f, d.dst);
+    // The colouring of d's classes rc (per class; expand() gives it per path).
+    auto assign = [&](const RouteClasses& rc) {
+        const PortId dport = first_end_port(f, rc.reps.dst);
         if (dport == kNoPort || !f.node(f.port(dport).peer_node).is_switch())
-            return expand(rc, color_classes(f, rc, true));
+            return color_classes(f, rc, true);
         ClassColouring& c = by_switch[f.port(dport).peer_node];
         std::vector<NodeId> heads(rc.weight.size(), kNoNode);
         for (std::size_t x = 0; x < heads.size(); ++x) {
@@ -76,17 +76,27 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             c.heads = std::move(heads);
             c.weight = rc.weight;
         }
-        return expand(rc, c.per_class);
+        return c.per_class;
+    };
+    // A destination's paths as classes (CaPaths::classes_to): path i leaves its source CA
+    // src[i] by ca_port[src[i]], then follows its class's edges after the first.
+    std::vector<PortId> ca_port(cas.size());
+    for (std::size_t i = 0; i < cas.size(); ++i) ca_port[i] = first_end_port(f, cas[i]);
+    std::vector<std::uint32_t> src;
+    auto tail_of = [](const RouteClasses& rc, std::uint32_t c) {
+        return rc.reps.path(c).subspan(1);
     };
     std::vector<std::uint64_t> load(f.num_port_slots(), 0);
     std::uint32_t max_k = 1;
     for (std::size_t di = 0; di < cas.size(); ++di) {
         if ((di & 63) == 0) report("LID assignment", double(di) / double(cas.size()));
-        const DestPaths d = ca_paths_to.to(di);
-        const std::uint32_t k = assign(d).k;
+        const RouteClasses rc = ca_paths_to.classes_to(di, src);
+        const std::uint32_t k = assign(rc).k;
         max_k = std::max(max_k, k);
         st.lids_color_l += lids_for(k);
-        for (PortId e : d.edges) ++load[e];
+        for (const std::uint32_t si : src) ++load[ca_port[si]];
+        for (std::uint32_t c = 0; c < rc.weight.size(); ++c)
+            for (PortId e : tail_of(rc, c)) load[e] += rc.weight[c];
     }
     st.needed_lmc = std::uint32_t(lmc_for(max_k));
     st.max_load_selected = max_link_load(f, load);
@@ -156,6 +166,10 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
 
     // Per destination, in order: refit configurations that exceed its LIDs, then its LFT
     // entries and path selection. (Refits only change `load`, which only later refits read.)
+    // Work is per class of alike paths (route_classes: the CAs of one source switch share every
+    // switch edge) where the result does not depend on the order of the paths, and per path
+    // where it does (a refit reads the loads earlier refits left). Trees come from a TreeCache:
+    // the CAs of one switch share them (issue 12).
     r.lft.assign(f.num_nodes(), {});
     for (NodeId s : f.switches()) r.lft[s].assign(r.lids.max_lid() + 1u, kNoPath);
     auto write = [&](const CompletedTree& t, Lid lid) {
@@ -163,111 +177,221 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             if (t.out[s] != kNoPort) r.lft[s][lid] = f.port_num(t.out[s]);
         st.forced_entries += t.forced;
     };
-    r.dlid_choice.assign(cas.size() * cas.size(), 0);
-    for (std::size_t di = 0; di < cas.size(); ++di) {
-        if ((di & 63) == 0) report("forwarding tables", double(di) / double(cas.size()));
-        DestPaths d = ca_paths_to.to(di);
-        Assignment a = assign(d);
-        const std::uint32_t cap = room[ca_index[d.dst]];
-        if (a.k > cap) {
+    const std::size_t n = cas.size();
+    r.dlid_choice.assign(n * n, 0);
+    // dlid_choice is filled by destination (a column), so a block of columns is gathered and
+    // then copied row by row; pairs without a path (a CA to itself) get the base LID.
+    constexpr std::size_t kBlock = 64;
+    std::vector<Lid> block(kBlock * n, 0); // block[(di - b0) * n + si]
+    auto flush = [&](std::size_t b0, std::size_t b1) {
+        std::vector<Lid> base_of(b1 - b0, 0);
+        for (std::size_t t = b0; t < b1; ++t) {
+            const PortId p = first_end_port(f, cas[t]);
+            if (p != kNoPort) base_of[t - b0] = r.lids.base(p);
+        }
+        for (std::size_t si = 0; si < n; ++si) {
+            Lid* row = r.dlid_choice.data() + si * n;
+            for (std::size_t t = b0; t < b1; ++t) {
+                Lid& x = block[(t - b0) * n + si];
+                row[t] = x != 0 ? x : base_of[t - b0];
+                x = 0;
+            }
+        }
+    };
+    constexpr std::uint32_t kUnset = 0xffffffffu;
+    TreeCache cache(f, ud);
+    std::vector<std::vector<PortId>> fixed;
+    std::vector<std::uint8_t> walked(f.num_nodes(), 0);
+    // The fixed out edges of configuration j (fixed_of) from the class representatives; false
+    // when two of its paths leave a switch by different edges (then their order decides, and
+    // the caller takes fixed_of on the paths).
+    auto add_fixed = [&](std::span<const PortId> p, std::vector<PortId>& fx) {
+        for (PortId e : p) {
+            const NodeId x = f.port_node(e);
+            if (!f.node(x).is_switch()) continue;
+            if (fx[x] != kNoPort && fx[x] != e) return false;
+            fx[x] = e;
+        }
+        return true;
+    };
+    auto class_fixed = [&](const RouteClasses& rc, const std::vector<std::uint32_t>& cfg,
+                           std::uint32_t j, std::vector<PortId>& fx) {
+        fx.assign(f.num_nodes(), kNoPort);
+        bool ok = true;
+        for (std::size_t c = 0; c < cfg.size() && ok; ++c)
+            if (cfg[c] == j) ok = add_fixed(rc.reps.path(c), fx);
+        return ok;
+    };
+    auto walk_of = [&](const CompletedTree& t, PortId from, std::vector<PortId>& walk) {
+        walk.assign(1, from);
+        for (NodeId x = f.port(from).peer_node; x != kNoNode;) {
+            const PortId e = t.out[x];
+            walk.push_back(e);
+            const NodeId nx = f.port(e).peer_node;
+            x = f.node(nx).is_switch() ? nx : kNoNode;
+        }
+    };
+    std::vector<std::uint32_t> cls_cfg, path_cfg, best_of;
+    std::vector<PortId> walk;
+    // The switch edges of refit tree j's walk from switch x, computed on first use per
+    // destination: walk_at[j * num_nodes + x] = (offset in walk_edges, length).
+    std::vector<const CompletedTree*> trees; // refit trees, configuration j
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> walk_at;
+    std::vector<std::size_t> walk_used;
+    std::vector<PortId> walk_edges;
+    auto tree_walk = [&](std::uint32_t j, NodeId x) -> std::span<const PortId> {
+        const std::size_t key = std::size_t(j) * f.num_nodes() + x;
+        if (walk_at.size() <= key) walk_at.resize(key + 1, {kUnset, 0});
+        if (walk_at[key].first == kUnset) {
+            const auto at = static_cast<std::uint32_t>(walk_edges.size());
+            for (NodeId y = x; y != kNoNode;) {
+                const PortId e = trees[j]->out[y];
+                walk_edges.push_back(e);
+                const NodeId ny = f.port(e).peer_node;
+                y = f.node(ny).is_switch() ? ny : kNoNode;
+            }
+            walk_at[key] = {at, static_cast<std::uint32_t>(walk_edges.size()) - at};
+            walk_used.push_back(key);
+        }
+        return {walk_edges.data() + walk_at[key].first, walk_at[key].second};
+    };
+    for (std::size_t di = 0; di < n; ++di) {
+        if ((di & 63) == 0) report("forwarding tables", double(di) / double(n));
+        if (di % kBlock == 0 && di > 0) flush(di - kBlock, di);
+        cache.new_destination();
+        const RouteClasses rc = ca_paths_to.classes_to(di, src);
+        const std::size_t np = rc.class_of.size(); // paths
+        const NodeId dst = rc.reps.dst;
+        std::optional<DestPaths> paths; // generated only when needed (stats, a rare fallback)
+        auto all_paths = [&]() -> const DestPaths& {
+            if (!paths) paths = ca_paths_to.to(di);
+            return *paths;
+        };
+        const Assignment per_class = assign(rc);
+        std::uint32_t k = per_class.k;
+        const std::uint32_t cap = room[ca_index[dst]];
+        const PortId target = first_end_port(f, dst);
+        cls_cfg = per_class.config;
+        best_of.assign(np, kUnset);
+        trees.clear();
+        DestPaths nd; // the final paths, only for stats
+        if (k > cap) {
             ++st.refit_destinations;
-            std::vector<std::uint32_t> size(a.k, 0);
-            for (std::uint32_t c : a.config) ++size[c];
-            std::vector<std::uint32_t> order(a.k);
+            std::vector<std::uint64_t> size(k, 0);
+            for (std::size_t c = 0; c < cls_cfg.size(); ++c) size[cls_cfg[c]] += rc.weight[c];
+            std::vector<std::uint32_t> order(k);
             std::iota(order.begin(), order.end(), 0u);
             std::stable_sort(order.begin(), order.end(),
                              [&](std::uint32_t x, std::uint32_t y) { return size[x] > size[y]; });
-            std::vector<std::uint32_t> renum(a.k, 0xffffffffu);
+            std::vector<std::uint32_t> renum(k, kUnset);
             for (std::uint32_t j = 0; j < cap; ++j) renum[order[j]] = j;
-            const PortId target = first_end_port(f, d.dst);
-            std::vector<std::uint32_t> new_config(d.size());
-            for (std::size_t i = 0; i < d.size(); ++i) new_config[i] = renum[a.config[i]];
-            std::vector<CompletedTree> trees;
-            for (std::uint32_t j = 0; j < cap; ++j)
-                trees.push_back(complete_tree(f, ud, target, fixed_of(f, d, new_config, j)));
-            DestPaths nd;
-            nd.dst = d.dst;
-            std::vector<PortId> walk;
-            for (std::size_t i = 0; i < d.size(); ++i) {
-                const auto p = d.path(i);
-                if (new_config[i] != 0xffffffffu) {
-                    nd.add(p);
+            for (std::uint32_t& c : cls_cfg) c = renum[c];
+            path_cfg.resize(np);
+            for (std::size_t i = 0; i < np; ++i) path_cfg[i] = cls_cfg[rc.class_of[i]];
+            fixed.resize(cap);
+            for (std::uint32_t j = 0; j < cap; ++j) {
+                if (!class_fixed(rc, cls_cfg, j, fixed[j]))
+                    fixed[j] = fixed_of(f, all_paths(), path_cfg, j);
+                trees.push_back(cache.get(target, fixed[j]));
+            }
+            nd.dst = dst;
+            for (const std::size_t x : walk_used) walk_at[x] = {kUnset, 0};
+            walk_used.clear();
+            walk_edges.clear();
+            for (std::size_t i = 0; i < np; ++i) {
+                if (path_cfg[i] != kUnset) {
+                    if (stats) nd.add(all_paths().path(i));
                     continue;
                 }
-                for (PortId e : p) --load[e];
-                const PortId src = p[0];
-                const NodeId leaf = f.port(src).peer_node;
-                std::uint32_t best = 0xffffffffu, best_hops = graph::kFar;
+                const PortId from = ca_port[src[i]];
+                const auto tail = tail_of(rc, rc.class_of[i]);
+                --load[from];
+                for (PortId e : tail) --load[e];
+                const NodeId leaf = f.port(from).peer_node;
+                std::uint32_t best = kUnset, best_hops = graph::kFar;
                 std::uint64_t best_load = ~0ull;
                 for (std::uint32_t j = 0; j < cap; ++j) {
-                    if (trees[j].hops[leaf] == graph::kFar) continue;
-                    std::uint64_t mx = load[src];
-                    for (NodeId x = leaf; x != kNoNode;) {
-                        const PortId e = trees[j].out[x];
-                        mx = std::max(mx, load[e]);
-                        const NodeId nx = f.port(e).peer_node;
-                        x = f.node(nx).is_switch() ? nx : kNoNode;
-                    }
-                    const std::uint32_t h = trees[j].hops[leaf];
+                    const std::uint32_t h = trees[j]->hops[leaf];
+                    if (h == graph::kFar) continue;
+                    std::uint64_t mx = load[from];
+                    for (PortId e : tree_walk(j, leaf)) mx = std::max(mx, load[e]);
                     if (h < best_hops || (h == best_hops && mx < best_load)) {
                         best = j;
                         best_hops = h;
                         best_load = mx;
                     }
                 }
-                if (best == 0xffffffffu)
+                if (best == kUnset)
                     throw RoutingError(fmt::format("separate: no route to {} fits LMC {}",
-                                                   f.node(d.dst).desc, r.lmc));
-                walk.assign(1, src);
-                for (NodeId x = leaf; x != kNoNode;) {
-                    const PortId e = trees[best].out[x];
-                    walk.push_back(e);
-                    const NodeId nx = f.port(e).peer_node;
-                    x = f.node(nx).is_switch() ? nx : kNoNode;
-                }
-                for (PortId e : walk) ++load[e];
-                st.refit_extra_hops += walk.size() > p.size() ? walk.size() - p.size() : 0;
+                                                   f.node(dst).desc, r.lmc));
+                const auto tw = tree_walk(best, leaf);
+                ++load[from];
+                for (PortId e : tw) ++load[e];
+                st.refit_extra_hops += tw.size() > tail.size() ? tw.size() - tail.size() : 0;
                 ++st.refit_paths;
-                new_config[i] = best;
-                nd.add(walk);
+                path_cfg[i] = best_of[i] = best;
+                if (stats) {
+                    walk.assign(1, from);
+                    walk.insert(walk.end(), tw.begin(), tw.end());
+                    nd.add(walk);
+                }
             }
-            d = std::move(nd);
-            a.config = std::move(new_config);
-            a.k = cap;
+            k = cap;
         }
-        const PortId target = first_end_port(f, d.dst);
         if (target != kNoPort) {
             const Lid base = r.lids.base(target);
             const std::uint32_t nl = 1u << r.lids.lmc(target);
-            const std::uint32_t k = std::max<std::uint32_t>(a.k, 1);
-            std::vector<CompletedTree> trees;
-            for (std::uint32_t j = 0; j < k && j < nl; ++j)
-                trees.push_back(complete_tree(f, ud, target, fixed_of(f, d, a.config, j)));
-            for (std::uint32_t j = 0; j < nl; ++j) write(trees[j % trees.size()], Lid(base + j));
-            const std::uint32_t dst_i = ca_index[d.dst];
-            for (std::size_t i = 0; i < d.size(); ++i) {
-                const std::uint32_t src_i = ca_index[f.port_node(d.path(i)[0])];
-                r.dlid_choice[std::size_t(src_i) * cas.size() + dst_i] =
-                    static_cast<Lid>(base + a.config[i]);
+            const std::uint32_t kk = std::max<std::uint32_t>(k, 1);
+            std::vector<const CompletedTree*> out_trees;
+            fixed.resize(std::max<std::size_t>(fixed.size(), std::min(kk, nl)));
+            for (std::uint32_t j = 0; j < kk && j < nl; ++j) {
+                bool ok = class_fixed(rc, cls_cfg, j, fixed[j]);
+                // The refitted paths of j follow its refit tree from their source switch.
+                std::fill(walked.begin(), walked.end(), 0);
+                for (std::size_t i = 0; i < np && ok; ++i) {
+                    if (best_of[i] != j) continue;
+                    const NodeId leaf = f.port(ca_port[src[i]]).peer_node;
+                    if (walked[leaf]) continue;
+                    walked[leaf] = 1;
+                    ok = add_fixed(tree_walk(j, leaf), fixed[j]);
+                }
+                if (!ok) { // the paths in order, as fixed_of does
+                    fixed[j].assign(f.num_nodes(), kNoPort);
+                    const DestPaths& d = all_paths();
+                    for (std::size_t i = 0; i < d.size(); ++i) {
+                        const std::uint32_t c =
+                            best_of[i] != kUnset ? best_of[i] : cls_cfg[rc.class_of[i]];
+                        if (c != j) continue;
+                        if (best_of[i] == kUnset) {
+                            walk.assign(d.path(i).begin(), d.path(i).end());
+                        } else {
+                            walk_of(*trees[j], d.path(i)[0], walk);
+                        }
+                        for (PortId e : walk)
+                            if (f.node(f.port_node(e)).is_switch()) fixed[j][f.port_node(e)] = e;
+                    }
+                }
+                out_trees.push_back(cache.get(target, fixed[j]));
+            }
+            for (std::uint32_t j = 0; j < nl; ++j)
+                write(*out_trees[j % out_trees.size()], Lid(base + j));
+            Lid* col = block.data() + (di % kBlock) * n;
+            for (std::size_t i = 0; i < np; ++i) {
+                const std::uint32_t c = best_of[i] != kUnset ? best_of[i] : cls_cfg[rc.class_of[i]];
+                col[src[i]] = static_cast<Lid>(base + c);
             }
         }
-        if (stats) st.paths.push_back(std::move(d));
+        if (stats) st.paths.push_back(k == per_class.k ? all_paths() : std::move(nd));
     }
+    if (n > 0) flush((n - 1) / kBlock * kBlock, n);
     st.max_load_final = max_link_load(f, load);
-    // Pairs without a path (a CA to itself) use the base LID.
-    for (std::size_t s = 0; s < cas.size(); ++s)
-        for (std::size_t t = 0; t < cas.size(); ++t) {
-            Lid& x = r.dlid_choice[s * cas.size() + t];
-            const PortId p = first_end_port(f, cas[t]);
-            if (x == 0 && p != kNoPort) x = r.lids.base(p);
-        }
     // Every other end port: CA ports besides the first, and switch port 0.
     const std::vector<PortId> none(f.num_nodes(), kNoPort);
     for (PortId p = 0; p < f.num_port_slots(); ++p) {
         if (!r.lids.has_lid(p)) continue;
-        const NodeId n = f.port_node(p);
-        if (!f.node(n).is_switch() && p == first_end_port(f, n)) continue;
-        if (!f.node(n).is_switch() && !f.port(p).connected()) continue;
+        const NodeId x = f.port_node(p);
+        if (!f.node(x).is_switch() && p == first_end_port(f, x)) continue;
+        if (!f.node(x).is_switch() && !f.port(p).connected()) continue;
         const CompletedTree t = complete_tree(f, ud, p, none);
         for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j) write(t, Lid(r.lids.base(p) + j));
     }

@@ -284,3 +284,33 @@ TEST_CASE("path selection equals the plain most-loaded-link-first rule, by CA pa
         CHECK(seen.back() == 1.0);
     }
 }
+
+TEST_CASE("CaPaths::classes_to equals route_classes on the generated paths, with each source") {
+    for (std::uint64_t seed : {1, 2, 3}) {
+        const Fabric f = gen::random_fabric({10, 4, 40, seed, 0});
+        const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, seed));
+        for (PairClasses by : {PairClasses::SwitchPair, PairClasses::CaPair}) {
+            INFO("seed " << seed
+                         << (by == PairClasses::CaPair ? " by CA pair" : " by switch pair"));
+            const SelectedPaths sp = select_paths(f, ud, by, 16);
+            const CaPaths paths(f, sp);
+            std::vector<std::uint32_t> src;
+            std::size_t fewer = 0;
+            for (std::size_t di = 0; di < f.cas().size(); ++di) {
+                const DestPaths d = paths.to(di);
+                const RouteClasses want = route_classes(f, d);
+                const RouteClasses got = paths.classes_to(di, src);
+                REQUIRE(got.class_of == want.class_of);
+                REQUIRE(got.weight == want.weight);
+                REQUIRE(got.reps.dst == want.reps.dst);
+                REQUIRE(got.reps.offset == want.reps.offset);
+                REQUIRE(got.reps.edges == want.reps.edges);
+                REQUIRE(src.size() == d.size());
+                for (std::size_t i = 0; i < d.size(); ++i)
+                    REQUIRE(f.cas()[src[i]] == f.port_node(d.path(i)[0]));
+                fewer += got.weight.size() < d.size();
+            }
+            if (by == PairClasses::SwitchPair) CHECK(fewer == f.cas().size()); // classes share
+        }
+    }
+}
