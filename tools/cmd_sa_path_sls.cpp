@@ -7,8 +7,8 @@
 // that answer is short of pairs (ibsim's umad2sim passes only the first MAD of a multi-packet
 // answer, three records), the missing (SLID, DLID) pairs are asked one by one, -j at a time.
 // A process per pair costs ~0.1 s under ibsim, so on hundreds of switches (100k pairs) --sample
-// asks only a seeded random subset of them: enough to hold the SA's SLs against an offline
-// path-SL file, not a complete file for `ibrt check`.
+// asks only a seeded random subset of them, and skips the table query: enough to hold the
+// SA's SLs against an offline path-SL file, not a complete file for `ibrt check`.
 #include "fabric/end_ports.hpp"
 #include "fabric/generators/rng.hpp"
 #include "fabric/guid2lid.hpp"
@@ -83,9 +83,13 @@ int run(const Args& a) {
         if (s == ~0u || lids.owner(r.dlid) == kNoPort || lids.owner(r.dlid) == sources[s]) return;
         sl[s * nd + dlid_index[r.dlid]] = r.sl;
     };
-    for (const SaPathRecord& r :
-         read_saquery_path_records(run_capture(a.saquery + " -p"), a.saquery + " -p"))
-        record(r);
+    // With --sample the table query is skipped: the SM computes every PathRecord of the subnet
+    // for it (on 512 ports, 262k records, each through the routing engine's path_sl), which
+    // can outlast saquery's timeout and holds up the SM's next sweep.
+    if (a.sample == 0)
+        for (const SaPathRecord& r :
+             read_saquery_path_records(run_capture(a.saquery + " -p"), a.saquery + " -p"))
+            record(r);
 
     std::vector<std::size_t> missing;
     for (std::size_t s = 0; s < sources.size(); ++s)
@@ -179,9 +183,10 @@ const CommandRegistrar reg{{
         sub.add_option("-j,--jobs", a->jobs, "Per-pair queries run at once")
             ->capture_default_str()
             ->check(CLI::Range(1u, 256u));
-        sub.add_option("--sample", a->sample,
-                       "Ask only this many pairs the table answer lacks, chosen at random with "
-                       "--seed (0: all); the file then holds those pairs only");
+        sub.add_option(
+            "--sample", a->sample,
+            "Ask only this many pairs, one by one, chosen at random with --seed, and "
+            "skip the query for all (0: all pairs); the file then holds those pairs only");
         sub.add_option("--seed", a->seed, "Seed of --sample")->capture_default_str();
         sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");
         sub.footer("Then: ibrt check --fabric F --lfts opensm-lfts.dump --sl2vl "
