@@ -81,22 +81,23 @@ wait_routings() {
     done
 }
 
-# verify TAG ENGINE: every check of the header on what the running SM's switches hold. LIDs
+# verify TAG ENGINE: every check of the header on what the running SM's switches hold, on the
+# fabric ibnetdiscover finds (TAG.disc.net; TAG.net stays the generated file). LIDs
 # come from the discovered fabric's `lid` comments, not opensm's guid2lid, which keeps the
 # GUIDs of nodes that left the subnet (the live failure below).
 verify() {
     local tag=$1 engine=$2 t0=$SECONDS
     grep -q "ibrt $engine: routed" "$osm/osm.log" || e2e_fail "$tag: no ibrt routing line in the log"
     [[ -s "$osm/opensm-sl2vl.dump" ]] || e2e_fail "$tag: no opensm-sl2vl.dump"
-    e2e_diag ibnetdiscover >"$tag.net"
+    e2e_diag ibnetdiscover >"$tag.disc.net"
     e2e_diag dump_fts >"$tag.fts"
     top_lid_ok || e2e_fail "$tag: the top LID is a multiple of 64, which dump_fts hides (pin the LIDs)"
 
     # LFTs: the switches hold the offline tables.
-    e2e_expect_rc 0 "$IBRT" route --engine "$engine" --fabric "$tag.net" --lids-from-fabric \
+    e2e_expect_rc 0 "$IBRT" route --engine "$engine" --fabric "$tag.disc.net" --lids-from-fabric \
         --no-path-selection --no-load --out "$tag.off"
     cp "$WORK/last.out" "$tag.route.out"
-    e2e_expect_rc 0 "$IBRT" diff --lfts --fabric "$tag.net" "$tag.off/opensm-lfts.dump" "$tag.fts"
+    e2e_expect_rc 0 "$IBRT" diff --lfts --fabric "$tag.disc.net" "$tag.off/opensm-lfts.dump" "$tag.fts"
 
     # SL2VL: opensm's dump (what it set) against the offline rows, all of them; then the tables
     # the switches hold, for every output port of a sample of switches (those with the most
@@ -122,14 +123,14 @@ verify() {
         e2e_fail "$tag: SL2VL tables differ from the offline ones: $(cat "$tag.sl2vl.out" "$tag.sl2vl.err")"
 
     # Path SLs: a sample of what the SA hands out against the offline path-SL file.
-    e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 --sample "$SA_SAMPLE" --seed 13 --fabric "$tag.net" \
+    e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 --sample "$SA_SAMPLE" --seed 13 --fabric "$tag.disc.net" \
         --out "$tag.sa.psl" \
         --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery"
     python3 "$WORK/sl2vl.py" path-sls "$tag.sa.psl" "$tag.off/path-sl" "$SA_SAMPLE" >"$tag.psl.out" ||
         e2e_fail "$tag: the SA's path SLs differ from the offline ones: $(cat "$tag.psl.out")"
 
     # ibrt check: every pair reachable, no credit loop, with the read-back LFTs.
-    local files=(--fabric "$tag.net" --lfts "$tag.fts"
+    local files=(--fabric "$tag.disc.net" --lfts "$tag.fts"
         --sl2vl "$osm/opensm-sl2vl.dump" --path-sl "$tag.off/path-sl")
     local rc=0
     "$IBRT" check -q --json --no-balance "${files[@]}" >"$tag.check.json" 2>"$tag.check.err" || rc=$?
@@ -139,12 +140,12 @@ verify() {
         e2e_fail "$tag: ibrt check exit $rc, failures/credit loops $verdict: $(head -c 800 "$tag.check.json") $(cat "$tag.check.err")"
 
     # ibdmchk on the same tables (opensm.fdbs written from the read-back LFTs).
-    e2e_expect_rc 0 "$IBRT" convert "$tag.net" --to opensm.fdbs --lfts "$tag.fts" \
+    e2e_expect_rc 0 "$IBRT" convert "$tag.disc.net" --to opensm.fdbs --lfts "$tag.fts" \
         -o "$tag.fdbs"
     ibdmchk_run "$tag.ibdm" "$osm/opensm-subnet.lst" "$tag.fdbs" -c "$tag.off/path-sl" \
         -d "$osm/opensm-sl2vl.dump"
     local cas
-    cas=$(grep -c '^Ca' "$tag.net")
+    cas=$(grep -c '^Ca' "$tag.disc.net")
     [[ "$IBDM_PATHS $IBDM_FAILS $IBDM_LOOP" == "$((cas * (cas - 1))) 0 no" ]] ||
         e2e_fail "$tag: ibdmchk: $IBDM_PATHS paths (want $((cas * (cas - 1)))), $IBDM_FAILS failures, credit loop $IBDM_LOOP"
     # The control: on a torus the dateline SLs are what breaks the rings' credit loops; with
@@ -154,7 +155,7 @@ verify() {
         ibdmchk_run "$tag.sl0.ibdm" "$osm/opensm-subnet.lst" "$tag.fdbs" -d "$osm/opensm-sl2vl.dump"
         [[ "$IBDM_LOOP" == yes ]] || e2e_fail "$tag: ibdmchk finds no credit loop with every path on SL 0"
     fi
-    echo "ok: $tag ($engine): $(grep -c '^Switch' "$tag.net") switches, $cas CAs;" \
+    echo "ok: $tag ($engine): $(grep -c '^Switch' "$tag.disc.net") switches, $cas CAs;" \
         "LFTs as offline; $(cat "$tag.sl2vl.out"); $(cat "$tag.psl.out"); check and ibdmchk clean" \
         "($(grep -o 'dimension_orders [0-9]*\|data_vls [0-9]*\|group_pairs_via_intermediate [0-9]*' "$tag.route.out" | tr '\n' ' ')) in $((SECONDS - t0)) s"
 }
@@ -296,11 +297,11 @@ verify live0 torus
 echo 'Unlink "sw-1.1.1"[2]' >&3 # the cable sw-1.1.1 - sw-2.1.1
 wait_routings torus 2
 verify live1 torus
-e2e_expect_rc 1 "$IBRT" diff live0.net live1.net
+e2e_expect_rc 1 "$IBRT" diff live0.disc.net live1.disc.net
 echo 'Unlink "sw-3.3.3"' >&3 # every port of the switch: it and its CA leave the subnet
 wait_routings torus 3
 verify live2 torus
-grep -q 'sw-3.3.3' live2.net && e2e_fail "sw-3.3.3 is still in the discovered fabric"
+grep -q 'sw-3.3.3' live2.disc.net && e2e_fail "sw-3.3.3 is still in the discovered fabric"
 stop_sm
 echo Quit >&3
 echo "time: live $((SECONDS - t0)) s"
