@@ -15,8 +15,8 @@
 # path-SL file; `ibrt check` with the read-back LFTs, the SL2VL dump and the path SLs reaches
 # every pair with no credit loop, and so does ibdmchk with the same files.
 # Then a live failure under the torus engine: the ibsim console unlinks a cable, then a
-# switch; each trap brings a sweep, torus (not the updn fallback) reroutes, and the checks
-# above pass on what the switches then hold.
+# switch; the trap (or at the latest the next 5 s light sweep) brings a heavy sweep, torus
+# (not the updn fallback) reroutes, and the checks above pass on what the switches then hold.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/harness.sh"
 e2e_init plugin_direct_sizes
@@ -30,8 +30,8 @@ SL2VL_SWITCHES=${E2E_SL2VL_SWITCHES:-4}
 osm="$WORK/osm"
 SM_PID=
 
-# start_sm ENGINE [GUID2LID]: a running SM (QoS on, no periodic sweep) routes with ENGINE, then
-# updn; waits for the first routing.
+# start_sm ENGINE [GUID2LID]: a running SM (QoS on; a light sweep every SM_SWEEP_INTERVAL s,
+# none by default) routes with ENGINE, then updn; waits for the first routing.
 start_sm() {
     local engine=$1 pin=${2:-}
     rm -rf "$osm" # opensm appends to its log: each run is judged on its own
@@ -290,8 +290,8 @@ until grep -q "Network simulator ready" ibsim.out; do
     ((SECONDS < deadline)) || e2e_fail "ibsim not ready"
     sleep 0.05
 done
-# Traps bring the sweeps; a light sweep every 5 s catches a trap opensm repressed or lost
-# (it reroutes only when it finds a change).
+# Traps bring the sweeps; a light sweep every 5 s is the safety net for a trap lost on a
+# loaded machine (it reroutes only when it finds a change).
 SM_SWEEP_INTERVAL=5 start_sm torus
 verify live0 torus
 echo 'Unlink "sw-1.1.1"[2]' >&3 # the cable sw-1.1.1 - sw-2.1.1
