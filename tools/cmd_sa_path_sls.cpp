@@ -6,7 +6,11 @@
 // One `saquery -p` asks for every PathRecord at once (opensm answers all port pairs). Where
 // that answer is short of pairs (ibsim's umad2sim passes only the first MAD of a multi-packet
 // answer, three records), the missing (SLID, DLID) pairs are asked one by one, -j at a time.
+// A process per pair costs ~0.1 s under ibsim, so on hundreds of switches (100k pairs) --sample
+// asks only a seeded random subset of them, and skips the table query: enough to hold the
+// SA's SLs against an offline path-SL file, not a complete file for `ibrt check`.
 #include "fabric/end_ports.hpp"
+#include "fabric/generators/rng.hpp"
 #include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lids.hpp"
@@ -16,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -30,6 +35,8 @@ namespace {
 struct Args {
     std::string fabric, guid2lid, out, saquery = "saquery";
     unsigned jobs = 4;
+    std::size_t sample = 0; // 0: every pair
+    std::uint64_t seed = 1;
     bool to_end_ports = false, quiet = false;
 };
 
@@ -66,7 +73,8 @@ int run(const Args& a) {
         if (lids.owner(l) != kNoPort && (!a.to_end_ports || is_source[lids.owner(l)]))
             dlids.push_back(l);
     const std::size_t nd = dlids.size();
-    std::vector<int> sl(sources.size() * nd, -1); // -1: not answered yet
+    constexpr int kUnanswered = -1, kNotAsked = -2;
+    std::vector<int> sl(sources.size() * nd, kUnanswered);
     std::vector<std::uint32_t> dlid_index(std::size_t(lids.max_lid()) + 1, ~0u); // ~0u: not asked
     for (std::size_t i = 0; i < nd; ++i) dlid_index[dlids[i]] = std::uint32_t(i);
     std::vector<std::uint32_t> source_of_slid(std::size_t(lids.max_lid()) + 1, ~0u);
@@ -79,15 +87,26 @@ int run(const Args& a) {
         if (s == ~0u || dlid_index[r.dlid] == ~0u || lids.owner(r.dlid) == sources[s]) return;
         sl[s * nd + dlid_index[r.dlid]] = r.sl;
     };
-    for (const SaPathRecord& r :
-         read_saquery_path_records(run_capture(a.saquery + " -p"), a.saquery + " -p"))
-        record(r);
+    // With --sample the table query is skipped: the SM computes every PathRecord of the subnet
+    // for it (on 512 ports, 262k records, each through the routing engine's path_sl), which
+    // can outlast saquery's timeout and holds up the SM's next sweep.
+    if (a.sample == 0)
+        for (const SaPathRecord& r :
+             read_saquery_path_records(run_capture(a.saquery + " -p"), a.saquery + " -p"))
+            record(r);
 
     std::vector<std::size_t> missing;
     for (std::size_t s = 0; s < sources.size(); ++s)
         for (std::size_t d = 0; d < nd; ++d)
             if (sl[s * nd + d] < 0 && lids.owner(dlids[d]) != sources[s])
                 missing.push_back(s * nd + d);
+    if (a.sample > 0 && missing.size() > a.sample) {
+        gen::Rng rng(a.seed);
+        rng.shuffle(missing);
+        for (std::size_t k = a.sample; k < missing.size(); ++k) sl[missing[k]] = kNotAsked;
+        missing.resize(a.sample);
+        std::sort(missing.begin(), missing.end()); // ask in (source, DLID) order
+    }
     if (!a.quiet && !missing.empty())
         fmt::print(stderr,
                    "ibrt sa-path-sls: {} of {} pairs not in the table answer; asking each\n",
@@ -128,8 +147,8 @@ int run(const Args& a) {
     for (std::size_t s = 0; s < sources.size(); ++s)
         for (std::size_t d = 0; d < nd; ++d) {
             const int v = sl[s * nd + d];
-            if (lids.owner(dlids[d]) == sources[s]) continue;
-            if (v < 0) {
+            if (lids.owner(dlids[d]) == sources[s] || v == kNotAsked) continue;
+            if (v == kUnanswered) {
                 ++unanswered;
                 continue;
             }
@@ -171,7 +190,12 @@ const CommandRegistrar reg{{
         sub.add_flag("--to-end-ports", a->to_end_ports,
                      "Only paths to end ports' LIDs (host traffic; about half the queries on a "
                      "direct fabric with one CA per switch). Paths to switches are left out, "
-                     "and `ibrt check` takes SL 0 for them");
+                     "and `ibrt check --end-ports-only` leaves them out");
+        sub.add_option(
+            "--sample", a->sample,
+            "Ask only this many pairs, one by one, chosen at random with --seed, and "
+            "skip the query for all (0: all pairs); the file then holds those pairs only");
+        sub.add_option("--seed", a->seed, "Seed of --sample")->capture_default_str();
         sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");
         sub.footer("Then: ibrt check --fabric F --lfts opensm-lfts.dump --sl2vl "
                    "opensm-sl2vl.dump --path-sl FILE.\nExit codes: 0 every pair answered, 1 "

@@ -25,6 +25,13 @@
 // default) routes every destination in the first order that reaches it from every switch, so
 // a pristine or mildly damaged fabric needs one or two VLs and a damaged one falls back to
 // another order instead of failing (a missing switch blocks DOR in one order, rarely in all).
+// `orders=auto` tries identity, reverse, then every rotation of the identity (for N = 4: the
+// paper's four, then the rotations), so that each dimension leads one order: a destination
+// next to a missing switch across dimension d is reached from every switch only in an order
+// that corrects d first (on a hypercube, with no detour within a dimension, that is the only
+// way round a missing switch; an 8D hypercube's eight orders fit its ports' eight VLs, as it
+// has no detour VLs). Each further order costs VLs, the engine declines when the ports lack
+// them, and at most 16 orders are tried (the SL has 4 bits).
 // `orders=dor` uses the first order only. Where no allowed order reaches a destination from
 // every switch (a hypercube dimension of two switches with its link missing blocks all of
 // them) the engine declines and names the pair, and opensm routes with its next engine.
@@ -56,23 +63,32 @@ struct Grid {
 };
 
 // The dimension orders of Mixed DOR (§3.3), at most `count` of them: for N = 4 the paper's
-// four; otherwise identity, reverse and the rotations by one, without repeats.
-std::vector<std::vector<std::size_t>> dimension_orders(std::size_t nd, std::size_t count) {
+// four; otherwise identity, reverse and the rotations by one, without repeats. With
+// `every_leading_dim` (orders=auto) the rotations by one are replaced by all rotations of the
+// identity, so each dimension leads one order; for N = 2 and 3 this is the same list, and for
+// N = 4 the rotations come after the paper's four.
+std::vector<std::vector<std::size_t>> dimension_orders(std::size_t nd, std::size_t count,
+                                                       bool every_leading_dim) {
     std::vector<std::vector<std::size_t>> all;
+    std::vector<std::size_t> id(nd);
+    for (std::size_t d = 0; d < nd; ++d) id[d] = d;
+    const auto rotation = [&](std::size_t r) {
+        std::vector<std::size_t> rot(nd);
+        for (std::size_t d = 0; d < nd; ++d) rot[d] = (d + r) % nd;
+        return rot;
+    };
     if (nd == 4) {
         all = {{0, 1, 2, 3}, {1, 3, 0, 2}, {2, 0, 3, 1}, {3, 2, 1, 0}};
     } else {
-        std::vector<std::size_t> id(nd);
-        for (std::size_t d = 0; d < nd; ++d) id[d] = d;
         all.push_back(id);
         all.push_back({id.rbegin(), id.rend()});
-        std::vector<std::size_t> rot = id;
-        std::rotate(rot.begin(), rot.begin() + (nd > 0 ? 1 : 0), rot.end());
-        all.push_back(rot);
-        rot = id;
-        std::rotate(rot.rbegin(), rot.rbegin() + (nd > 0 ? 1 : 0), rot.rend());
-        all.push_back(rot);
+        if (!every_leading_dim && nd > 0) {
+            all.push_back(rotation(1));
+            all.push_back(rotation(nd - 1));
+        }
     }
+    if (every_leading_dim)
+        for (std::size_t r = 1; r < nd; ++r) all.push_back(rotation(r));
     std::vector<std::vector<std::size_t>> out;
     for (auto& o : all)
         if (out.size() < count && std::find(out.begin(), out.end(), o) == out.end())
@@ -173,8 +189,10 @@ class FlatflyEngine final : public Engine {
         const direct::NeighborPorts ports(f, g);
         const auto linked = [&](std::uint32_t v, std::uint32_t t) { return ports.linked(v, t); };
 
+        const std::string_view order_choice = param_choice(opt, "orders");
         const std::vector<std::vector<std::size_t>> orders =
-            dimension_orders(nd, param_choice(opt, "orders") == "dor" ? 1 : 4);
+            order_choice == "auto" ? dimension_orders(nd, 16, true)
+                                   : dimension_orders(nd, order_choice == "dor" ? 1 : 4, false);
         // next[o][x * n + y]: the switch x forwards to toward y in order o; computed when needed.
         std::vector<std::vector<std::uint32_t>> next(orders.size());
         std::size_t detours = 0;

@@ -20,26 +20,6 @@ e2e_init ibdmchk
 command -v ibdmchk >/dev/null || e2e_fail "ibdmchk is not installed (Debian ibutils; scripts/install-deps.sh)"
 : >"$WORK/empty.mcfdbs"
 
-# ibdmchk_run OUT SUBNET FDBS [ibdmchk args]: runs ibdmchk, then sets IBDM_PATHS (CA-to-CA paths
-# scanned), IBDM_FAILS (paths without a route) and IBDM_LOOP (yes/no/unknown).
-ibdmchk_run() {
-    local out=$1 subnet=$2 fdbs=$3
-    shift 3
-    # The subshell waits for ibdmchk, so the shell's "Segmentation fault" notice goes to /dev/null.
-    (
-        timeout 120 ibdmchk -s "$subnet" -f "$fdbs" -m "$WORK/empty.mcfdbs" "$@" >"$out" 2>&1 || true
-    ) 2>/dev/null
-    IBDM_PATHS=$(sed -n 's/^-I- Scanned:\([0-9]*\) CA to CA paths.*/\1/p' "$out")
-    IBDM_FAILS=$(grep -c '^-E- Fail to find a path from:' "$out" || true)
-    if grep -q '^Found credit loop on:' "$out"; then
-        IBDM_LOOP=yes
-    elif grep -q '^-I- no credit loops found' "$out"; then
-        IBDM_LOOP=no
-    else
-        IBDM_LOOP=unknown
-    fi
-}
-
 # check_json OUT ARGS...: `ibrt check --json` into OUT (exit 0 or 1), prints "<failures> <loops>".
 check_json() {
     local out=$1 rc=0

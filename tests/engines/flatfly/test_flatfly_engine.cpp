@@ -101,6 +101,20 @@ TEST_CASE("flatfly: a missing switch is passed in another dimension order (anoth
                       Catch::Contains("no dimension-order path with one detour per dimension"));
 }
 
+TEST_CASE("flatfly: a hypercube with a missing switch takes, per destination, an order that "
+          "leads with the dimension toward the missing switch",
+          "[flatfly]") {
+    // sw-0.1.0.1.0's neighbour across each of the 5 dimensions is reached from every switch
+    // only in an order that corrects that dimension first; the paper's orders and the
+    // identity's reverse and rotations by one lead with dimensions 0, 1 and 4 only.
+    const Fabric f = without(gen::hypercube(5, 1, 1), {}, {"sw-0.1.0.1.0"});
+    const Routing r = route(f);
+    CHECK(clean(f, r));
+    CHECK(r.data_vls == 5);
+    CHECK_THROWS_WITH(route(f, {"orders=mixed"}),
+                      Catch::Contains("no dimension-order path with one detour per dimension"));
+}
+
 TEST_CASE("flatfly: Mixed DOR takes the order from the destination host's index", "[flatfly]") {
     const Fabric f = gen::hyperx({{2, 3, 2, 3}, {}, 4, 0});
     const Routing r = route(f, {"orders=mixed"});
