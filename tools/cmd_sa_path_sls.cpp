@@ -22,10 +22,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -33,7 +35,7 @@ namespace ibrt::tools {
 namespace {
 
 struct Args {
-    std::string fabric, guid2lid, out, saquery = "saquery";
+    std::string fabric, guid2lid, out, saquery = "saquery", pairs;
     unsigned jobs = 4;
     std::size_t sample = 0; // 0: every pair
     std::uint64_t seed = 1;
@@ -90,7 +92,36 @@ int run(const Args& a) {
     // With --sample the table query is skipped: the SM computes every PathRecord of the subnet
     // for it (on 512 ports, 262k records, each through the routing engine's path_sl), which
     // can outlast saquery's timeout and holds up the SM's next sweep.
-    if (a.sample == 0)
+    // --pairs: only the (source node, DLID) pairs a path-SL file lists.
+    std::vector<char> listed;
+    if (!a.pairs.empty()) {
+        listed.assign(sl.size(), 0);
+        std::vector<std::vector<std::uint32_t>> sources_of_guid_node(f.num_nodes());
+        for (std::size_t i = 0; i < sources.size(); ++i)
+            sources_of_guid_node[f.port_node(sources[i])].push_back(std::uint32_t(i));
+        std::ifstream in(a.pairs);
+        if (!in) throw InputError(a.pairs, 0, "cannot open file");
+        std::string line;
+        for (std::size_t no = 1; std::getline(in, line); ++no) {
+            std::istringstream fields(line);
+            std::string guid;
+            unsigned long dlid = 0;
+            if (!(fields >> guid) || guid[0] == '#') continue;
+            std::uint64_t g = 0;
+            const bool hex =
+                guid.size() > 2 && guid.compare(0, 2, "0x") == 0 &&
+                std::from_chars(guid.data() + 2, guid.data() + guid.size(), g, 16).ptr ==
+                    guid.data() + guid.size();
+            const auto node = hex ? f.find_node_by_guid(g) : std::nullopt;
+            if (!(fields >> dlid) || !node || dlid > lids.max_lid() || dlid_index[dlid] == ~0u)
+                throw InputError(a.pairs, no,
+                                 "expected `0x<source node GUID> <DLID> ...` with a node and a "
+                                 "DLID of this fabric");
+            for (std::uint32_t s : sources_of_guid_node[*node])
+                listed[s * nd + dlid_index[dlid]] = 1;
+        }
+    }
+    if (a.sample == 0 && listed.empty())
         for (const SaPathRecord& r :
              read_saquery_path_records(run_capture(a.saquery + " -p"), a.saquery + " -p"))
             record(r);
@@ -98,8 +129,12 @@ int run(const Args& a) {
     std::vector<std::size_t> missing;
     for (std::size_t s = 0; s < sources.size(); ++s)
         for (std::size_t d = 0; d < nd; ++d)
-            if (sl[s * nd + d] < 0 && lids.owner(dlids[d]) != sources[s])
-                missing.push_back(s * nd + d);
+            if (sl[s * nd + d] < 0 && lids.owner(dlids[d]) != sources[s]) {
+                if (listed.empty() || listed[s * nd + d])
+                    missing.push_back(s * nd + d);
+                else
+                    sl[s * nd + d] = kNotAsked;
+            }
     if (a.sample > 0 && missing.size() > a.sample) {
         gen::Rng rng(a.seed);
         rng.shuffle(missing);
@@ -196,6 +231,10 @@ const CommandRegistrar reg{{
             "Ask only this many pairs, one by one, chosen at random with --seed, and "
             "skip the query for all (0: all pairs); the file then holds those pairs only");
         sub.add_option("--seed", a->seed, "Seed of --sample")->capture_default_str();
+        sub.add_option("--pairs", a->pairs,
+                       "Ask only the (source node, DLID) pairs this path-SL file lists, e.g. the "
+                       "pairs an engine puts on SLs other than 0")
+            ->check(CLI::ExistingFile);
         sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");
         sub.footer("Then: ibrt check --fabric F --lfts opensm-lfts.dump --sl2vl "
                    "opensm-sl2vl.dump --path-sl FILE.\nExit codes: 0 every pair answered, 1 "
