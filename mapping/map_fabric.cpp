@@ -35,10 +35,12 @@ std::string_view family_name(Family f) {
     return "?";
 }
 
-namespace {
+std::string why_not_wanted(const Shape& s) {
+    return s.family == Family::Unknown ? s.why_not
+                                       : "it maps as a " + std::string(family_name(s.family));
+}
 
-// The most common value (the smallest among ties); 0 for none.
-int mode(const std::vector<int>& values) {
+int most_common(const std::vector<int>& values) {
     std::map<int, std::size_t> count;
     for (int v : values) ++count[v];
     int best = 0;
@@ -50,6 +52,8 @@ int mode(const std::vector<int>& values) {
         }
     return best;
 }
+
+namespace {
 
 Shape unknown(Shape s, std::string why) {
     s.family = Family::Unknown;
@@ -443,7 +447,7 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
         }
         Dimension& dim = s.dims[d];
         dim.k = static_cast<int>(k);
-        dim.width = mode(widths);
+        dim.width = most_common(widths);
         // Several classes in one dimension are a ring's positions, as long as the hyperplanes
         // form a ring; a FlatFly row split into classes by missing links stays complete.
         std::size_t most = 0;
@@ -612,7 +616,7 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
 Shape map_fabric(const Fabric& f, const SwitchLinks& g, const LinkClasses& c) {
     Shape s;
     std::vector<int> cas(g.cas.begin(), g.cas.end());
-    s.cas_per_switch = mode(cas);
+    s.cas_per_switch = most_common(cas);
     const std::size_t n = g.num_switches();
     if (n < 2) return unknown(std::move(s), fmt::format("{} switches: nothing to map", n));
     UnionFind parts(n);

@@ -47,4 +47,11 @@ struct Shape {
     std::size_t missing_global_links = 0; // Dragonfly: against one per pair of groups
 };
 
+// Why a shape is not the family an engine wanted: the mapping's reason when it is none of the
+// families, else "it maps as a <family>" (for the engines' declines).
+std::string why_not_wanted(const Shape& s);
+
+// The most common value (the smallest among ties); 0 for none.
+int most_common(const std::vector<int>& values);
+
 } // namespace ibrt::mapping

@@ -26,19 +26,6 @@ std::size_t tolerated_missing(std::size_t complete) {
     return std::max<std::size_t>(1, complete / 20);
 }
 
-int mode_of(const std::vector<int>& values) {
-    std::map<int, std::size_t> count;
-    for (int v : values) ++count[v];
-    int best = 0;
-    std::size_t n = 0;
-    for (const auto& [v, c] : count)
-        if (c > n) {
-            best = v;
-            n = c;
-        }
-    return best;
-}
-
 // The depth-first embedding of g into h from `start` placed on vertex `at`, within `spare` links
 // of h between placed vertices that have no cable and `steps` placements. phi on success.
 std::optional<std::vector<std::uint32_t>> embed(const SwitchLinks& g, const gen::Adjacency& h,
@@ -182,7 +169,7 @@ Shape map_slimfly(const Fabric& f, const SwitchLinks& g, int q, Shape s) {
     }
     std::vector<int> widths;
     for (const auto& l : g.links) widths.push_back(static_cast<int>(l.cables));
-    s.link_width = mode_of(widths);
+    s.link_width = most_common(widths);
     for (std::uint32_t c = 0; c < nh; ++c) {
         if (inv[c] == kNone) {
             s.missing_switches.push_back(coords(c));

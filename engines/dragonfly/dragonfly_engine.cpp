@@ -49,11 +49,8 @@ class DragonflyEngine final : public Engine {
         const mapping::SwitchLinks g = mapping::switch_links(f);
         const mapping::Shape s = mapping::map_fabric(f, g, mapping::link_classes(g));
         if (s.family != mapping::Family::Dragonfly)
-            throw RoutingError(
-                fmt::format("dragonfly: the fabric is not a Dragonfly ({})",
-                            s.family == mapping::Family::Unknown
-                                ? s.why_not
-                                : "it maps as a " + std::string(mapping::family_name(s.family))));
+            throw RoutingError("dragonfly: the fabric is not a Dragonfly (" +
+                               mapping::why_not_wanted(s) + ")");
         const std::size_t n = g.num_switches(), groups = std::size_t(s.groups);
         const direct::NeighborPorts ports(f, g);
         // Within a group every two switches are cabled: the local hop has no detour.

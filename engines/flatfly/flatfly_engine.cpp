@@ -168,11 +168,8 @@ class FlatflyEngine final : public Engine {
         const mapping::SwitchLinks g = mapping::switch_links(f);
         const mapping::Shape s = mapping::map_fabric(f, g, mapping::link_classes(g));
         if (s.family != mapping::Family::FlatFly && s.family != mapping::Family::Hypercube)
-            throw RoutingError(
-                fmt::format("flatfly: the fabric is not a FlatFly, HyperX or hypercube ({})",
-                            s.family == mapping::Family::Unknown
-                                ? s.why_not
-                                : "it maps as a " + std::string(mapping::family_name(s.family))));
+            throw RoutingError("flatfly: the fabric is not a FlatFly, HyperX or hypercube (" +
+                               mapping::why_not_wanted(s) + ")");
         const std::size_t n = g.num_switches(), nd = s.dims.size();
         Grid grid;
         grid.k.resize(nd);

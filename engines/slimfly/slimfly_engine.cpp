@@ -111,11 +111,8 @@ class SlimflyEngine final : public Engine {
         const mapping::Shape s = q ? mapping::map_slimfly(f, g, q, {})
                                    : mapping::map_fabric(f, g, mapping::link_classes(g));
         if (s.family != mapping::Family::SlimFly)
-            throw RoutingError(
-                fmt::format("slimfly: the fabric is not a Slim Fly ({})",
-                            s.family == mapping::Family::Unknown
-                                ? s.why_not
-                                : "it maps as a " + std::string(mapping::family_name(s.family))));
+            throw RoutingError("slimfly: the fabric is not a Slim Fly (" +
+                               mapping::why_not_wanted(s) + ")");
         const std::size_t n = g.num_switches();
         const direct::NeighborPorts ports(f, g);
 
