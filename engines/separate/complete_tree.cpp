@@ -5,6 +5,16 @@
 
 namespace ibrt::separate {
 
+std::vector<PortId> fixed_entries(const Fabric& f, const lidassign::DestPaths& d,
+                                  const std::vector<std::uint32_t>& config, std::uint32_t j) {
+    std::vector<PortId> fixed(f.num_nodes(), kNoPort);
+    for (std::size_t i = 0; i < d.size(); ++i)
+        if (config[i] == j)
+            for (PortId e : d.path(i))
+                if (f.node(f.port_node(e)).is_switch()) fixed[f.port_node(e)] = e;
+    return fixed;
+}
+
 CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId target,
                             const std::vector<PortId>& fixed) {
     const std::size_t n = f.num_nodes();

@@ -18,6 +18,7 @@
 
 #include "fabric/fabric.hpp"
 #include "graph/updown.hpp"
+#include "lidassign/paths.hpp"
 
 #include <deque>
 #include <vector>
@@ -30,6 +31,11 @@ struct CompletedTree {
     std::vector<std::uint32_t> hops; // switch hops to the target, graph::kFar if unreachable
     std::uint32_t forced = 0;
 };
+
+// The `fixed` argument below for configuration j of one destination: per switch the out edge
+// of the last of its paths in j that crosses it (kNoPort elsewhere).
+std::vector<PortId> fixed_entries(const Fabric& f, const lidassign::DestPaths& d,
+                                  const std::vector<std::uint32_t>& config, std::uint32_t j);
 
 // target: an end port (a CA port, or port 0 of a switch). fixed: per node the out edge the
 // configuration fixes, kNoPort elsewhere (CA entries are ignored).

@@ -17,20 +17,6 @@ namespace separate {
 
 using namespace ibrt::lidassign;
 
-namespace {
-
-std::vector<PortId> fixed_of(const Fabric& f, const DestPaths& d,
-                             const std::vector<std::uint32_t>& config, std::uint32_t j) {
-    std::vector<PortId> fixed(f.num_nodes(), kNoPort);
-    for (std::size_t i = 0; i < d.size(); ++i)
-        if (config[i] == j)
-            for (PortId e : d.path(i))
-                if (f.node(f.port_node(e)).is_switch()) fixed[f.port_node(e)] = e;
-    return fixed;
-}
-
-} // namespace
-
 Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOptions& opt,
                        SeparateStats* stats) {
     SeparateStats local;
@@ -202,9 +188,9 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     TreeCache cache(f, ud);
     std::vector<std::vector<PortId>> fixed;
     std::vector<std::uint8_t> walked(f.num_nodes(), 0);
-    // The fixed out edges of configuration j (fixed_of) from the class representatives; false
+    // The fixed out edges of configuration j (fixed_entries) from the class representatives; false
     // when two of its paths leave a switch by different edges (then their order decides, and
-    // the caller takes fixed_of on the paths).
+    // the caller takes fixed_entries on the paths).
     auto add_fixed = [&](std::span<const PortId> p, std::vector<PortId>& fx) {
         for (PortId e : p) {
             const NodeId x = f.port_node(e);
@@ -291,7 +277,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             fixed.resize(cap);
             for (std::uint32_t j = 0; j < cap; ++j) {
                 if (!class_fixed(rc, cls_cfg, j, fixed[j]))
-                    fixed[j] = fixed_of(f, all_paths(), path_cfg, j);
+                    fixed[j] = fixed_entries(f, all_paths(), path_cfg, j);
                 trees.push_back(cache.get(target, fixed[j]));
             }
             nd.dst = dst;
@@ -355,7 +341,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                     walked[leaf] = 1;
                     ok = add_fixed(tree_walk(j, leaf), fixed[j]);
                 }
-                if (!ok) { // the paths in order, as fixed_of does
+                if (!ok) { // the paths in order, as fixed_entries does
                     fixed[j].assign(f.num_nodes(), kNoPort);
                     const DestPaths& d = all_paths();
                     for (std::size_t i = 0; i < d.size(); ++i) {

@@ -135,6 +135,24 @@ e2e_start_ibsim() {
     done
 }
 
+# e2e_start_ibsim_console NETFILE: ibsim with its console on the FIFO $WORK/ctl, open as fd 3,
+# so a test can type Unlink/ReLink into it (ibsim-e2e.md §4, §8): `echo 'Unlink "sw"[2]' >&3`.
+e2e_start_ibsim_console() {
+    local net=${1:?e2e_start_ibsim_console NETFILE}
+    [[ -z "$E2E_IBSIM_PID" ]] || e2e_fail "ibsim is already running (pid $E2E_IBSIM_PID)"
+    mkfifo "$WORK/ctl"
+    ibsim -s "$net" <"$WORK/ctl" >"$WORK/ibsim.out" 2>&1 &
+    E2E_IBSIM_PID=$!
+    E2E_PIDS+=("$E2E_IBSIM_PID")
+    exec 3>"$WORK/ctl"
+    local deadline=$((SECONDS + 30))
+    until grep -q "Network simulator ready" "$WORK/ibsim.out"; do
+        kill -0 "$E2E_IBSIM_PID" 2>/dev/null || e2e_fail "ibsim died: $(cat "$WORK/ibsim.out")"
+        ((SECONDS < deadline)) || e2e_fail "ibsim not ready after 30 s"
+        sleep 0.05
+    done
+}
+
 e2e_stop_ibsim() {
     [[ -n "$E2E_IBSIM_PID" ]] || return 0
     kill "$E2E_IBSIM_PID" 2>/dev/null || true

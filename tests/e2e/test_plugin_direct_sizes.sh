@@ -295,17 +295,7 @@ done
 [[ " ${E2E_CASES:-live} " == *" live "* ]] || e2e_pass
 # ibsim with its console on a FIFO (ibsim-e2e.md §4, §8).
 t0=$SECONDS
-mkfifo ctl
-ibsim -s t3.net <ctl >ibsim.out 2>&1 &
-E2E_IBSIM_PID=$!
-E2E_PIDS+=("$E2E_IBSIM_PID")
-exec 3>ctl
-deadline=$((SECONDS + 30))
-until grep -q "Network simulator ready" ibsim.out; do
-    kill -0 "$E2E_IBSIM_PID" 2>/dev/null || e2e_fail "ibsim died: $(cat ibsim.out)"
-    ((SECONDS < deadline)) || e2e_fail "ibsim not ready"
-    sleep 0.05
-done
+e2e_start_ibsim_console t3.net
 # Traps bring the sweeps; a light sweep every 5 s is the safety net for a trap lost on a
 # loaded machine (it reroutes only when it finds a change).
 SM_SWEEP_INTERVAL=5 start_sm torus

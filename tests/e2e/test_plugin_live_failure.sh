@@ -12,17 +12,7 @@ plugin_conf "force_log_flush TRUE" "sweep_interval 0"
 "$IBRT" gen -q -o ft4-3.net fat-tree --ports 4 --levels 3
 
 # ibsim with its console on a FIFO, so the test can type Unlink/ReLink (ibsim-e2e.md §4, §8).
-mkfifo ctl
-ibsim -s ft4-3.net <ctl >ibsim.out 2>&1 &
-E2E_IBSIM_PID=$!
-E2E_PIDS+=("$E2E_IBSIM_PID")
-exec 3>ctl
-deadline=$((SECONDS + 30))
-until grep -q "Network simulator ready" ibsim.out; do
-    kill -0 "$E2E_IBSIM_PID" 2>/dev/null || e2e_fail "ibsim died: $(cat ibsim.out)"
-    ((SECONDS < deadline)) || e2e_fail "ibsim not ready"
-    sleep 0.05
-done
+e2e_start_ibsim_console ft4-3.net
 
 mkdir -p osm
 OSM_TMP_DIR="$WORK/osm" OSM_CACHE_DIR="$WORK/osm" LD_PRELOAD="$E2E_UMAD2SIM" \

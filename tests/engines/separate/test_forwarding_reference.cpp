@@ -48,16 +48,6 @@ Fabric by_guid(const Fabric& f) {
     return g;
 }
 
-std::vector<PortId> fixed_of(const Fabric& f, const lidassign::DestPaths& d,
-                             const std::vector<std::uint32_t>& config, std::uint32_t j) {
-    std::vector<PortId> fixed(f.num_nodes(), kNoPort);
-    for (std::size_t i = 0; i < d.size(); ++i)
-        if (config[i] == j)
-            for (PortId e : d.path(i))
-                if (f.node(f.port_node(e)).is_switch()) fixed[f.port_node(e)] = e;
-    return fixed;
-}
-
 // Returns how many LFT entries were compared.
 std::size_t check_against_per_ca(const Fabric& f, const Routing& r,
                                  const separate::SeparateStats& st, std::uint64_t seed) {
@@ -84,8 +74,8 @@ std::size_t check_against_per_ca(const Fabric& f, const Routing& r,
         }
         const std::uint32_t trees = std::min(k, nl);
         for (std::uint32_t j = 0; j < nl; ++j) {
-            const separate::CompletedTree t =
-                separate::complete_tree(f, ud, target, fixed_of(f, d, config, j % trees));
+            const separate::CompletedTree t = separate::complete_tree(
+                f, ud, target, separate::fixed_entries(f, d, config, j % trees));
             for (NodeId s : f.switches()) {
                 if (t.out[s] == kNoPort) continue;
                 INFO("destination " << f.node(d.dst).desc << " LID " << base + j << " switch "
@@ -122,7 +112,7 @@ TEST_CASE("TreeCache hands out exactly complete_tree, sharing trees between a sw
                 r.dlid_choice[idx[f.port_node(d.path(i)[0])] * cas.size() + idx[d.dst]] - base;
         cache.new_destination();
         for (std::uint32_t j = 0; j < 2; ++j) {
-            std::vector<PortId> fixed = fixed_of(f, d, config, j);
+            std::vector<PortId> fixed = separate::fixed_entries(f, d, config, j);
             const separate::CompletedTree want = separate::complete_tree(f, ud, target, fixed);
             const separate::CompletedTree* got = cache.get(target, fixed);
             REQUIRE(got->out == want.out);
