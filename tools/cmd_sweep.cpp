@@ -18,14 +18,20 @@
 #include "tools/command.hpp"
 #include "tools/option_checks.hpp"
 #include "tools/sim_options.hpp"
+#include "tools/sweep_run.hpp"
+#include "tools/sweep_slurm.hpp"
+#include "tools/sweep_spec.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 namespace ibrt::tools {
 namespace {
@@ -34,6 +40,13 @@ struct SweepArgs {
     std::string fabric, fat_tree, engines = "mlid,slid", vls = "1", loads = "0.5", csv, plot;
     std::string title;
     bool engines_given = false, quiet = false;
+    // A spec file (or `merge DIR`) and how to run it.
+    std::vector<std::string> args;
+    std::string out, shard;
+    unsigned jobs = 0; // 0 = every core
+    bool slurm = false, dry_run = false;
+    std::vector<std::string> sbatch_opts;
+    std::size_t points_per_task = 0, max_array_size = 0;
     SimOptions sim;
     RoutingOptions routing;
 };
@@ -167,6 +180,137 @@ int run_sweep(const SweepArgs& a) {
     return violations ? kExitViolations : kExitOk;
 }
 
+// The output of a shell command, and its exit status.
+std::string capture(const std::string& cmd, int& rc) {
+    std::string out;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p) {
+        rc = -1;
+        return out;
+    }
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    rc = ::pclose(p);
+    return out;
+}
+
+std::string shell_quoted(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& out) {
+    namespace fs = std::filesystem;
+    const std::size_t total = spec.points.size();
+    const std::size_t ppt =
+        a.points_per_task ? a.points_per_task : std::max<std::size_t>(1, (total + 255) / 256);
+    const std::size_t shards = slurm_shards(total, ppt);
+    std::vector<bool> needed(shards, false);
+    std::size_t missing = 0;
+    for (const auto& p : spec.points)
+        if (!point_done(out, p)) {
+            needed[p.index % shards] = true;
+            ++missing;
+        }
+    std::size_t max_array = a.max_array_size;
+    if (!max_array) {
+        int rc = 0;
+        const std::string cfg = capture("scontrol show config 2>/dev/null", rc);
+        max_array = parse_max_array_size(rc == 0 ? cfg : "");
+    }
+    const SlurmPlan plan = plan_slurm(needed, max_array);
+    SlurmScriptOptions so;
+    so.ibrt = fs::read_symlink("/proc/self/exe").string();
+    so.spec = fs::absolute(spec.file).string();
+    so.out_dir = fs::absolute(out).string();
+    so.shards = shards;
+    so.sbatch_opts = a.sbatch_opts;
+    const std::string task = slurm_task_script(so), merge = slurm_merge_script(so);
+    const std::string task_path = so.out_dir + "/slurm/sweep.sbatch";
+    const std::string merge_path = so.out_dir + "/slurm/merge.sbatch";
+    std::vector<std::string> submits;
+    for (const auto& arr : plan.arrays)
+        submits.push_back(
+            fmt::format("sbatch --parsable --array={} --export=ALL,IBRT_SHARD_OFFSET={} {}",
+                        array_ranges(arr.tasks), arr.offset, shell_quoted(task_path)));
+    fmt::print(stderr,
+               "ibrt sweep: {} points, {} missing; {} shards of ~{} points, {} array(s) "
+               "(MaxArraySize {})\n",
+               total, missing, shards, ppt, plan.arrays.size(), max_array);
+    if (a.dry_run) {
+        fmt::print("# {}\n{}\n# {}\n{}", task_path, task, merge_path, merge);
+        for (const auto& s : submits) fmt::print("{}\n", s);
+        fmt::print("sbatch --parsable --dependency=afterany:<the arrays' job ids> {}\n",
+                   shell_quoted(merge_path));
+        return kExitOk;
+    }
+    if (plan.arrays.empty()) {
+        fmt::print(stderr, "ibrt sweep: every point is done: ibrt sweep merge {}\n", out);
+        return kExitOk;
+    }
+    write_manifest(spec, out);
+    fs::create_directories(so.out_dir + "/slurm");
+    write_file_atomically(task_path, task);
+    write_file_atomically(merge_path, merge);
+    std::string deps;
+    for (const auto& s : submits) {
+        int rc = 0;
+        std::string id = capture(s, rc);
+        id = id.substr(0, id.find_first_of(";\n"));
+        if (rc != 0 || id.empty()) {
+            fmt::print(stderr, "ibrt sweep: `{}` failed\n", s);
+            return kExitBadInput;
+        }
+        deps += ":" + id;
+        fmt::print("{}\n", id);
+    }
+    int rc = 0;
+    std::string id = capture(
+        fmt::format("sbatch --parsable --dependency=afterany{} {}", deps, shell_quoted(merge_path)),
+        rc);
+    id = id.substr(0, id.find_first_of(";\n"));
+    if (rc != 0 || id.empty()) {
+        fmt::print(stderr, "ibrt sweep: submitting the merge job failed\n");
+        return kExitBadInput;
+    }
+    fmt::print("{}\n", id);
+    return kExitOk;
+}
+
+int run_spec(const SweepArgs& a) {
+    if (a.args[0] == "merge") {
+        if (a.args.size() != 2) throw InputError("merge", 0, "usage: ibrt sweep merge DIR");
+        const MergeStats st = merge_sweep(a.args[1], a.title);
+        fmt::print(stderr,
+                   "ibrt sweep merge: {} points, {} missing, {} failed -> {}/sweep.csv, "
+                   "sweep.json, sweep.svg\n",
+                   st.points, st.missing, st.failed, a.args[1]);
+        return st.missing || st.failed ? kExitViolations : kExitOk;
+    }
+    if (a.args.size() != 1) throw InputError("sweep", 0, "give one SPEC file (or merge DIR)");
+    const SweepSpec spec = read_sweep_spec(a.args[0]);
+    std::string out = a.out;
+    if (out.empty()) out = std::filesystem::path(a.args[0]).replace_extension(".out").string();
+    if (a.slurm) return submit_slurm(a, spec, out);
+    std::vector<const SweepPoint*> points;
+    if (a.shard.empty()) {
+        for (const auto& p : spec.points) points.push_back(&p);
+    } else {
+        const auto [i, n] = parse_shard(a.shard);
+        points = shard_points(spec, i, n);
+    }
+    SweepRunOptions o;
+    o.out_dir = out;
+    o.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+    o.quiet = a.quiet;
+    const SweepRunStats st = run_points(spec, points, o);
+    if (!a.quiet)
+        fmt::print(stderr, "ibrt sweep: {} points: {} ran, {} done before, {} failed -> {}\n",
+                   st.total, st.ran, st.skipped, st.failed, out);
+    return st.failed ? kExitViolations : kExitOk;
+}
+
 const CommandRegistrar reg{{
     "sweep",
     "Latency vs accepted traffic curves for several engines and VL counts (paper 000 §5)",
@@ -195,6 +339,33 @@ const CommandRegistrar reg{{
             ->check(output_file());
         sub.add_option("--title", a->title, "Plot title");
         sub.add_flag("-q,--quiet", a->quiet, "No progress line");
+        auto* g = "Spec (docs/sweeps.md)";
+        sub.add_option("spec", a->args,
+                       "A sweep spec (JSON) to run, or `merge DIR` to merge a sweep's results")
+            ->group(g);
+        sub.add_option("--out", a->out, "Output directory of a spec (default: SPEC.out)")->group(g);
+        sub.add_option("-j,--jobs", a->jobs, "Points run in parallel (default: every core)")
+            ->check(whole_in(1, 4096))
+            ->group(g);
+        sub.add_option("--shard", a->shard, "I/N: run only the points whose grid index % N == I")
+            ->group(g);
+        sub.add_flag("--slurm", a->slurm,
+                     "Submit the missing points as Slurm job arrays and a dependent merge job")
+            ->group(g);
+        sub.add_option("--sbatch-opt", a->sbatch_opts,
+                       "An #SBATCH line for the jobs, e.g. --sbatch-opt=--partition=long "
+                       "(repeatable)")
+            ->group(g);
+        sub.add_option("--points-per-task", a->points_per_task,
+                       "Points per Slurm array task (default: at most 256 tasks)")
+            ->check(whole_in(1, kMax<std::int32_t>))
+            ->group(g);
+        sub.add_option("--max-array-size", a->max_array_size,
+                       "Slurm's MaxArraySize (default: `scontrol show config`, else 1001)")
+            ->check(whole_in(1, kMax<std::int32_t>))
+            ->group(g);
+        sub.add_flag("--dry-run", a->dry_run, "With --slurm: print the scripts, submit nothing")
+            ->group(g);
         sub.footer("Every model option and default is `ibrt sim`'s. Paper 000 §5.2's set-up:\n"
                    "  ibrt sweep --fat-tree 8,3 --vls 1,2,4 --sl spread --packet-bytes 32 "
                    "--buffer-bytes 32\n"
@@ -205,6 +376,7 @@ const CommandRegistrar reg{{
                    "its verdict (as in `ibrt sim`), 2 bad input.");
         return [a, engines] {
             a->engines_given = engines->count() > 0;
+            if (!a->args.empty()) return run_spec(*a);
             return run_sweep(*a);
         };
     },
