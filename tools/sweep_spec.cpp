@@ -47,7 +47,10 @@ std::vector<json> axis(const Source& src, const json& spec, const std::string& k
 }
 
 json fabric_json(const Source& src, const json& f, std::vector<json>& out) {
-    if (f.is_string()) return json{{"file", f}};
+    if (f.is_string()) {
+        out.push_back(json{{"file", f}});
+        return {};
+    }
     if (!f.is_object()) src.fail("fabrics", "each fabric is a file name or an object");
     for (auto it = f.begin(); it != f.end(); ++it)
         if (it.key() != "file" && it.key() != "gen" && it.key() != "failure_seeds")
@@ -80,7 +83,7 @@ json fabric_json(const Source& src, const json& f, std::vector<json>& out) {
             src.fail("gen", "the sweep keeps generated fabrics in memory: no -o/--report-json");
     const std::vector<json> seeds = axis(src, f, "failure_seeds", {json()});
     for (const json& s : seeds) {
-        if (!s.is_null() && !s.is_number_unsigned())
+        if (!s.is_null() && (!s.is_number_integer() || s.get<std::int64_t>() < 0))
             src.fail("failure_seeds", "expected whole numbers >= 0");
         std::vector<std::string> a = args;
         if (!s.is_null()) {
@@ -147,7 +150,7 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& file) {
     const std::vector<json> patterns = axis(src, spec, "patterns", {json()});
     const std::vector<json> vls = axis(src, spec, "vls", {json(1)});
     for (const json& v : vls)
-        if (!v.is_number_unsigned() || v.get<unsigned>() < 1 || v.get<unsigned>() > 15)
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 15)
             src.fail("vls", "expected VL counts 1..15");
     const std::vector<json> seeds = axis(src, spec, "seeds", {json()});
     if (spec.contains("loads") && spec.contains("saturation"))
