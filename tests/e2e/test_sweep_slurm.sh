@@ -25,6 +25,7 @@ chmod 755 "$WORK"
 PIDS=()
 cleanup() {
     local rc=$? pid
+    [[ -n ${SLURM_CONF:-} ]] && timeout 10 scancel --full --quiet --user=root 2>/dev/null || true
     for pid in "${PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
@@ -41,12 +42,12 @@ trap cleanup EXIT
 cd "$WORK"
 
 # munge: a generated key, a private socket.
-mkdir -p munge && chmod 700 munge
+mkdir -p munge && chmod 755 munge
 dd if=/dev/urandom of=munge/key bs=1024 count=1 status=none
 chmod 400 munge/key
 munged -f -F --key-file="$WORK/munge/key" --socket="$WORK/munge/sock" \
     --pid-file="$WORK/munge/pid" --seed-file="$WORK/munge/seed" \
-    --log-file="$WORK/munged.log" &
+    --log-file="$WORK/munged.log" 2>munged.err &
 PIDS+=($!)
 for _ in $(seq 50); do [[ -S munge/sock ]] && break; sleep 0.1; done
 [[ -S munge/sock ]] || fail "munged did not start"
@@ -100,13 +101,13 @@ for _ in $(seq 100); do
 done
 sinfo -h -o %T | grep -qE '^idle' || fail "the node did not come up: $(sinfo 2>&1)"
 
-# 16 points: 2 routings x 2 seeds x 4 loads, each a few hundred ms.
+# 16 points: 2 routings x 2 seeds x 4 loads, each ~0.5 s, so a task (4 points) runs for seconds.
 cat >spec.json <<'SPEC'
 {
   "title": "e2e",
-  "fabrics": [{"gen": "fat-tree -m 4 -n 3"}],
+  "fabrics": [{"gen": "fat-tree -m 8 -n 3"}],
   "routings": ["mlid", "slid"],
-  "sim": {"warmup-us": 5, "measure-us": 100, "drain-us": 20},
+  "sim": {"warmup-us": 5, "measure-us": 1500, "drain-us": 20},
   "seeds": [1, 2],
   "loads": [0.1, 0.2, 0.3, 0.4]
 }
