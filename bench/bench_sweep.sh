@@ -13,9 +13,9 @@ now() { date +%s.%N; }
 
 cat >"$T/32.json" <<'SPEC'
 {
-  "fabrics": [{"gen": "fat-tree -m 4 -n 3"}],
+  "fabrics": [{"gen": "fat-tree -m 8 -n 3"}],
   "routings": ["mlid", "slid"],
-  "sim": {"warmup-us": 5, "measure-us": 200, "drain-us": 20},
+  "sim": {"warmup-us": 5, "measure-us": 1000, "drain-us": 20},
   "seeds": [1, 2, 3, 4],
   "loads": [0.1, 0.2, 0.3, 0.4]
 }
