@@ -44,7 +44,7 @@ struct SweepArgs {
     std::vector<std::string> args;
     std::string out, shard;
     unsigned jobs = 0; // 0 = every core
-    bool slurm = false, dry_run = false;
+    bool slurm = false, dry_run = false, print_spec = false;
     std::vector<std::string> sbatch_opts;
     std::size_t points_per_task = 0, max_array_size = 0;
     SimOptions sim;
@@ -180,6 +180,81 @@ int run_sweep(const SweepArgs& a) {
     return violations ? kExitViolations : kExitOk;
 }
 
+// The one-line form as a spec (issue 17: "the existing options keep working as a one-line
+// spec"): the fabric, the routings (every engine with the routing options given, and the
+// tables of --lfts), the VL counts, the loads or the saturation search, and every sim option
+// given on the command line. Paths are made absolute: the spec is written under --out.
+nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub) {
+    namespace fs = std::filesystem;
+    using json = nlohmann::json;
+    if (a.fabric.empty() == a.fat_tree.empty())
+        throw InputError("sweep", 0, "give exactly one of --fabric or --fat-tree");
+    const auto abs = [](const std::string& p) {
+        return p.empty() ? p : fs::absolute(p).lexically_normal().string();
+    };
+    json spec = json::object();
+    if (!a.title.empty()) spec["title"] = a.title;
+    if (!a.fat_tree.empty()) {
+        const auto mn = parse_wholes("--fat-tree", a.fat_tree, 1, 254);
+        if (mn.size() != 2) throw InputError("--fat-tree", 0, "expected M,N");
+        spec["fabrics"] = {{{"gen", fmt::format("fat-tree -m {} -n {}", mn[0], mn[1])}}};
+    } else {
+        spec["fabrics"] = {{{"file", abs(a.fabric)}}};
+    }
+    json extras = json::object(); // routing options given, for every routing
+    const auto put = [&](const char* k, const std::string& v, bool path) {
+        if (!v.empty()) extras[k] = path ? abs(v) : v;
+    };
+    put("guid2lid", a.routing.guid2lid, true);
+    put("sl2vl", a.routing.sl2vl, true);
+    put("path-selection", a.routing.path_selection, true);
+    put("path-sl", a.routing.path_sl, true);
+    if (sub.get_option("--lmc")->count()) extras["lmc"] = a.routing.engine.lmc;
+    if (sub.get_option("--data-vls")->count()) extras["data-vls"] = a.routing.engine.data_vls;
+    if (!a.routing.engine.opts.empty()) extras["engine-opt"] = a.routing.engine.opts;
+    json routings = json::array();
+    if (a.engines_given || a.routing.lfts.empty())
+        for (const auto& e : split(a.engines)) {
+            json r = extras;
+            r["engine"] = e;
+            routings.push_back(r);
+        }
+    if (!a.routing.lfts.empty()) {
+        if (a.fabric.empty())
+            throw InputError("--lfts", 0, "tables need the --fabric they were made for");
+        json r = extras;
+        r["lfts"] = abs(a.routing.lfts);
+        routings.push_back(r);
+    }
+    spec["routings"] = routings;
+    spec["vls"] = json::array();
+    for (const auto v : parse_wholes("--vls", a.vls, 1, 15)) spec["vls"].push_back(v);
+    if (a.sim.saturation)
+        spec["saturation"] = {{"max", a.sim.saturation_max},
+                              {"steps", a.sim.saturation_steps},
+                              {"tolerance", a.sim.saturation_tolerance}};
+    else
+        spec["loads"] = parse_loads(a.loads, "--load");
+    json sim = json::object();
+    for (const CLI::Option* o : sub.get_options()) {
+        const std::string g = o->get_group();
+        if ((g != "Traffic" && g != "Model" && g != "Measurement") || !o->count() ||
+            o->get_lnames().empty())
+            continue;
+        const std::string name = o->get_lnames()[0];
+        if (name == "vls" || name == "load" || name.rfind("saturation", 0) == 0) continue;
+        const std::string v = o->results().empty() ? "" : o->results().back();
+        if (name == "seed")
+            spec["seeds"] = {std::stoull(v)};
+        else if (name == "pattern")
+            spec["patterns"] = {v};
+        else
+            sim[name] = o->get_type_size() == 0 ? json(true) : json(v);
+    }
+    if (!sim.empty()) spec["sim"] = sim;
+    return spec;
+}
+
 // The output of a shell command, and its exit status.
 std::string capture(const std::string& cmd, int& rc) {
     std::string out;
@@ -278,7 +353,15 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
     return kExitOk;
 }
 
-int run_spec(const SweepArgs& a) {
+int run_spec(const SweepArgs& a, const CLI::App& sub) {
+    if (a.args.empty()) { // the one-line form, run as a spec under --out
+        const std::string path = a.out + "/spec.json";
+        std::filesystem::create_directories(a.out);
+        write_file_atomically(path, options_spec(a, sub).dump(2) + "\n");
+        SweepArgs b = a;
+        b.args = {path};
+        return run_spec(b, sub);
+    }
     if (a.args[0] == "merge") {
         if (a.args.size() != 2) throw InputError("merge", 0, "usage: ibrt sweep merge DIR");
         const MergeStats st = merge_sweep(a.args[1], a.title);
@@ -343,7 +426,10 @@ const CommandRegistrar reg{{
         sub.add_option("spec", a->args,
                        "A sweep spec (JSON) to run, or `merge DIR` to merge a sweep's results")
             ->group(g);
-        sub.add_option("--out", a->out, "Output directory of a spec (default: SPEC.out)")->group(g);
+        sub.add_option("--out", a->out,
+                       "Output directory of a spec (default: SPEC.out); with the one-line "
+                       "options: run them as a spec (written to OUT/spec.json)")
+            ->group(g);
         sub.add_option("-j,--jobs", a->jobs, "Points run in parallel (default: every core)")
             ->check(whole_in(1, 4096))
             ->group(g);
@@ -374,9 +460,17 @@ const CommandRegistrar reg{{
                    "(docs/results/mlid-vs-slid.sh). With --saturation each curve is the "
                    "bisection's runs.\nExit codes: 0 every run passed its verdict, 1 a run failed "
                    "its verdict (as in `ibrt sim`), 2 bad input.");
-        return [a, engines] {
+        sub.add_flag("--print-spec", a->print_spec,
+                     "Print the spec the one-line options describe (with --out they run as it)")
+            ->group(g);
+        const CLI::App* app = &sub;
+        return [a, engines, app] {
             a->engines_given = engines->count() > 0;
-            if (!a->args.empty()) return run_spec(*a);
+            if (a->print_spec) {
+                fmt::print("{}\n", options_spec(*a, *app).dump(2));
+                return kExitOk;
+            }
+            if (!a->args.empty() || !a->out.empty()) return run_spec(*a, *app);
             return run_sweep(*a);
         };
     },

@@ -23,6 +23,10 @@ void parse_object(CLI::App& app, const nlohmann::json& obj, const char* what,
             args.push_back("--" + it.key() + "=" + v.get<std::string>());
         } else if (v.is_number()) {
             args.push_back("--" + it.key() + "=" + v.dump());
+        } else if (v.is_array()) { // a repeatable option (engine-opt)
+            for (const auto& x : v)
+                args.push_back("--" + it.key() + "=" +
+                               (x.is_string() ? x.get<std::string>() : x.dump()));
         } else {
             throw InputError(what, 0,
                              fmt::format("\"{}\": expected a string, number or true", it.key()));

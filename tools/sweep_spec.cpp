@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -100,9 +101,13 @@ json routing_json(const Source& src, const json& r) {
     if (!r.is_object()) src.fail("routings", "each routing is an engine name or an object");
     if (r.contains("engine") == r.contains("lfts"))
         src.fail("routings", "each routing needs exactly one of \"engine\" and \"lfts\"");
-    for (auto it = r.begin(); it != r.end(); ++it)
-        if (!it.value().is_string() && !it.value().is_number())
-            src.fail(it.key(), "expected a string or a number");
+    for (auto it = r.begin(); it != r.end(); ++it) {
+        const json& v = it.value();
+        const bool list = v.is_array() && std::all_of(v.begin(), v.end(),
+                                                      [](const json& x) { return x.is_string(); });
+        if (!v.is_string() && !v.is_number() && !(list && it.key() == "engine-opt"))
+            src.fail(it.key(), "expected a string or a number (engine-opt: a list)");
+    }
     return r;
 }
 
