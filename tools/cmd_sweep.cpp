@@ -459,7 +459,9 @@ const CommandRegistrar reg{{
                    "--loads 0.1,0.2,0.3\n"
                    "(docs/results/mlid-vs-slid.sh). With --saturation each curve is the "
                    "bisection's runs.\nExit codes: 0 every run passed its verdict, 1 a run failed "
-                   "its verdict (as in `ibrt sim`), 2 bad input.");
+                   "its verdict (as in `ibrt sim`), 2 bad input.\n"
+                   "Spec files (docs/sweeps.md): ibrt sweep SPEC [-j N] [--shard I/N] [--slurm "
+                   "[--dry-run]]; ibrt sweep merge DIR.");
         sub.add_flag("--print-spec", a->print_spec,
                      "Print the spec the one-line options describe (with --out they run as it)")
             ->group(g);
@@ -470,6 +472,13 @@ const CommandRegistrar reg{{
                 fmt::print("{}\n", options_spec(*a, *app).dump(2));
                 return kExitOk;
             }
+            if (!a->args.empty())
+                for (const CLI::Option* o : app->get_options())
+                    if (o->count() && o->get_group() != "Spec (docs/sweeps.md)" &&
+                        !o->check_lname("quiet") && !o->check_lname("title") &&
+                        !o->check_lname("help"))
+                        throw InputError(o->get_name(), 0,
+                                         "a spec file names the grid: put it in the spec");
             if (!a->args.empty() || !a->out.empty()) return run_spec(*a, *app);
             return run_sweep(*a);
         };

@@ -140,7 +140,13 @@ std::string format_seconds(double s) {
 
 void write_file_atomically(const std::string& path, const std::string& text) {
     static std::atomic<unsigned> counter{0};
-    const std::string tmp = fmt::format("{}.tmp.{}.{}", path, ::getpid(), counter++);
+    // Host, process and counter: shards on several hosts may share the directory.
+    static const std::string host = [] {
+        char h[256] = {};
+        ::gethostname(h, sizeof h - 1);
+        return std::string(h);
+    }();
+    const std::string tmp = fmt::format("{}.tmp.{}.{}.{}", path, host, ::getpid(), counter++);
     {
         std::ofstream o(tmp, std::ios::binary);
         o << text;

@@ -51,4 +51,8 @@ set +e
 set -e
 ((rc == 2)) || fail "a bad spec exited $rc"
 grep -q 'bad.json:4' err || fail "no file:line: $(cat err)"
+set +e
+"$IBRT" sweep spec.json --vls 2 --out x 2>err; rc=$?
+set -e
+((rc == 2)) || fail "a grid option next to a spec file exited $rc (it would be ignored)"
 echo "PASS [test_sweep_spec_cli] in ${SECONDS}s"
