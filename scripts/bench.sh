@@ -16,3 +16,10 @@ for n in "${names[@]}"; do
   echo "## $n"
   "$exe"
 done
+# Script benchmarks of the tool (bench/*.sh), when every benchmark is run.
+if [ $# -eq 0 ] && [ ${#names[@]} -gt 0 ] && [ -z "${BENCH_NO_SCRIPTS:-}" ]; then
+  for s in bench/*.sh; do
+    echo "## $(basename "${s%.sh}")"
+    bash "$s" "$BUILD/ibrt"
+  done
+fi

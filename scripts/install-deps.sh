@@ -18,8 +18,12 @@ BUILD=(
   libopensm-dev libibumad-dev libglpk-dev catch2 libcli11-dev nlohmann-json3-dev libfmt-dev
 )
 # What the tests and tools of `make check`, `make bench` and `make fuzz` run: the simulated
-# fabric (ibsim), ibdmchk (ibutils), glpsol, clang for fuzzing, groff/man for the man pages.
-TEST=(clang clang-format ibsim-utils ibutils glpk-utils python3 bc time groff-base man-db)
+# fabric (ibsim), ibdmchk (ibutils), glpsol, clang for fuzzing, groff/man for the man pages,
+# and a one-node Slurm cluster for the sweep test (tests/e2e/test_sweep_slurm.sh).
+TEST=(
+  clang clang-format ibsim-utils ibutils glpk-utils python3 bc time groff-base man-db
+  slurmctld slurmd slurm-client munge
+)
 
 mode=all
 list=0

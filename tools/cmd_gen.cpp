@@ -15,7 +15,9 @@
 #include "fabric/generators/slimfly.hpp"
 #include "fabric/generators/torus.hpp"
 #include "fabric/ibnetdiscover.hpp"
+#include "fabric/input_error.hpp"
 #include "tools/command.hpp"
+#include "tools/gen_fabric.hpp"
 #include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
@@ -269,35 +271,41 @@ void print_list(const char* what, const std::vector<std::string>& names) {
     fmt::print(stderr, "\n");
 }
 
+// The fabric the options describe: the family, cable width/speed, failures, LIDs.
+Fabric build_fabric(GenOptions& o, CLI::App& gen, gen::FailureReport& report) {
+    Fabric f = make_family(o, gen);
+    gen::LinkSpec link;
+    const auto speed = parse_link_speed(o.speed);
+    if (!speed || *speed == LinkSpeed::Unknown)
+        throw gen::GenError("--link-speed: unknown speed \"" + o.speed + "\"");
+    if (o.width != 1 && o.width != 2 && o.width != 4 && o.width != 8 && o.width != 12)
+        throw gen::GenError("--link-width: must be 1, 2, 4, 8 or 12, got " +
+                            std::to_string(o.width));
+    link.width = static_cast<std::uint8_t>(o.width);
+    link.speed = *speed;
+    if (link.width != 4 || link.speed != LinkSpeed::SDR) f = gen::with_link_spec(f, link);
+
+    gen::FailureSpec spec;
+    spec.links = o.fail_links;
+    spec.switches = o.fail_switches;
+    spec.link_names = o.fail_link;
+    spec.switch_names = o.fail_switch;
+    spec.seed = o.seed;
+    spec.keep_connected = o.keep_connected;
+    const bool failing =
+        o.fail_links > 0 || o.fail_switches > 0 || !o.fail_link.empty() || !o.fail_switch.empty();
+    if (failing)
+        f = gen::inject_failures(f, spec, report);
+    else
+        report.components = f.num_nodes() ? 1 : 0;
+    if (o.assign_lids || o.lmc >= 0) f = gen::assign_lids(f, o.lmc < 0 ? 0 : o.lmc);
+    return f;
+}
+
 int run(GenOptions& o, CLI::App& gen) {
     try {
-        Fabric f = make_family(o, gen);
-        gen::LinkSpec link;
-        const auto speed = parse_link_speed(o.speed);
-        if (!speed || *speed == LinkSpeed::Unknown)
-            throw gen::GenError("--link-speed: unknown speed \"" + o.speed + "\"");
-        if (o.width != 1 && o.width != 2 && o.width != 4 && o.width != 8 && o.width != 12)
-            throw gen::GenError("--link-width: must be 1, 2, 4, 8 or 12, got " +
-                                std::to_string(o.width));
-        link.width = static_cast<std::uint8_t>(o.width);
-        link.speed = *speed;
-        if (link.width != 4 || link.speed != LinkSpeed::SDR) f = gen::with_link_spec(f, link);
-
         gen::FailureReport report;
-        gen::FailureSpec spec;
-        spec.links = o.fail_links;
-        spec.switches = o.fail_switches;
-        spec.link_names = o.fail_link;
-        spec.switch_names = o.fail_switch;
-        spec.seed = o.seed;
-        spec.keep_connected = o.keep_connected;
-        const bool failing = o.fail_links > 0 || o.fail_switches > 0 || !o.fail_link.empty() ||
-                             !o.fail_switch.empty();
-        if (failing)
-            f = gen::inject_failures(f, spec, report);
-        else
-            report.components = f.num_nodes() ? 1 : 0;
-        if (o.assign_lids || o.lmc >= 0) f = gen::assign_lids(f, o.lmc < 0 ? 0 : o.lmc);
+        const Fabric f = build_fabric(o, gen, report);
 
         IbnetdiscoverWriteOptions wopt;
         wopt.ca_first = true;
@@ -362,4 +370,23 @@ const CommandRegistrar reg{Command{
     }}};
 
 } // namespace
+
+Fabric generate_fabric(const std::vector<std::string>& args) {
+    GenOptions o;
+    CLI::App app{"ibrt gen", "gen"};
+    app.require_subcommand(1);
+    add_common(app, o);
+    add_families(app, o);
+    std::vector<std::string> rev(args.rbegin(), args.rend()); // CLI11: last argument first
+    try {
+        app.parse(rev);
+        gen::FailureReport report;
+        return build_fabric(o, app, report);
+    } catch (const CLI::ParseError& e) {
+        throw InputError("gen", 0, e.what());
+    } catch (const gen::GenError& e) {
+        throw InputError("gen", 0, e.what());
+    }
+}
+
 } // namespace ibrt::tools

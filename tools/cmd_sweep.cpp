@@ -18,14 +18,20 @@
 #include "tools/command.hpp"
 #include "tools/option_checks.hpp"
 #include "tools/sim_options.hpp"
+#include "tools/sweep_run.hpp"
+#include "tools/sweep_slurm.hpp"
+#include "tools/sweep_spec.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 namespace ibrt::tools {
 namespace {
@@ -34,6 +40,13 @@ struct SweepArgs {
     std::string fabric, fat_tree, engines = "mlid,slid", vls = "1", loads = "0.5", csv, plot;
     std::string title;
     bool engines_given = false, quiet = false;
+    // A spec file (or `merge DIR`) and how to run it.
+    std::vector<std::string> args;
+    std::string out, shard;
+    unsigned jobs = 0; // 0 = every core
+    bool slurm = false, dry_run = false, print_spec = false;
+    std::vector<std::string> sbatch_opts;
+    std::size_t points_per_task = 0, max_array_size = 0;
     SimOptions sim;
     RoutingOptions routing;
 };
@@ -167,6 +180,220 @@ int run_sweep(const SweepArgs& a) {
     return violations ? kExitViolations : kExitOk;
 }
 
+// The one-line form as a spec (issue 17: "the existing options keep working as a one-line
+// spec"): the fabric, the routings (every engine with the routing options given, and the
+// tables of --lfts), the VL counts, the loads or the saturation search, and every sim option
+// given on the command line. Paths are made absolute: the spec is written under --out.
+nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub) {
+    namespace fs = std::filesystem;
+    using json = nlohmann::json;
+    if (a.fabric.empty() == a.fat_tree.empty())
+        throw InputError("sweep", 0, "give exactly one of --fabric or --fat-tree");
+    const auto abs = [](const std::string& p) {
+        return p.empty() ? p : fs::absolute(p).lexically_normal().string();
+    };
+    json spec = json::object();
+    if (!a.title.empty()) spec["title"] = a.title;
+    if (!a.fat_tree.empty()) {
+        const auto mn = parse_wholes("--fat-tree", a.fat_tree, 1, 254);
+        if (mn.size() != 2) throw InputError("--fat-tree", 0, "expected M,N");
+        spec["fabrics"] = {{{"gen", fmt::format("fat-tree -m {} -n {}", mn[0], mn[1])}}};
+    } else {
+        spec["fabrics"] = {{{"file", abs(a.fabric)}}};
+    }
+    json extras = json::object(); // routing options given, for every routing
+    const auto put = [&](const char* k, const std::string& v, bool path) {
+        if (!v.empty()) extras[k] = path ? abs(v) : v;
+    };
+    put("guid2lid", a.routing.guid2lid, true);
+    put("sl2vl", a.routing.sl2vl, true);
+    put("path-selection", a.routing.path_selection, true);
+    put("path-sl", a.routing.path_sl, true);
+    if (sub.get_option("--lmc")->count()) extras["lmc"] = a.routing.engine.lmc;
+    if (sub.get_option("--data-vls")->count()) extras["data-vls"] = a.routing.engine.data_vls;
+    if (!a.routing.engine.opts.empty()) extras["engine-opt"] = a.routing.engine.opts;
+    json routings = json::array();
+    if (a.engines_given || a.routing.lfts.empty())
+        for (const auto& e : split(a.engines)) {
+            json r = extras;
+            r["engine"] = e;
+            routings.push_back(r);
+        }
+    if (!a.routing.lfts.empty()) {
+        if (a.fabric.empty())
+            throw InputError("--lfts", 0, "tables need the --fabric they were made for");
+        json r = extras;
+        r["lfts"] = abs(a.routing.lfts);
+        routings.push_back(r);
+    }
+    spec["routings"] = routings;
+    spec["vls"] = json::array();
+    for (const auto v : parse_wholes("--vls", a.vls, 1, 15)) spec["vls"].push_back(v);
+    if (a.sim.saturation)
+        spec["saturation"] = {{"max", a.sim.saturation_max},
+                              {"steps", a.sim.saturation_steps},
+                              {"tolerance", a.sim.saturation_tolerance}};
+    else
+        spec["loads"] = parse_loads(a.loads, "--load");
+    json sim = json::object();
+    for (const CLI::Option* o : sub.get_options()) {
+        const std::string g = o->get_group();
+        if ((g != "Traffic" && g != "Model" && g != "Measurement") || !o->count() ||
+            o->get_lnames().empty())
+            continue;
+        const std::string name = o->get_lnames()[0];
+        if (name == "vls" || name == "load" || name.rfind("saturation", 0) == 0) continue;
+        const std::string v = o->results().empty() ? "" : o->results().back();
+        if (name == "seed")
+            spec["seeds"] = {std::stoull(v)};
+        else if (name == "pattern")
+            spec["patterns"] = {v};
+        else
+            sim[name] = o->get_type_size() == 0 ? json(true) : json(v);
+    }
+    if (!sim.empty()) spec["sim"] = sim;
+    return spec;
+}
+
+// The output of a shell command, and its exit status.
+std::string capture(const std::string& cmd, int& rc) {
+    std::string out;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p) {
+        rc = -1;
+        return out;
+    }
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    rc = ::pclose(p);
+    return out;
+}
+
+std::string shell_quoted(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& out) {
+    namespace fs = std::filesystem;
+    const std::size_t total = spec.points.size();
+    const std::size_t ppt =
+        a.points_per_task ? a.points_per_task : std::max<std::size_t>(1, (total + 255) / 256);
+    const std::size_t shards = slurm_shards(total, ppt);
+    std::vector<bool> needed(shards, false);
+    std::size_t missing = 0;
+    for (const auto& p : spec.points)
+        if (!point_done(out, p)) {
+            needed[p.index % shards] = true;
+            ++missing;
+        }
+    std::size_t max_array = a.max_array_size;
+    if (!max_array) {
+        int rc = 0;
+        const std::string cfg = capture("scontrol show config 2>/dev/null", rc);
+        max_array = parse_max_array_size(rc == 0 ? cfg : "");
+    }
+    const SlurmPlan plan = plan_slurm(needed, max_array);
+    SlurmScriptOptions so;
+    so.ibrt = fs::read_symlink("/proc/self/exe").string();
+    so.spec = fs::absolute(spec.file).string();
+    so.out_dir = fs::absolute(out).string();
+    so.shards = shards;
+    so.sbatch_opts = a.sbatch_opts;
+    const std::string task = slurm_task_script(so), merge = slurm_merge_script(so);
+    const std::string task_path = so.out_dir + "/slurm/sweep.sbatch";
+    const std::string merge_path = so.out_dir + "/slurm/merge.sbatch";
+    std::vector<std::string> submits;
+    for (const auto& arr : plan.arrays)
+        submits.push_back(
+            fmt::format("sbatch --parsable --array={} --export=ALL,IBRT_SHARD_OFFSET={} {}",
+                        array_ranges(arr.tasks), arr.offset, shell_quoted(task_path)));
+    fmt::print(stderr,
+               "ibrt sweep: {} points, {} missing; {} shards of ~{} points, {} array(s) "
+               "(MaxArraySize {})\n",
+               total, missing, shards, ppt, plan.arrays.size(), max_array);
+    if (a.dry_run) {
+        fmt::print("# {}\n{}\n# {}\n{}", task_path, task, merge_path, merge);
+        for (const auto& s : submits) fmt::print("{}\n", s);
+        fmt::print("sbatch --parsable --dependency=afterany:<the arrays' job ids> {}\n",
+                   shell_quoted(merge_path));
+        return kExitOk;
+    }
+    if (plan.arrays.empty()) {
+        fmt::print(stderr, "ibrt sweep: every point is done: ibrt sweep merge {}\n", out);
+        return kExitOk;
+    }
+    write_manifest(spec, out);
+    fs::create_directories(so.out_dir + "/slurm");
+    write_file_atomically(task_path, task);
+    write_file_atomically(merge_path, merge);
+    std::string deps;
+    for (const auto& s : submits) {
+        int rc = 0;
+        std::string id = capture(s, rc);
+        id = id.substr(0, id.find_first_of(";\n"));
+        if (rc != 0 || id.empty()) {
+            fmt::print(stderr, "ibrt sweep: `{}` failed\n", s);
+            return kExitBadInput;
+        }
+        deps += ":" + id;
+        fmt::print("{}\n", id);
+    }
+    int rc = 0;
+    std::string id = capture(
+        fmt::format("sbatch --parsable --dependency=afterany{} {}", deps, shell_quoted(merge_path)),
+        rc);
+    id = id.substr(0, id.find_first_of(";\n"));
+    if (rc != 0 || id.empty()) {
+        fmt::print(stderr, "ibrt sweep: submitting the merge job failed\n");
+        return kExitBadInput;
+    }
+    fmt::print("{}\n", id);
+    return kExitOk;
+}
+
+int run_spec(const SweepArgs& a, const CLI::App& sub) {
+    if (a.args.empty()) { // the one-line form, run as a spec under --out
+        const std::string path = a.out + "/spec.json";
+        std::filesystem::create_directories(a.out);
+        write_file_atomically(path, options_spec(a, sub).dump(2) + "\n");
+        SweepArgs b = a;
+        b.args = {path};
+        return run_spec(b, sub);
+    }
+    if (a.args[0] == "merge") {
+        if (a.args.size() != 2) throw InputError("merge", 0, "usage: ibrt sweep merge DIR");
+        const MergeStats st = merge_sweep(a.args[1], a.title);
+        fmt::print(stderr,
+                   "ibrt sweep merge: {} points, {} missing, {} failed -> {}/sweep.csv, "
+                   "sweep.json, sweep.svg\n",
+                   st.points, st.missing, st.failed, a.args[1]);
+        return st.missing || st.failed ? kExitViolations : kExitOk;
+    }
+    if (a.args.size() != 1) throw InputError("sweep", 0, "give one SPEC file (or merge DIR)");
+    const SweepSpec spec = read_sweep_spec(a.args[0]);
+    std::string out = a.out;
+    if (out.empty()) out = std::filesystem::path(a.args[0]).replace_extension(".out").string();
+    if (a.slurm) return submit_slurm(a, spec, out);
+    std::vector<const SweepPoint*> points;
+    if (a.shard.empty()) {
+        for (const auto& p : spec.points) points.push_back(&p);
+    } else {
+        const auto [i, n] = parse_shard(a.shard);
+        points = shard_points(spec, i, n);
+    }
+    SweepRunOptions o;
+    o.out_dir = out;
+    o.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+    o.quiet = a.quiet;
+    const SweepRunStats st = run_points(spec, points, o);
+    if (!a.quiet)
+        fmt::print(stderr, "ibrt sweep: {} points: {} ran, {} done before, {} failed -> {}\n",
+                   st.total, st.ran, st.skipped, st.failed, out);
+    return st.failed ? kExitViolations : kExitOk;
+}
+
 const CommandRegistrar reg{{
     "sweep",
     "Latency vs accepted traffic curves for several engines and VL counts (paper 000 §5)",
@@ -195,6 +422,36 @@ const CommandRegistrar reg{{
             ->check(output_file());
         sub.add_option("--title", a->title, "Plot title");
         sub.add_flag("-q,--quiet", a->quiet, "No progress line");
+        auto* g = "Spec (docs/sweeps.md)";
+        sub.add_option("spec", a->args,
+                       "A sweep spec (JSON) to run, or `merge DIR` to merge a sweep's results")
+            ->group(g);
+        sub.add_option("--out", a->out,
+                       "Output directory of a spec (default: SPEC.out); with the one-line "
+                       "options: run them as a spec (written to OUT/spec.json)")
+            ->group(g);
+        sub.add_option("-j,--jobs", a->jobs, "Points run in parallel (default: every core)")
+            ->check(whole_in(1, 4096))
+            ->group(g);
+        sub.add_option("--shard", a->shard, "I/N: run only the points whose grid index % N == I")
+            ->group(g);
+        sub.add_flag("--slurm", a->slurm,
+                     "Submit the missing points as Slurm job arrays and a dependent merge job")
+            ->group(g);
+        sub.add_option("--sbatch-opt", a->sbatch_opts,
+                       "An #SBATCH line for the jobs, e.g. --sbatch-opt=--partition=long "
+                       "(repeatable)")
+            ->group(g);
+        sub.add_option("--points-per-task", a->points_per_task,
+                       "Points per Slurm array task (default: at most 256 tasks)")
+            ->check(whole_in(1, kMax<std::int32_t>))
+            ->group(g);
+        sub.add_option("--max-array-size", a->max_array_size,
+                       "Slurm's MaxArraySize (default: `scontrol show config`, else 1001)")
+            ->check(whole_in(1, kMax<std::int32_t>))
+            ->group(g);
+        sub.add_flag("--dry-run", a->dry_run, "With --slurm: print the scripts, submit nothing")
+            ->group(g);
         sub.footer("Every model option and default is `ibrt sim`'s. Paper 000 §5.2's set-up:\n"
                    "  ibrt sweep --fat-tree 8,3 --vls 1,2,4 --sl spread --packet-bytes 32 "
                    "--buffer-bytes 32\n"
@@ -202,9 +459,27 @@ const CommandRegistrar reg{{
                    "--loads 0.1,0.2,0.3\n"
                    "(docs/results/mlid-vs-slid.sh). With --saturation each curve is the "
                    "bisection's runs.\nExit codes: 0 every run passed its verdict, 1 a run failed "
-                   "its verdict (as in `ibrt sim`), 2 bad input.");
-        return [a, engines] {
+                   "its verdict (as in `ibrt sim`), 2 bad input.\n"
+                   "Spec files (docs/sweeps.md): ibrt sweep SPEC [-j N] [--shard I/N] [--slurm "
+                   "[--dry-run]]; ibrt sweep merge DIR.");
+        sub.add_flag("--print-spec", a->print_spec,
+                     "Print the spec the one-line options describe (with --out they run as it)")
+            ->group(g);
+        const CLI::App* app = &sub;
+        return [a, engines, app] {
             a->engines_given = engines->count() > 0;
+            if (a->print_spec) {
+                fmt::print("{}\n", options_spec(*a, *app).dump(2));
+                return kExitOk;
+            }
+            if (!a->args.empty())
+                for (const CLI::Option* o : app->get_options())
+                    if (o->count() && o->get_group() != "Spec (docs/sweeps.md)" &&
+                        !o->check_lname("quiet") && !o->check_lname("title") &&
+                        !o->check_lname("help"))
+                        throw InputError(o->get_name(), 0,
+                                         "a spec file names the grid: put it in the spec");
+            if (!a->args.empty() || !a->out.empty()) return run_spec(*a, *app);
             return run_sweep(*a);
         };
     },

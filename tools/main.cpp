@@ -11,19 +11,8 @@
 #include <exception>
 #include <memory>
 #include <sstream>
-#include <unistd.h>
 
 namespace ibrt::tools {
-
-std::vector<Command>& command_registry() {
-    static std::vector<Command> registry;
-    return registry;
-}
-
-void progress(const std::string& line) {
-    static const bool tty = isatty(fileno(stderr));
-    if (tty) fmt::print(stderr, "\r\033[K{}", line);
-}
 
 // CLI11 2.1 leaves a single space between an option name of 28 characters and its
 // description, which reads as one run-on line; help2man, which makes the man pages from

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# `ibrt sweep SPEC` from the command line (issue 17): the one-line options run as a spec give
+# the figures of the serial one-line sweep; -j 1, -j 2 and three shards merge to the same
+# bytes; a rerun runs nothing; `merge` exits 1 while points are missing; a bad spec is exit 2
+# with file:line; --slurm --dry-run prints an array script over the missing shards only.
+set -euo pipefail
+: "${IBRT:?}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL [test_sweep_spec_cli]: $*" >&2; exit 1; }
+cd "$T"
+
+line=(--fat-tree 4,2 --vls 1,2 --sl spread --packet-bytes 32 --loads 0.1,0.3 --warmup-us 2
+    --measure-us 20 --seed 3)
+"$IBRT" sweep "${line[@]}" -q >serial.csv 2>/dev/null
+"$IBRT" sweep "${line[@]}" --out one -j 2 -q
+"$IBRT" sweep merge one 2>/dev/null
+# Same figures: serial columns engine,vls,load..verdict against the merged ones.
+cut -d, -f4- serial.csv | sort >a # "FT(4,2)" is two fields
+tail -n +2 one/sweep.csv | cut -d, -f3,5,7-22 | sed 's/"//g' | sort >b
+[[ -s a ]] || fail "no serial rows"
+diff a b >/dev/null || fail "the one-line options as a spec give other figures: $(diff a b | head)"
+
+cp one/spec.json spec.json
+"$IBRT" sweep spec.json --out j1 -j 1 -q
+"$IBRT" sweep spec.json --out j2 -j 2 -q
+for i in 0 1 2; do "$IBRT" sweep spec.json --out sh --shard "$i/3" -q; done
+for d in j1 j2 sh; do "$IBRT" sweep merge "$d" 2>/dev/null; done
+for f in sweep.csv sweep.json sweep.svg; do
+    cmp j1/$f j2/$f || fail "$f differs between -j 1 and -j 2"
+    cmp j1/$f sh/$f || fail "$f differs between -j 1 and three shards"
+done
+"$IBRT" sweep spec.json --out j1 2>err
+grep -q '8 points: 0 ran, 8 done before' err || fail "a rerun ran points: $(cat err)"
+
+rm -rf part && "$IBRT" sweep spec.json --out part --shard 0/4 -q
+set +e
+"$IBRT" sweep merge part 2>err; rc=$?
+set -e
+((rc == 1)) || fail "merge with missing points exited $rc"
+grep -q 'missing' err || fail "merge did not list the missing points"
+"$IBRT" sweep spec.json --out part --slurm --points-per-task 2 --max-array-size 3 --dry-run \
+    >dry.txt 2>/dev/null
+grep -q -- '--array=1-2 --export=ALL,IBRT_SHARD_OFFSET=0' dry.txt || fail "dry run: $(cat dry.txt)"
+grep -q -- '--array=0 --export=ALL,IBRT_SHARD_OFFSET=3' dry.txt || fail "dry run: $(cat dry.txt)"
+grep -q -- '--shard "$shard/4"' dry.txt || fail "dry run script: $(cat dry.txt)"
+
+printf '{\n  "fabrics": ["x.net"],\n  "routings": ["mlid"],\n  "vls": [0]\n}\n' >bad.json
+set +e
+"$IBRT" sweep bad.json 2>err; rc=$?
+set -e
+((rc == 2)) || fail "a bad spec exited $rc"
+grep -q 'bad.json:4' err || fail "no file:line: $(cat err)"
+set +e
+"$IBRT" sweep spec.json --vls 2 --out x 2>err; rc=$?
+set -e
+((rc == 2)) || fail "a grid option next to a spec file exited $rc (it would be ignored)"
+echo "PASS [test_sweep_spec_cli] in ${SECONDS}s"

@@ -1,0 +1,243 @@
+// Sweep specs, shards, resume, atomic results, merge and Slurm plans (tools/sweep_*.hpp,
+// issue 17): a spec expands in grid order into points with ids that depend only on what the
+// point runs; errors name the spec's line; every shard partition covers each point once; a
+// rerun skips done points; the merge does not depend on -j.
+#include "fabric/input_error.hpp"
+#include "tools/sweep_run.hpp"
+#include "tools/sweep_slurm.hpp"
+#include "tools/sweep_spec.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+using namespace ibrt;
+using namespace ibrt::tools;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kSpec = R"({
+  "title": "t",
+  "fabrics": [{"gen": "fat-tree -m 4 -n 2"}, {"gen": ["random", "--switches", "4", "--degree", "2", "--cas", "8"], "failure_seeds": [1, 2]}],
+  "routings": ["mlid", {"engine": "slid"}],
+  "patterns": ["uniform", "complement"],
+  "vls": [1, 2],
+  "sim": {"packet-bytes": [64, 128], "warmup-us": 1, "measure-us": 2, "drain-us": 5},
+  "seeds": [1, 2],
+  "loads": [0.1, 0.2]
+})";
+
+const char* kSmall = R"({
+  "fabrics": [{"gen": "fat-tree -m 4 -n 2"}],
+  "routings": ["mlid", "slid"],
+  "sim": {"warmup-us": 1, "measure-us": 2, "drain-us": 5},
+  "seeds": [1, 2],
+  "loads": [0.1, 0.3]
+})";
+
+int error_line(const std::string& text) {
+    try {
+        parse_sweep_spec(text, "s.json");
+    } catch (const InputError& e) {
+        CHECK(e.file() == "s.json");
+        return e.line();
+    }
+    FAIL("no error for " << text);
+    return -1;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+fs::path fresh_dir(const std::string& name) {
+    const fs::path d = fs::temp_directory_path() / ("ibrt-test-sweep-" + name);
+    fs::remove_all(d);
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("a spec expands into every grid point, load innermost, fabric outermost") {
+    const SweepSpec s = parse_sweep_spec(kSpec, "s.json");
+    // 3 fabrics (1 + 2 failure seeds) x 2 routings x 2 patterns x 2 VLs x 2 packet sizes x
+    // 2 seeds x 2 loads.
+    REQUIRE(s.points.size() == 3u * 2 * 2 * 2 * 2 * 2 * 2);
+    for (std::size_t i = 0; i < s.points.size(); ++i) CHECK(s.points[i].index == i);
+    const auto& p0 = s.points[0].json;
+    const auto& p1 = s.points[1].json;
+    CHECK(p0["load"] == 0.1);
+    CHECK(p1["load"] == 0.2);
+    CHECK(p0["fabric"] == p1["fabric"]);
+    CHECK(s.points[2].json["sim"]["seed"] == 2); // seeds vary next
+    CHECK(s.points[4].json["sim"]["packet-bytes"] == 128);
+    const std::size_t per_fabric = s.points.size() / 3;
+    CHECK(s.points[per_fabric - 1].json["fabric"] == p0["fabric"]);
+    CHECK(s.points[per_fabric].json["fabric"]["gen"].back() == "1"); // --seed 1
+    CHECK(s.title == "t");
+}
+
+TEST_CASE("point ids hash the point's canonical JSON: layout and key order do not matter") {
+    const SweepSpec a = parse_sweep_spec(kSmall, "a.json");
+    const std::string reordered = R"({"loads": [0.1, 0.3], "seeds": [1, 2],
+      "sim": {"drain-us": 5, "measure-us": 2, "warmup-us": 1},
+      "routings": ["mlid", "slid"], "fabrics": [{"gen": "fat-tree -m 4  -n 2"}]})";
+    const SweepSpec b = parse_sweep_spec(reordered, "elsewhere/b.json");
+    REQUIRE(a.points.size() == b.points.size());
+    std::set<std::string> ids;
+    for (std::size_t i = 0; i < a.points.size(); ++i) {
+        CHECK(a.points[i].id == b.points[i].id);
+        CHECK(a.points[i].id == point_id(a.points[i].json));
+        CHECK(a.points[i].id.size() == 16);
+        ids.insert(a.points[i].id);
+    }
+    CHECK(ids.size() == a.points.size());
+    std::string other = kSmall;
+    other.replace(other.find("0.3"), 3, "0.4");
+    CHECK(parse_sweep_spec(other, "c.json").points[1].id != a.points[1].id);
+}
+
+TEST_CASE("spec errors name the line") {
+    CHECK(error_line("{\n  \"fabrics\": [\n    {\"file\": \"x\"},,\n  ]\n}") == 3);
+    CHECK(error_line("{\n \"fabrics\": [\"x\"],\n \"routings\": [\"mlid\"],\n \"lods\": [1]\n}") ==
+          4);
+    CHECK(error_line("{\n \"fabrics\": [\"x\"],\n \"routings\": [\"mlid\"],\n \"sim\": "
+                     "{\"packet-bytes\": 0}\n}") == 4);
+    CHECK(error_line("{\n \"fabrics\": [],\n \"routings\": [\"mlid\"]\n}") == 2);
+    CHECK(error_line("{\n \"fabrics\": [\"x\"],\n \"routings\": [\"mlid\"],\n \"loads\": [0.1],"
+                     "\n \"saturation\": true\n}") == 5);
+    CHECK(error_line("{\n \"fabrics\": [\"x\"],\n \"routings\": [\"nosuchengine\"]\n}") > 0);
+    CHECK(error_line("{\"fabrics\": [\"x\"], \"routings\": [\"mlid\"], \"loads\": [0.1, 0.1]}") ==
+          0);
+    // The problem is said, not only where.
+    try {
+        parse_sweep_spec("{\"fabrics\": [\"x\"], \"routings\": [\"mlid\"], \"sim\": "
+                         "{\"packet-bytes\": 0}}",
+                         "s.json");
+        FAIL("accepted a packet size of 0");
+    } catch (const InputError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("packet-bytes"));
+    }
+}
+
+TEST_CASE("shards partition the points: each in exactly one shard") {
+    const SweepSpec s = parse_sweep_spec(kSpec, "s.json");
+    for (std::size_t n : {1u, 2u, 3u, 7u, 500u}) {
+        std::vector<int> seen(s.points.size(), 0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (const SweepPoint* p : shard_points(s, i, n)) ++seen[p->index];
+        for (int c : seen) CHECK(c == 1);
+    }
+    CHECK(parse_shard("3/8") == std::pair<std::size_t, std::size_t>(3, 8));
+    CHECK_THROWS_AS(parse_shard("8/8"), InputError);
+    CHECK_THROWS_AS(parse_shard("-1/8"), InputError);
+    CHECK_THROWS_AS(parse_shard("1/0"), InputError);
+    CHECK_THROWS_AS(parse_shard("1/2x"), InputError);
+}
+
+TEST_CASE("atomic writes replace whole files and leave no temporary behind") {
+    const fs::path d = fresh_dir("atomic");
+    fs::create_directories(d);
+    const std::string f = (d / "r.json").string();
+    write_file_atomically(f, "first\n");
+    write_file_atomically(f, "second\n");
+    CHECK(slurp(f) == "second\n");
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(d)) {
+        (void)e;
+        ++files;
+    }
+    CHECK(files == 1);
+    CHECK_THROWS_AS(write_file_atomically((d / "no" / "r.json").string(), "x"), InputError);
+    fs::remove_all(d);
+}
+
+TEST_CASE("a rerun skips done points and runs only the missing ones") {
+    const SweepSpec s = parse_sweep_spec(kSmall, "s.json");
+    const fs::path d = fresh_dir("resume");
+    std::vector<const SweepPoint*> all;
+    for (const auto& p : s.points) all.push_back(&p);
+    SweepRunOptions o;
+    o.out_dir = d.string();
+    o.quiet = true;
+    SweepRunStats st = run_points(s, all, o);
+    CHECK(st.ran == s.points.size());
+    CHECK(st.skipped == 0);
+    for (const auto& p : s.points) CHECK(point_done(o.out_dir, p));
+    const std::string kept = slurp(point_result_path(o.out_dir, s.points[0]));
+    fs::remove(point_result_path(o.out_dir, s.points[2]));
+    st = run_points(s, all, o);
+    CHECK(st.ran == 1);
+    CHECK(st.skipped == s.points.size() - 1);
+    CHECK(slurp(point_result_path(o.out_dir, s.points[0])) == kept); // not rerun
+    fs::remove_all(d);
+}
+
+TEST_CASE("the merge is the same for -j 1, -j 2 and shards, and lists missing points") {
+    const SweepSpec s = parse_sweep_spec(kSmall, "s.json");
+    std::vector<const SweepPoint*> all;
+    for (const auto& p : s.points) all.push_back(&p);
+    const fs::path d1 = fresh_dir("j1"), d2 = fresh_dir("j2"), d3 = fresh_dir("shards");
+    SweepRunOptions o;
+    o.quiet = true;
+    o.out_dir = d1.string();
+    o.jobs = 1;
+    run_points(s, all, o);
+    o.out_dir = d2.string();
+    o.jobs = 2;
+    run_points(s, all, o);
+    o.out_dir = d3.string();
+    o.jobs = 1;
+    run_points(s, shard_points(s, 1, 3), o);
+    CHECK(merge_sweep(d3.string()).missing == s.points.size() - shard_points(s, 1, 3).size());
+    run_points(s, shard_points(s, 0, 3), o);
+    run_points(s, shard_points(s, 2, 3), o);
+    for (const auto& d : {d1, d2, d3}) {
+        const MergeStats m = merge_sweep(d.string());
+        CHECK(m.points == s.points.size());
+        CHECK(m.missing == 0);
+    }
+    for (const char* f : {"sweep.csv", "sweep.json", "sweep.svg"}) {
+        CHECK(slurp(d1 / f) == slurp(d2 / f));
+        CHECK(slurp(d1 / f) == slurp(d3 / f));
+    }
+    // One CSV row per point (one load each) plus the header.
+    const std::string csv = slurp(d1 / "sweep.csv");
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == long(s.points.size()) + 1);
+    CHECK(csv.find(s.points[0].id) < csv.find(s.points[1].id));
+    for (const auto& d : {d1, d2, d3}) fs::remove_all(d);
+}
+
+TEST_CASE("Slurm plans: shards with missing points only, arrays within MaxArraySize") {
+    CHECK(slurm_shards(32, 4) == 8);
+    CHECK(slurm_shards(33, 4) == 9);
+    CHECK(slurm_shards(0, 4) == 1);
+    std::vector<bool> needed(2500, true);
+    needed[3] = false;
+    const SlurmPlan p = plan_slurm(needed, 1001);
+    REQUIRE(p.arrays.size() == 3);
+    std::set<std::size_t> shards;
+    for (const auto& a : p.arrays)
+        for (std::size_t t : a.tasks) {
+            CHECK(t < 1001);
+            shards.insert(t + a.offset);
+        }
+    CHECK(shards.size() == 2499);
+    CHECK(!shards.count(3));
+    CHECK(array_ranges({0, 1, 2, 4, 6, 7}) == "0-2,4,6-7");
+    CHECK(parse_max_array_size("AuthType = auth/munge\nMaxArraySize            = 40\n") == 40);
+    CHECK(parse_max_array_size("") == 1001);
+    SlurmScriptOptions so{"/bin/ibrt", "/s/spec.json", "/o", 8, {"--partition=short"}};
+    const std::string script = slurm_task_script(so);
+    CHECK_THAT(script, Catch::Contains("#SBATCH --partition=short"));
+    CHECK_THAT(script, Catch::Contains("--shard \"$shard/8\""));
+    CHECK_THAT(slurm_merge_script(so), Catch::Contains("sweep merge '/o'"));
+}

@@ -1,0 +1,80 @@
+// A sweep point's options through `ibrt sim`'s parser; see sweep_options.hpp.
+#include "tools/sweep_options.hpp"
+
+#include "fabric/input_error.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+
+namespace ibrt::tools {
+namespace {
+
+// {"packet-bytes": 32, "sl": "spread", "flag": true} -> parse of --packet-bytes=32 ...
+void parse_object(CLI::App& app, const nlohmann::json& obj, const char* what,
+                  const std::string& skip = "") {
+    std::vector<std::string> args;
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        if (it.key() == skip) continue;
+        const auto& v = it.value();
+        if (v.is_boolean()) {
+            if (v.get<bool>()) args.push_back("--" + it.key());
+        } else if (v.is_string()) {
+            args.push_back("--" + it.key() + "=" + v.get<std::string>());
+        } else if (v.is_number()) {
+            args.push_back("--" + it.key() + "=" + v.dump());
+        } else if (v.is_array()) { // a repeatable option (engine-opt)
+            for (const auto& x : v)
+                args.push_back("--" + it.key() + "=" +
+                               (x.is_string() ? x.get<std::string>() : x.dump()));
+        } else {
+            throw InputError(what, 0,
+                             fmt::format("\"{}\": expected a string, number or true", it.key()));
+        }
+    }
+    std::reverse(args.begin(), args.end()); // CLI11 takes a vector last argument first
+    try {
+        app.parse(args);
+    } catch (const CLI::ParseError& e) {
+        throw InputError(what, 0, e.what());
+    }
+}
+
+} // namespace
+
+SimOptions sweep_sim_options(const nlohmann::json& point) {
+    SimOptions o;
+    CLI::App app;
+    add_sim_options(app, o);
+    parse_object(app, point.at("sim"), "sim");
+    if (point.contains("saturation")) {
+        const auto& s = point["saturation"];
+        o.saturation = true;
+        o.saturation_max = s.at("max").get<double>();
+        o.saturation_steps = s.at("steps").get<int>();
+        o.saturation_tolerance = s.at("tolerance").get<double>();
+        if (!(o.saturation_max > 0 && o.saturation_max <= 1) || o.saturation_steps < 1 ||
+            o.saturation_steps > 30 ||
+            !(o.saturation_tolerance >= 0 && o.saturation_tolerance <= 0.5))
+            throw InputError("saturation", 0,
+                             "need 0 < max <= 1, 1 <= steps <= 30, "
+                             "0 <= tolerance <= 0.5");
+    }
+    sim::SimConfig c = make_sim_config(o);
+    c.num_vls = std::uint8_t(point.at("vls").get<int>());
+    check_sim_config(c);
+    return o;
+}
+
+SweepRouting sweep_routing_options(const nlohmann::json& point) {
+    SweepRouting r;
+    const auto& j = point.at("routing");
+    if (j.contains("engine")) r.engine = j["engine"].get<std::string>();
+    CLI::App app;
+    add_routing_options(app, r.options);
+    parse_object(app, j, "routing", "engine");
+    if (!r.engine.empty()) make_engine_or_throw(r.engine); // unknown engines are bad input now
+    return r;
+}
+
+} // namespace ibrt::tools
