@@ -59,7 +59,7 @@ run_sm() {
     if ! grep -q "$engine tables configured on all switches" "$osm/osm.log"; then
         local why
         why=$({ grep -iE "ERR|cannot|disabling|fail" "$osm/osm.log" || true; } | head -n 1 |
-            sed -E 's/^.* -> //' | cut -c1-160)
+            sed -E "s/^.* -> //" | cut -c1-300)
         printf '%s\t%s\tno\t%s\n' "$tag" "$label" "${why:-no tables configured}" >>"$ROWS"
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
@@ -85,7 +85,7 @@ run_sm() {
         ;;
     *)
         "$IBRT" sa-path-sls -q -j 4 --to-end-ports --fabric "$tag.net" --guid2lid "$osm/guid2lid" \
-            --out "$tag.psl" --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery" ||
+            --out "$tag.psl" --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery" >&2 ||
             e2e_fail "$tag/$engine: sa-path-sls failed"
         ;;
     esac
