@@ -3,6 +3,7 @@
 // numbers shuffled), and the recovered coordinates are compared with the generator's labels
 // up to the topology's symmetries (a permutation of the dimensions; any relabelling of a
 // complete dimension's values; a rotation or reflection of a ring).
+#include "../fabric/damaged.hpp"
 #include "fabric/generators/dragonfly.hpp"
 #include "fabric/generators/failures.hpp"
 #include "fabric/generators/fat_tree.hpp"
@@ -127,13 +128,7 @@ TEST_CASE("a Dragonfly maps to its groups; every global link joins two groups on
 TEST_CASE("a damaged HyperX still maps, and says what is missing", "[mapping]") {
     const Fabric full = gen::hyperx({{4, 8, 8}, {}, 1, 0});
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-        gen::FailureSpec spec;
-        spec.links = 0.15;
-        spec.switches = 0.20;
-        spec.seed = seed;
-        spec.keep_connected = true;
-        gen::FailureReport rep;
-        const Fabric f = gen::inject_failures(full, spec, rep);
+        const auto [f, rep] = test::damaged(full, 0.15, 0.20, seed);
         const Mapped m = map_relabelled(f, seed);
         INFO("seed " << seed << ": " << m.shape.why_not);
         REQUIRE(m.shape.family == Family::FlatFly);
@@ -186,12 +181,7 @@ TEST_CASE("paper 003's mapping claims hold at its scale (reduced)", "[mapping][s
     for (const Claim& c : claims)
         for (std::uint64_t seed = 1; seed <= 2; ++seed) {
             INFO(c.name << ", seed " << seed);
-            gen::FailureSpec spec;
-            spec.switches = c.switches;
-            spec.links = c.links;
-            spec.seed = seed;
-            gen::FailureReport rep;
-            const Fabric f = gen::inject_failures(c.full, spec, rep);
+            const auto [f, rep] = test::damaged(c.full, c.links, c.switches, seed, false);
             const SwitchLinks g = switch_links(f);
             const Shape s = map_fabric(f, g, link_classes(g));
             INFO(s.why_not);
@@ -205,12 +195,8 @@ TEST_CASE("a torus with missing switches and links still maps to its rings", "[m
     // placed by their neighbours. (Past that the curve is in docs/results/mapping.md.)
     const Fabric full = gen::torus({{6, 7, 8}, {}, 1, true, 0});
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-        gen::FailureSpec spec;
-        spec.switches = seed <= 3 ? 1 : 0.05;
-        spec.links = seed <= 3 ? 0.05 : 0;
-        spec.seed = seed;
-        gen::FailureReport rep;
-        const Fabric f = gen::inject_failures(full, spec, rep);
+        const auto [f, rep] =
+            test::damaged(full, seed <= 3 ? 0.05 : 0, seed <= 3 ? 1 : 0.05, seed, false);
         const Mapped m = map_relabelled(f, seed);
         INFO("seed " << seed << ": " << m.shape.why_not);
         REQUIRE(m.shape.family == Family::Torus);

@@ -2,6 +2,7 @@
 // shuffling node order, GUIDs, descriptions and port numbers, the fabric is recognised as the
 // MMS graph for its q, and the recovered (t, x, y) are the generator's up to an automorphism
 // of the graph; a degraded Slim Fly says which switches and links are missing.
+#include "../fabric/damaged.hpp"
 #include "fabric/generators/failures.hpp"
 #include "fabric/generators/hyperx.hpp"
 #include "fabric/generators/random_graph.hpp"
@@ -69,13 +70,7 @@ TEST_CASE("slimfly: a degraded Slim Fly maps and names its missing switch and li
           "[mapping][slimfly]") {
     for (int q : {3, 5, 7, 8}) { // q = 3: the damage makes degree 4 the most common
         for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-            gen::FailureSpec spec;
-            spec.links = 3;
-            spec.switches = 1;
-            spec.seed = seed;
-            spec.keep_connected = true;
-            gen::FailureReport rep;
-            const Fabric f = gen::inject_failures(slimfly(q), spec, rep);
+            const auto [f, rep] = test::damaged(slimfly(q), 3, 1, seed);
             const Mapped m = map_relabelled(f, seed);
             INFO("q = " << q << " seed " << seed << ": " << m.shape.why_not);
             REQUIRE(m.shape.family == Family::SlimFly);

@@ -3,6 +3,7 @@
 // loop, on two VLs (from a host VL 0, else VL 1) when complete; degraded fabrics route their
 // 3-hop pairs on a second layer of VLs selected by the path SL, still loop-free; what it cannot
 // route it declines with the reason.
+#include "../../fabric/damaged.hpp"
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
 #include "fabric/generators/hyperx.hpp"
@@ -98,13 +99,8 @@ TEST_CASE("slimfly: a degraded Slim Fly routes its long pairs in layers of VLs, 
     // q = 5 has girth 5: a lost link or switch leaves pairs 3 or 4 hops apart.
     std::size_t layered = 0;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-        gen::FailureSpec spec;
-        spec.links = 4;
-        spec.switches = 1;
-        spec.seed = seed;
-        spec.keep_connected = true;
-        gen::FailureReport rep;
-        const Fabric f = test::relabel(gen::inject_failures(slimfly(5), spec, rep), seed).fabric;
+        const auto [d, rep] = test::damaged(slimfly(5), 4, 1, seed);
+        const Fabric f = test::relabel(d, seed).fabric;
         INFO("seed " << seed);
         const Routing r = test::route_with("slimfly", f);
         CHECK(clean(f, r)); // minimal in the degraded graph
@@ -145,12 +141,7 @@ TEST_CASE("slimfly: what it cannot route is declined with the reason", "[slimfly
 }
 
 TEST_CASE("slimfly: the same tables whatever order the nodes are listed in", "[slimfly]") {
-    gen::FailureSpec spec;
-    spec.links = 2;
-    spec.switches = 1;
-    spec.keep_connected = true;
-    gen::FailureReport rep;
-    const Fabric f = gen::inject_failures(slimfly(5), spec, rep);
+    const auto [f, rep] = test::damaged(slimfly(5), 2, 1, 1);
     const Fabric g = test::relabel(f, 9, /*only_order=*/true).fabric;
     const Routing a = test::route_with("slimfly", f);
     const Routing b = test::route_with("slimfly", g);
