@@ -122,7 +122,7 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
                         const std::size_t key = std::size_t(view.port_id(y, in)) * nv + v;
                         if (stamp[key] == epoch) break;
                         stamp[key] = epoch;
-                        if (y != s) rep.vls_used |= std::uint16_t(1u << v);
+                        if (f.node(y).is_switch()) rep.vls_used |= std::uint16_t(1u << v);
                         const Step st = view.step(y, d, owner);
                         if (st.ends) break;
                         const unsigned vout = sl2vl_at(f, r, y, in, st.out_port, sl, nv);
