@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +67,8 @@ struct Sl2Vl {
 inline constexpr Sl2VlTable kSl2VlDropAll = {15, 15, 15, 15, 15, 15, 15, 15,
                                              15, 15, 15, 15, 15, 15, 15, 15};
 
+class RoutingFunction; // fabric/routing_function.hpp
+
 struct Routing {
     Lids lids;
     // One LFT per node (empty for non-switches), each sized max_lid + 1 and filled with kNoPath.
@@ -83,6 +86,10 @@ struct Routing {
     // Figures the engine reports about this routing (name, value), e.g. what fitting paths into
     // the LMC cost; written to `ibrt route`'s report.json and to the opensm log.
     std::vector<std::pair<std::string, double>> stats;
+    // The extended switch's routing function (candidate sets and VL2VL), for engines that
+    // produce one on request (adaptive routing in `ibrt sim`; opensm cannot install it). Null:
+    // the LFTs and SL2VL are the whole routing.
+    std::shared_ptr<const RoutingFunction> forwarding_sets;
 
     PortNum out_port(NodeId sw, Lid dlid) const {
         const Lft& t = lft[sw];

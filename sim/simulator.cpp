@@ -15,6 +15,7 @@
 
 #include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
+#include "fabric/routing_function.hpp"
 #include "sim/config_check.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_lft.hpp"
@@ -92,7 +93,8 @@ class Network {
   public:
     // `flat` is r's LFTs in the two-level form the event loop reads (sim/flat_lft.hpp).
     Network(const Fabric& f, const Routing& r, const SimConfig& cfg, const FlatLft& flat)
-        : f_(f), r_(r), cfg_(cfg), flat_(flat), sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
+        : f_(f), r_(r), cfg_(cfg), flat_(flat), rf_(r.forwarding_sets.get()),
+          sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
           pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed) {
         setup();
     }
@@ -126,6 +128,7 @@ class Network {
         }
         pkts_.emplace_back();
         gen_.emplace_back();
+        if (rf_) cset_.emplace_back();
         return std::uint32_t(pkts_.size() - 1);
     }
     void release(std::uint32_t h) {
@@ -195,6 +198,26 @@ class Network {
     void try_arbitrate(PortId o);
     void transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl);
     void on_ready(std::uint32_t h, PortId d, std::uint32_t cell);
+    // The extended switch (docs/sim-model.md): the packet's candidate set is looked up on
+    // arrival; a set of one candidate is bound then, as the static switch does, a larger one
+    // when the packet reaches the head of its input buffer (bind_head), by the selection
+    // function among the best priority class that has room. A head nothing could take is
+    // offered again whenever an output of its switch gains room (rebind).
+    void on_ready_adaptive(std::uint32_t h, PortId d);
+    bool bind_head(std::uint32_t b);
+    void rebind(PortId output);
+    // The VL a packet at `m` (in by `inp`) takes out of `outp` under the routing function.
+    std::uint8_t candidate_vl(NodeId m, PortNum nports, PortNum inp, PortNum outp,
+                              const Packet& p) const {
+        if (rf_->vl2vl.empty())
+            return sl_mod_vls_ ? sl_vl(p.sl) : vl_at(m, nports, inp, outp, p.sl);
+        return rf_->vl2vl.vl(m, nports, inp, outp, rf_->vl_by_in_vl ? p.vl : p.sl, V_);
+    }
+    // Room for a packet going out of switch port o on VL v: the output buffer with output
+    // buffers, else the downstream input buffer's credits.
+    std::int32_t room(PortId o, std::uint32_t v) const {
+        return obuf_ && sl_[o].sw ? ocredits_[o * V_ + v] : credits_[o * V_ + v];
+    }
     // Most of an event's time went to waiting for the one cache line of a table or a packet
     // it needs (the path selection table alone is 2 MB on FT(16,3)). The event queue knows the
     // next events, so the loop fetches for them a little early: for the event two places ahead
@@ -248,6 +271,7 @@ class Network {
     const Routing& r_;
     const SimConfig& cfg_;
     const FlatLft& flat_;
+    const RoutingFunction* rf_; // forwarding sets, or null for the static LFT path
     // No SL2VL tables at all: SL mod VLs everywhere, without a lookup.
     const bool sl_mod_vls_;
     const std::uint32_t V_;
@@ -315,6 +339,15 @@ class Network {
     std::vector<std::uint32_t> ohead_, otail_;
     std::vector<std::int32_t> ocredits_;
     std::vector<Time> busy_ps_, vl_busy_ps_;
+    // The extended switch (rf_ set): each packet's candidate set; per input buffer whether its
+    // head is waiting unbound, and per switch how many such heads it has; the CP counters.
+    std::vector<std::uint32_t> cset_;
+    std::vector<std::uint8_t> unbound_flag_;
+    std::vector<std::uint32_t> unbound_, routed_, rebind_rr_;
+    gen::Rng selection_rng_{0};
+    std::vector<CandidateView> views_, class_views_;
+    std::vector<std::uint8_t> cand_vls_;
+    std::vector<std::uint32_t> class_idx_;
 
     // End nodes, in Fabric::cas() order.
     std::uint32_t N_ = 0;
@@ -454,6 +487,23 @@ void Network::setup() {
         deadlock_ps_ = cfg_.deadlock_ps;
     }
     dlid_ = resolve_dlid_policy(cfg_.dlid, f_, r_);
+    if (rf_) {
+        if (needs_tree_coords(cfg_.selection) && rf_->tree.empty())
+            throw std::invalid_argument("selection function " +
+                                        std::string(to_string(cfg_.selection)) +
+                                        " needs fat-tree coordinates, which these forwarding "
+                                        "sets do not have");
+        if (rf_->tree.level.size() > 0 &&
+            (rf_->tree.level.size() != f_.num_nodes() ||
+             rf_->tree.ca_digits.size() != std::size_t(N_) * rf_->tree.height))
+            throw std::invalid_argument("the forwarding sets' tree coordinates are not this "
+                                        "fabric's");
+        unbound_flag_.assign(bufs_.size(), 0);
+        unbound_.assign(f_.num_nodes(), 0);
+        routed_.assign(f_.num_nodes(), 0);
+        rebind_rr_.assign(f_.num_nodes(), 0);
+        selection_rng_ = gen::Rng(cfg_.seed ^ 0x73656c6563742121ull); // "select!!"
+    }
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
     log1p_load_ = std::log1p(-cfg_.traffic.load);
@@ -664,9 +714,12 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
         otail_[ob] = h;
         q_.push(start + ser, kXbarFree, o, b, p.credits);
         link_arbitrate(o);
-        return;
+    } else {
+        launch(o, h, ovl, sw ? b : kNil);
     }
-    launch(o, h, ovl, sw ? b : kNil);
+    // The packet behind reached the head: with candidates, bind it now, with the credits the
+    // one that left has just taken.
+    if (rf_ && sw && bufs_[b].head != kNil && bufs_[b].out == kNoPort) bind_head(b);
 }
 
 // Starts packet h onto the link of o on VL ovl: from the input buffer in_buf of a switch
@@ -698,7 +751,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     const PortId d = sl_[o].peer;
     p.tail = start + fly_ + ser;
     if (sl_[d].sw) {
-        const std::uint32_t cell = flat_.cell(sl_[d].node, p.dlid);
+        const std::uint32_t cell = rf_ ? 0 : flat_.cell(sl_[d].node, p.dlid);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
         q_.push(p.tail, kDeliver, h, d);
@@ -765,6 +818,124 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     }
 }
 
+void Network::on_ready_adaptive(std::uint32_t h, PortId d) {
+    Packet& p = pkts_[h];
+    const Slot& in = sl_[d];
+    const NodeId m = in.node;
+    const PortNum inp = in.pnum;
+    const PortId first = d - inp;
+    if (p.hops > cfg_.max_hops) return drop(h, d);
+    const std::uint32_t set = rf_->lookup(m, p.vl, inp, p.dlid);
+    if (set == RoutingFunction::kNoSet) return drop(h, d);
+    const auto cands = rf_->set(set);
+    // A candidate without a cable or on a VL the ports do not run is none; a set with none
+    // drops the packet here, as an LFT entry to nowhere does.
+    bool any = false;
+    for (const Candidate& c : cands)
+        if (c.port != 0 && c.port <= in.nports && sl_[first + c.port].peer != kNoPort &&
+            candidate_vl(m, in.nports, inp, c.port, p) < V_) {
+            any = true;
+            break;
+        }
+    if (!any) return drop(h, d);
+    const std::uint32_t b = d * V_ + p.vl;
+    if (cands.size() == 1) {
+        p.out = first + cands[0].port;
+        p.out_vl = candidate_vl(m, in.nports, inp, cands[0].port, p);
+        if (push_fifo(b, h)) {
+            ++sl_[p.out].waiting;
+            if (use_req_) sl_[p.out].req |= 1ull << (inp - 1);
+            arbitrate(p.out);
+        }
+        return;
+    }
+    cset_[h] = set;
+    p.out = kNoPort; // unbound
+    if (push_fifo(b, h)) bind_head(b);
+}
+
+bool Network::bind_head(std::uint32_t b) {
+    Buf& q = bufs_[b];
+    if (q.head == kNil || q.out != kNoPort) return false;
+    Packet& p = pkts_[q.head];
+    const PortId i = slot_of(b);
+    const Slot& in = sl_[i];
+    const NodeId m = in.node;
+    const PortId first = i - in.pnum;
+    const auto cands = rf_->set(cset_[q.head]);
+    views_.assign(cands.size(), CandidateView{});
+    cand_vls_.assign(cands.size(), 0);
+    int best = 256; // the best priority class with a candidate that can take the packet
+    for (std::size_t j = 0; j < cands.size(); ++j) {
+        const PortNum outp = cands[j].port;
+        if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
+        const std::uint8_t ovl = candidate_vl(m, in.nports, in.pnum, outp, p);
+        cand_vls_[j] = ovl;
+        if (ovl >= V_) continue;
+        views_[j].fits = room(first + outp, ovl) >= std::int32_t(p.credits);
+        if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
+    }
+    if (best == 256) {
+        if (!unbound_flag_[b]) {
+            unbound_flag_[b] = 1;
+            ++unbound_[m];
+        }
+        return false;
+    }
+    class_idx_.clear();
+    class_views_.clear();
+    for (std::size_t j = 0; j < cands.size(); ++j) {
+        if (cands[j].priority != best) continue;
+        CandidateView v = views_[j];
+        const PortId o = first + cands[j].port;
+        if (cands[j].port != 0 && cands[j].port <= in.nports) {
+            for (std::uint32_t x = 0; x < V_; ++x) v.room_all += room(o, x);
+            v.queued = sl_[o].waiting + sl_[o].busy;
+        }
+        class_idx_.push_back(std::uint32_t(j));
+        class_views_.push_back(v);
+    }
+    SelectionKey key;
+    key.counter = routed_[m];
+    if (const TreeCoords& t = rf_->tree; !t.empty()) {
+        key.switch_digit = t.switch_digit[m];
+        key.source_digit0 = t.ca_digit(p.src, 1);
+        key.dest_digit0 = t.ca_digit(p.dst, 1);
+        const unsigned level = t.level[m];
+        key.dest_stage_digit = level >= 1 && level <= t.height ? t.ca_digit(p.dst, level) : 0;
+    }
+    const std::uint32_t pick =
+        class_idx_[select_candidate(cfg_.selection, class_views_, key, selection_rng_)];
+    ++routed_[m];
+    if (unbound_flag_[b]) {
+        unbound_flag_[b] = 0;
+        --unbound_[m];
+    }
+    const PortId o = first + cands[pick].port;
+    p.out = o;
+    p.out_vl = cand_vls_[pick];
+    cache_head(q);
+    ++sl_[o].waiting;
+    if (use_req_) sl_[o].req |= 1ull << (in.pnum - 1);
+    arbitrate(o);
+    return true;
+}
+
+// An output of this switch gained room: offer it to the heads nothing could take, input ports
+// in turn from a rotating start so that no input is always first.
+void Network::rebind(PortId output) {
+    const NodeId m = sl_[output].node;
+    const PortId first = output - sl_[output].pnum;
+    const std::uint32_t np = sl_[output].nports;
+    const std::uint32_t start = rebind_rr_[m];
+    rebind_rr_[m] = (start + 1) % np;
+    for (std::uint32_t k = 0; k < np && unbound_[m]; ++k) {
+        const PortId i = first + 1 + (start + k) % np;
+        for (std::uint32_t v = 0; v < V_; ++v)
+            if (unbound_flag_[i * V_ + v]) bind_head(i * V_ + v);
+    }
+}
+
 void Network::on_deliver(std::uint32_t h, PortId d) {
     Packet& p = pkts_[h];
     ++delivered_;
@@ -806,50 +977,121 @@ std::string Network::buffer_name(std::uint32_t b) const {
 // The wait-for graph of full buffers: a switch input buffer whose head packet lacks credits
 // waits on the downstream buffer of its next VL. With output buffers, an input buffer's head
 // waits on its output buffer when that is full, and an output buffer's head on the downstream
-// input buffer (output buffers are numbered after the input buffers). Each buffer waits on at
-// most one other, so a walk with colours finds a cycle.
+// input buffer (output buffers are numbered after the input buffers). A head not yet bound to
+// an output (the extended switch) waits on every candidate's buffer, and on none when one has
+// room: it is blocked only if all are. The deadlocked buffers are the largest set whose
+// members wait only on members (found by peeling off buffers that wait on anything else);
+// the cycle reported is the one the walk from the lowest of them along first waits reaches.
+// With one wait per buffer (static tables) that is the first cycle of the old single-successor
+// walk, so reports are unchanged.
 std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t>* only) const {
     const std::size_t IB = bufs_.size();
     const std::size_t B = obuf_ ? 2 * IB : IB;
-    std::vector<std::uint32_t> succ(B, kNil);
-    for (std::uint32_t b = 0; b < IB; ++b) {
-        const std::uint32_t h = bufs_[b].head;
-        if (h == kNil || !is_switch_[f_.port_node(b / V_)] || (only && !(*only)[b])) continue;
-        const Packet& p = pkts_[h];
-        const std::uint32_t ob = p.out * V_ + p.out_vl;
-        if (obuf_) {
-            if (ocredits_[ob] < std::int32_t(p.credits)) succ[b] = std::uint32_t(IB + ob);
+    constexpr std::uint32_t kMoves = kNil;    // has room: not blocked
+    constexpr std::uint32_t kSink = kNil - 1; // waits on a CA, which always drains
+    // What a head bound for (out, VL) waits on from the buffer it is in.
+    const auto wait_for = [&](PortId out, std::uint32_t ovl, std::int32_t need) {
+        const std::uint32_t ob = out * V_ + ovl;
+        if (obuf_) return ocredits_[ob] >= need ? kMoves : std::uint32_t(IB + ob);
+        if (credits_[ob] >= need) return kMoves;
+        const PortId d = sl_[out].peer;
+        return is_switch_[f_.port_node(d)] ? d * V_ + ovl : kSink;
+    };
+    std::vector<std::uint32_t> begin(B + 1, 0), to;
+    std::vector<std::uint8_t> in_set(B, 0);
+    for (std::uint32_t b = 0; b < B; ++b) {
+        begin[b] = std::uint32_t(to.size());
+        if (only && !(*only)[b]) continue;
+        if (b >= IB) { // an output buffer
+            const std::uint32_t ob = b - std::uint32_t(IB);
+            const std::uint32_t h = ohead_[ob];
+            if (h == kNil || credits_[ob] >= std::int32_t(pkts_[h].credits)) continue;
+            const PortId d = sl_[ob / V_].peer;
+            to.push_back(d != kNoPort && is_switch_[f_.port_node(d)] ? d * V_ + ob % V_ : kSink);
+            in_set[b] = 1;
             continue;
         }
-        if (credits_[ob] >= std::int32_t(p.credits)) continue;
-        const PortId d = sl_[p.out].peer;
-        if (is_switch_[f_.port_node(d)]) succ[b] = d * V_ + p.out_vl;
+        const std::uint32_t h = bufs_[b].head;
+        if (h == kNil || !is_switch_[f_.port_node(b / V_)]) continue;
+        const Packet& p = pkts_[h];
+        const auto need = std::int32_t(p.credits);
+        if (p.out != kNoPort) {
+            const std::uint32_t w = wait_for(p.out, p.out_vl, need);
+            if (w == kMoves) continue;
+            to.push_back(w);
+            in_set[b] = 1;
+            continue;
+        }
+        const PortId i = b / V_;
+        const Slot& in = sl_[i];
+        const PortId first = i - in.pnum;
+        bool moves = false;
+        const std::size_t mark = to.size();
+        for (const Candidate& c : rf_->set(cset_[h])) {
+            if (c.port == 0 || c.port > in.nports || sl_[first + c.port].peer == kNoPort) continue;
+            const std::uint8_t ovl = candidate_vl(in.node, in.nports, in.pnum, c.port, p);
+            if (ovl >= V_) continue;
+            const std::uint32_t w = wait_for(first + c.port, ovl, need);
+            if (w == kMoves) {
+                moves = true;
+                break;
+            }
+            to.push_back(w);
+        }
+        if (moves || to.size() == mark) {
+            to.resize(mark);
+            continue;
+        }
+        in_set[b] = 1;
     }
-    for (std::uint32_t ob = 0; obuf_ && ob < IB; ++ob) {
-        const std::uint32_t h = ohead_[ob];
-        if (h == kNil || credits_[ob] >= std::int32_t(pkts_[h].credits)) continue;
-        if (only && !(*only)[IB + ob]) continue;
-        const PortId d = sl_[ob / V_].peer;
-        if (d != kNoPort && is_switch_[f_.port_node(d)]) succ[IB + ob] = d * V_ + ob % V_;
+    begin[B] = std::uint32_t(to.size());
+    // Peel off the buffers that wait on something outside the set, and then those that
+    // waited on them.
+    std::vector<std::uint32_t> rbegin(B + 1, 0), rto(to.size()), stack;
+    for (std::uint32_t w : to)
+        if (w < B) ++rbegin[w + 1];
+    for (std::size_t b = 0; b < B; ++b) rbegin[b + 1] += rbegin[b];
+    {
+        std::vector<std::uint32_t> fill(rbegin.begin(), rbegin.end() - 1);
+        for (std::uint32_t b = 0; b < B; ++b)
+            for (std::uint32_t k = begin[b]; k < begin[b + 1]; ++k)
+                if (to[k] < B) rto[fill[to[k]]++] = b;
     }
-    std::vector<std::uint8_t> colour(B, 0);
+    for (std::uint32_t b = 0; b < B; ++b) {
+        if (!in_set[b]) continue;
+        for (std::uint32_t k = begin[b]; k < begin[b + 1]; ++k)
+            if (to[k] >= B || !in_set[to[k]]) {
+                stack.push_back(b);
+                break;
+            }
+    }
+    for (std::uint32_t b : stack) in_set[b] = 2; // leaving
+    while (!stack.empty()) {
+        const std::uint32_t b = stack.back();
+        stack.pop_back();
+        in_set[b] = 0;
+        for (std::uint32_t k = rbegin[b]; k < rbegin[b + 1]; ++k)
+            if (in_set[rto[k]] == 1) {
+                in_set[rto[k]] = 2;
+                stack.push_back(rto[k]);
+            }
+    }
     for (std::uint32_t s = 0; s < B; ++s) {
-        if (colour[s] || succ[s] == kNil) continue;
+        if (!in_set[s]) continue;
+        // Every wait of a member is a member: walk the first ones until a buffer repeats.
+        std::vector<std::uint8_t> seen(B, 0);
         std::uint32_t x = s;
-        while (x != kNil && colour[x] == 0) {
-            colour[x] = 1;
-            x = succ[x];
+        while (!seen[x]) {
+            seen[x] = 1;
+            x = to[begin[x]];
         }
-        if (x != kNil && colour[x] == 1) {
-            std::vector<std::uint32_t> cyc;
-            std::uint32_t y = x;
-            do {
-                cyc.push_back(y);
-                y = succ[y];
-            } while (y != x);
-            return cyc;
-        }
-        for (x = s; x != kNil && colour[x] == 1; x = succ[x]) colour[x] = 2;
+        std::vector<std::uint32_t> cyc;
+        std::uint32_t y = x;
+        do {
+            cyc.push_back(y);
+            y = to[begin[y]];
+        } while (y != x);
+        return cyc;
     }
     return {};
 }
@@ -867,7 +1109,10 @@ void Network::handle(const Event& e) {
         generate(cfg_.trace[e.a].src, cfg_.trace[e.a].dst);
         break;
     case kReady:
-        on_ready(e.a, e.b, e.c);
+        if (rf_)
+            on_ready_adaptive(e.a, e.b);
+        else
+            on_ready(e.a, e.b, e.c);
         break;
     case kDeliver:
         on_deliver(e.a, e.b);
@@ -890,10 +1135,12 @@ void Network::handle(const Event& e) {
     }
     case kCredit:
         credits_[e.a * V_ + e.b] += std::int32_t(e.c);
-        if (obuf_ && sl_[e.a].sw)
+        if (obuf_ && sl_[e.a].sw) {
             link_arbitrate(e.a);
-        else
+        } else {
             arbitrate(e.a);
+            if (rf_ && sl_[e.a].sw && unbound_[sl_[e.a].node]) rebind(e.a);
+        }
         break;
     case kXbarFree: {
         const PortId o = e.a, in = slot_of(e.b);
@@ -910,6 +1157,7 @@ void Network::handle(const Event& e) {
         ocredits_[e.a * V_ + e.b] += std::int32_t(e.c);
         arbitrate(e.a); // room in the output buffer for the crossbar
         link_arbitrate(e.a);
+        if (rf_ && unbound_[sl_[e.a].node]) rebind(e.a);
         break;
     case kWatchdog:
         watchdog();

@@ -7,6 +7,7 @@
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
 #include "sim/event_queue.hpp"
+#include "sim/selection.hpp"
 #include "sim/traffic.hpp"
 #include "sim/vl_arbiter.hpp"
 
@@ -58,6 +59,9 @@ struct SimConfig {
     // Output buffer per VL per switch port; 0 = none (the crossbar feeds the link directly).
     std::uint32_t output_buffer_bytes = 0;
     VlArbConfig vlarb;
+    // The selection function of the extended switch (sim/selection.hpp), used when the routing
+    // has forwarding sets (Routing::forwarding_sets; otherwise the LFT is the only candidate).
+    Selection selection = Selection::MoreCredits;
 
     // Traffic.
     TrafficSpec traffic;

@@ -3,6 +3,7 @@
 // (§4.3), on any fabric fat-tree recognition accepts. docs/engines/mlid.md has the LID layout
 // and the capped-LMC policy.
 #include "engines/engine.hpp"
+#include "engines/fattree/adaptive_up.hpp"
 #include "engines/fattree/fat_tree_shape.hpp"
 #include "engines/fattree/tree_lids.hpp"
 #include "engines/fattree/updown_tables.hpp"
@@ -11,10 +12,12 @@
 namespace ibrt {
 namespace {
 
+constexpr EngineParam kParams[] = {fattree::kPaperLidsParam, fattree::kAdaptiveUpParam};
+
 class MlidEngine final : public Engine {
   public:
     std::string_view name() const override { return "mlid"; }
-    std::span<const EngineParam> params() const override { return {&fattree::kPaperLidsParam, 1}; }
+    std::span<const EngineParam> params() const override { return kParams; }
 
   protected:
     Routing compute(const Fabric& f, const Lids* preassigned,
@@ -32,6 +35,7 @@ class MlidEngine final : public Engine {
         }
         fattree::build_updown_lfts(f, t, r);
         r.dlid_choice = mlid::select_paths_by_rank(f, t, r.lids);
+        if (param_flag(opt, "adaptive_up")) r.forwarding_sets = fattree::adaptive_up_sets(f, t, r);
         return r;
     }
 };

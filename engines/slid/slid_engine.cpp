@@ -2,6 +2,7 @@
 // tables that spread destinations evenly over the up ports (d-mod-k on the destination's
 // tree-order index, equation (2) with one LID). Paper mode numbers LIDs PID + 1.
 #include "engines/engine.hpp"
+#include "engines/fattree/adaptive_up.hpp"
 #include "engines/fattree/fat_tree_shape.hpp"
 #include "engines/fattree/tree_lids.hpp"
 #include "engines/fattree/updown_tables.hpp"
@@ -11,10 +12,12 @@
 namespace ibrt {
 namespace {
 
+constexpr EngineParam kParams[] = {fattree::kPaperLidsParam, fattree::kAdaptiveUpParam};
+
 class SlidEngine final : public Engine {
   public:
     std::string_view name() const override { return "slid"; }
-    std::span<const EngineParam> params() const override { return {&fattree::kPaperLidsParam, 1}; }
+    std::span<const EngineParam> params() const override { return kParams; }
 
   protected:
     Routing compute(const Fabric& f, const Lids* preassigned,
@@ -32,6 +35,7 @@ class SlidEngine final : public Engine {
             r.lids = fattree::assign_tree_lids(f, t, 0, param_flag(opt, "paper_lids"));
         }
         fattree::build_updown_lfts(f, t, r, /*single_path=*/true);
+        if (param_flag(opt, "adaptive_up")) r.forwarding_sets = fattree::adaptive_up_sets(f, t, r);
         return r; // dlid_choice empty: every source uses the base LID
     }
 };

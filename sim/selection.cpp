@@ -1,0 +1,113 @@
+// Selection functions (sim/selection.hpp; paper 004 §4).
+#include "sim/selection.hpp"
+
+#include <array>
+
+namespace ibrt::sim {
+namespace {
+
+struct Named {
+    Selection s;
+    std::string_view name;
+};
+constexpr std::array<Named, 10> kNames{{
+    {Selection::FirstFree, "ff"},
+    {Selection::SwitchPriority, "ssp"},
+    {Selection::DestinationPriority, "sdp"},
+    {Selection::OriginPriority, "sop"},
+    {Selection::StageDestinationPriority, "sadp"},
+    {Selection::CyclicPriority, "cp"},
+    {Selection::MoreCredits, "mc"},
+    {Selection::RandomPriority, "rp"},
+    {Selection::TwoRandomChoices, "anca"},
+    {Selection::LeastLoaded, "least-loaded"},
+}};
+
+// Paper 004: the preferred candidate, else the first that fits after it, round the class.
+std::uint32_t rotative_search(std::span<const CandidateView> c, std::uint32_t preferred) {
+    const auto k = std::uint32_t(c.size());
+    for (std::uint32_t j = 0; j < k; ++j) {
+        const std::uint32_t i = (preferred + j) % k;
+        if (c[i].fits) return i;
+    }
+    return 0; // unreachable: the caller guarantees one fits
+}
+
+} // namespace
+
+std::string_view to_string(Selection s) {
+    for (const Named& n : kNames)
+        if (n.s == s) return n.name;
+    return "?";
+}
+
+std::optional<Selection> parse_selection(std::string_view name) {
+    for (const Named& n : kNames)
+        if (n.name == name) return n.s;
+    return std::nullopt;
+}
+
+std::string selection_names() {
+    std::string out;
+    for (const Named& n : kNames) {
+        if (!out.empty()) out += ", ";
+        out += n.name;
+    }
+    return out;
+}
+
+bool needs_tree_coords(Selection s) {
+    return s == Selection::SwitchPriority || s == Selection::DestinationPriority ||
+           s == Selection::OriginPriority || s == Selection::StageDestinationPriority;
+}
+
+std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
+                               const SelectionKey& key, gen::Rng& rng) {
+    const auto k = std::uint32_t(c.size());
+    switch (s) {
+    case Selection::FirstFree:
+        return rotative_search(c, 0);
+    case Selection::SwitchPriority:
+        return rotative_search(c, key.switch_digit % k);
+    case Selection::DestinationPriority:
+        return rotative_search(c, key.dest_digit0 % k);
+    case Selection::OriginPriority:
+        return rotative_search(c, key.source_digit0 % k);
+    case Selection::StageDestinationPriority:
+        return rotative_search(c, key.dest_stage_digit % k);
+    case Selection::CyclicPriority:
+        return rotative_search(c, key.counter % k);
+    case Selection::RandomPriority:
+        return rotative_search(c, std::uint32_t(rng.below(k)));
+    case Selection::MoreCredits: {
+        std::uint32_t best = k;
+        for (std::uint32_t i = 0; i < k; ++i)
+            if (c[i].fits && (best == k || c[i].room_all > c[best].room_all)) best = i;
+        return best;
+    }
+    case Selection::TwoRandomChoices: {
+        // Two draws among the candidates that fit (distinct when two or more fit).
+        std::uint32_t fit[64], n = 0;
+        for (std::uint32_t i = 0; i < k && n < 64; ++i)
+            if (c[i].fits) fit[n++] = i;
+        if (n == 1) return fit[0];
+        const std::uint32_t a = std::uint32_t(rng.below(n));
+        std::uint32_t b = std::uint32_t(rng.below(n - 1));
+        if (b >= a) ++b;
+        return c[fit[b]].room_all > c[fit[a]].room_all ? fit[b] : fit[a];
+    }
+    case Selection::LeastLoaded: {
+        std::uint32_t best = k;
+        for (std::uint32_t i = 0; i < k; ++i) {
+            if (!c[i].fits) continue;
+            if (best == k || c[i].queued < c[best].queued ||
+                (c[i].queued == c[best].queued && c[i].room_all > c[best].room_all))
+                best = i;
+        }
+        return best;
+    }
+    }
+    return rotative_search(c, 0);
+}
+
+} // namespace ibrt::sim

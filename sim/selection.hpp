@@ -1,0 +1,65 @@
+// Selection functions of the extended switch (paper 004 §4; paper 003 §3.1): given the
+// candidates of the best priority class that has one able to take the packet, pick one from a
+// read-only view of the congestion state. The output is bound when the packet reaches the
+// head of its input buffer (sim/simulator.cpp), so the view is the state at that moment.
+//
+// Paper 004's functions give a preferred candidate i and, when it cannot take the packet,
+// search linearly from i + 1 round the class (its "linear rotative search"): FF (i = 0), SSP
+// (i = the switch's own digit o_s), SDP (the destination's digit p_0), SOP (the source's p_0),
+// SADP (the destination's digit of the switch's stage, p_s), CP (a per-switch counter of
+// packets routed), RP (uniformly random). MC takes the candidate with the most credits over
+// all VLs of its link. Beyond the paper: two random choices (BookSim's adaptive `anca`: two
+// candidates drawn, the one with more credits taken) and NVIDIA-style least loaded (fewest
+// packets bound to the output, then most credits).
+#pragma once
+
+#include "fabric/generators/rng.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ibrt::sim {
+
+enum class Selection : std::uint8_t {
+    FirstFree,                // FF
+    SwitchPriority,           // SSP
+    DestinationPriority,      // SDP
+    OriginPriority,           // SOP
+    StageDestinationPriority, // SADP
+    CyclicPriority,           // CP
+    MoreCredits,              // MC
+    RandomPriority,           // RP
+    TwoRandomChoices,         // BookSim's anca
+    LeastLoaded,              // NVIDIA-style adaptive routing
+};
+std::string_view to_string(Selection s); // "ff", "ssp", ..., "anca", "least-loaded"
+std::optional<Selection> parse_selection(std::string_view name);
+std::string selection_names(); // for --help: "ff, ssp, ..."
+// SSP, SDP, SOP and SADP read fat-tree coordinates (fabric/routing_function.hpp TreeCoords).
+bool needs_tree_coords(Selection s);
+
+// What a selection function may see of one candidate (read-only).
+struct CandidateView {
+    bool fits = false;         // the resource it feeds has room for the whole packet
+    std::int32_t room_all = 0; // free credits summed over the VLs of that resource
+    std::uint32_t queued = 0;  // packets bound to this output and waiting for it, + 1 if busy
+};
+
+// What the preferred-link functions key on, for the packet and switch at hand.
+struct SelectionKey {
+    std::uint32_t switch_digit = 0;     // SSP: o_s
+    std::uint32_t source_digit0 = 0;    // SOP: p_0 of the source
+    std::uint32_t dest_digit0 = 0;      // SDP: p_0 of the destination
+    std::uint32_t dest_stage_digit = 0; // SADP: p_s of the destination at this switch's stage
+    std::uint32_t counter = 0;          // CP: packets this switch has routed
+};
+
+// Picks a candidate among c (one priority class, in its rotative order), at least one of which
+// fits; returns its index. `rng` serves RP and two random choices only.
+std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
+                               const SelectionKey& key, gen::Rng& rng);
+
+} // namespace ibrt::sim
