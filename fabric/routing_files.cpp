@@ -1,6 +1,8 @@
 // Loading a Routing from files; see routing_files.hpp.
 #include "fabric/routing_files.hpp"
 
+#include "fabric/forwarding_sets_file.hpp"
+
 #include "fabric/display_name.hpp"
 #include "fabric/guid2lid.hpp"
 #include "fabric/ibnetdiscover.hpp"
@@ -93,6 +95,9 @@ void load_routing_extras(const Fabric& f, const RoutingFiles& files, Routing& r)
     if (!files.path_sl.empty()) r.path_sls = load_path_sl_file(files.path_sl, f, r.lids);
     if (!files.path_selection.empty())
         r.dlid_choice = load_path_selection_file(files.path_selection, f, r.lids);
+    if (!files.forwarding_sets.empty())
+        r.forwarding_sets = std::make_shared<const RoutingFunction>(
+            load_forwarding_sets_file(files.forwarding_sets, f, r.lids.max_lid()));
 }
 
 } // namespace ibrt

@@ -31,6 +31,7 @@ struct RoutingFiles {
     std::string fabric;                                // the topology's file name, for messages
     std::string lfts, guid2lid, sl2vl, path_selection; // empty = not given
     std::string path_sl;                               // empty = SL 0 on every path
+    std::string forwarding_sets; // the extended switch's candidate sets (forwarding_sets_file)
 };
 
 // Throws InputError when the topology has no LIDs and no guid2lid is given, when the dump

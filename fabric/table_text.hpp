@@ -101,7 +101,7 @@ inline std::optional<std::uint64_t> parse_uint(std::string_view s, int base, std
     std::uint64_t v = 0;
     for (char c : s) {
         const int d = digit_value(c);
-        if (d >= base) return std::nullopt;
+        if (d >= base || std::uint64_t(d) > max) return std::nullopt;
         if (v > (max - std::uint64_t(d)) / std::uint64_t(base)) return std::nullopt;
         v = v * std::uint64_t(base) + std::uint64_t(d);
     }

@@ -133,6 +133,7 @@ struct SimResult {
 
     // What ran, where the configuration left it to the simulator.
     DlidPolicy dlid = DlidPolicy::Auto; // resolved
+    bool forwarding_sets = false;       // the extended switch ran (selection applies)
     Time deadlock_period_ps = 0;        // the watchdog period
     Time credit_delay_ps = 0;
 

@@ -18,6 +18,7 @@
 #include "check/balance.hpp"
 #include "engines/engine.hpp"
 #include "fabric/end_ports.hpp"
+#include "fabric/forwarding_sets_file.hpp"
 #include "fabric/graph.hpp"
 #include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
@@ -173,6 +174,9 @@ int run_route(const RouteArgs& a) {
         write("opensm.fdbs", size.fdbs, [&](std::ostream& o) { write_opensm_fdbs(o, f, r); });
     if (!r.sl2vl.empty())
         write("opensm-sl2vl.dump", 0, [&](std::ostream& o) { write_sl2vl_dump(o, f, r); });
+    if (r.forwarding_sets)
+        write("forwarding-sets", 0,
+              [&](std::ostream& o) { write_forwarding_sets(o, f, *r.forwarding_sets); });
     PathSlWriteStats psl;
     write("path-sl", 0, [&](std::ostream& o) { psl = write_path_sl(o, f, r); });
     if (psl.split_nodes)
@@ -271,7 +275,9 @@ const CommandRegistrar reg{{
                    "(opensm's formats, ibdmchk -s/-f), DIR/path-sl\n(`0x<source node GUID> "
                    "<DLID> <SL>`, ibdmchk -c; only sources with an SL other than 0)\nand, "
                    "when the engine sets SL2VL tables, DIR/opensm-sl2vl.dump (ibdmchk -d reads "
-                   "it).\nExit codes: 0 routed, 2 bad input or the engine declines the fabric (the "
+                   "it).\nWith an engine's forwarding sets (mlid/slid adaptive_up=true): "
+                   "DIR/forwarding-sets\n(`ibrt sim --tables`).\nExit codes: 0 routed, 2 bad input "
+                   "or the engine declines the fabric (the "
                    "reason is printed),\ne.g. a fabric that is not a fat tree.\n\n" +
                    engine_params_help());
         return [a] { return run_route(*a); };

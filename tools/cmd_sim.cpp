@@ -182,7 +182,8 @@ int run_sim(const SimArgs& a) {
         for (const auto& [key, file] : {std::pair{"lfts", &a.routing.lfts},
                                         {"guid2lid", &a.routing.guid2lid},
                                         {"sl2vl", &a.routing.sl2vl},
-                                        {"path_selection", &a.routing.path_selection}})
+                                        {"path_selection", &a.routing.path_selection},
+                                        {"tables", &a.routing.tables}})
             if (!file->empty()) j["routing"][key] = *file;
         // Every run has the same configuration but its load.
         j["config"] = sim_config_json(f, base_cfg, rows.front().res);
@@ -219,10 +220,13 @@ int run_sim(const SimArgs& a) {
         }
     } else {
         fmt::print("{} on {} ({} CAs, {} switches), {} traffic, {} injection, {} B packets, "
-                   "{} VL(s)\n",
+                   "{} VL(s){}\n",
                    routing_name, a.fabric, f.cas().size(), f.switches().size(),
                    sim::to_string(base_cfg.traffic.pattern),
-                   sim::to_string(base_cfg.traffic.injection), base_cfg.packet_bytes, a.vls);
+                   sim::to_string(base_cfg.traffic.injection), base_cfg.packet_bytes, a.vls,
+                   r.forwarding_sets ? fmt::format(", forwarding sets, selection {}",
+                                                   sim::to_string(base_cfg.selection))
+                                     : std::string());
         fmt::print("{:>6} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>6}  {}\n", "load",
                    "offered", "accepted", "B/ns/node", "lat mean", "lat p50", "lat p99", "lat max",
                    "util", "max", "notes");

@@ -101,6 +101,12 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->group(t);
 
     auto* m = "Model";
+    sub.add_option("--selection", o.selection,
+                   "Selection function of the extended switch, used when the routing has "
+                   "forwarding sets (--tables, or an engine's adaptive_up=true): " +
+                       sim::selection_names())
+        ->default_val("mc")
+        ->group(m);
     sub.add_option("--buffer-bytes", o.buffer_bytes, "Input buffer per VL per port")
         ->default_val(1024)
         ->check(whole_in(1, kMaxSimSize))
@@ -243,6 +249,12 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
         c.sl = sim::SlPolicy::Spread;
     else
         throw InputError("--sl", 0, fmt::format("expected path or spread, got '{}'", a.sl));
+    const auto sel = sim::parse_selection(a.selection);
+    if (!sel)
+        throw InputError("--selection", 0,
+                         fmt::format("unknown selection function '{}' (known: {})", a.selection,
+                                     sim::selection_names()));
+    c.selection = *sel;
     c.warmup_ps = ps_of(a.warmup_us * 1000, "--warmup-us");
     c.measure_ps = ps_of(a.measure_us * 1000, "--measure-us");
     c.drain_ps = ps_of(a.drain_us * 1000, "--drain-us");
@@ -272,11 +284,16 @@ void add_routing_options(CLI::App& sub, RoutingOptions& o) {
                    "an engine's");
     sub.add_option("--path-selection", o.path_selection,
                    "DLID per source/destination (written by `ibrt route`)");
+    sub.add_option("--tables", o.tables,
+                   "Forwarding sets of the extended switch: candidate ports per (switch, input "
+                   "VL, input port, DLID) and VL2VL (written by `ibrt route`; format in "
+                   "docs/sim-model.md)");
 }
 
 Routing load_sim_routing(const Fabric& f, const std::string& fabric_path, const RoutingOptions& o,
                          const std::string& engine) {
-    const RoutingFiles files{fabric_path, o.lfts, o.guid2lid, o.sl2vl, o.path_selection, o.path_sl};
+    const RoutingFiles files{fabric_path,      o.lfts,    o.guid2lid, o.sl2vl,
+                             o.path_selection, o.path_sl, o.tables};
     if (engine.empty()) return load_routing_files(f, files);
     const auto e = make_engine_or_throw(engine);
     const EngineOptions opt = engine_options(*e, o.engine, 1);
@@ -326,6 +343,7 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"deadlock_us", us_of(ran.deadlock_period_ps)},
            {"latency_samples", c.latency_samples},
            {"max_hops", c.max_hops}};
+    if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
     return j;
 }
 

@@ -24,6 +24,7 @@ namespace ibrt::tools {
 struct SimOptions {
     // Traffic.
     std::string pattern = "uniform", injection = "bernoulli", dlid = "auto", sl = "path";
+    std::string selection = "mc";
     double hot_fraction = 0.1;
     std::uint32_t hot_node = 0;
     int shift = -1; // rotation; -1 = N/2
@@ -69,7 +70,7 @@ std::vector<double> parse_loads(const std::string& s, const char* what);
 // in-process (--engine; --guid2lid then pre-assigns its LIDs), plus optional SL2VL tables and
 // path selection in either case.
 struct RoutingOptions {
-    std::string lfts, guid2lid, sl2vl, path_selection, path_sl;
+    std::string lfts, guid2lid, sl2vl, path_selection, path_sl, tables;
     EngineCli engine; // --lmc, --engine-opt, --data-vls
 };
 void add_routing_options(CLI::App& sub, RoutingOptions& o);

@@ -5,6 +5,7 @@
 #include "engines/engine.hpp"
 #include "engines/fattree/adaptive_up.hpp"
 #include "engines/fattree/fat_tree_shape.hpp"
+#include "fabric/forwarding_sets_file.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "fabric/routing_function.hpp"
 #include "sim/simulator.hpp"
@@ -13,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <sstream>
 
 using namespace ibrt;
 using namespace ibrt::sim;
@@ -264,4 +266,24 @@ TEST_CASE("a head blocked on every candidate is deadlocked; with VL hopping by V
     }
     CHECK(cable2 > 0.5);
     CHECK(cable4 > 0.5);
+}
+
+TEST_CASE("forwarding sets written to a file and read back simulate identically") {
+    const Fabric f = gen::kary_ntree(4, 2);
+    const Routing r = adaptive(f, "mlid");
+    std::ostringstream text;
+    write_forwarding_sets(text, f, *r.forwarding_sets);
+    Routing back = r;
+    back.forwarding_sets = std::make_shared<RoutingFunction>(
+        read_forwarding_sets_text(text.str(), "fs", f, r.lids.max_lid()));
+    for (Selection sel : {Selection::StageDestinationPriority, Selection::RandomPriority}) {
+        SimConfig c = short_run(0.7);
+        c.selection = sel;
+        c.num_vls = 2;
+        c.sl = SlPolicy::Spread;
+        INFO(to_string(sel));
+        const SimResult a = simulate(f, r, c), b = simulate(f, back, c);
+        REQUIRE(a.forwarding_sets);
+        check_same(a, b);
+    }
 }
