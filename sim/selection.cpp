@@ -81,8 +81,10 @@ std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
         return rotative_search(c, std::uint32_t(rng.below(k)));
     case Selection::MoreCredits: {
         std::uint32_t best = k;
-        for (std::uint32_t i = 0; i < k; ++i)
+        for (std::uint32_t j = 0; j < k; ++j) {
+            const std::uint32_t i = (key.counter + j) % k;
             if (c[i].fits && (best == k || c[i].room_all > c[best].room_all)) best = i;
+        }
         return best;
     }
     case Selection::TwoRandomChoices: {
@@ -98,7 +100,8 @@ std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
     }
     case Selection::LeastLoaded: {
         std::uint32_t best = k;
-        for (std::uint32_t i = 0; i < k; ++i) {
+        for (std::uint32_t j = 0; j < k; ++j) {
+            const std::uint32_t i = (key.counter + j) % k;
             if (!c[i].fits) continue;
             if (best == k || c[i].queued < c[best].queued ||
                 (c[i].queued == c[best].queued && c[i].room_all > c[best].room_all))

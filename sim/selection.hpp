@@ -10,7 +10,9 @@
 // packets routed), RP (uniformly random). MC takes the candidate with the most credits over
 // all VLs of its link. Beyond the paper: two random choices (BookSim's adaptive `anca`: two
 // candidates drawn, the one with more credits taken) and NVIDIA-style least loaded (fewest
-// packets bound to the output, then most credits).
+// packets bound to the output, then most credits). MC and least loaded break ties round the
+// class from CP's counter: a fixed tie-break (the first candidate) would make them first-free
+// whenever the links are idle, i.e. at every low load.
 #pragma once
 
 #include "fabric/generators/rng.hpp"
@@ -43,9 +45,11 @@ bool needs_tree_coords(Selection s);
 
 // What a selection function may see of one candidate (read-only).
 struct CandidateView {
-    bool fits = false;         // the resource it feeds has room for the whole packet
-    std::int32_t room_all = 0; // free credits summed over the VLs of that resource
-    std::uint32_t queued = 0;  // packets bound to this output and waiting for it, + 1 if busy
+    bool fits = false; // the resource it feeds has room for the whole packet
+    // The link's credits not yet claimed, summed over its VLs: downstream credits less what
+    // already waits for them in the output buffer.
+    std::int32_t room_all = 0;
+    std::uint32_t queued = 0; // packets bound to this output and waiting for it, + 1 if busy
 };
 
 // What the preferred-link functions key on, for the packet and switch at hand.

@@ -338,6 +338,7 @@ class Network {
     bool obuf_ = false;
     std::vector<std::uint32_t> ohead_, otail_;
     std::vector<std::int32_t> ocredits_;
+    std::int32_t ocap_ = 0; // an output buffer's credits
     std::vector<Time> busy_ps_, vl_busy_ps_;
     // The extended switch (rf_ set): each packet's candidate set; per input buffer whether its
     // head is waiting unbound, and per switch how many such heads it has; the CP counters.
@@ -414,7 +415,8 @@ void Network::setup() {
     if (obuf_) {
         ohead_.assign(P * V_, kNil);
         otail_.assign(P * V_, kNil);
-        ocredits_.assign(P * V_, std::int32_t(cfg_.output_buffer_bytes / cfg_.credit_unit));
+        ocap_ = std::int32_t(cfg_.output_buffer_bytes / cfg_.credit_unit);
+        ocredits_.assign(P * V_, ocap_);
     }
     busy_ps_.assign(P, 0);
     vl_busy_ps_.assign(P * V_, 0);
@@ -889,7 +891,10 @@ bool Network::bind_head(std::uint32_t b) {
         CandidateView v = views_[j];
         const PortId o = first + cands[j].port;
         if (cands[j].port != 0 && cands[j].port <= in.nports) {
-            for (std::uint32_t x = 0; x < V_; ++x) v.room_all += room(o, x);
+            // The link's credits not yet claimed: downstream credits, less what already
+            // waits in the output buffer for them.
+            for (std::uint32_t x = 0; x < V_; ++x)
+                v.room_all += credits_[o * V_ + x] - (obuf_ ? ocap_ - ocredits_[o * V_ + x] : 0);
             v.queued = sl_[o].waiting + sl_[o].busy;
         }
         class_idx_.push_back(std::uint32_t(j));

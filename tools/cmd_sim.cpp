@@ -49,7 +49,7 @@ namespace ibrt::tools {
 namespace {
 
 struct SimArgs {
-    std::string fabric, engine, loads = "0.5", plot;
+    std::string fabric, engine, loads = "0.5", plot, link_plot;
     int vls = 1;
     SimOptions sim;
     RoutingOptions routing;
@@ -286,6 +286,26 @@ int run_sim(const SimArgs& a) {
         o << sim::line_plot_svg({s}, fmt::format("{} on {}", routing_name, a.fabric),
                                 "accepted traffic (bytes/ns/node)", "average latency (ns)");
     }
+    if (!a.link_plot.empty()) {
+        // Paper 004 Fig. 5: how evenly a routing loads the links, each run's utilizations from
+        // the busiest link to the idlest.
+        std::vector<sim::PlotSeries> curves;
+        for (const auto& row : rows) {
+            sim::PlotSeries s{fmt::format("load {}", row.load), {}};
+            std::vector<double> u;
+            for (const auto& l : row.res.links) u.push_back(l.utilization);
+            std::sort(u.begin(), u.end(), std::greater<>());
+            for (std::size_t i = 0; i < u.size(); ++i)
+                s.points.push_back(
+                    {double(i) / double(std::max<std::size_t>(u.size() - 1, 1)), u[i]});
+            curves.push_back(std::move(s));
+        }
+        std::ofstream o(a.link_plot, std::ios::binary);
+        if (!o) throw InputError(a.link_plot, 0, "cannot create file");
+        o << sim::line_plot_svg(curves,
+                                fmt::format("{} on {}: link utilization", routing_name, a.fabric),
+                                "links, busiest to idlest (fraction of links)", "utilization");
+    }
     return violations ? kExitViolations : kExitOk;
 }
 
@@ -318,6 +338,11 @@ const CommandRegistrar reg{{
             ->excludes(csv)
             ->group(o);
         sub.add_option("--plot", a->plot, "SVG: average latency against accepted traffic")
+            ->check(output_file())
+            ->group(o);
+        sub.add_option("--link-plot", a->link_plot,
+                       "SVG: every link's utilization in the window, busiest first, one curve "
+                       "per load (how evenly the routing spreads the traffic)")
             ->check(output_file())
             ->group(o);
         sub.add_flag("-q,--quiet", a->quiet, "No progress line on stderr")->group(o);

@@ -12,10 +12,10 @@ namespace {
 
 // {"packet-bytes": 32, "sl": "spread", "flag": true} -> parse of --packet-bytes=32 ...
 void parse_object(CLI::App& app, const nlohmann::json& obj, const char* what,
-                  const std::string& skip = "") {
+                  std::initializer_list<std::string_view> skip = {}) {
     std::vector<std::string> args;
     for (auto it = obj.begin(); it != obj.end(); ++it) {
-        if (it.key() == skip) continue;
+        if (std::find(skip.begin(), skip.end(), it.key()) != skip.end()) continue;
         const auto& v = it.value();
         if (v.is_boolean()) {
             if (v.get<bool>()) args.push_back("--" + it.key());
@@ -72,7 +72,10 @@ SweepRouting sweep_routing_options(const nlohmann::json& point) {
     if (j.contains("engine")) r.engine = j["engine"].get<std::string>();
     CLI::App app;
     add_routing_options(app, r.options);
-    parse_object(app, j, "routing", "engine");
+    // "selection" belongs to the routing (an adaptive routing is its forwarding sets and its
+    // selection function); the expansion moves it into the point's sim options. "label" names
+    // the routing's curve.
+    parse_object(app, j, "routing", {"engine", "selection", "label"});
     if (!r.engine.empty()) make_engine_or_throw(r.engine); // unknown engines are bad input now
     return r;
 }

@@ -106,6 +106,7 @@ json run_json(double load, const sim::SimResult& x) {
 
 std::string label_of(const json& point) {
     const json& r = point["routing"];
+    if (r.contains("label")) return r["label"].get<std::string>();
     std::string s = r.contains("engine") ? r["engine"].get<std::string>() : "lfts";
     for (auto it = r.begin(); it != r.end(); ++it)
         if (it.key() != "engine")
@@ -314,6 +315,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         const std::string pattern =
             sim.contains("pattern") ? sim["pattern"].get<std::string>() : "uniform";
         sim.erase("pattern");
+        if (pt["routing"].contains("selection")) sim.erase("selection"); // in the routing's label
         const std::string simtext = sim_label(sim);
         const std::string fabric = r["fabric_name"].get<std::string>();
         const int vls = pt["vls"].get<int>();

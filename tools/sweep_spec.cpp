@@ -231,6 +231,7 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& file) {
                                 json sim = gs;
                                 if (!p.is_null()) sim["pattern"] = p;
                                 if (!seed.is_null()) sim["seed"] = seed;
+                                if (r.contains("selection")) sim["selection"] = r["selection"];
                                 json pt = {{"fabric", f}, {"routing", r}, {"sim", sim}, {"vls", v}};
                                 pt.update(l);
                                 if (checked.insert(sim.dump() + r.dump()).second) {

@@ -1,0 +1,89 @@
+// Selection functions (sim/selection.hpp; paper 004 §4) on hand-made congestion views: the
+// preferred candidate of each, the linear rotative search past candidates without room, MC's
+// most credits with ties broken round the class, and the draws of RP and two random choices.
+#include "sim/selection.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+using namespace ibrt;
+using namespace ibrt::sim;
+
+namespace {
+
+std::vector<CandidateView> views(std::initializer_list<bool> fits) {
+    std::vector<CandidateView> v;
+    for (bool f : fits) v.push_back({f, f ? 10 : 0, 0});
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("preferred-link selection functions search rotatively from their preference") {
+    gen::Rng rng(1);
+    SelectionKey key;
+    key.switch_digit = 2;
+    key.source_digit0 = 1;
+    key.dest_digit0 = 3;
+    key.dest_stage_digit = 6; // taken modulo the class size
+    key.counter = 5;
+    const auto all = views({true, true, true, true});
+    CHECK(select_candidate(Selection::FirstFree, all, key, rng) == 0);
+    CHECK(select_candidate(Selection::SwitchPriority, all, key, rng) == 2);
+    CHECK(select_candidate(Selection::OriginPriority, all, key, rng) == 1);
+    CHECK(select_candidate(Selection::DestinationPriority, all, key, rng) == 3);
+    CHECK(select_candidate(Selection::StageDestinationPriority, all, key, rng) == 2);
+    CHECK(select_candidate(Selection::CyclicPriority, all, key, rng) == 1);
+    // Without room at the preferred candidate, the next one round the class that has room.
+    const auto some = views({true, false, false, true});
+    CHECK(select_candidate(Selection::FirstFree, views({false, false, true, true}), key, rng) == 2);
+    CHECK(select_candidate(Selection::SwitchPriority, some, key, rng) == 3);
+    CHECK(select_candidate(Selection::DestinationPriority, some, key, rng) == 3);
+    CHECK(select_candidate(Selection::OriginPriority, some, key, rng) == 3);
+    key.dest_digit0 = 0;
+    CHECK(select_candidate(Selection::DestinationPriority, views({false, false, true, false}), key,
+                           rng) == 2);
+}
+
+TEST_CASE("MC takes the most credits; ties go round the class from the counter") {
+    gen::Rng rng(1);
+    SelectionKey key;
+    std::vector<CandidateView> c = {{true, 4, 0}, {true, 9, 0}, {false, 20, 0}, {true, 9, 0}};
+    key.counter = 0;
+    CHECK(select_candidate(Selection::MoreCredits, c, key, rng) == 1);
+    key.counter = 2; // from candidate 2: 3 before 1
+    CHECK(select_candidate(Selection::MoreCredits, c, key, rng) == 3);
+    // Idle links (all equal): successive packets spread instead of piling onto the first.
+    const auto idle = views({true, true, true});
+    for (std::uint32_t n = 0; n < 3; ++n) {
+        key.counter = n;
+        CHECK(select_candidate(Selection::MoreCredits, idle, key, rng) == n);
+        CHECK(select_candidate(Selection::LeastLoaded, idle, key, rng) == n);
+    }
+    // Least loaded: fewest packets bound, then most credits.
+    std::vector<CandidateView> q = {{true, 9, 2}, {true, 1, 1}, {true, 5, 1}};
+    key.counter = 0;
+    CHECK(select_candidate(Selection::LeastLoaded, q, key, rng) == 2);
+}
+
+TEST_CASE("RP and two random choices draw only candidates with room, all of them") {
+    gen::Rng rng(7);
+    SelectionKey key;
+    std::vector<CandidateView> c = {{true, 1, 0}, {false, 0, 0}, {true, 8, 0}, {true, 3, 0}};
+    int rp[4] = {}, two[4] = {};
+    for (int i = 0; i < 3000; ++i) {
+        ++rp[select_candidate(Selection::RandomPriority, c, key, rng)];
+        ++two[select_candidate(Selection::TwoRandomChoices, c, key, rng)];
+    }
+    CHECK(rp[1] == 0);
+    CHECK(two[1] == 0);
+    // RP: the preferred draw is uniform over 4; candidate 1 has no room, so its share goes to 2.
+    CHECK(rp[0] == Approx(750).margin(120));
+    CHECK(rp[2] == Approx(1500).margin(150));
+    // Two distinct draws among {0, 2, 3}, the one with more credits taken: 2 wins every pair it
+    // is in (2 of 3 pairs), 3 beats 0 (1 of 3), 0 never wins.
+    CHECK(two[0] == 0);
+    CHECK(two[2] == Approx(2000).margin(150));
+    CHECK(two[3] == Approx(1000).margin(150));
+}
