@@ -94,7 +94,7 @@ class Network {
     // `flat` is r's LFTs in the two-level form the event loop reads (sim/flat_lft.hpp).
     Network(const Fabric& f, const Routing& r, const SimConfig& cfg, const FlatLft& flat)
         : f_(f), r_(r), cfg_(cfg), flat_(flat), rf_(r.forwarding_sets.get()),
-          sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
+          vc_router_(cfg.vc_router), sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
           pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed) {
         setup();
     }
@@ -271,7 +271,19 @@ class Network {
     const Routing& r_;
     const SimConfig& cfg_;
     const FlatLft& flat_;
-    const RoutingFunction* rf_; // forwarding sets, or null for the static LFT path
+    const RoutingFunction* rf_ = nullptr;     // forwarding sets, or null for the static LFT path
+    std::unique_ptr<RoutingFunction> own_rf_; // the LFT as one-candidate sets (VC-router mode)
+    // VC-router mode: per output slot x VC whether a packet holds it, and where the round
+    // robin over free VCs starts.
+    const bool vc_router_;
+    std::vector<std::uint8_t> vc_held_;
+    std::vector<std::uint8_t> vc_rr_;
+    void try_arbitrate_vc(PortId o);
+    bool vc_free(PortId o) const {
+        for (std::uint32_t v = 0; v < V_; ++v)
+            if (!vc_held_[o * V_ + v]) return true;
+        return false;
+    }
     // No SL2VL tables at all: SL mod VLs everywhere, without a lookup.
     const bool sl_mod_vls_;
     const std::uint32_t V_;
@@ -489,6 +501,15 @@ void Network::setup() {
         deadlock_ps_ = cfg_.deadlock_ps;
     }
     dlid_ = resolve_dlid_policy(cfg_.dlid, f_, r_);
+    if (vc_router_) {
+        // The VC is chosen per hop, not by SL2VL: the extended switch's path does that.
+        if (!rf_) {
+            own_rf_ = std::make_unique<RoutingFunction>(static_routing_function(f_, r_));
+            rf_ = own_rf_.get();
+        }
+        vc_held_.assign(P * V_, 0);
+        vc_rr_.assign(P, 0);
+    }
     if (rf_) {
         if (needs_tree_coords(cfg_.selection) && rf_->tree.empty())
             throw std::invalid_argument("selection function " +
@@ -605,6 +626,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
 }
 
 void Network::try_arbitrate(PortId o) {
+    if (vc_router_) return try_arbitrate_vc(o);
     if (sl_[o].peer == kNoPort) return;
     const bool xbar = obuf_ && sl_[o].sw; // into the output buffers, not onto the link
     if (xbar ? sl_[o].xbar_busy : sl_[o].busy) return;
@@ -680,6 +702,43 @@ void Network::try_arbitrate(PortId o) {
     transmit(o, cand_in[ovl], cand_vl[ovl], std::uint8_t(ovl));
 }
 
+// VC-router mode: the output serves one head at a time, inputs in round robin as the IB switch
+// does, each packet onto a free VC of the output (round robin over the VCs). A free VC's
+// downstream buffer is empty (its last holder's tail has left it), so it has credits for any
+// packet.
+void Network::try_arbitrate_vc(PortId o) {
+    Slot& out = sl_[o];
+    if (out.peer == kNoPort || out.busy) return;
+    std::uint32_t vc = kNil;
+    for (std::uint32_t j = 0; j < V_ && vc == kNil; ++j)
+        if (const std::uint32_t v = (vc_rr_[o] + j) % V_; !vc_held_[o * V_ + v]) vc = v;
+    if (vc == kNil) return;
+    const PortId first = o - out.pnum;
+    const auto go = [&](PortId in, std::uint32_t in_vl) {
+        vc_rr_[o] = std::uint8_t((vc + 1) % V_);
+        transmit(o, in, in_vl, std::uint8_t(vc));
+    };
+    if (!out.sw) {
+        const std::uint32_t ca = ca_of_node_[out.node];
+        if (ca == kNil || ca_out_[ca] != o) return;
+        for (std::uint32_t j = 0; j < V_; ++j) { // the source queues in turn
+            const std::uint32_t v = (out.rr + j) % V_;
+            if (bufs_[first * V_ + v].head == kNil) continue;
+            out.rr = std::uint8_t((v + 1) % V_);
+            return go(first, v);
+        }
+        return;
+    }
+    if (out.waiting == 0) return;
+    const std::uint32_t np = out.nports;
+    for (std::uint32_t k = 0; k < np; ++k) {
+        const PortId i = first + 1 + (out.rr + k) % np;
+        if (sl_[i].reads >= cfg_.speedup) continue;
+        for (std::uint32_t v = 0; v < V_; ++v)
+            if (bufs_[i * V_ + v].out == o) return go(i, v);
+    }
+}
+
 void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl) {
     const bool sw = sl_[o].sw;
     const std::uint32_t b = in * V_ + in_vl;
@@ -732,6 +791,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     const bool sw = sl_[o].sw;
     const std::uint32_t c = p.credits;
     credits_[o * V_ + ovl] -= std::int32_t(c);
+    if (vc_router_) vc_held_[o * V_ + ovl] = 1;
     sl_[o].busy = 1;
     const Time ser = Time(p.size) * sl_[o].ppb;
     Time start = now_;
@@ -835,7 +895,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d) {
     bool any = false;
     for (const Candidate& c : cands)
         if (c.port != 0 && c.port <= in.nports && sl_[first + c.port].peer != kNoPort &&
-            candidate_vl(m, in.nports, inp, c.port, p) < V_) {
+            (vc_router_ || candidate_vl(m, in.nports, inp, c.port, p) < V_)) {
             any = true;
             break;
         }
@@ -843,7 +903,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d) {
     const std::uint32_t b = d * V_ + p.vl;
     if (cands.size() == 1) {
         p.out = first + cands[0].port;
-        p.out_vl = candidate_vl(m, in.nports, inp, cands[0].port, p);
+        p.out_vl = vc_router_ ? 0 : candidate_vl(m, in.nports, inp, cands[0].port, p);
         if (push_fifo(b, h)) {
             ++sl_[p.out].waiting;
             if (use_req_) sl_[p.out].req |= 1ull << (inp - 1);
@@ -871,10 +931,12 @@ bool Network::bind_head(std::uint32_t b) {
     for (std::size_t j = 0; j < cands.size(); ++j) {
         const PortNum outp = cands[j].port;
         if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
-        const std::uint8_t ovl = candidate_vl(m, in.nports, in.pnum, outp, p);
+        // VC-router mode: any free VC of the output takes the packet.
+        const std::uint8_t ovl = vc_router_ ? 0 : candidate_vl(m, in.nports, in.pnum, outp, p);
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
-        views_[j].fits = room(first + outp, ovl) >= std::int32_t(p.credits);
+        views_[j].fits =
+            vc_router_ ? vc_free(first + outp) : room(first + outp, ovl) >= std::int32_t(p.credits);
         if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
     }
     if (best == 256) {
@@ -994,15 +1056,24 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
     const std::size_t B = obuf_ ? 2 * IB : IB;
     constexpr std::uint32_t kMoves = kNil;    // has room: not blocked
     constexpr std::uint32_t kSink = kNil - 1; // waits on a CA, which always drains
-    // What a head bound for (out, VL) waits on from the buffer it is in.
+    // What a head bound for (out, VL) waits on from the buffer it is in; kMoves when it does
+    // not wait. In VC-router mode any VC of `out` would do: it waits on them all.
+    std::vector<std::uint32_t> to;
     const auto wait_for = [&](PortId out, std::uint32_t ovl, std::int32_t need) {
         const std::uint32_t ob = out * V_ + ovl;
         if (obuf_) return ocredits_[ob] >= need ? kMoves : std::uint32_t(IB + ob);
-        if (credits_[ob] >= need) return kMoves;
         const PortId d = sl_[out].peer;
-        return is_switch_[f_.port_node(d)] ? d * V_ + ovl : kSink;
+        const bool sw = is_switch_[f_.port_node(d)];
+        if (vc_router_) {
+            if (vc_free(out)) return kMoves;
+            for (std::uint32_t v = 0; v + 1 < V_; ++v) to.push_back(sw ? d * V_ + v : kSink);
+            ovl = V_ - 1; // the last one is returned
+        } else if (credits_[ob] >= need) {
+            return kMoves;
+        }
+        return sw ? d * V_ + ovl : kSink;
     };
-    std::vector<std::uint32_t> begin(B + 1, 0), to;
+    std::vector<std::uint32_t> begin(B + 1, 0);
     std::vector<std::uint8_t> in_set(B, 0);
     for (std::uint32_t b = 0; b < B; ++b) {
         begin[b] = std::uint32_t(to.size());
@@ -1021,8 +1092,12 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
         const Packet& p = pkts_[h];
         const auto need = std::int32_t(p.credits);
         if (p.out != kNoPort) {
+            const std::size_t mark = to.size();
             const std::uint32_t w = wait_for(p.out, p.out_vl, need);
-            if (w == kMoves) continue;
+            if (w == kMoves) {
+                to.resize(mark);
+                continue;
+            }
             to.push_back(w);
             in_set[b] = 1;
             continue;
@@ -1034,7 +1109,8 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
         const std::size_t mark = to.size();
         for (const Candidate& c : rf_->set(cset_[h])) {
             if (c.port == 0 || c.port > in.nports || sl_[first + c.port].peer == kNoPort) continue;
-            const std::uint8_t ovl = candidate_vl(in.node, in.nports, in.pnum, c.port, p);
+            const std::uint8_t ovl =
+                vc_router_ ? 0 : candidate_vl(in.node, in.nports, in.pnum, c.port, p);
             if (ovl >= V_) continue;
             const std::uint32_t w = wait_for(first + c.port, ovl, need);
             if (w == kMoves) {
@@ -1140,6 +1216,7 @@ void Network::handle(const Event& e) {
     }
     case kCredit:
         credits_[e.a * V_ + e.b] += std::int32_t(e.c);
+        if (vc_router_) vc_held_[e.a * V_ + e.b] = 0; // the holder's tail left downstream
         if (obuf_ && sl_[e.a].sw) {
             link_arbitrate(e.a);
         } else {

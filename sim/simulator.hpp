@@ -62,6 +62,11 @@ struct SimConfig {
     // The selection function of the extended switch (sim/selection.hpp), used when the routing
     // has forwarding sets (Routing::forwarding_sets; otherwise the LFT is the only candidate).
     Selection selection = Selection::MoreCredits;
+    // A VC router as BookSim models one, for like-for-like comparisons (docs/sim-model.md "VC-
+    // router mode"): an output VC is held by one packet from the start of its transmission
+    // until its tail has left the downstream buffer, and each hop's VC is any free one (round
+    // robin), not SL2VL's. Off: the IB switch (IBA §7.9: credits per VL, shared by every packet).
+    bool vc_router = false;
 
     // Traffic.
     TrafficSpec traffic;

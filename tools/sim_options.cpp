@@ -107,6 +107,11 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                        sim::selection_names())
         ->default_val("mc")
         ->group(m);
+    sub.add_flag("--vc-router", o.vc_router,
+                 "Model a VC router as BookSim does, for comparisons: an output VC is held by one "
+                 "packet until its tail has left the downstream buffer, and each hop takes any "
+                 "free VC (default: the IB switch, credits per VL shared by all packets)")
+        ->group(m);
     sub.add_option("--buffer-bytes", o.buffer_bytes, "Input buffer per VL per port")
         ->default_val(1024)
         ->check(whole_in(1, kMaxSimSize))
@@ -210,6 +215,7 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     c.credit_unit = a.credit_unit;
     if (a.speedup < 1 || a.speedup > 255) throw InputError("--speedup", 0, "must be 1..255");
     c.speedup = std::uint8_t(a.speedup);
+    c.vc_router = a.vc_router;
     if (!a.vlarb_high.empty()) c.vlarb.high = parse_vlarb(a.vlarb_high, "--vlarb-high");
     if (!a.vlarb_low.empty()) c.vlarb.low = parse_vlarb(a.vlarb_low, "--vlarb-low");
     if (a.vlarb_limit < 0 || a.vlarb_limit > 255)
@@ -344,6 +350,7 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"latency_samples", c.latency_samples},
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
+    if (c.vc_router) j["vc_router"] = true;
     return j;
 }
 
