@@ -5,17 +5,18 @@
 # beyond the paper, the deployable static routings mlid (paper 000's path selection) and slid
 # on the same figures. One `ibrt sweep` spec per figure; writes selection-functions/<fig>.csv
 # and .svg next to this script, and the link utilization at saturation (Fig. 5) as
-# selection-functions/fig5-<selection>.svg plus fig5.json.
+# selection-functions/fig5-<selection>.svg plus fig5.jsonl (one JSON object per line).
 #
 # Set-up (paper 004 §5.1) in ibrt's units, one cycle = 1 ns and one flit = 1 byte: 20-cycle
 # routing and selection (--routing-ns 20), 8-cycle fly (--fly-ns 8), 1 flit per cycle
 # (--ns-per-byte 1), 8 Kb packets (--packet-bytes 1024), input buffers of 2 packets per VC
 # (--buffer-bytes 2048), 2-packet output buffers (--output-buffer-bytes 2048), constant
 # generation rate (--injection constant). 3 VCs are 3 VLs with the SL spread over them.
-# Usage: docs/results/selection-functions.sh [path/to/ibrt]   (WORK=dir keeps the sweep dirs)
+# Usage: docs/results/selection-functions.sh [path/to/ibrt]   (WORK=dir keeps the sweep dirs and
+# resumes them; OUT=dir writes the figures elsewhere)
 set -eu
 IBRT=${1:-ibrt}
-OUT=$(dirname "$0")/selection-functions
+OUT=${OUT:-$(dirname "$0")/selection-functions}
 mkdir -p "$OUT"
 WORK=${WORK:-$(mktemp -d)}
 SIM='"ns-per-byte": 1, "fly-ns": 8, "routing-ns": 20, "packet-bytes": 1024,
@@ -60,8 +61,7 @@ figure 16ary2-complement 16 2 complement 1 "16-ary 2-tree, complement, 1 VC"
 # Fig. 5: link utilization on the 4-ary 6-tree, uniform, each selection function at its own
 # saturation load (the highest load of Fig. 4a it still accepts within 5 %).
 "$IBRT" gen kary-ntree --k 4 --n 6 -o "$WORK/k46.net" >/dev/null 2>&1
-printf '{' >"$OUT/fig5.json"
-sep=""
+: >"$OUT/fig5.jsonl"
 for s in ff mc sadp; do
     load=$(awk -F, -v s="$s" 'NR > 1 && $3 == "\"" s "\"" && $9 >= 0.95 * $8 { l = $7 } END { print l }' \
         "$OUT/fig4a-4ary6-uniform.csv")
@@ -71,14 +71,13 @@ for s in ff mc sadp; do
         --output-buffer-bytes 2048 --injection constant --warmup-us 50 --measure-us 200 \
         --drain-us 100 --load "$load" --link-plot "$OUT/fig5-$s.svg" --json -q >"$WORK/fig5-$s.json" ||
         test $? -eq 1
-    python3 - "$WORK/fig5-$s.json" "$s" "$load" >>"$OUT/fig5.json" <<'PY'
+    python3 - "$WORK/fig5-$s.json" "$s" "$load" >>"$OUT/fig5.jsonl" <<'PY'
 import json, statistics, sys
 run = json.load(open(sys.argv[1]))["runs"][0]
 u = sorted((l["util"] for l in run["utilization"]["links"]), reverse=True)
 print(json.dumps({"selection": sys.argv[2], "load": float(sys.argv[3]),
                   "accepted": run["accepted_fraction"], "links": len(u), "max": u[0],
                   "mean": statistics.mean(u), "stdev": statistics.pstdev(u),
-                  "below_half": sum(x < 0.5 for x in u) / len(u)}), end="")
+                  "below_half": sum(x < 0.5 for x in u) / len(u)}))
 PY
-    sep=","
 done
