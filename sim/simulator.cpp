@@ -198,6 +198,13 @@ class Network {
     void try_arbitrate(PortId o);
     void transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl);
     void on_ready(std::uint32_t h, PortId d, std::uint32_t cell);
+    // The head of an input buffer of port `inp` is now bound for output `out`: count it there
+    // and let the output arbitrate.
+    void head_bound(PortId out, PortNum inp) {
+        ++sl_[out].waiting;
+        if (use_req_) sl_[out].req |= 1ull << (inp - 1);
+        arbitrate(out);
+    }
     // The extended switch (docs/sim-model.md): the packet's candidate set is looked up on
     // arrival; a set of one candidate is bound then, as the static switch does, a larger one
     // when the packet reaches the head of its input buffer (bind_head), by the selection
@@ -873,11 +880,7 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     if (ovl >= V_) return drop(h, d);
     p.out = first + outp;
     p.out_vl = ovl;
-    if (push_fifo(d * V_ + p.vl, h)) {
-        ++sl_[p.out].waiting;
-        if (use_req_) sl_[p.out].req |= 1ull << (inp - 1);
-        arbitrate(p.out);
-    }
+    if (push_fifo(d * V_ + p.vl, h)) head_bound(p.out, inp);
 }
 
 void Network::on_ready_adaptive(std::uint32_t h, PortId d) {
@@ -904,11 +907,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d) {
     if (cands.size() == 1) {
         p.out = first + cands[0].port;
         p.out_vl = vc_router_ ? 0 : candidate_vl(m, in.nports, inp, cands[0].port, p);
-        if (push_fifo(b, h)) {
-            ++sl_[p.out].waiting;
-            if (use_req_) sl_[p.out].req |= 1ull << (inp - 1);
-            arbitrate(p.out);
-        }
+        if (push_fifo(b, h)) head_bound(p.out, inp);
         return;
     }
     cset_[h] = set;
@@ -982,9 +981,7 @@ bool Network::bind_head(std::uint32_t b) {
     p.out = o;
     p.out_vl = cand_vls_[pick];
     cache_head(q);
-    ++sl_[o].waiting;
-    if (use_req_) sl_[o].req |= 1ull << (in.pnum - 1);
-    arbitrate(o);
+    head_bound(o, in.pnum);
     return true;
 }
 
