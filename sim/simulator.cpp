@@ -1392,7 +1392,7 @@ SimResult Network::run(const ProgressFn& progress) {
         for (std::uint32_t b : cycle_) res.deadlock_cycle.push_back(buffer_name(b));
     }
     res.dlid = dlid_;
-    res.forwarding_sets = rf_ != nullptr;
+    res.forwarding_sets = r_.forwarding_sets != nullptr;
     res.deadlock_period_ps = deadlock_ps_;
     res.credit_delay_ps = credit_delay_;
     return res;

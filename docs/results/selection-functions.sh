@@ -3,7 +3,9 @@
 # extended switch: adaptive up phase to the nearest common ancestors, deterministic down phase
 # (slid's forwarding sets, engine option adaptive_up=true), under each selection function; and,
 # beyond the paper, the deployable static routings mlid (paper 000's path selection) and slid
-# on the same figures. One `ibrt sweep` spec per figure; writes selection-functions/<fig>.csv
+# on the same figures, and on the 4-ary 2- and 4-trees opensm's own ftree tables (captured
+# under ibsim by opensm-ftree-tables.sh when opensm and ibsim are installed; ibsim takes at most
+# 256 switches). One `ibrt sweep` spec per figure; writes selection-functions/<fig>.csv
 # and .svg next to this script, and the link utilization at saturation (Fig. 5) as
 # selection-functions/fig5-<selection>.svg plus fig5.jsonl (one JSON object per line).
 #
@@ -24,12 +26,32 @@ SIM='"ns-per-byte": 1, "fly-ns": 8, "routing-ns": 20, "packet-bytes": 1024,
      "warmup-us": 50, "measure-us": 200, "drain-us": 100'
 LOADS='[0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]'
 SELECTIONS="ff ssp sdp sop sadp cp mc rp anca least-loaded"
-routings() {
+routings() { # routings K N
     for s in $SELECTIONS; do
         printf '{"label": "%s", "engine": "slid", "engine-opt": ["adaptive_up=true"], "selection": "%s"}, ' "$s" "$s"
     done
     printf '{"label": "mlid (static)", "engine": "mlid"}, {"label": "slid (static)", "engine": "slid"}'
+    t="$WORK/osm-k$1n$2"
+    [ -s "$t/opensm-lfts.dump" ] &&
+        printf ', {"label": "opensm ftree (static)", "lfts": "%s", "guid2lid": "%s"}' \
+            "$t/opensm-lfts.dump" "$t/guid2lid"
+    return 0
 }
+# The fabric of a figure: the topology file opensm's tables were captured on, else generated.
+fabric() { # fabric K N
+    if [ -s "$WORK/osm-k$1n$2/opensm-lfts.dump" ]; then
+        printf '{"file": "%s"}' "$WORK/k$1n$2.net"
+    else
+        printf '{"gen": ["kary-ntree", "--k", "%s", "--n", "%s"]}' "$1" "$2"
+    fi
+}
+for n in 2 4; do
+    "$IBRT" gen kary-ntree --k 4 --n $n -o "$WORK/k4n$n.net" >/dev/null 2>&1
+    [ -s "$WORK/osm-k4n$n/opensm-lfts.dump" ] ||
+        IBRT="$IBRT" bash "$(dirname "$0")/opensm-ftree-tables.sh" "$WORK/k4n$n.net" "$WORK/osm-k4n$n" \
+            >"$WORK/osm-k4n$n.log" 2>&1 ||
+        echo "opensm's ftree tables for the 4-ary $n-tree not captured: $WORK/osm-k4n$n.log" >&2
+done
 # figure NAME K N PATTERN VLS TITLE
 figure() {
     name=$1 k=$2 n=$3 pattern=$4 vls=$5 title=$6
@@ -37,8 +59,8 @@ figure() {
     [ "$vls" -gt 1 ] && spread=', "sl": "spread"'
     cat >"$WORK/$name.json" <<JSON
 {"title": "$title",
- "fabrics": [{"gen": ["kary-ntree", "--k", "$k", "--n", "$n"]}],
- "routings": [$(routings)],
+ "fabrics": [$(fabric "$k" "$n")],
+ "routings": [$(routings "$k" "$n")],
  "patterns": ["$pattern"], "vls": [$vls], "loads": $LOADS,
  "sim": {$SIM$spread}}
 JSON
