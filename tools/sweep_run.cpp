@@ -14,6 +14,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -291,6 +292,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     json all = json::array();
     std::vector<sim::PlotSeries> series;
     std::map<std::string, std::size_t> series_of;
+    std::vector<std::array<std::string, 5>> series_parts; // fabric, pattern, routing, VLs, sim
     std::vector<std::string> missing;
     for (const auto& idj : manifest["points"]) {
         const std::string id = idj.get<std::string>();
@@ -323,7 +325,11 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         const std::string skey = fmt::format("{} | {} | {} | {} VL{} | {}", fabric, pattern,
                                              routing, vls, vls > 1 ? "s" : "", simtext);
         auto [it, fresh] = series_of.emplace(skey, series.size());
-        if (fresh) series.push_back({skey, {}});
+        if (fresh) {
+            series.push_back({skey, {}});
+            series_parts.push_back({fabric, pattern, routing,
+                                    fmt::format("{} VL{}", vls, vls > 1 ? "s" : ""), simtext});
+        }
         if (!err.empty())
             csv +=
                 fmt::format("{},{},{},{},{},{},,,,,,,,,,,,,,,,,{}\n", id, csv_quote(fabric),
@@ -348,6 +354,19 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     }
     for (auto& s : series)
         std::sort(s.points.begin(), s.points.end()); // loads of one curve, in any grid order
+    // The legend names each curve by what differs between curves: a part every curve shares
+    // (the fabric of a one-fabric study, its sim options) says nothing there.
+    for (std::size_t i = 0; i < series.size() && series.size() > 1; ++i) {
+        std::string name;
+        for (std::size_t k = 0; k < 5; ++k) {
+            const bool shared =
+                std::all_of(series_parts.begin(), series_parts.end(),
+                            [&](const auto& p) { return p[k] == series_parts[0][k]; });
+            if (shared || series_parts[i][k].empty()) continue;
+            name += (name.empty() ? "" : " | ") + series_parts[i][k];
+        }
+        if (!name.empty()) series[i].name = name;
+    }
     st.missing = missing.size();
     for (const auto& id : missing) fmt::print(stderr, "ibrt sweep merge: point {} missing\n", id);
     const std::string title = !title_override.empty() ? title_override
