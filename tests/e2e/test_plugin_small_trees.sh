@@ -49,7 +49,7 @@ plugin_conf
 sed -i 's|^event_plugin_options .*|& mlid.paper_lid=true|' "$WORK/ibrt.conf"
 e2e_opensm -F "$WORK/ibrt.conf" -R mlid,minhop
 e2e_expect_engine minhop
-grep -q "ERR IB04: ibrt event_plugin_options: engine mlid has no option 'paper_lid' (options: paper_lids); engine mlid will decline" \
+grep -q "ERR IB04: ibrt event_plugin_options: engine mlid has no option 'paper_lid' (options: paper_lids, adaptive_up); engine mlid will decline" \
     "$WORK/osm/osm.log" || e2e_fail "no load-time error for the bad engine option"
 grep -q "ERR IB01: ibrt mlid declines this fabric: bad option in event_plugin_options" \
     "$WORK/osm/osm.log" || e2e_fail "mlid did not decline with its reason"

@@ -45,7 +45,7 @@ TEST_CASE("engine parameters: declared keys only, checked values, defaults") {
     mlid->set_param(opt, "paper_lids=true");
     CHECK(mlid->param_flag(opt, "paper_lids"));
     CHECK_THROWS_WITH(mlid->set_param(opt, "paper_lid=1"),
-                      "engine mlid has no option 'paper_lid' (options: paper_lids)");
+                      "engine mlid has no option 'paper_lid' (options: paper_lids, adaptive_up)");
     CHECK_THROWS_WITH(mlid->set_param(opt, "paper_lids=maybe"),
                       "engine mlid option paper_lids: 'maybe' is not true or false");
     CHECK_THROWS_WITH(mlid->set_param(opt, "paper_lids"),
