@@ -19,6 +19,21 @@ double nice_step(double range, int target) {
     return 10 * mag;
 }
 
+const char* colour(std::size_t i) {
+    static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                    "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
+    return colours[i % 10];
+}
+
+std::string svg_header(double w, double h, double title_x, const std::string& title) {
+    return fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+        "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n"
+        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n",
+        w, h, w, h, title_x, xml_escape(title));
+}
+
 } // namespace
 
 std::string line_plot_svg(const std::vector<PlotSeries>& series, const std::string& title,
@@ -39,12 +54,7 @@ std::string line_plot_svg(const std::vector<PlotSeries>& series, const std::stri
     auto px = [&](double x) { return L + x / xmax * pw; };
     auto py = [&](double y) { return T + ph - y / ymax * ph; };
 
-    std::string o =
-        fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-                    "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n"
-                    "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-                    "<text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">{}</text>\n",
-                    W, H, W, H, L + pw / 2, xml_escape(title));
+    std::string o = svg_header(W, H, L + pw / 2, title);
     for (double x = 0; x <= xmax + xs / 2; x += xs) {
         o += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" "
                          "stroke=\"#ddd\"/>\n<text x=\"{0:.1f}\" y=\"{3:.1f}\" "
@@ -65,10 +75,8 @@ std::string line_plot_svg(const std::vector<PlotSeries>& series, const std::stri
     o += fmt::format("<text x=\"18\" y=\"{:.1f}\" text-anchor=\"middle\" "
                      "transform=\"rotate(-90 18 {:.1f})\">{}</text>\n",
                      T + ph / 2, T + ph / 2, xml_escape(y_label));
-    static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                    "#9467bd", "#8c564b", "#e377c2", "#17becf"};
     for (std::size_t i = 0; i < series.size(); ++i) {
-        const char* c = colours[i % 8];
+        const char* c = colour(i);
         std::string pts;
         for (auto [x, y] : series[i].points)
             if (std::isfinite(x) && std::isfinite(y))
@@ -86,6 +94,59 @@ std::string line_plot_svg(const std::vector<PlotSeries>& series, const std::stri
                          "{6}</text>\n",
                          L + pw + 12, ly, L + pw + 36, c, L + pw + 42, ly + 4,
                          xml_escape(series[i].name));
+    }
+    o += "</svg>\n";
+    return o;
+}
+
+std::string bar_chart_svg(const std::vector<std::string>& groups,
+                          const std::vector<BarSeries>& series, const std::string& title,
+                          const std::string& y_label) {
+    constexpr double L = 70, R = 190, T = 40, B = 60, H = 420;
+    const double bar = 12, gap = 18;
+    const double group_w = double(std::max<std::size_t>(series.size(), 1)) * bar + gap;
+    const double pw = std::max(360.0, double(groups.size()) * group_w), W = L + pw + R;
+    const double ph = H - T - B;
+    double ymax = 0;
+    for (const auto& s : series)
+        for (double v : s.values)
+            if (std::isfinite(v)) ymax = std::max(ymax, v);
+    if (ymax <= 0) ymax = 1;
+    const double ys = nice_step(ymax, 5);
+    ymax = std::ceil(ymax / ys) * ys;
+    auto py = [&](double y) { return T + ph - y / ymax * ph; };
+    std::string o = svg_header(W, H, L + pw / 2, title);
+    for (double y = 0; y <= ymax + ys / 2; y += ys)
+        o += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
+                         "stroke=\"#ddd\"/>\n<text x=\"{3:.1f}\" y=\"{4:.1f}\" "
+                         "text-anchor=\"end\">{5:g}</text>\n",
+                         L, py(y), L + pw, L - 6, py(y) + 4, y);
+    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
+                     "stroke=\"black\"/>\n",
+                     L, T, pw, ph);
+    o += fmt::format("<text x=\"18\" y=\"{:.1f}\" text-anchor=\"middle\" "
+                     "transform=\"rotate(-90 18 {:.1f})\">{}</text>\n",
+                     T + ph / 2, T + ph / 2, xml_escape(y_label));
+    const double step = pw / double(std::max<std::size_t>(groups.size(), 1));
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const double x0 = L + step * double(g) + (step - group_w + gap) / 2;
+        for (std::size_t i = 0; i < series.size(); ++i) {
+            const double v = g < series[i].values.size() ? series[i].values[g] : NAN;
+            if (!std::isfinite(v)) continue;
+            o += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" "
+                             "fill=\"{}\"><title>{}: {:.3f}</title></rect>\n",
+                             x0 + bar * double(i), py(v), bar - 1, T + ph - py(v), colour(i),
+                             xml_escape(series[i].name), v);
+        }
+        o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
+                         L + step * (double(g) + 0.5), T + ph + 18, xml_escape(groups[g]));
+    }
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        const double ly = T + 10 + 20 * double(i);
+        o += fmt::format(
+            "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"20\" height=\"10\" fill=\"{}\"/>\n"
+            "<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
+            L + pw + 12, ly - 6, colour(i), L + pw + 38, ly + 4, xml_escape(series[i].name));
     }
     o += "</svg>\n";
     return o;

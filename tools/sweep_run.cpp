@@ -17,6 +17,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -272,6 +273,53 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
     return st;
 }
 
+// Saturation searches as paper 003 tabulates them: saturation.csv (one row per search) and
+// saturation.svg, the saturation throughput (highest accepted fraction) as grouped bars, a
+// group per fabric × pattern and a bar per routing × VLs × sim options, each named by what
+// differs between groups or bars.
+void write_saturation_table(const fs::path& dir, const std::string& title,
+                            const std::vector<std::array<std::string, 5>>& parts,
+                            const std::map<std::size_t, json>& sat) {
+    const auto differs = [&](std::size_t k) {
+        for (const auto& [i, s] : sat)
+            if (parts[i][k] != parts[sat.begin()->first][k]) return true;
+        return false;
+    };
+    const auto name_of = [&](std::size_t i, std::initializer_list<std::size_t> ks) {
+        std::string n;
+        for (std::size_t k : ks)
+            if (differs(k) && !parts[i][k].empty()) n += (n.empty() ? "" : " | ") + parts[i][k];
+        return n;
+    };
+    std::vector<std::string> groups;
+    std::vector<sim::BarSeries> bars;
+    std::string csv = "fabric,pattern,routing,vls,sim,onset_load,onset_accepted_fraction,"
+                      "max_accepted_fraction,max_accepted_load\n";
+    for (const auto& [i, s] : sat) {
+        std::string g = name_of(i, {0, 1});
+        if (g.empty()) g = parts[i][1]; // one pattern on one fabric: name the pattern
+        std::string b = name_of(i, {2, 3, 4});
+        if (b.empty()) b = parts[i][2];
+        auto gi = std::find(groups.begin(), groups.end(), g);
+        if (gi == groups.end()) gi = groups.insert(groups.end(), g);
+        auto bi =
+            std::find_if(bars.begin(), bars.end(), [&](const auto& x) { return x.name == b; });
+        if (bi == bars.end()) bi = bars.insert(bars.end(), {b, {}});
+        const std::size_t gx = std::size_t(gi - groups.begin());
+        if (bi->values.size() <= gx) bi->values.resize(gx + 1, NAN);
+        bi->values[gx] = s["max_accepted"].get<double>();
+        csv += fmt::format("{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f}\n", csv_quote(parts[i][0]),
+                           parts[i][1], csv_quote(parts[i][2]), parts[i][3], csv_quote(parts[i][4]),
+                           s["onset_load"].get<double>(), s["onset_accepted"].get<double>(),
+                           s["max_accepted"].get<double>(), s["max_accepted_load"].get<double>());
+    }
+    write_file_atomically((dir / "saturation.csv").string(), csv);
+    write_file_atomically(
+        (dir / "saturation.svg").string(),
+        sim::bar_chart_svg(groups, bars, title + ": saturation throughput",
+                           "highest accepted traffic (fraction of link bandwidth)"));
+}
+
 MergeStats merge_sweep(const std::string& out_dir, const std::string& title_override) {
     const fs::path dir(out_dir);
     const std::string mpath = (dir / "manifest.json").string();
@@ -293,6 +341,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     std::vector<sim::PlotSeries> series;
     std::map<std::string, std::size_t> series_of;
     std::vector<std::array<std::string, 5>> series_parts; // fabric, pattern, routing, VLs, sim
+    std::map<std::size_t, json> saturation_of;            // series -> its saturation search
     std::vector<std::string> missing;
     for (const auto& idj : manifest["points"]) {
         const std::string id = idj.get<std::string>();
@@ -330,6 +379,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
             series_parts.push_back({fabric, pattern, routing,
                                     fmt::format("{} VL{}", vls, vls > 1 ? "s" : ""), simtext});
         }
+        if (r.contains("saturation")) saturation_of[it->second] = r["saturation"];
         if (!err.empty())
             csv +=
                 fmt::format("{},{},{},{},{},{},,,,,,,,,,,,,,,,,{}\n", id, csv_quote(fabric),
@@ -380,6 +430,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     write_file_atomically((dir / "sweep.svg").string(),
                           sim::line_plot_svg(series, title, "accepted traffic (bytes/ns/node)",
                                              "average latency (ns)"));
+    if (!saturation_of.empty()) write_saturation_table(dir, title, series_parts, saturation_of);
     return st;
 }
 

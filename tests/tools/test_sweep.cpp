@@ -8,6 +8,8 @@
 #include "tools/sweep_spec.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -240,4 +242,49 @@ TEST_CASE("Slurm plans: shards with missing points only, arrays within MaxArrayS
     CHECK_THAT(script, Catch::Contains("#SBATCH --partition=short"));
     CHECK_THAT(script, Catch::Contains("--shard \"$shard/8\""));
     CHECK_THAT(slurm_merge_script(so), Catch::Contains("sweep merge '/o'"));
+}
+
+TEST_CASE("saturation searches merge into paper 003's table: saturation.csv and grouped bars") {
+    const char* spec = R"({
+      "title": "sat",
+      "fabrics": [{"gen": "fat-tree -m 4 -n 2"}],
+      "routings": ["mlid", {"engine": "slid", "engine-opt": ["adaptive_up=true"], "selection": "sadp", "label": "slid sadp"}],
+      "patterns": ["uniform", "complement"],
+      "sim": {"warmup-us": 1, "measure-us": 3, "drain-us": 5},
+      "saturation": {"max": 1.0, "steps": 3}
+    })";
+    const SweepSpec s = parse_sweep_spec(spec, "s.json");
+    REQUIRE(s.points.size() == 4);
+    std::vector<const SweepPoint*> all;
+    for (const auto& p : s.points) all.push_back(&p);
+    const fs::path d = fresh_dir("saturation");
+    SweepRunOptions o;
+    o.quiet = true;
+    o.out_dir = d.string();
+    o.jobs = 2;
+    run_points(s, all, o);
+    merge_sweep(d.string());
+    // One row per search, in grid order, with the point's own figures.
+    std::istringstream csv(slurp(d / "saturation.csv"));
+    std::string line;
+    std::getline(csv, line);
+    CHECK(line == "fabric,pattern,routing,vls,sim,onset_load,onset_accepted_fraction,"
+                  "max_accepted_fraction,max_accepted_load");
+    std::vector<std::string> rows;
+    while (std::getline(csv, line)) rows.push_back(line);
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0].find(",uniform,\"mlid\",") != std::string::npos);
+    CHECK(rows[3].find(",complement,\"slid sadp\",") != std::string::npos);
+    const auto point = nlohmann::json::parse(slurp(d / "points" / (s.points[3].id + ".json")));
+    CHECK(rows[3].find(fmt::format(
+              ",{:.6f},", point["saturation"]["max_accepted"].get<double>())) != std::string::npos);
+    // Groups are the patterns, bars the routings named by their labels.
+    const std::string svg = slurp(d / "saturation.svg");
+    std::size_t bars = 0;
+    for (std::size_t at = 0; (at = svg.find("<title>", at)) != std::string::npos; ++at) ++bars;
+    CHECK(bars == 4);
+    CHECK(svg.find(">uniform</text>") != std::string::npos);
+    CHECK(svg.find(">complement</text>") != std::string::npos);
+    CHECK(svg.find(">slid sadp</text>") != std::string::npos);
+    fs::remove_all(d);
 }
