@@ -77,6 +77,14 @@ sim_long credit-loop-detected "${ring[@]}" --pattern rotation --shift 3 --load 0
 sim vlarb-zero "${ft43ps[@]}" --vls 2 --sl spread --vlarb-low 0:0,1:0 --load 0.3
 sim credit-delay-1ms "${ft43ps[@]}" --credit-delay-ns 1000000 --load 0.3
 sim deadlock-us-tiny "${ft43ps[@]}" --deadlock-us 0.001 --load 0.3
+# The extended switch (issue 14): mlid's adaptive up phase as forwarding sets under selection
+# functions that read coordinates, random draws and credits, with output buffers; and the
+# VC-router mode on the static tables.
+fs=(--tables "$in/ft-4-3.forwarding-sets")
+sim adaptive-sadp "${ft43[@]}" "${fs[@]}" --selection sadp --pattern complement --load 0.5,0.9
+sim adaptive-rp-2vl "${ft43[@]}" "${fs[@]}" --selection rp --vls 2 --sl spread --load 0.7
+sim adaptive-mc-obuf "${ft43[@]}" "${fs[@]}" --selection mc --output-buffer-bytes 512 --load 0.8
+sim vc-router "${ft43ps[@]}" --vc-router --vls 2 --load 0.7
 
 # `ibrt sweep` (CSV): two engines, 1 and 2 VLs, on the bundled 8-host tree, with paper 000's
 # set-up (32-byte packets and buffers, 4 ns/byte, SLs spread over the VLs).
