@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <optional>
 #include <ostream>
 #include <vector>
@@ -46,13 +47,21 @@ class Parser {
                 vl2vl_line(rest);
             else if (word == "ca")
                 ca_line(rest);
+            else if (word == "source-sl")
+                source_sl_line(rest);
+            else if (word == "source-vl")
+                source_vl_line(rest);
             else
                 fail("unknown line " + quote(trim(raw)) +
-                     " (expected vl-keys, in-port-keys, vl-by, tree-height, switch, dlid, vl2vl "
-                     "or ca)");
+                     " (expected vl-keys, in-port-keys, vl-by, tree-height, switch, dlid, vl2vl, "
+                     "ca, source-sl or source-vl)");
         }
         start();
         rf_->compact();
+        if (!source_rows_.empty()) {
+            rf_->source_sls = PathSlTable(f_.num_port_slots(), max_lid_);
+            for (const auto& [sw, row] : source_rows_) rf_->source_sls.set_switch_row(f_, sw, row);
+        }
         if (h_.height > 0)
             for (std::size_t i = 0; i < f_.cas().size(); ++i)
                 if (!ca_seen_[i])
@@ -130,13 +139,7 @@ class Parser {
     }
     void dlid_line(std::string_view rest) {
         need_switch("dlid");
-        const std::string_view range = next_word(rest);
-        const std::size_t dash = range.find('-');
-        const Lid lo = Lid(number(range.substr(0, dash), max_lid_, "DLID"));
-        const Lid hi = dash == std::string_view::npos
-                           ? lo
-                           : Lid(number(range.substr(dash + 1), max_lid_, "DLID"));
-        if (lo == 0 || hi < lo) fail("bad DLID range " + quote(range));
+        const auto [lo, hi] = dlid_range(next_word(rest));
         unsigned vl = 0;
         PortNum in = 0;
         bool got_vl = false, got_in = false;
@@ -182,13 +185,50 @@ class Parser {
         if (next_word(rest) != "out") fail("expected `vl2vl in P out Q : v0 .. v15`");
         const auto out = PortNum(number(next_word(rest), np, "output port"));
         if (next_word(rest) != ":") fail("expected `vl2vl in P out Q : v0 .. v15`");
+        set_table(sw_, in, out, rest);
+    }
+    void source_vl_line(std::string_view rest) {
+        start();
+        const NodeId ca = node(next_word(rest));
+        if (f_.node(ca).is_switch()) fail(display_name(f_, ca) + " is a switch, not an end node");
+        const PortNum np = f_.node(ca).num_ports;
+        if (next_word(rest) != "port") fail("expected `source-vl 0x<GUID> port P : v0 .. v15`");
+        const auto port = PortNum(number(next_word(rest), np, "port"));
+        if (port == 0 || next_word(rest) != ":")
+            fail("expected `source-vl 0x<GUID> port P : v0 .. v15`");
+        set_table(ca, 0, port, rest);
+    }
+    // The 16 VLs left on the line, as node n's table for (in, out).
+    void set_table(NodeId n, PortNum in, PortNum out, std::string_view rest) {
         Sl2VlTable t;
         for (auto& v : t) v = std::uint8_t(number(next_word(rest), 15, "VL"));
-        if (!trim(rest).empty()) fail("a vl2vl line has 16 VLs");
+        if (!trim(rest).empty()) fail("a VL table has 16 VLs");
+        const PortNum np = f_.node(n).num_ports;
         auto& tables = rf_->vl2vl.tables;
         if (tables.empty()) tables.resize(f_.num_nodes());
-        if (tables[sw_].empty()) tables[sw_].assign(Sl2Vl::size(np), kSl2VlDropAll);
-        tables[sw_][Sl2Vl::index(np, in, out)] = t;
+        if (tables[n].empty()) tables[n].assign(Sl2Vl::size(np), kSl2VlDropAll);
+        tables[n][Sl2Vl::index(np, in, out)] = t;
+    }
+    void source_sl_line(std::string_view rest) {
+        start();
+        const NodeId sw = node(next_word(rest));
+        if (!f_.node(sw).is_switch()) fail(display_name(f_, sw) + " is not a switch");
+        const auto [lo, hi] = dlid_range(next_word(rest));
+        if (next_word(rest) != ":") fail("expected `source-sl 0x<switch GUID> LO[-HI] : SL`");
+        const auto sl = std::uint8_t(number(next_word(rest), 15, "SL"));
+        if (!trim(rest).empty()) fail("expected `source-sl 0x<switch GUID> LO[-HI] : SL`");
+        auto& row = source_rows_[sw];
+        row.resize(std::size_t(max_lid_) + 1, 0);
+        for (std::uint32_t d = lo; d <= hi; ++d) row[d] = sl;
+    }
+    std::pair<Lid, Lid> dlid_range(std::string_view range) const {
+        const std::size_t dash = range.find('-');
+        const Lid lo = Lid(number(range.substr(0, dash), max_lid_, "DLID"));
+        const Lid hi = dash == std::string_view::npos
+                           ? lo
+                           : Lid(number(range.substr(dash + 1), max_lid_, "DLID"));
+        if (lo == 0 || hi < lo) fail("bad DLID range " + quote(range));
+        return {lo, hi};
     }
     void ca_line(std::string_view rest) {
         start();
@@ -214,6 +254,7 @@ class Parser {
     NodeId sw_ = kNoNode;
     std::vector<Candidate> cands_;
     std::vector<std::uint8_t> ca_seen_;
+    std::map<NodeId, std::vector<std::uint8_t>> source_rows_; // source-sl lines by switch
 };
 
 } // namespace
@@ -276,6 +317,29 @@ void write_forwarding_sets(std::ostream& out, const Fabric& f, const RoutingFunc
                     out << "\n";
                 }
     }
+    for (NodeId ca : f.cas())
+        for (PortNum p = 1; p <= f.node(ca).num_ports; ++p)
+            if (const Sl2VlTable* x = rf.vl2vl.find(ca, f.node(ca).num_ports, 0, p);
+                x && *x != kSl2VlDropAll) {
+                out << fmt::format("source-vl 0x{:016x} port {} :", f.node(ca).guid, p);
+                for (auto v : *x) out << " " << unsigned(v);
+                out << "\n";
+            }
+    if (!rf.source_sls.empty())
+        for (NodeId sw : f.switches()) {
+            const PortId own = f.port_id(sw, 0);
+            for (Lid d = 1; d <= rf.max_lid();) {
+                const std::uint8_t sl = rf.source_sls.sl(own, d);
+                Lid e = d;
+                while (e < rf.max_lid() && rf.source_sls.sl(own, Lid(e + 1)) == sl) ++e;
+                if (sl)
+                    out << fmt::format("source-sl 0x{:016x} {} : {}\n", f.node(sw).guid,
+                                       e > d ? fmt::format("{}-{}", d, e) : fmt::format("{}", d),
+                                       sl);
+                if (e == rf.max_lid()) break;
+                d = Lid(e + 1);
+            }
+        }
     if (!t.empty())
         for (std::size_t i = 0; i < f.cas().size(); ++i) {
             out << fmt::format("ca 0x{:016x} digits", f.node(f.cas()[i]).guid);

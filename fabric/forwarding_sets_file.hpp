@@ -12,6 +12,9 @@
 //   dlid 5-16 [vl V] [in P] : 5 6 7/1 8/1     candidates `port[/priority]`, in search order
 //   vl2vl in 3 out 5 : 0 1 2 15 ...            16 output VLs, by SL or by input VL
 //   ca 0x<node GUID> digits d1 d2 d3            tree coordinates of an end node
+//   source-sl 0x<switch GUID> 5-16 : 3          the SL every source entering the fabric at
+//                                               that switch gives those DLIDs (0 if unlisted)
+//   source-vl 0x<CA GUID> port 1 : 0 1 2 ...    the VL a CA's port starts a packet on, by SL
 //
 // The header lines come before the first switch. DLIDs are decimal or 0x hex; `vl` and `in`
 // appear exactly when the header keys tables by them.

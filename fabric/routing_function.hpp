@@ -11,6 +11,7 @@
 #pragma once
 
 #include "fabric/fabric.hpp"
+#include "fabric/path_sl_table.hpp"
 #include "fabric/routing.hpp"
 
 #include <cstdint>
@@ -85,10 +86,15 @@ class RoutingFunction {
 
     // Output VLs. Empty `vl2vl`: the Routing's SL2VL tables by SL, as IBA switches do. Otherwise
     // vl2vl's table of (node, in port, out port) indexed by the input VL when `vl_by_in_vl`
-    // (VL2VL; VL hopping is the table v -> v + 1) or by the SL. A CA's first VL is always its
-    // SL2VL entry for the packet's SL.
+    // (VL2VL; VL hopping is the table v -> v + 1) or by the SL. A CA's first VL is vl2vl's
+    // table of the CA (in 0, out its port) for the packet's SL when there is one, else the
+    // Routing's SL2VL entry.
     Sl2Vl vl2vl;
     bool vl_by_in_vl = false;
+    // The SL a source gives a packet for each DLID ("(Source, Destination) -> (DLID, VL)"),
+    // e.g. the hop budget of distance-based routing (paper 003 §3.7); with --sl path it
+    // replaces the Routing's path SLs while these forwarding sets are in use. Empty: those.
+    PathSlTable source_sls;
 
     TreeCoords tree;
 

@@ -1,6 +1,8 @@
 // Notes on a simulation's configuration; see config_notes.hpp.
 #include "sim/config_notes.hpp"
 
+#include "fabric/routing_function.hpp"
+
 #include <bit>
 
 namespace ibrt::sim {
@@ -16,7 +18,9 @@ std::string vl_list(std::uint32_t mask) {
 // SLs (bit s) the sources put on packets.
 std::uint32_t sls_in_use(const Routing& r, const SimConfig& cfg) {
     if (cfg.sl == SlPolicy::Spread) return (1u << cfg.num_vls) - 1;
-    return r.path_sls.sl_mask(); // every SL some source uses for some DLID
+    if (r.forwarding_sets && !r.forwarding_sets->source_sls.empty())
+        return r.forwarding_sets->source_sls.sl_mask(); // the extended routing's source SLs
+    return r.path_sls.sl_mask();                        // every SL some source uses for some DLID
 }
 
 } // namespace
@@ -28,6 +32,12 @@ std::uint32_t vls_carrying_traffic(const Fabric& f, const Routing& r, const SimC
     const auto add = [&](std::uint32_t vl) {
         if (vl < V) vls |= 1u << vl;
     };
+    if (cfg.vc_router) return (1u << V) - 1; // any free VC, every hop
+    // The extended switch's VL2VL: every VL its tables can give (a superset, as below).
+    if (r.forwarding_sets && !r.forwarding_sets->vl2vl.empty())
+        for (const auto& node : r.forwarding_sets->vl2vl.tables)
+            for (const Sl2VlTable& t : node)
+                for (std::uint8_t v : t) add(v);
     for (NodeId n = 0; n < f.num_nodes(); ++n) {
         const bool tables = n < r.sl2vl.tables.size() && !r.sl2vl.tables[n].empty();
         for (unsigned sl = 0; sl < 16; ++sl) {

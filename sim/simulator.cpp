@@ -610,15 +610,22 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
             p.dlid = Lid(ca_base_[dst] + rng.below(std::uint64_t(1) << ca_lmc_[dst]));
             break;
         }
-        p.sl = cfg_.sl == SlPolicy::Path ? r_.path_sl(ca_out_[ca], p.dlid) : sl;
+        p.sl = cfg_.sl == SlPolicy::Spread       ? sl
+               : rf_ && !rf_->source_sls.empty() ? rf_->source_sls.sl(ca_out_[ca], p.dlid)
+                                                 : r_.path_sl(ca_out_[ca], p.dlid);
         p.measured = in_window(now_);
         ++generated_;
         if (p.measured) {
             ++measured_open_;
             bytes_offered_ += p.size;
         }
-        const std::uint8_t vl =
-            sl_mod_vls_ ? sl_vl(p.sl) : vl_at(n, sl_[ca_out_[ca]].nports, 0, port, p.sl);
+        // The source's VL: the forwarding sets' table for this CA when they give one ("(Source,
+        // Destination) -> (DLID, VL)"), else its SL2VL.
+        const PortNum np = sl_[ca_out_[ca]].nports;
+        const Sl2VlTable* own = rf_ ? rf_->vl2vl.find(n, np, 0, port) : nullptr;
+        const std::uint8_t vl = own           ? (*own)[p.sl & 15]
+                                : sl_mod_vls_ ? sl_vl(p.sl)
+                                              : vl_at(n, np, 0, port, p.sl);
         if (vl >= V_) {
             drop(h, kNoPort);
             continue;

@@ -22,6 +22,7 @@
 // VL for it, and pairs of groups with no group joined to both. opensm then routes with the
 // next engine.
 #include "engines/direct/direct_lids.hpp"
+#include "engines/direct/distance_based.hpp"
 #include "engines/direct/neighbor_ports.hpp"
 #include "engines/dragonfly/group_detours.hpp"
 #include "engines/engine.hpp"
@@ -42,6 +43,7 @@ enum PortClass { kHost = 0, kLocal = 1, kGlobal = 2 };
 class DragonflyEngine final : public Engine {
   public:
     std::string_view name() const override { return "dragonfly"; }
+    std::span<const EngineParam> params() const override { return direct::kDistanceParams; }
 
   protected:
     Routing compute(const Fabric& f, const Lids* preassigned,
@@ -155,6 +157,7 @@ class DragonflyEngine final : public Engine {
         r.stats.emplace_back("groups", double(groups));
         r.stats.emplace_back("group_pairs_via_intermediate", double(plan.indirect));
         r.stats.emplace_back("group_pairs_with_local_hop_detour", double(plan.local_hop));
+        direct::add_distance_based_sets(*this, opt, f, r);
         return r;
     }
 };

@@ -33,6 +33,7 @@
 // cables the DLID modulo the bundle size (LIDs of one switch's CAs are consecutive, so each
 // switch spreads destinations evenly). Path SLs are one row per ingress switch.
 #include "engines/direct/direct_lids.hpp"
+#include "engines/direct/distance_based.hpp"
 #include "engines/direct/neighbor_ports.hpp"
 #include "engines/engine.hpp"
 #include "engines/torus/dor_routes.hpp"
@@ -71,6 +72,7 @@ struct VlRule {
 class TorusEngine final : public Engine {
   public:
     std::string_view name() const override { return "torus"; }
+    std::span<const EngineParam> params() const override { return direct::kDistanceParams; }
 
   protected:
     Routing compute(const Fabric& f, const Lids* preassigned,
@@ -309,6 +311,7 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
                {"detour_turns", double(turns)},
                {"channel_dependencies", double(loops.dependencies)},
                {"data_vls", r.data_vls}};
+    direct::add_distance_based_sets(*this, opt, f, r);
     return r;
 }
 

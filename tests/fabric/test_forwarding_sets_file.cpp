@@ -68,7 +68,7 @@ TEST_CASE("forwarding-sets file: malformed lines name the line") {
     const std::string sw = "switch 0x0020000000010000\n";
     CHECK(error("bogus 1\n") ==
           "fs:1: unknown line 'bogus 1' (expected vl-keys, in-port-keys, vl-by, tree-height, "
-          "switch, dlid, vl2vl or ca)");
+          "switch, dlid, vl2vl, ca, source-sl or source-vl)");
     CHECK(error("dlid 1 : 1\n") == "fs:1: dlid line before any switch line");
     CHECK(error(sw + "dlid 14 : 1\n") == "fs:2: bad DLID '14' (expected 0..13)");
     CHECK(error(sw + "dlid 3 : 99\n").starts_with("fs:2: bad port '99' (expected 0.."));
