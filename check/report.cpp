@@ -38,6 +38,11 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
         rep.deadlock = check_credit_loops(f, r, phase("deadlock"));
         rep.deadlock_checked = true;
     }
+    if (r.forwarding_sets) {
+        rep.forwarding_sets =
+            check_forwarding_sets(f, r, opt.max_examples, phase("forwarding sets"));
+        rep.forwarding_sets_checked = true;
+    }
     if (opt.balance) {
         TrafficPattern a2a;
         rep.balance.push_back(check_balance(f, r, a2a, opt.dlid_use, phase("balance all-to-all")));
@@ -46,6 +51,11 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
                                                 phase("balance " + opt.pattern.name())));
     }
     return rep;
+}
+
+bool forwarding_sets_ok(const ForwardingSetsReport& x) {
+    return x.destinations > 0 && x.stuck == 0 && x.misrouted == 0 && x.livelocks == 0 &&
+           x.deadlock.loops.empty();
 }
 
 bool sl2vl_depends_on_sl(const Routing& r) {
@@ -171,6 +181,30 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
         }
         v.push_back(std::move(c));
     }
+    if (rep.forwarding_sets_checked) {
+        const ForwardingSetsReport& x = rep.forwarding_sets;
+        const auto& d = x.deadlock;
+        CheckVerdict c{"forwarding sets", forwarding_sets_ok(x), {}, {}};
+        c.summary = fmt::format(
+            "{} over {} (every candidate followed): {} stuck, {} misrouted, "
+            "{}, longest path {} switch hops; {} channels, {} on {}: {}",
+            plural(x.states, "state", "states"),
+            plural(x.destinations, "destination", "destinations"), x.stuck, x.misrouted,
+            plural(x.livelocks, "livelock", "livelocks"), x.max_hops, d.channels,
+            plural(d.dependencies, "dependency", "dependencies"), plural(d.vls, "VL", "VLs"),
+            d.loops.empty() ? std::string("no credit loop")
+                            : plural(d.loops.size(), "credit loop", "credit loops"));
+        if (x.destinations == 0) c.summary += "; examined nothing";
+        for (const std::string& e : x.examples) c.details += e + "\n";
+        for (std::size_t i = 0; i < d.loops.size() && i < rep.max_examples; ++i) {
+            std::string cyc;
+            for (const graph::Channel& ch : d.loops[i].cycle)
+                cyc += (cyc.empty() ? "" : " => ") + format_channel(f, ch);
+            c.details += fmt::format("cycle of {}: {}\n",
+                                     plural(d.loops[i].cycle.size(), "channel", "channels"), cyc);
+        }
+        v.push_back(std::move(c));
+    }
     for (const BalanceReport& b : rep.balance) {
         CheckVerdict c{"balance/" + b.pattern, true, {}, {}};
         c.summary = fmt::format("{} flows over {} switch links: max {:g}, mean {:g}, stddev "
@@ -206,6 +240,7 @@ bool has_violations(const CheckReport& rep) {
     if (rep.strict && rep.forwarding.minimal.non_minimal > 0) return true;
     if (rep.deadlock_checked && (!rep.deadlock.loops.empty() || rep.deadlock.vl15_drops > 0))
         return true;
+    if (rep.forwarding_sets_checked && !forwarding_sets_ok(rep.forwarding_sets)) return true;
     return false;
 }
 

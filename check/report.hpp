@@ -7,6 +7,7 @@
 
 #include "check/balance.hpp"
 #include "check/credit_loops.hpp"
+#include "check/forwarding_sets.hpp"
 #include "check/reachability.hpp"
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,10 @@ struct CheckReport {
     bool path_sls_known = true;
     bool deadlock_checked = false;
     DeadlockReport deadlock;
+    // The extended switch's forwarding sets (Routing::forwarding_sets), when the routing has
+    // them: every choice reaches the destination, no livelock, no credit loop.
+    bool forwarding_sets_checked = false;
+    ForwardingSetsReport forwarding_sets;
     std::vector<BalanceReport> balance;
 };
 
@@ -62,6 +67,9 @@ struct CheckVerdict {
 };
 std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep);
 bool has_violations(const CheckReport& rep);
+// The forwarding-sets check passed: something examined, nothing stuck, misrouted, circling or
+// in a credit loop.
+bool forwarding_sets_ok(const ForwardingSetsReport& x);
 // True when some check could not be judged (and none failed): `ibrt check` exits 3.
 bool cannot_judge(const CheckReport& rep);
 // Whether the SL of a packet changes its VL anywhere: if not, path SLs do not matter.

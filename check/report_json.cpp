@@ -124,6 +124,23 @@ json to_json(const Fabric& f, const CheckReport& rep) {
         }
         checks["deadlock"] = std::move(r);
     }
+    if (rep.forwarding_sets_checked) {
+        const ForwardingSetsReport& x = rep.forwarding_sets;
+        json r;
+        r["passed"] = forwarding_sets_ok(x);
+        r["destinations"] = x.destinations;
+        r["states"] = x.states;
+        r["stuck"] = x.stuck;
+        r["misrouted"] = x.misrouted;
+        r["livelocks"] = x.livelocks;
+        r["max_hops"] = x.max_hops;
+        r["vls"] = x.deadlock.vls;
+        r["channels"] = x.deadlock.channels;
+        r["dependencies"] = x.deadlock.dependencies;
+        r["credit_loops"] = x.deadlock.loops.size();
+        r["examples"] = x.examples;
+        checks["forwarding_sets"] = std::move(r);
+    }
     json bal = json::array();
     for (const BalanceReport& b : rep.balance) {
         json r;

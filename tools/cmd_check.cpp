@@ -22,7 +22,7 @@ namespace ibrt::tools {
 namespace {
 
 struct CheckArgs {
-    std::string fabric, lfts, sl2vl, guid2lid, path_selection, path_sl, junit;
+    std::string fabric, lfts, sl2vl, guid2lid, path_selection, path_sl, tables, junit;
     std::string pattern = "all-to-all";
     std::uint64_t seed = 1;
     bool json = false, strict = false, no_deadlock = false, no_balance = false, quiet = false,
@@ -32,8 +32,8 @@ struct CheckArgs {
 };
 
 Routing load_routing(const Fabric& f, const CheckArgs& a) {
-    return load_routing_files(f,
-                              {a.fabric, a.lfts, a.guid2lid, a.sl2vl, a.path_selection, a.path_sl});
+    return load_routing_files(
+        f, {a.fabric, a.lfts, a.guid2lid, a.sl2vl, a.path_selection, a.path_sl, a.tables});
 }
 
 int run(const CheckArgs& a) {
@@ -117,6 +117,12 @@ const CommandRegistrar reg{{
                        "it or path SLs, SL-dependent SL2VL tables make deadlock freedom "
                        "'cannot judge' (exit 3)")
             ->check(CLI::Range(0, 15));
+        sub.add_option("--tables", a->tables,
+                       "Forwarding sets of the extended switch (written by `ibrt route`): also "
+                       "check that every candidate choice reaches the destination, that no "
+                       "packet can circle, and that the extended channel dependency graph has "
+                       "no cycle")
+            ->check(CLI::ExistingFile);
         sub.add_option("--path-selection", a->path_selection,
                        "DLID per (source, destination) for the balance check (default: spread "
                        "over all 2^LMC LIDs)")

@@ -1,0 +1,93 @@
+// The forwarding-sets check (check/forwarding_sets.hpp): adaptive tables are judged under every
+// choice a selection function could make — the fat tree's adaptive up phase and Distance Based
+// routing pass with their hop bounds; a ring of clockwise-only candidates has a credit loop; a
+// set that never delivers circles (livelock); an empty set strands packets.
+#include "check/forwarding_sets.hpp"
+#include "check/report.hpp"
+#include "engines/engine.hpp"
+#include "fabric/generators/fat_tree.hpp"
+#include "fabric/generators/torus.hpp"
+#include "fabric/routing_function.hpp"
+#include "tests/sim/sim_fixtures.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+
+using namespace ibrt;
+using namespace ibrt::check;
+
+TEST_CASE("the fat tree's adaptive up phase: every choice delivers within 2(n-1) hops") {
+    const Fabric f = gen::kary_ntree(4, 3);
+    EngineOptions opt;
+    opt.params["adaptive_up"] = "true";
+    const Routing r = make_engine("slid")->route(f, nullptr, opt);
+    const ForwardingSetsReport x = check_forwarding_sets(f, r);
+    CHECK(x.destinations == 64);
+    CHECK(x.states > 0);
+    CHECK(x.stuck == 0);
+    CHECK(x.misrouted == 0);
+    CHECK(x.livelocks == 0);
+    CHECK(x.max_hops == 4);
+    CHECK(x.deadlock.loops.empty());
+    CHECK(forwarding_sets_ok(x));
+    // The report's verdict line.
+    const CheckReport rep = run_checks(f, r);
+    CHECK(rep.forwarding_sets_checked);
+    CHECK(!has_violations(rep));
+}
+
+TEST_CASE("Distance Based +E with deflection: no credit loop, no path beyond D + E hops") {
+    gen::TorusParams tp;
+    tp.k = {5, 4};
+    const Fabric f = gen::torus(tp);
+    for (int e : {0, 2, 3}) {
+        EngineOptions opt;
+        opt.params["distance_based"] = std::to_string(e);
+        opt.params["deflection"] = "true";
+        const Routing r = make_engine("torus")->route(f, nullptr, opt);
+        const ForwardingSetsReport x = check_forwarding_sets(f, r);
+        INFO("E " << e);
+        CHECK(forwarding_sets_ok(x));
+        CHECK(x.max_hops == unsigned(2 + 2 + e)); // diameter 4 (2 + 2) plus the extra hops
+        CHECK(x.vls == unsigned(4 + e + 1));
+    }
+}
+
+TEST_CASE("clockwise-only candidates on a ring: a credit loop; never delivering: a livelock") {
+    auto x = test::ring4();
+    auto rf = std::make_shared<RoutingFunction>(static_routing_function(x.f, x.r));
+    x.r.forwarding_sets = rf;
+    const ForwardingSetsReport loop = check_forwarding_sets(x.f, x.r);
+    CHECK(loop.livelocks == 0);
+    CHECK(loop.stuck == 0);
+    REQUIRE(loop.deadlock.loops.size() == 1);
+    CHECK(loop.deadlock.loops[0].cycle.size() == 4);
+    CHECK(!forwarding_sets_ok(loop));
+
+    // hA's LID goes clockwise even at A: its packets circle and are never delivered.
+    auto circling = std::make_shared<RoutingFunction>(x.f, x.r.lids.max_lid(), 1, false);
+    const Candidate cw{2, 0}, own{1, 0};
+    for (NodeId s = 4; s < 8; ++s)
+        for (Lid d = 1; d <= 4; ++d)
+            circling->set_entry(s, 0, 0, d,
+                                circling->intern({d == s - 3 && d != 1 ? &own : &cw, 1}));
+    circling->compact();
+    x.r.forwarding_sets = circling;
+    const ForwardingSetsReport live = check_forwarding_sets(x.f, x.r);
+    CHECK(live.livelocks == 1);
+    CHECK(!forwarding_sets_ok(live));
+
+    // No candidate for hB's LID at C: packets for it are stranded there.
+    auto holes = std::make_shared<RoutingFunction>(x.f, x.r.lids.max_lid(), 1, false);
+    for (NodeId s = 4; s < 8; ++s)
+        for (Lid d = 1; d <= 4; ++d)
+            if (!(s == 6 && d == 2))
+                holes->set_entry(s, 0, 0, d, holes->intern({d == s - 3 ? &own : &cw, 1}));
+    holes->compact();
+    x.r.forwarding_sets = holes;
+    const ForwardingSetsReport stuck = check_forwarding_sets(x.f, x.r);
+    CHECK(stuck.stuck == 1);
+    CHECK(!stuck.examples.empty());
+    CHECK(!forwarding_sets_ok(stuck));
+}
