@@ -36,6 +36,7 @@
 // every switch (a hypercube dimension of two switches with its link missing blocks all of
 // them) the engine declines and names the pair, and opensm routes with its next engine.
 #include "engines/direct/direct_lids.hpp"
+#include "engines/direct/distance_based.hpp"
 #include "engines/direct/neighbor_ports.hpp"
 #include "engines/engine.hpp"
 #include "fabric/display_name.hpp"
@@ -155,6 +156,8 @@ constexpr EngineParam kParams[] = {
      "dimension orders: auto (the first that reaches each destination; more VLs only where "
      "needed), dor (one order), mixed (paper 003 §3.3: the destination host's index mod 4)",
      0, 0, kOrderChoices},
+    direct::kDistanceBasedParam,
+    direct::kDeflectionParam,
 };
 
 class FlatflyEngine final : public Engine {
@@ -290,6 +293,7 @@ class FlatflyEngine final : public Engine {
         r.stats.emplace_back("dimension_orders", double(used_orders));
         r.stats.emplace_back("dimensions", double(nd));
         r.stats.emplace_back("detour_switch_pairs", double(detours));
+        direct::add_distance_based_sets(*this, opt, f, r);
         return r;
     }
 };

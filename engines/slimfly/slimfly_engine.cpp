@@ -26,6 +26,7 @@
 // layer 0 and keeps two VLs and SL 0 everywhere. The engine declines a fabric that is not a
 // Slim Fly, switches that cannot reach each other, more than 8 layers, and (Engine::route)
 // ports with fewer VLs than the layers need.
+#include "engines/direct/distance_based.hpp"
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/neighbor_ports.hpp"
 #include "engines/engine.hpp"
@@ -100,6 +101,7 @@ class Layer {
 class SlimflyEngine final : public Engine {
   public:
     std::string_view name() const override { return "slimfly"; }
+    std::span<const EngineParam> params() const override { return direct::kDistanceParams; }
 
   protected:
     Routing compute(const Fabric& f, const Lids* preassigned,
@@ -258,6 +260,7 @@ class SlimflyEngine final : public Engine {
         r.stats.emplace_back("switch_pairs_2_hops", double(hops[2]));
         r.stats.emplace_back("switch_pairs_3_or_more_hops", double(hops[3]));
         r.stats.emplace_back("vl_layers", double(1 + extra));
+        direct::add_distance_based_sets(*this, opt, f, r);
         return r;
     }
 };

@@ -59,4 +59,21 @@ set -e
 grep -q "unknown selection function 'nosuch'" "$T/e1" || fail "$(cat "$T/e1")"
 grep -q "bad.fs:2: node GUID 0x0000000000000001 is not in the fabric" "$T/e2" || fail "$(cat "$T/e2")"
 grep -q "needs fat-tree coordinates" "$T/e3" || fail "$(cat "$T/e3")"
+# `ibrt check --tables` judges the forwarding sets under every choice: the adaptive up phase
+# and Distance Based +2 with deflection on a HyperX pass; exit 0 and a PASS line.
+"$IBRT" check --fabric "$T/k43.net" --lfts "$T/r/opensm-lfts.dump" --guid2lid "$T/r/guid2lid" \
+    --tables "$T/r/forwarding-sets" >"$T/check1.txt" 2>&1 || fail "check --tables: $(cat "$T/check1.txt")"
+grep -q "PASS forwarding sets: .* 0 stuck, 0 misrouted, 0 livelocks, longest path 4 switch hops" \
+    "$T/check1.txt" || fail "$(grep -i "forwarding sets" "$T/check1.txt")"
+"$IBRT" gen hyperx --k 4,4 --cas 2 -o "$T/hx.net" >/dev/null 2>&1
+"$IBRT" route --engine flatfly --engine-opt distance_based=2 --engine-opt deflection=true \
+    --fabric "$T/hx.net" --out "$T/hx" >/dev/null 2>&1
+"$IBRT" check --fabric "$T/hx.net" --lfts "$T/hx/opensm-lfts.dump" --guid2lid "$T/hx/guid2lid" \
+    --path-sl "$T/hx/path-sl" --tables "$T/hx/forwarding-sets" \
+    --json >"$T/check2.json" 2>/dev/null || fail "check --tables on the HyperX"
+python3 - "$T/check2.json" <<'PY' || fail "forwarding-sets verdict"
+import json, sys
+x = json.load(open(sys.argv[1]))["checks"]["forwarding_sets"]
+assert x["passed"] and x["credit_loops"] == 0 and x["max_hops"] == 4 and x["vls"] == 5, x
+PY
 echo "PASS test_sim_adaptive_cli"
