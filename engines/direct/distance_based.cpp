@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <stdexcept>
+#include <string>
 
 namespace ibrt::direct {
 namespace {
@@ -144,9 +146,17 @@ std::shared_ptr<const RoutingFunction> distance_based_sets(const Fabric& f, cons
     return rf;
 }
 
-void add_distance_based_sets(const Engine& engine, const EngineOptions& opt, const Fabric& f,
-                             Routing& r) {
+void add_adaptive_sets(const Engine& engine, const EngineOptions& opt, const Fabric& f,
+                       Routing& r) {
     const std::int64_t e = engine.param_int(opt, "distance_based");
+    if (engine.param_flag(opt, "adaptive_links")) {
+        if (e >= 0)
+            throw std::invalid_argument(std::string(engine.name()) +
+                                        ": distance_based and adaptive_links are two routings; "
+                                        "give one");
+        r.forwarding_sets = parallel_link_sets(f, r);
+        return;
+    }
     if (e < 0) return;
     r.forwarding_sets =
         distance_based_sets(f, r.lids, int(e), engine.param_flag(opt, "deflection"));

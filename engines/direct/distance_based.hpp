@@ -19,6 +19,7 @@
 // installs only the engines' LFTs, which are unchanged.
 #pragma once
 
+#include "engines/direct/parallel_links.hpp"
 #include "engines/engine.hpp"
 #include "fabric/routing_function.hpp"
 
@@ -43,11 +44,12 @@ inline constexpr EngineParam kDeflectionParam{
 std::shared_ptr<const RoutingFunction> distance_based_sets(const Fabric& f, const Lids& lids,
                                                            int extra_hops, bool deflection);
 
-// The two options, for an engine's params().
-inline constexpr EngineParam kDistanceParams[] = {kDistanceBasedParam, kDeflectionParam};
+// The direct engines' options for the extended switch, for their params().
+inline constexpr EngineParam kDistanceParams[] = {kDistanceBasedParam, kDeflectionParam,
+                                                  kAdaptiveLinksParam};
 
-// Adds them to `r` when `engine`'s options ask for it (distance_based >= 0).
-void add_distance_based_sets(const Engine& engine, const EngineOptions& opt, const Fabric& f,
-                             Routing& r);
+// Adds forwarding sets to `r` when `engine`'s options ask for them: distance_based >= 0, or
+// adaptive_links (parallel_links.hpp); both at once is an error.
+void add_adaptive_sets(const Engine& engine, const EngineOptions& opt, const Fabric& f, Routing& r);
 
 } // namespace ibrt::direct

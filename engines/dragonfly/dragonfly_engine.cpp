@@ -157,7 +157,7 @@ class DragonflyEngine final : public Engine {
         r.stats.emplace_back("groups", double(groups));
         r.stats.emplace_back("group_pairs_via_intermediate", double(plan.indirect));
         r.stats.emplace_back("group_pairs_with_local_hop_detour", double(plan.local_hop));
-        direct::add_distance_based_sets(*this, opt, f, r);
+        direct::add_adaptive_sets(*this, opt, f, r);
         return r;
     }
 };

@@ -158,6 +158,7 @@ constexpr EngineParam kParams[] = {
      0, 0, kOrderChoices},
     direct::kDistanceBasedParam,
     direct::kDeflectionParam,
+    direct::kAdaptiveLinksParam,
 };
 
 class FlatflyEngine final : public Engine {
@@ -293,7 +294,7 @@ class FlatflyEngine final : public Engine {
         r.stats.emplace_back("dimension_orders", double(used_orders));
         r.stats.emplace_back("dimensions", double(nd));
         r.stats.emplace_back("detour_switch_pairs", double(detours));
-        direct::add_distance_based_sets(*this, opt, f, r);
+        direct::add_adaptive_sets(*this, opt, f, r);
         return r;
     }
 };

@@ -260,7 +260,7 @@ class SlimflyEngine final : public Engine {
         r.stats.emplace_back("switch_pairs_2_hops", double(hops[2]));
         r.stats.emplace_back("switch_pairs_3_or_more_hops", double(hops[3]));
         r.stats.emplace_back("vl_layers", double(1 + extra));
-        direct::add_distance_based_sets(*this, opt, f, r);
+        direct::add_adaptive_sets(*this, opt, f, r);
         return r;
     }
 };

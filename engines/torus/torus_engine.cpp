@@ -311,7 +311,7 @@ Routing TorusEngine::compute(const Fabric& f, const Lids* preassigned,
                {"detour_turns", double(turns)},
                {"channel_dependencies", double(loops.dependencies)},
                {"data_vls", r.data_vls}};
-    direct::add_distance_based_sets(*this, opt, f, r);
+    direct::add_adaptive_sets(*this, opt, f, r);
     return r;
 }
 

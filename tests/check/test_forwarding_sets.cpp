@@ -91,3 +91,33 @@ TEST_CASE("clockwise-only candidates on a ring: a credit loop; never delivering:
     CHECK(!stuck.examples.empty());
     CHECK(!forwarding_sets_ok(stuck));
 }
+
+TEST_CASE("adaptive_links: every parallel cable to the LFT's next switch, the static path kept") {
+    gen::TorusParams tp;
+    tp.k = {4, 4};
+    tp.width = {2, 2};
+    const Fabric f = gen::torus(tp);
+    EngineOptions opt;
+    opt.params["adaptive_links"] = "true";
+    const Routing r = make_engine("torus")->route(f, nullptr, opt);
+    const RoutingFunction& rf = *r.forwarding_sets;
+    std::size_t pairs = 0;
+    for (NodeId sw : f.switches())
+        for (Lid d = 1; d <= r.lids.max_lid(); ++d) {
+            const PortNum p = r.out_port(sw, d);
+            if (p == kNoPath || p == 0 || !f.node(f.port(sw, p).peer_node).is_switch()) continue;
+            const auto s = rf.set(rf.lookup(sw, 0, 1, d));
+            REQUIRE(s.size() == 2); // width 2: both cables to that neighbour
+            CHECK(s[0].port == p);
+            CHECK(f.port(sw, s[1].port).peer_node == f.port(sw, p).peer_node);
+            ++pairs;
+        }
+    CHECK(pairs > 0);
+    // Static SL2VL and the static switch-level paths: the check finds what the LFT check finds.
+    const ForwardingSetsReport x = check_forwarding_sets(f, r);
+    CHECK(forwarding_sets_ok(x));
+    EngineOptions both = opt;
+    both.params["distance_based"] = "1";
+    CHECK_THROWS_WITH(make_engine("torus")->route(f, nullptr, both),
+                      Catch::Contains("distance_based and adaptive_links are two routings"));
+}
