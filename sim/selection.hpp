@@ -45,7 +45,9 @@ bool needs_tree_coords(Selection s);
 
 // What a selection function may see of one candidate (read-only).
 struct CandidateView {
-    bool fits = false; // the resource it feeds has room for the whole packet
+    // The resource it feeds has room for the whole packet after the heads already bound to
+    // the same output and VL have taken theirs.
+    bool fits = false;
     // The link's credits not yet claimed, summed over its VLs: downstream credits less what
     // already waits for them in the output buffer.
     std::int32_t room_all = 0;

@@ -200,7 +200,8 @@ class Network {
     void on_ready(std::uint32_t h, PortId d, std::uint32_t cell);
     // The head of an input buffer of port `inp` is now bound for output `out`: count it there
     // and let the output arbitrate.
-    void head_bound(PortId out, PortNum inp) {
+    void head_bound(PortId out, PortNum inp, std::uint32_t ovl, std::uint32_t need) {
+        if (rf_) claimed_[out * V_ + ovl] += std::int32_t(need);
         ++sl_[out].waiting;
         if (use_req_) sl_[out].req |= 1ull << (inp - 1);
         arbitrate(out);
@@ -221,9 +222,12 @@ class Network {
         return rf_->vl2vl.vl(m, nports, inp, outp, rf_->vl_by_in_vl ? p.vl : p.sl, V_);
     }
     // Room for a packet going out of switch port o on VL v: the output buffer with output
-    // buffers, else the downstream input buffer's credits.
+    // buffers, else the downstream input buffer's credits — less what the heads already bound
+    // to (o, v) will take (the extended switch's "can take the packet": an output whose
+    // credits are all spoken for by waiting packets cannot, though none has left yet).
     std::int32_t room(PortId o, std::uint32_t v) const {
-        return obuf_ && sl_[o].sw ? ocredits_[o * V_ + v] : credits_[o * V_ + v];
+        return (obuf_ && sl_[o].sw ? ocredits_[o * V_ + v] : credits_[o * V_ + v]) -
+               claimed_[o * V_ + v];
     }
     // Most of an event's time went to waiting for the one cache line of a table or a packet
     // it needs (the path selection table alone is 2 MB on FT(16,3)). The event queue knows the
@@ -362,6 +366,7 @@ class Network {
     // The extended switch (rf_ set): each packet's candidate set; per input buffer whether its
     // head is waiting unbound, and per switch how many such heads it has; the CP counters.
     std::vector<std::uint32_t> cset_;
+    std::vector<std::int32_t> claimed_; // per output slot x VL: credits of the heads bound to it
     std::vector<std::uint8_t> unbound_flag_;
     std::vector<std::uint32_t> unbound_, routed_, rebind_rr_;
     gen::Rng selection_rng_{0};
@@ -529,6 +534,7 @@ void Network::setup() {
             throw std::invalid_argument("the forwarding sets' tree coordinates are not this "
                                         "fabric's");
         unbound_flag_.assign(bufs_.size(), 0);
+        claimed_.assign(bufs_.size(), 0);
         unbound_.assign(f_.num_nodes(), 0);
         routed_.assign(f_.num_nodes(), 0);
         rebind_rr_.assign(f_.num_nodes(), 0);
@@ -761,6 +767,13 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
     if (sw) {
         --sl_[o].waiting;
         if (bufs_[b].out != kNoPort) ++sl_[bufs_[b].out].waiting;
+        if (rf_) {
+            // The packet's claim on its output becomes the credits it takes; the packet behind,
+            // bound already (one candidate), claims its own.
+            claimed_[o * V_ + p.out_vl] -= std::int32_t(p.credits);
+            if (bufs_[b].out != kNoPort)
+                claimed_[bufs_[b].out * V_ + bufs_[b].ovl] += std::int32_t(bufs_[b].need);
+        }
         if (use_req_) {
             const std::uint64_t bit = 1ull << (sl_[in].pnum - 1);
             bool still = false;
@@ -887,7 +900,7 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     if (ovl >= V_) return drop(h, d);
     p.out = first + outp;
     p.out_vl = ovl;
-    if (push_fifo(d * V_ + p.vl, h)) head_bound(p.out, inp);
+    if (push_fifo(d * V_ + p.vl, h)) head_bound(p.out, inp, p.out_vl, p.credits);
 }
 
 void Network::on_ready_adaptive(std::uint32_t h, PortId d) {
@@ -914,7 +927,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d) {
     if (cands.size() == 1) {
         p.out = first + cands[0].port;
         p.out_vl = vc_router_ ? 0 : candidate_vl(m, in.nports, inp, cands[0].port, p);
-        if (push_fifo(b, h)) head_bound(p.out, inp);
+        if (push_fifo(b, h)) head_bound(p.out, inp, p.out_vl, p.credits);
         return;
     }
     cset_[h] = set;
@@ -962,7 +975,8 @@ bool Network::bind_head(std::uint32_t b) {
             // The link's credits not yet claimed: downstream credits, less what already
             // waits in the output buffer for them.
             for (std::uint32_t x = 0; x < V_; ++x)
-                v.room_all += credits_[o * V_ + x] - (obuf_ ? ocap_ - ocredits_[o * V_ + x] : 0);
+                v.room_all += credits_[o * V_ + x] - (obuf_ ? ocap_ - ocredits_[o * V_ + x] : 0) -
+                              claimed_[o * V_ + x];
             v.queued = sl_[o].waiting + sl_[o].busy;
         }
         class_idx_.push_back(std::uint32_t(j));
@@ -988,7 +1002,7 @@ bool Network::bind_head(std::uint32_t b) {
     p.out = o;
     p.out_vl = cand_vls_[pick];
     cache_head(q);
-    head_bound(o, in.pnum);
+    head_bound(o, in.pnum, p.out_vl, p.credits);
     return true;
 }
 

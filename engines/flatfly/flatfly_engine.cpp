@@ -37,6 +37,7 @@
 // them) the engine declines and names the pair, and opensm routes with its next engine.
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/distance_based.hpp"
+#include "engines/flatfly/adaptive_routings.hpp"
 #include "engines/direct/neighbor_ports.hpp"
 #include "engines/engine.hpp"
 #include "fabric/display_name.hpp"
@@ -159,6 +160,7 @@ constexpr EngineParam kParams[] = {
     direct::kDistanceBasedParam,
     direct::kDeflectionParam,
     direct::kAdaptiveLinksParam,
+    flatfly::kAdaptiveParam,
 };
 
 class FlatflyEngine final : public Engine {
@@ -295,6 +297,17 @@ class FlatflyEngine final : public Engine {
         r.stats.emplace_back("dimensions", double(nd));
         r.stats.emplace_back("detour_switch_pairs", double(detours));
         direct::add_adaptive_sets(*this, opt, f, r);
+        if (const std::string_view a = param_choice(opt, "adaptive"); a != "none") {
+            if (r.forwarding_sets)
+                throw std::invalid_argument("flatfly: adaptive=" + std::string(a) +
+                                            " is a routing of its own; give it without "
+                                            "distance_based or adaptive_links");
+            r.forwarding_sets = flatfly::adaptive_sets(
+                f, r.lids,
+                a == "ador"        ? flatfly::AdaptiveRouting::Ador
+                : a == "mixed-dor" ? flatfly::AdaptiveRouting::MixedDor
+                                   : flatfly::AdaptiveRouting::MixedAdor);
+        }
         return r;
     }
 };

@@ -1,0 +1,170 @@
+// The adaptive FlatFly routings of paper 003 §3.3 (engines/flatfly/adaptive_routings.hpp).
+#include "engines/flatfly/adaptive_routings.hpp"
+
+#include "engines/direct/neighbor_ports.hpp"
+#include "mapping/link_classes.hpp"
+#include "mapping/map_fabric.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace ibrt::flatfly {
+namespace {
+
+// Paper 003 §3.3's four dimension orders for N = 4; otherwise identity, reverse and the two
+// rotations by one (as the static engine's orders=mixed), without repeats.
+std::vector<std::vector<int>> mixed_orders(int n) {
+    if (n == 4) return {{0, 1, 2, 3}, {1, 3, 0, 2}, {2, 0, 3, 1}, {3, 2, 1, 0}};
+    std::vector<int> id(std::size_t(n), 0);
+    std::iota(id.begin(), id.end(), 0);
+    std::vector<std::vector<int>> out{id};
+    std::vector<int> rev(id.rbegin(), id.rend()), left = id, right = id;
+    std::rotate(left.begin(), left.begin() + 1, left.end());
+    std::rotate(right.rbegin(), right.rbegin() + 1, right.rend());
+    for (const auto& o : {rev, left, right})
+        if (std::find(out.begin(), out.end(), o) == out.end()) out.push_back(o);
+    while (out.size() < 4) out.push_back(out[out.size() % out.size()]); // N = 1: one order
+    return out;
+}
+
+} // namespace
+
+std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids& lids,
+                                                     AdaptiveRouting kind) {
+    const mapping::SwitchLinks g = mapping::switch_links(f);
+    const mapping::Shape shape = mapping::map_fabric(f, g, mapping::link_classes(g));
+    if (shape.family != mapping::Family::FlatFly && shape.family != mapping::Family::Hypercube)
+        throw RoutingError("adaptive FlatFly routing: the fabric is not a FlatFly, HyperX or "
+                           "hypercube (" + mapping::why_not_wanted(shape) + ")");
+    if (!shape.missing_switches.empty() || !shape.missing_links.empty())
+        throw RoutingError(fmt::format(
+            "adaptive FlatFly routing needs a complete FlatFly ({} switches and {} links are "
+            "missing); use distance_based for damaged fabrics",
+            shape.missing_switches.size(), shape.missing_links.size()));
+    const int nd = int(shape.dims.size());
+    const std::size_t n = g.num_switches();
+    const bool ador = kind != AdaptiveRouting::MixedDor;
+    const bool mixed = kind != AdaptiveRouting::Ador;
+    const std::vector<std::vector<int>> orders =
+        mixed ? mixed_orders(nd) : std::vector<std::vector<int>>{mixed_orders(nd)[0]};
+    const unsigned per_order = ador ? 2 : 1; // VLs per order
+    const unsigned vls = unsigned(orders.size()) * per_order;
+
+    // The dimension each switch port runs in (-1: a host or nothing), and per switch and
+    // dimension the ports to each coordinate.
+    std::vector<std::vector<int>> port_dim(n);
+    const direct::NeighborPorts ports(f, g);
+    for (std::uint32_t s = 0; s < n; ++s) {
+        const NodeId sw = g.node[s];
+        port_dim[s].assign(std::size_t(f.node(sw).num_ports) + 1, -1);
+        for (const auto& in : g.around(s)) {
+            int dim = -1;
+            for (int d = 0; d < nd; ++d)
+                if (shape.coord[s][d] != shape.coord[in.peer][d]) dim = d;
+            for (PortNum p : ports.to(s, in.peer)) port_dim[s][p] = dim;
+        }
+    }
+    // Dense switch by coordinates.
+    std::vector<std::size_t> stride(std::size_t(nd), 1);
+    for (int d = 1; d < nd; ++d) stride[d] = stride[d - 1] * std::size_t(shape.dims[d - 1].k);
+    std::vector<std::uint32_t> at(stride.back() * std::size_t(shape.dims.back().k), mapping::kNone);
+    const auto index = [&](const std::vector<int>& c) {
+        std::size_t i = 0;
+        for (int d = 0; d < nd; ++d) i += std::size_t(c[d]) * stride[d];
+        return i;
+    };
+    for (std::uint32_t s = 0; s < n; ++s) at[index(shape.coord[s])] = s;
+
+    const std::vector<direct::LidTarget> target = direct::lid_targets(f, g, lids);
+    const Lid max_lid = lids.max_lid();
+    // The destination host's index within its switch (its rank among the host ports).
+    std::vector<std::uint8_t> host_rank(std::size_t(max_lid) + 1, 0);
+    for (Lid l = 1; l <= max_lid; ++l) {
+        const auto& t = target[l];
+        if (t.sw == mapping::kNone || t.port == 0) continue;
+        unsigned rank = 0;
+        for (PortNum p = 1; p < t.port; ++p) rank += port_dim[t.sw][p] < 0 && f.port(g.node[t.sw], p).connected();
+        host_rank[l] = std::uint8_t(rank);
+    }
+
+    auto rf = std::make_shared<RoutingFunction>(f, max_lid, vls, ador);
+    rf->vl_by_in_vl = true;
+    std::vector<Candidate> cands;
+    std::vector<int> c;
+    for (std::uint32_t x = 0; x < n; ++x) {
+        const NodeId sw = g.node[x];
+        const PortNum np = f.node(sw).num_ports;
+        for (unsigned v = 0; v < vls; ++v) {
+            const std::vector<int>& order = orders[v / per_order];
+            for (PortNum in = 0; in <= (ador ? np : 0); ++in) {
+                const int in_dim = ador ? port_dim[x][in] : -1;
+                for (Lid l = 1; l <= max_lid; ++l) {
+                    const auto& t = target[l];
+                    if (t.sw == mapping::kNone || t.port == 0) continue;
+                    cands.clear();
+                    if (t.sw == x) {
+                        cands.push_back({t.port, 0});
+                    } else {
+                        int d = -1;
+                        for (int o : order)
+                            if (shape.coord[x][o] != shape.coord[t.sw][o]) {
+                                d = o;
+                                break;
+                            }
+                        c = shape.coord[x];
+                        const auto add = [&](int coordinate, std::uint8_t prio) {
+                            c[d] = coordinate;
+                            for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, prio});
+                        };
+                        add(shape.coord[t.sw][d], 0);
+                        if (ador && in_dim != d)
+                            for (int z = 0; z < shape.dims[d].k; ++z)
+                                if (z != shape.coord[x][d] && z != shape.coord[t.sw][d]) add(z, 1);
+                    }
+                    rf->set_entry(sw, v, in, l, rf->intern(cands));
+                }
+            }
+        }
+    }
+    rf->compact();
+
+    // VL2VL: the order's VL block; +1 for a hop in the dimension the packet came in on (ADOR).
+    // A CA starts on its order's first VL; the source's SL names the order (Mixed).
+    rf->vl2vl.tables.assign(f.num_nodes(), {});
+    for (std::uint32_t x = 0; x < n; ++x) {
+        const NodeId sw = g.node[x];
+        const PortNum np = f.node(sw).num_ports;
+        auto& tab = rf->vl2vl.tables[sw];
+        tab.assign(Sl2Vl::size(np), kSl2VlDropAll);
+        for (PortNum in = 1; in <= np; ++in)
+            for (PortNum out = 1; out <= np; ++out) {
+                if (!f.port(sw, in).connected() || !f.port(sw, out).connected()) continue;
+                Sl2VlTable t = kSl2VlDropAll;
+                for (unsigned v = 0; v < vls; ++v) {
+                    const unsigned base = v / per_order * per_order;
+                    const bool same = port_dim[x][in] >= 0 && port_dim[x][in] == port_dim[x][out];
+                    t[v] = std::uint8_t(port_dim[x][out] < 0 ? v : base + (ador && same ? 1 : 0));
+                }
+                tab[Sl2Vl::index(np, in, out)] = t;
+            }
+    }
+    for (NodeId ca : f.cas()) {
+        const PortNum np = f.node(ca).num_ports;
+        auto& tab = rf->vl2vl.tables[ca];
+        tab.assign(Sl2Vl::size(np), kSl2VlDropAll);
+        Sl2VlTable t = kSl2VlDropAll;
+        for (unsigned sl = 0; sl < orders.size(); ++sl) t[sl] = std::uint8_t(sl * per_order);
+        for (PortNum p = 1; p <= np; ++p) tab[Sl2Vl::index(np, 0, p)] = t;
+    }
+    if (mixed) {
+        std::vector<std::uint8_t> row(std::size_t(max_lid) + 1, 0);
+        for (Lid l = 1; l <= max_lid; ++l) row[l] = std::uint8_t(host_rank[l] % orders.size());
+        rf->source_sls = PathSlTable(f.num_port_slots(), max_lid);
+        for (std::uint32_t x = 0; x < n; ++x) rf->source_sls.set_switch_row(f, g.node[x], row);
+    }
+    return rf;
+}
+
+} // namespace ibrt::flatfly

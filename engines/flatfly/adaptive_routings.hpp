@@ -1,0 +1,44 @@
+// The adaptive FlatFly routings of paper 003 §3.3 as forwarding sets of the extended switch
+// (fabric/routing_function.hpp), on the coordinates the mapping recovers from the cabling:
+//   - ADOR: DOR that may take one extra hop in each dimension. A packet that has not yet moved
+//     in the current dimension (it came from a host or another dimension) may go to any
+//     switch of that dimension, the one with the destination's coordinate preferred (priority
+//     0, the others 1); one that came in along the current dimension goes straight to the
+//     destination's coordinate. Tables are per input port (paper 003 footnote 5) so that the
+//     switch knows which. §3.3's VL rule: VL 1 when input and output port are in the same
+//     dimension, else VL 0 — channels are ordered by (dimension, VL) along every path, so the
+//     extended channel dependency graph is acyclic.
+//   - Mixed DOR: one of four dimension orders, (1,2,3,4), (2,4,1,3), (3,1,4,2), (4,3,2,1) for
+//     N = 4 (identity, reverse and the two rotations by one otherwise), chosen by the SL the
+//     source sets, d mod 4 for the destination host's index d within its switch; each order on
+//     its own VL (VL = SL), the order read back from the input VL.
+//   - Mixed ADOR: both, VL = 2 SL for hops in order and 2 SL + 1 for the extra hop.
+// Every candidate goes over any of the parallel cables to the chosen switch. The routings
+// assume a complete FlatFly (the paper's setting); on a damaged one they decline and Distance
+// Based routing (engines/direct/distance_based.hpp) is the adaptive choice.
+// The flatfly engine adds them with `adaptive=ador|mixed-dor|mixed-ador`.
+#pragma once
+
+#include "engines/engine.hpp"
+#include "fabric/routing_function.hpp"
+
+#include <memory>
+#include <string_view>
+
+namespace ibrt::flatfly {
+
+enum class AdaptiveRouting { Ador, MixedDor, MixedAdor };
+
+inline constexpr std::string_view kAdaptiveChoices[] = {"none", "ador", "mixed-dor",
+                                                        "mixed-ador"};
+inline constexpr EngineParam kAdaptiveParam{
+    "adaptive", EngineParam::Kind::Choice, "none",
+    "also produce forwarding sets of an adaptive routing of paper 003 §3.3 for `ibrt sim`: "
+    "ador, mixed-dor or mixed-ador (complete FlatFlies only)",
+    0, 0, kAdaptiveChoices};
+
+// Throws RoutingError when the fabric is not a complete FlatFly, HyperX or hypercube.
+std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids& lids,
+                                                     AdaptiveRouting kind);
+
+} // namespace ibrt::flatfly
