@@ -37,7 +37,8 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     const mapping::Shape shape = mapping::map_fabric(f, g, mapping::link_classes(g));
     if (shape.family != mapping::Family::FlatFly && shape.family != mapping::Family::Hypercube)
         throw RoutingError("adaptive FlatFly routing: the fabric is not a FlatFly, HyperX or "
-                           "hypercube (" + mapping::why_not_wanted(shape) + ")");
+                           "hypercube (" +
+                           mapping::why_not_wanted(shape) + ")");
     if (!shape.missing_switches.empty() || !shape.missing_links.empty())
         throw RoutingError(fmt::format(
             "adaptive FlatFly routing needs a complete FlatFly ({} switches and {} links are "
@@ -85,7 +86,8 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
         const auto& t = target[l];
         if (t.sw == mapping::kNone || t.port == 0) continue;
         unsigned rank = 0;
-        for (PortNum p = 1; p < t.port; ++p) rank += port_dim[t.sw][p] < 0 && f.port(g.node[t.sw], p).connected();
+        for (PortNum p = 1; p < t.port; ++p)
+            rank += port_dim[t.sw][p] < 0 && f.port(g.node[t.sw], p).connected();
         host_rank[l] = std::uint8_t(rank);
     }
 

@@ -29,13 +29,16 @@ namespace ibrt::flatfly {
 
 enum class AdaptiveRouting { Ador, MixedDor, MixedAdor };
 
-inline constexpr std::string_view kAdaptiveChoices[] = {"none", "ador", "mixed-dor",
-                                                        "mixed-ador"};
+inline constexpr std::string_view kAdaptiveChoices[] = {"none", "ador", "mixed-dor", "mixed-ador"};
 inline constexpr EngineParam kAdaptiveParam{
-    "adaptive", EngineParam::Kind::Choice, "none",
+    "adaptive",
+    EngineParam::Kind::Choice,
+    "none",
     "also produce forwarding sets of an adaptive routing of paper 003 §3.3 for `ibrt sim`: "
     "ador, mixed-dor or mixed-ador (complete FlatFlies only)",
-    0, 0, kAdaptiveChoices};
+    0,
+    0,
+    kAdaptiveChoices};
 
 // Throws RoutingError when the fabric is not a complete FlatFly, HyperX or hypercube.
 std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids& lids,

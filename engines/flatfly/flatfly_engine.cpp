@@ -37,9 +37,9 @@
 // them) the engine declines and names the pair, and opensm routes with its next engine.
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/distance_based.hpp"
-#include "engines/flatfly/adaptive_routings.hpp"
 #include "engines/direct/neighbor_ports.hpp"
 #include "engines/engine.hpp"
+#include "engines/flatfly/adaptive_routings.hpp"
 #include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
 #include "mapping/map_fabric.hpp"
@@ -302,11 +302,11 @@ class FlatflyEngine final : public Engine {
                 throw std::invalid_argument("flatfly: adaptive=" + std::string(a) +
                                             " is a routing of its own; give it without "
                                             "distance_based or adaptive_links");
-            r.forwarding_sets = flatfly::adaptive_sets(
-                f, r.lids,
-                a == "ador"        ? flatfly::AdaptiveRouting::Ador
-                : a == "mixed-dor" ? flatfly::AdaptiveRouting::MixedDor
-                                   : flatfly::AdaptiveRouting::MixedAdor);
+            r.forwarding_sets =
+                flatfly::adaptive_sets(f, r.lids,
+                                       a == "ador"        ? flatfly::AdaptiveRouting::Ador
+                                       : a == "mixed-dor" ? flatfly::AdaptiveRouting::MixedDor
+                                                          : flatfly::AdaptiveRouting::MixedAdor);
         }
         return r;
     }

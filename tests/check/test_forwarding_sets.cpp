@@ -6,8 +6,10 @@
 #include "check/report.hpp"
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
+#include "fabric/generators/hyperx.hpp"
 #include "fabric/generators/torus.hpp"
 #include "fabric/routing_function.hpp"
+#include "tests/fabric/damaged.hpp"
 #include "tests/sim/sim_fixtures.hpp"
 
 #include <catch2/catch.hpp>
@@ -120,4 +122,43 @@ TEST_CASE("adaptive_links: every parallel cable to the LFT's next switch, the st
     both.params["distance_based"] = "1";
     CHECK_THROWS_WITH(make_engine("torus")->route(f, nullptr, both),
                       Catch::Contains("distance_based and adaptive_links are two routings"));
+}
+
+TEST_CASE("FlatFly ADOR, Mixed DOR, Mixed ADOR: every choice delivers, no credit loop") {
+    gen::HyperXParams hp;
+    hp.k = {4, 3, 3};
+    hp.cas_per_switch = 2;
+    const Fabric f = gen::hyperx(hp);
+    const struct {
+        const char* name;
+        unsigned vls, max_hops;
+    } cases[] = {{"ador", 2, 6}, {"mixed-dor", 4, 3}, {"mixed-ador", 8, 6}};
+    for (const auto& c : cases) {
+        EngineOptions opt;
+        opt.params["adaptive"] = c.name;
+        const Routing r = make_engine("flatfly")->route(f, nullptr, opt);
+        const ForwardingSetsReport x = check_forwarding_sets(f, r);
+        INFO(c.name);
+        CHECK(forwarding_sets_ok(x));
+        CHECK(x.max_hops == c.max_hops); // ADOR: one extra hop per dimension
+        CHECK(x.vls <= c.vls);
+    }
+    // Mixed: the source's SL is the destination host's index within its switch mod 4.
+    EngineOptions opt;
+    opt.params["adaptive"] = "mixed-dor";
+    const Routing r = make_engine("flatfly")->route(f, nullptr, opt);
+    const NodeId sw = f.switches()[0];
+    std::uint32_t host = 0;
+    for (PortNum p = 1; p <= f.node(sw).num_ports; ++p) {
+        const Port& port = f.port(sw, p);
+        if (!port.connected() || f.node(port.peer_node).is_switch()) continue;
+        const Lid d = r.lids.base(f.port_id(port.peer_node, port.peer_port));
+        CHECK(r.forwarding_sets->source_sls.sl(f.port_id(f.switches()[1], 0), d) == host++ % 4);
+    }
+    // A damaged FlatFly: declined, with the way out named.
+    EngineOptions o2;
+    o2.params["adaptive"] = "ador";
+    const auto d = test::damaged(f, 1, 0, 3);
+    CHECK_THROWS_WITH(make_engine("flatfly")->route(d.fabric, nullptr, o2),
+                      Catch::Contains("use distance_based for damaged fabrics"));
 }

@@ -6,6 +6,7 @@
 #include "engines/direct/distance_based.hpp"
 #include "engines/engine.hpp"
 #include "fabric/forwarding_sets_file.hpp"
+#include "fabric/generators/hyperx.hpp"
 #include "fabric/generators/torus.hpp"
 #include "sim/simulator.hpp"
 #include "tests/fabric/damaged.hpp"
@@ -181,4 +182,25 @@ TEST_CASE("distance-based routing declines when diameter + E exceeds the VLs") {
     CHECK_NOTHROW(distance_based(f, 2, false));
     CHECK_THROWS_WITH(distance_based(f, 3, false),
                       Catch::Contains("Distance Based +3 on a fabric of diameter 12 needs 16 VLs"));
+}
+
+TEST_CASE("FlatFly ADOR takes its extra hops when the minimal output is spoken for") {
+    // Complement on a 4x4 HyperX with 4 hosts per switch: DOR puts the 4 flows of a switch on
+    // one link per dimension (0.25 each); ADOR spreads them over the dimension's other
+    // switches once the minimal output's credits are claimed by waiting packets.
+    gen::HyperXParams hp;
+    hp.k = {4, 4};
+    hp.cas_per_switch = 4;
+    const Fabric f = gen::hyperx(hp);
+    SimConfig c = run_config(1.0);
+    c.num_vls = 2;
+    c.traffic.pattern = Pattern::Complement;
+    const SimResult dor = simulate(f, make_engine("flatfly")->route(f, nullptr, {}), c);
+    EngineOptions opt;
+    opt.params["adaptive"] = "ador";
+    const SimResult ador = simulate(f, make_engine("flatfly")->route(f, nullptr, opt), c);
+    CHECK(dor.accepted_fraction == Approx(0.25).epsilon(0.02));
+    CHECK(ador.accepted_fraction > 0.33);
+    CHECK(ador.verdict == Verdict::Ok);
+    CHECK(ador.vl_util_mean[1] > 0.01); // the extra hops run on VL 1
 }
