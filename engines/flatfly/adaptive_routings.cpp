@@ -46,8 +46,16 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
             shape.missing_switches.size(), shape.missing_links.size()));
     const int nd = int(shape.dims.size());
     const std::size_t n = g.num_switches();
-    const bool ador = kind != AdaptiveRouting::MixedDor;
-    const bool mixed = kind != AdaptiveRouting::Ador;
+    const bool cube_routing = kind == AdaptiveRouting::NegativeFirst ||
+                              kind == AdaptiveRouting::AboNegativeFirst ||
+                              kind == AdaptiveRouting::AboPositiveLast;
+    if (cube_routing)
+        for (const auto& d : shape.dims)
+            if (d.k != 2)
+                throw RoutingError("negative-first routings are for hypercubes (every "
+                                   "dimension of two switches)");
+    const bool ador = kind == AdaptiveRouting::Ador || kind == AdaptiveRouting::MixedAdor;
+    const bool mixed = kind == AdaptiveRouting::MixedDor || kind == AdaptiveRouting::MixedAdor;
     const std::vector<std::vector<int>> orders =
         mixed ? mixed_orders(nd) : std::vector<std::vector<int>>{mixed_orders(nd)[0]};
     const unsigned per_order = ador ? 2 : 1; // VLs per order
@@ -108,6 +116,22 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                     cands.clear();
                     if (t.sw == x) {
                         cands.push_back({t.port, 0});
+                    } else if (cube_routing) {
+                        // Phase 1: the negative dimensions (ABO: but dimension 1 / and
+                        // dimension 1); phase 2, once none is left: every other one.
+                        const auto phase1 = [&](int d) {
+                            if (kind == AdaptiveRouting::AboNegativeFirst && d == 0) return false;
+                            if (kind == AdaptiveRouting::AboPositiveLast && d == 0) return true;
+                            return shape.coord[x][d] == 1 && shape.coord[t.sw][d] == 0;
+                        };
+                        for (int pass = 0; pass < 2 && cands.empty(); ++pass)
+                            for (int d = 0; d < nd; ++d) {
+                                if (shape.coord[x][d] == shape.coord[t.sw][d]) continue;
+                                if (pass == 0 && !phase1(d)) continue;
+                                c = shape.coord[x];
+                                c[d] = shape.coord[t.sw][d];
+                                for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, 0});
+                            }
                     } else {
                         int d = -1;
                         for (int o : order)

@@ -13,6 +13,13 @@
 //     source sets, d mod 4 for the destination host's index d within its switch; each order on
 //     its own VL (VL = SL), the order read back from the input VL.
 //   - Mixed ADOR: both, VL = 2 SL for hops in order and 2 SL + 1 for the extra hop.
+//   - Hypercubes (§3.4, every dimension of two switches; a "negative" dimension is one where the
+//     current switch has coordinate 1 and the destination 0): Negative First routes adaptively
+//     among all negative dimensions, then among all others; ABO Negative First takes the
+//     negative dimensions but dimension 1 first; ABO Positive Last takes the negative
+//     dimensions and dimension 1 first. All candidates are minimal (priority 0) and on VL 0;
+//     whether a variant is deadlock-free on one VL is for `ibrt check --tables` to say (the
+//     turn-model argument covers Negative First).
 // Every candidate goes over any of the parallel cables to the chosen switch. The routings
 // assume a complete FlatFly (the paper's setting); on a damaged one they decline and Distance
 // Based routing (engines/direct/distance_based.hpp) is the adaptive choice.
@@ -27,15 +34,29 @@
 
 namespace ibrt::flatfly {
 
-enum class AdaptiveRouting { Ador, MixedDor, MixedAdor };
+enum class AdaptiveRouting {
+    Ador,
+    MixedDor,
+    MixedAdor,
+    NegativeFirst,
+    AboNegativeFirst,
+    AboPositiveLast
+};
 
-inline constexpr std::string_view kAdaptiveChoices[] = {"none", "ador", "mixed-dor", "mixed-ador"};
+inline constexpr std::string_view kAdaptiveChoices[] = {"none",
+                                                        "ador",
+                                                        "mixed-dor",
+                                                        "mixed-ador",
+                                                        "negative-first",
+                                                        "abo-negative-first",
+                                                        "abo-positive-last"};
 inline constexpr EngineParam kAdaptiveParam{
     "adaptive",
     EngineParam::Kind::Choice,
     "none",
     "also produce forwarding sets of an adaptive routing of paper 003 §3.3 for `ibrt sim`: "
-    "ador, mixed-dor or mixed-ador (complete FlatFlies only)",
+    "ador, mixed-dor or mixed-ador (complete FlatFlies only); on hypercubes also negative-first, "
+    "abo-negative-first, abo-positive-last (§3.4)",
     0,
     0,
     kAdaptiveChoices};

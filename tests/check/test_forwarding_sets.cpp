@@ -162,3 +162,24 @@ TEST_CASE("FlatFly ADOR, Mixed DOR, Mixed ADOR: every choice delivers, no credit
     CHECK_THROWS_WITH(make_engine("flatfly")->route(d.fabric, nullptr, o2),
                       Catch::Contains("use distance_based for damaged fabrics"));
 }
+
+TEST_CASE("hypercube turn-model routings: deadlock-free on one VL, as the check shows") {
+    const Fabric f = gen::hypercube(5, 1, 2);
+    for (const char* a : {"negative-first", "abo-negative-first", "abo-positive-last"}) {
+        EngineOptions opt;
+        opt.params["adaptive"] = a;
+        const Routing r = make_engine("flatfly")->route(f, nullptr, opt);
+        const ForwardingSetsReport x = check_forwarding_sets(f, r);
+        INFO(a);
+        CHECK(forwarding_sets_ok(x));
+        CHECK(x.vls == 1);
+        CHECK(x.max_hops == 5); // minimal: at most one hop per dimension
+    }
+    // Not a hypercube: declined.
+    gen::HyperXParams hp;
+    hp.k = {3, 3};
+    EngineOptions opt;
+    opt.params["adaptive"] = "negative-first";
+    CHECK_THROWS_WITH(make_engine("flatfly")->route(gen::hyperx(hp), nullptr, opt),
+                      Catch::Contains("for hypercubes"));
+}

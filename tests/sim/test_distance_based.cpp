@@ -204,3 +204,19 @@ TEST_CASE("FlatFly ADOR takes its extra hops when the minimal output is spoken f
     CHECK(ador.verdict == Verdict::Ok);
     CHECK(ador.vl_util_mean[1] > 0.01); // the extra hops run on VL 1
 }
+
+TEST_CASE("negative-first on a hypercube: the imbalance paper 003 §4 reports") {
+    // "Turn model routings (negative first / positive last) perform really badly, as they
+    // create significant imbalance": on a 6D hypercube with 4 hosts per switch, uniform
+    // traffic, negative-first saturates well below DOR.
+    const Fabric f = gen::hypercube(6, 1, 4);
+    SimConfig c = run_config(0.6);
+    c.num_vls = 1;
+    const SimResult dor = simulate(f, make_engine("flatfly")->route(f, nullptr, {}), c);
+    EngineOptions opt;
+    opt.params["adaptive"] = "negative-first";
+    const SimResult nf = simulate(f, make_engine("flatfly")->route(f, nullptr, opt), c);
+    CHECK(nf.verdict == Verdict::Ok);
+    CHECK(nf.accepted_fraction < 0.6 * dor.accepted_fraction);
+    CHECK(nf.link_util_max > 2 * nf.link_util_mean); // the imbalance
+}
