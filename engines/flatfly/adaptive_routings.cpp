@@ -55,10 +55,11 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                 throw RoutingError("negative-first routings are for hypercubes (every "
                                    "dimension of two switches)");
     const bool ador = kind == AdaptiveRouting::Ador || kind == AdaptiveRouting::MixedAdor;
+    const bool twisted = kind == AdaptiveRouting::TwistedDor;
     const bool mixed = kind == AdaptiveRouting::MixedDor || kind == AdaptiveRouting::MixedAdor;
     const std::vector<std::vector<int>> orders =
         mixed ? mixed_orders(nd) : std::vector<std::vector<int>>{mixed_orders(nd)[0]};
-    const unsigned per_order = ador ? 2 : 1; // VLs per order
+    const unsigned per_order = ador || twisted ? 2 : 1; // VLs per order
     const unsigned vls = unsigned(orders.size()) * per_order;
 
     // The dimension each switch port runs in (-1: a host or nothing), and per switch and
@@ -99,7 +100,7 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
         host_rank[l] = std::uint8_t(rank);
     }
 
-    auto rf = std::make_shared<RoutingFunction>(f, max_lid, vls, ador);
+    auto rf = std::make_shared<RoutingFunction>(f, max_lid, vls, ador || twisted);
     rf->vl_by_in_vl = true;
     std::vector<Candidate> cands;
     std::vector<int> c;
@@ -108,8 +109,9 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
         const PortNum np = f.node(sw).num_ports;
         for (unsigned v = 0; v < vls; ++v) {
             const std::vector<int>& order = orders[v / per_order];
-            for (PortNum in = 0; in <= (ador ? np : 0); ++in) {
+            for (PortNum in = 0; in <= (ador || twisted ? np : 0); ++in) {
                 const int in_dim = ador ? port_dim[x][in] : -1;
+                const bool from_host = in > 0 && port_dim[x][in] < 0;
                 for (Lid l = 1; l <= max_lid; ++l) {
                     const auto& t = target[l];
                     if (t.sw == mapping::kNone || t.port == 0) continue;
@@ -132,6 +134,12 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                                 c[d] = shape.coord[t.sw][d];
                                 for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, 0});
                             }
+                    } else if (twisted && from_host &&
+                               shape.coord[x][nd - 1] !=
+                                   int(host_rank[l] % unsigned(shape.dims[nd - 1].k))) {
+                        c = shape.coord[x];
+                        c[nd - 1] = int(host_rank[l] % unsigned(shape.dims[nd - 1].k));
+                        for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, 0});
                     } else {
                         int d = -1;
                         for (int o : order)
@@ -171,7 +179,9 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                 for (unsigned v = 0; v < vls; ++v) {
                     const unsigned base = v / per_order * per_order;
                     const bool same = port_dim[x][in] >= 0 && port_dim[x][in] == port_dim[x][out];
-                    t[v] = std::uint8_t(port_dim[x][out] < 0 ? v : base + (ador && same ? 1 : 0));
+                    const bool twist = twisted && port_dim[x][in] < 0 && port_dim[x][out] == nd - 1;
+                    t[v] = std::uint8_t(
+                        port_dim[x][out] < 0 ? v : base + ((ador && same) || twist ? 1 : 0));
                 }
                 tab[Sl2Vl::index(np, in, out)] = t;
             }

@@ -13,6 +13,12 @@
 //     source sets, d mod 4 for the destination host's index d within its switch; each order on
 //     its own VL (VL = SL), the order read back from the input VL.
 //   - Mixed ADOR: both, VL = 2 SL for hops in order and 2 SL + 1 for the extra hop.
+//   - Twisted DOR: a packet from a host first hops, in the last dimension, to the switch whose
+//     coordinate there is d mod K_n for the destination host's index d within its switch (none
+//     if it is already there), on VL 1; then DOR on VL 0, so packets between one pair of
+//     switches no longer all meet at the same intermediate switches. VL 1 carries only first
+//     hops out of hosts, which nothing waits on, so DOR's acyclic VL 0 stays acyclic. Tables
+//     per input port (footnote 8: the first hop is decided by where the packet came from).
 //   - Hypercubes (§3.4, every dimension of two switches; a "negative" dimension is one where the
 //     current switch has coordinate 1 and the destination 0): Negative First routes adaptively
 //     among all negative dimensions, then among all others; ABO Negative First takes the
@@ -40,7 +46,8 @@ enum class AdaptiveRouting {
     MixedAdor,
     NegativeFirst,
     AboNegativeFirst,
-    AboPositiveLast
+    AboPositiveLast,
+    TwistedDor
 };
 
 inline constexpr std::string_view kAdaptiveChoices[] = {"none",
@@ -49,7 +56,8 @@ inline constexpr std::string_view kAdaptiveChoices[] = {"none",
                                                         "mixed-ador",
                                                         "negative-first",
                                                         "abo-negative-first",
-                                                        "abo-positive-last"};
+                                                        "abo-positive-last",
+                                                        "twisted-dor"};
 inline constexpr EngineParam kAdaptiveParam{
     "adaptive",
     EngineParam::Kind::Choice,

@@ -309,7 +309,8 @@ class FlatflyEngine final : public Engine {
                 : a == "mixed-ador"         ? flatfly::AdaptiveRouting::MixedAdor
                 : a == "negative-first"     ? flatfly::AdaptiveRouting::NegativeFirst
                 : a == "abo-negative-first" ? flatfly::AdaptiveRouting::AboNegativeFirst
-                                            : flatfly::AdaptiveRouting::AboPositiveLast);
+                : a == "abo-positive-last"  ? flatfly::AdaptiveRouting::AboPositiveLast
+                                            : flatfly::AdaptiveRouting::TwistedDor);
         }
         return r;
     }

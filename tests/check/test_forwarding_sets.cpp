@@ -132,7 +132,7 @@ TEST_CASE("FlatFly ADOR, Mixed DOR, Mixed ADOR: every choice delivers, no credit
     const struct {
         const char* name;
         unsigned vls, max_hops;
-    } cases[] = {{"ador", 2, 6}, {"mixed-dor", 4, 3}, {"mixed-ador", 8, 6}};
+    } cases[] = {{"ador", 2, 6}, {"mixed-dor", 4, 3}, {"mixed-ador", 8, 6}, {"twisted-dor", 2, 4}};
     for (const auto& c : cases) {
         EngineOptions opt;
         opt.params["adaptive"] = c.name;
@@ -140,7 +140,7 @@ TEST_CASE("FlatFly ADOR, Mixed DOR, Mixed ADOR: every choice delivers, no credit
         const ForwardingSetsReport x = check_forwarding_sets(f, r);
         INFO(c.name);
         CHECK(forwarding_sets_ok(x));
-        CHECK(x.max_hops == c.max_hops); // ADOR: one extra hop per dimension
+        CHECK(x.max_hops == c.max_hops); // ADOR: one extra hop per dimension; twisted: one
         CHECK(x.vls <= c.vls);
     }
     // Mixed: the source's SL is the destination host's index within its switch mod 4.
