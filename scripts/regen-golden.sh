@@ -85,6 +85,7 @@ sim adaptive-sadp "${ft43[@]}" "${fs[@]}" --selection sadp --pattern complement 
 sim adaptive-rp-2vl "${ft43[@]}" "${fs[@]}" --selection rp --vls 2 --sl spread --load 0.7
 sim adaptive-mc-obuf "${ft43[@]}" "${fs[@]}" --selection mc --output-buffer-bytes 512 --load 0.8
 sim vc-router "${ft43ps[@]}" --vc-router --vls 2 --load 0.7
+sim vc-router-sent "${ft43ps[@]}" --vc-router --vc-release sent --vls 2 --load 0.9
 
 # `ibrt sweep` (CSV): two engines, 1 and 2 VLs, on the bundled 8-host tree, with paper 000's
 # set-up (32-byte packets and buffers, 4 ns/byte, SLs spread over the VLs).

@@ -290,9 +290,15 @@ class Network {
     std::vector<std::uint8_t> vc_held_;
     std::vector<std::uint8_t> vc_rr_;
     void try_arbitrate_vc(PortId o);
-    bool vc_free(PortId o) const {
+    // VC v of output o can take a packet of `need` credits (SimConfig::VcRelease).
+    bool vc_usable(PortId o, std::uint32_t v, std::uint32_t need) const {
+        return cfg_.vc_release == SimConfig::VcRelease::Drained
+                   ? !vc_held_[o * V_ + v]
+                   : credits_[o * V_ + v] >= std::int32_t(need);
+    }
+    bool vc_free(PortId o, std::uint32_t need) const {
         for (std::uint32_t v = 0; v < V_; ++v)
-            if (!vc_held_[o * V_ + v]) return true;
+            if (vc_usable(o, v, need)) return true;
         return false;
     }
     // No SL2VL tables at all: SL mod VLs everywhere, without a lookup.
@@ -723,20 +729,24 @@ void Network::try_arbitrate(PortId o) {
 }
 
 // VC-router mode: the output serves one head at a time, inputs in round robin as the IB switch
-// does, each packet onto a free VC of the output (round robin over the VCs). A free VC's
-// downstream buffer is empty (its last holder's tail has left it), so it has credits for any
-// packet.
+// does, each packet onto a free VC of the output (round robin over the VCs): with
+// VcRelease::Drained one whose last holder's tail has left the downstream buffer (so it has
+// credits for any packet), with Sent one with credits for this packet.
 void Network::try_arbitrate_vc(PortId o) {
     Slot& out = sl_[o];
     if (out.peer == kNoPort || out.busy) return;
-    std::uint32_t vc = kNil;
-    for (std::uint32_t j = 0; j < V_ && vc == kNil; ++j)
-        if (const std::uint32_t v = (vc_rr_[o] + j) % V_; !vc_held_[o * V_ + v]) vc = v;
-    if (vc == kNil) return;
     const PortId first = o - out.pnum;
+    // Sends the head of input buffer (in, in_vl) on a free VC, round robin over the VCs; false
+    // when no VC can take it.
     const auto go = [&](PortId in, std::uint32_t in_vl) {
-        vc_rr_[o] = std::uint8_t((vc + 1) % V_);
-        transmit(o, in, in_vl, std::uint8_t(vc));
+        const std::uint32_t need = bufs_[in * V_ + in_vl].need;
+        for (std::uint32_t j = 0; j < V_; ++j)
+            if (const std::uint32_t v = (vc_rr_[o] + j) % V_; vc_usable(o, v, need)) {
+                vc_rr_[o] = std::uint8_t((v + 1) % V_);
+                transmit(o, in, in_vl, std::uint8_t(v));
+                return true;
+            }
+        return false;
     };
     if (!out.sw) {
         const std::uint32_t ca = ca_of_node_[out.node];
@@ -744,8 +754,8 @@ void Network::try_arbitrate_vc(PortId o) {
         for (std::uint32_t j = 0; j < V_; ++j) { // the source queues in turn
             const std::uint32_t v = (out.rr + j) % V_;
             if (bufs_[first * V_ + v].head == kNil) continue;
-            out.rr = std::uint8_t((v + 1) % V_);
-            return go(first, v);
+            if (go(first, v)) out.rr = std::uint8_t((v + 1) % V_);
+            return;
         }
         return;
     }
@@ -755,7 +765,10 @@ void Network::try_arbitrate_vc(PortId o) {
         const PortId i = first + 1 + (out.rr + k) % np;
         if (sl_[i].reads >= cfg_.speedup) continue;
         for (std::uint32_t v = 0; v < V_; ++v)
-            if (bufs_[i * V_ + v].out == o) return go(i, v);
+            if (bufs_[i * V_ + v].out == o) {
+                go(i, v);
+                return;
+            }
     }
 }
 
@@ -818,7 +831,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     const bool sw = sl_[o].sw;
     const std::uint32_t c = p.credits;
     credits_[o * V_ + ovl] -= std::int32_t(c);
-    if (vc_router_) vc_held_[o * V_ + ovl] = 1;
+    if (vc_router_ && cfg_.vc_release == SimConfig::VcRelease::Drained) vc_held_[o * V_ + ovl] = 1;
     sl_[o].busy = 1;
     const Time ser = Time(p.size) * sl_[o].ppb;
     Time start = now_;
@@ -954,8 +967,8 @@ bool Network::bind_head(std::uint32_t b) {
         const std::uint8_t ovl = vc_router_ ? 0 : candidate_vl(m, in.nports, in.pnum, outp, p);
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
-        views_[j].fits =
-            vc_router_ ? vc_free(first + outp) : room(first + outp, ovl) >= std::int32_t(p.credits);
+        views_[j].fits = vc_router_ ? vc_free(first + outp, p.credits)
+                                    : room(first + outp, ovl) >= std::int32_t(p.credits);
         if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
     }
     if (best == 256) {
@@ -1083,7 +1096,7 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
         const PortId d = sl_[out].peer;
         const bool sw = is_switch_[f_.port_node(d)];
         if (vc_router_) {
-            if (vc_free(out)) return kMoves;
+            if (vc_free(out, std::uint32_t(need))) return kMoves;
             for (std::uint32_t v = 0; v + 1 < V_; ++v) to.push_back(sw ? d * V_ + v : kSink);
             ovl = V_ - 1; // the last one is returned
         } else if (credits_[ob] >= need) {

@@ -67,6 +67,12 @@ struct SimConfig {
     // until its tail has left the downstream buffer, and each hop's VC is any free one (round
     // robin), not SL2VL's. Off: the IB switch (IBA §7.9: credits per VL, shared by every packet).
     bool vc_router = false;
+    // When a VC-router output VC is free again: Drained, when its holder's tail has left the
+    // downstream buffer (one packet per VC buffer; BookSim's wait_for_tail_credit = 1); Sent,
+    // when the tail has been sent and the VC has credits for the next packet (several packets
+    // may share a VC buffer; BookSim's default, wait_for_tail_credit = 0).
+    enum class VcRelease : std::uint8_t { Drained, Sent };
+    VcRelease vc_release = VcRelease::Drained;
 
     // Traffic.
     TrafficSpec traffic;

@@ -112,6 +112,12 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                  "packet until its tail has left the downstream buffer, and each hop takes any "
                  "free VC (default: the IB switch, credits per VL shared by all packets)")
         ->group(m);
+    sub.add_option("--vc-release", o.vc_release,
+                   "With --vc-router, when an output VC is free again: drained (its packet's "
+                   "tail has left the downstream buffer; BookSim wait_for_tail_credit=1) or sent "
+                   "(the tail is sent and the VC has credits; BookSim's default)")
+        ->default_val("drained")
+        ->group(m);
     sub.add_option("--buffer-bytes", o.buffer_bytes, "Input buffer per VL per port")
         ->default_val(1024)
         ->check(whole_in(1, kMaxSimSize))
@@ -216,6 +222,13 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     if (a.speedup < 1 || a.speedup > 255) throw InputError("--speedup", 0, "must be 1..255");
     c.speedup = std::uint8_t(a.speedup);
     c.vc_router = a.vc_router;
+    if (a.vc_release == "drained")
+        c.vc_release = sim::SimConfig::VcRelease::Drained;
+    else if (a.vc_release == "sent")
+        c.vc_release = sim::SimConfig::VcRelease::Sent;
+    else
+        throw InputError("--vc-release", 0,
+                         fmt::format("expected drained or sent, got '{}'", a.vc_release));
     if (!a.vlarb_high.empty()) c.vlarb.high = parse_vlarb(a.vlarb_high, "--vlarb-high");
     if (!a.vlarb_low.empty()) c.vlarb.low = parse_vlarb(a.vlarb_low, "--vlarb-low");
     if (a.vlarb_limit < 0 || a.vlarb_limit > 255)
@@ -350,7 +363,10 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"latency_samples", c.latency_samples},
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
-    if (c.vc_router) j["vc_router"] = true;
+    if (c.vc_router) {
+        j["vc_router"] = true;
+        j["vc_release"] = c.vc_release == sim::SimConfig::VcRelease::Drained ? "drained" : "sent";
+    }
     return j;
 }
 

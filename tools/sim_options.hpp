@@ -35,6 +35,7 @@ struct SimOptions {
     double fly_ns = 20, routing_ns = 100, ns_per_byte = 0, credit_delay_ns = -1;
     int speedup = 1, vlarb_limit = 0;
     bool vc_router = false;
+    std::string vc_release = "drained";
     std::string vlarb_high, vlarb_low;
     // Measurement.
     double warmup_us = 10, measure_us = 50, drain_us = 50, deadlock_us = 0;

@@ -53,6 +53,22 @@ TEST_CASE("VC-router mode: one packet per VC on a link, so one flow gets VCs / r
     }
 }
 
+TEST_CASE("VC-router mode, VCs released when sent: several packets share a VC buffer") {
+    // BookSim's default (wait_for_tail_credit = 0): a VC is free for the next packet once the
+    // tail is sent and credits allow, so one flow streams at link rate as on the IB switch.
+    const auto x = test::two_switches(1);
+    SimConfig c = one_flow();
+    c.vc_router = true;
+    c.vc_release = SimConfig::VcRelease::Sent;
+    for (int vcs : {1, 2}) {
+        c.num_vls = std::uint8_t(vcs);
+        const SimResult r = simulate(x.f, x.r, c);
+        INFO(vcs << " VCs");
+        CHECK(r.verdict == Verdict::Ok);
+        CHECK(r.accepted_bytes_per_ns == Approx(0.25).epsilon(1e-3));
+    }
+}
+
 TEST_CASE("VC-router mode conserves packets and spreads them over the VCs") {
     const Fabric f = gen::fat_tree(4, 3);
     const Routing r = make_engine("mlid")->route(f, nullptr, {});
