@@ -26,8 +26,8 @@
 // layer 0 and keeps two VLs and SL 0 everywhere. The engine declines a fabric that is not a
 // Slim Fly, switches that cannot reach each other, more than 8 layers, and (Engine::route)
 // ports with fewer VLs than the layers need.
-#include "engines/direct/distance_based.hpp"
 #include "engines/direct/direct_lids.hpp"
+#include "engines/direct/distance_based.hpp"
 #include "engines/direct/neighbor_ports.hpp"
 #include "engines/engine.hpp"
 #include "fabric/display_name.hpp"
