@@ -56,6 +56,11 @@ std::string selection_names() {
     return out;
 }
 
+bool uses_load(Selection s) {
+    return s == Selection::MoreCredits || s == Selection::TwoRandomChoices ||
+           s == Selection::LeastLoaded;
+}
+
 bool needs_tree_coords(Selection s) {
     return s == Selection::SwitchPriority || s == Selection::DestinationPriority ||
            s == Selection::OriginPriority || s == Selection::StageDestinationPriority;

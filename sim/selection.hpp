@@ -42,6 +42,9 @@ std::optional<Selection> parse_selection(std::string_view name);
 std::string selection_names(); // for --help: "ff, ssp, ..."
 // SSP, SDP, SOP and SADP read fat-tree coordinates (fabric/routing_function.hpp TreeCoords).
 bool needs_tree_coords(Selection s);
+// MC, two random choices and least loaded read CandidateView::room_all and queued; the others
+// only `fits`.
+bool uses_load(Selection s);
 
 // What a selection function may see of one candidate (read-only).
 struct CandidateView {

@@ -980,11 +980,14 @@ bool Network::bind_head(std::uint32_t b) {
     }
     class_idx_.clear();
     class_views_.clear();
+    // Only the load-based functions read credits and queues (two more cache lines per
+    // candidate); the preferred-link ones need the room test alone.
+    const bool load = uses_load(cfg_.selection);
     for (std::size_t j = 0; j < cands.size(); ++j) {
         if (cands[j].priority != best) continue;
         CandidateView v = views_[j];
         const PortId o = first + cands[j].port;
-        if (cands[j].port != 0 && cands[j].port <= in.nports) {
+        if (load && cands[j].port != 0 && cands[j].port <= in.nports) {
             // The link's credits not yet claimed: downstream credits, less what already
             // waits in the output buffer for them.
             for (std::uint32_t x = 0; x < V_; ++x)
