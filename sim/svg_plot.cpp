@@ -34,6 +34,21 @@ std::string svg_header(double w, double h, double title_x, const std::string& ti
         w, h, w, h, title_x, xml_escape(title));
 }
 
+// Horizontal grid lines with their values at every `ys` up to ymax, then the plot's frame.
+void y_grid_and_frame(std::string& o, double L, double T, double pw, double ph, double ymax,
+                      double ys) {
+    for (double y = 0; y <= ymax + ys / 2; y += ys) {
+        const double py = T + ph - y / ymax * ph;
+        o += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
+                         "stroke=\"#ddd\"/>\n<text x=\"{3:.1f}\" y=\"{4:.1f}\" "
+                         "text-anchor=\"end\">{5:g}</text>\n",
+                         L, py, L + pw, L - 6, py + 4, y);
+    }
+    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
+                     "stroke=\"black\"/>\n",
+                     L, T, pw, ph);
+}
+
 } // namespace
 
 std::string line_plot_svg(const std::vector<PlotSeries>& series, const std::string& title,
@@ -61,15 +76,7 @@ std::string line_plot_svg(const std::vector<PlotSeries>& series, const std::stri
                          "text-anchor=\"middle\">{4:g}</text>\n",
                          px(x), T, T + ph, T + ph + 18, x);
     }
-    for (double y = 0; y <= ymax + ys / 2; y += ys) {
-        o += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
-                         "stroke=\"#ddd\"/>\n<text x=\"{3:.1f}\" y=\"{4:.1f}\" "
-                         "text-anchor=\"end\">{5:g}</text>\n",
-                         L, py(y), L + pw, L - 6, py(y) + 4, y);
-    }
-    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
-                     "stroke=\"black\"/>\n",
-                     L, T, pw, ph);
+    y_grid_and_frame(o, L, T, pw, ph, ymax, ys);
     o += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n",
                      L + pw / 2, H - 16, xml_escape(x_label));
     o += fmt::format("<text x=\"18\" y=\"{:.1f}\" text-anchor=\"middle\" "
@@ -116,14 +123,7 @@ std::string bar_chart_svg(const std::vector<std::string>& groups,
     ymax = std::ceil(ymax / ys) * ys;
     auto py = [&](double y) { return T + ph - y / ymax * ph; };
     std::string o = svg_header(W, H, L + pw / 2, title);
-    for (double y = 0; y <= ymax + ys / 2; y += ys)
-        o += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{2:.1f}\" y2=\"{1:.1f}\" "
-                         "stroke=\"#ddd\"/>\n<text x=\"{3:.1f}\" y=\"{4:.1f}\" "
-                         "text-anchor=\"end\">{5:g}</text>\n",
-                         L, py(y), L + pw, L - 6, py(y) + 4, y);
-    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" "
-                     "stroke=\"black\"/>\n",
-                     L, T, pw, ph);
+    y_grid_and_frame(o, L, T, pw, ph, ymax, ys);
     o += fmt::format("<text x=\"18\" y=\"{:.1f}\" text-anchor=\"middle\" "
                      "transform=\"rotate(-90 18 {:.1f})\">{}</text>\n",
                      T + ph / 2, T + ph / 2, xml_escape(y_label));
