@@ -993,7 +993,8 @@ bool Network::bind_head(std::uint32_t b) {
             for (std::uint32_t x = 0; x < V_; ++x)
                 v.room_all += credits_[o * V_ + x] - (obuf_ ? ocap_ - ocredits_[o * V_ + x] : 0) -
                               claimed_[o * V_ + x];
-            v.queued = sl_[o].waiting + sl_[o].busy;
+            if (cfg_.selection == Selection::LeastLoaded) // another cache line per candidate
+                v.queued = sl_[o].waiting + sl_[o].busy;
         }
         class_idx_.push_back(std::uint32_t(j));
         class_views_.push_back(v);
