@@ -2,10 +2,12 @@
 // path_compute.hpp for the exact rules and the documented deviation).
 #include "lidassign/path_compute.hpp"
 
+#include "fabric/parallel.hpp"
 #include "graph/yen.hpp"
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 
 namespace ibrt::lidassign {
 
@@ -85,43 +87,50 @@ PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud) {
 namespace {
 
 // The most loaded live link (ties: lowest index, i.e. lowest PortId) and the largest load among
-// the others, under point updates: a max segment tree over the links in PortId order. A dead
-// link holds -1 (loads are never negative).
+// the others, under point updates: a max tree of winners over the loads themselves (the loop
+// has just written the load it updates, so the leaf is in cache, and the tree of indices is a
+// quarter of a tree of (load, index) pairs: ~1 G updates at 16,384 hosts, bound by cache
+// misses). Dead links, and the padding to a power of two, hold negative loads.
 class LoadMax {
   public:
-    explicit LoadMax(std::size_t n) : size_(1) {
-        while (size_ < n) size_ <<= 1;
-        val_.assign(size_, -1);
-        win_.resize(2 * size_);
-        for (std::size_t i = 0; i < size_; ++i) win_[size_ + i] = static_cast<std::uint32_t>(i);
-        for (std::size_t x = size_ - 1; x >= 1; --x) win_[x] = pick(win_[2 * x], win_[2 * x + 1]);
+    // load has a power-of-two size of at least 2; it is read, never written, and the caller
+    // calls update(i) after changing load[i].
+    explicit LoadMax(const std::vector<std::int64_t>& load) : load_(load), size_(load.size()) {
+        win_.resize(size_);
+        for (std::size_t x = size_ - 1; x >= 1; --x) win_[x] = pick(2 * x);
     }
-    void set(std::size_t i, std::int64_t v) {
-        val_[i] = v;
+    void update(std::size_t i) {
         // Up from the leaf; an ancestor whose winner stays the same other leaf is unchanged,
         // and so is everything above it.
         for (std::size_t x = (size_ + i) >> 1; x >= 1; x >>= 1) {
-            const std::uint32_t w = pick(win_[2 * x], win_[2 * x + 1]);
+            const std::uint32_t w = pick(2 * x);
             if (w == win_[x] && w != i) break;
             win_[x] = w;
         }
     }
-    bool empty() const { return val_[win_[1]] < 0; }
+    bool empty() const { return load_[win_[1]] < 0; }
     std::size_t top() const { return win_[1]; }
     // max(0, largest load other than at `skip`).
     std::int64_t second(std::size_t skip) const {
         std::int64_t m = 0;
         // The siblings of the leaf's ancestors cover every other leaf exactly once.
-        for (std::size_t x = size_ + skip; x > 1; x >>= 1) m = std::max(m, val_[win_[x ^ 1]]);
+        for (std::size_t x = size_ + skip; x > 1; x >>= 1) m = std::max(m, load_[winner(x ^ 1)]);
         return m;
     }
 
   private:
-    // The larger load; ties (and two dead links) to the left, lower index.
-    std::uint32_t pick(std::uint32_t a, std::uint32_t b) const { return val_[b] > val_[a] ? b : a; }
+    // Node c's winner: an inner node's, or leaf c - size_ itself.
+    std::uint32_t winner(std::size_t c) const {
+        return c >= size_ ? static_cast<std::uint32_t>(c - size_) : win_[c];
+    }
+    // The winner of children a and a + 1; ties (and two dead links) to the left, lower index.
+    std::uint32_t pick(std::size_t a) const {
+        const std::uint32_t l = winner(a), r = winner(a + 1);
+        return load_[r] > load_[l] ? r : l;
+    }
+    const std::vector<std::int64_t>& load_;
     std::size_t size_;
-    std::vector<std::int64_t> val_;
-    std::vector<std::uint32_t> win_; // per tree node: the leaf of largest load below it
+    std::vector<std::uint32_t> win_; // inner nodes 1 .. size_ - 1
 };
 
 } // namespace
@@ -142,10 +151,6 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     constexpr std::uint32_t kUnset = SelectedPaths::kNone;
     candidates = std::clamp(candidates, 1, 16);
     const auto cas = f.cas();
-    auto is_link = [&](PortId e) {
-        return f.node(f.port_node(e)).is_switch() && f.port(e).connected() &&
-               f.node(f.port(e).peer_node).is_switch();
-    };
     SelectedPaths out;
     const std::size_t ns = f.switches().size();
     out.num_switches = ns;
@@ -153,6 +158,18 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     for (std::size_t i = 0; i < ns; ++i) out.index[f.switches()[i]] = static_cast<std::uint32_t>(i);
     out.by = by;
     out.num_cas = cas.size();
+    // Links (switch-to-switch edges) by dense id in PortId order: candidates, loads and the
+    // max tree use these ids, so the loop's per-link arrays are a few hundred kB, not one entry
+    // per port slot.
+    std::vector<std::uint32_t> link_of(f.num_port_slots(), kUnset);
+    std::vector<PortId> links;
+    for (PortId e = 0; e < f.num_port_slots(); ++e)
+        if (f.node(f.port_node(e)).is_switch() && f.port(e).connected() &&
+            f.node(f.port(e).peer_node).is_switch()) {
+            link_of[e] = static_cast<std::uint32_t>(links.size());
+            links.push_back(e);
+        }
+    const std::size_t nl = links.size();
     // CAs per switch (a CA counts at the switch its first end port is cabled to), and the
     // switches in order of their first CA: classes follow the (destination, source) CA order.
     std::vector<std::uint32_t> n_cas(ns, 0);
@@ -163,50 +180,73 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         const NodeId u = f.port(p).peer_node;
         if (n_cas[out.index[u]]++ == 0) order.push_back(u);
     }
-    // Yen's candidates per switch pair, computed on first use (destination by destination,
-    // so that YenSearch reuses its distances) and stored once.
-    graph::YenSearch yen(f, ud);
-    graph::YenSearch::Flat cands; // candidate r is cands.edges[cands.off[r], cands.off[r+1])
-    std::vector<std::uint32_t>& r_off = cands.off;
-    std::vector<PortId>& r_edges = cands.edges;
-    std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its first candidate
-    std::vector<std::uint8_t> memo_n(ns * ns, 0);     // and how many
+    // Yen's candidates, as link ids, in parts: by switch pair the destination switches are
+    // split into contiguous ranges, one per thread, each with its own YenSearch (which reuses
+    // its distances destination by destination); the classes are the same in any split. By CA
+    // pair one part, with the candidates of a switch pair computed on first use and shared.
     struct Class {
         std::uint32_t key;   // its entry in out.chosen
-        std::uint32_t first; // its first candidate
-        std::uint32_t eoff;  // where its first candidate's edges start (r_off[first])
+        std::uint32_t first; // its first candidate in its part
+        std::uint32_t eoff;  // where its first candidate's edges start (off[first])
         std::uint32_t mult;  // CA pairs in it
-        std::uint8_t count, alive_n;
+        std::uint8_t count, alive_n, part;
     };
-    std::vector<Class> classes;
-    // Per class, its live candidates (a bit each), apart from the rest: the scan of a link's
-    // classes reads only these, and 2 bytes a class stay in cache far better than 12.
-    std::vector<std::uint16_t> alive;
-    auto add_class = [&](std::size_t key, NodeId u, NodeId t, std::uint32_t mult) {
-        const std::size_t k = std::size_t(out.index[u]) * ns + out.index[t];
-        if (memo[k] == kUnset) {
-            memo[k] = static_cast<std::uint32_t>(r_off.size() - 1);
-            memo_n[k] = static_cast<std::uint8_t>(yen.run(u, t, candidates, cands));
-        }
-        const std::uint8_t count = memo_n[k];
-        if (count == 0) return; // no legal route: the pairs stay without a path
-        classes.push_back(
-            {static_cast<std::uint32_t>(key), memo[k], r_off[memo[k]], mult, count, count});
-        alive.push_back(static_cast<std::uint16_t>((1u << count) - 1));
+    struct Part {
+        graph::YenSearch::Flat cands; // candidate r is cands.edges[cands.off[r], cands.off[r+1])
+        std::vector<Class> classes;
+        std::vector<std::uint16_t> alive; // per class: its live candidates, a bit each
     };
+    auto to_links = [&](graph::YenSearch::Flat& fl, std::size_t from) {
+        for (std::size_t x = fl.off[from]; x < fl.edges.size(); ++x)
+            fl.edges[x] = link_of[fl.edges[x]];
+    };
+    std::vector<Part> parts;
     if (by == PairClasses::SwitchPair) {
         out.chosen.assign(ns * ns, kUnset);
-        for (std::size_t ti = 0; ti < order.size(); ++ti) {
-            const NodeId t = order[ti];
-            const std::uint32_t nt = n_cas[out.index[t]];
-            for (NodeId u : order) {
-                const std::uint32_t nu = n_cas[out.index[u]];
-                const std::uint32_t mult = u == t ? nu * (nu - 1) : nu * nt;
-                if (mult > 0) add_class(std::size_t(out.index[u]) * ns + out.index[t], u, t, mult);
+        const std::size_t threads = worker_count(order.size(), 8);
+        parts.resize(threads);
+        auto run_part = [&](std::size_t p) {
+            Part& part = parts[p];
+            graph::YenSearch yen(f, ud);
+            const std::size_t t0 = order.size() * p / threads,
+                              t1 = order.size() * (p + 1) / threads;
+            for (std::size_t ti = t0; ti < t1; ++ti) {
+                const NodeId t = order[ti];
+                const std::uint32_t nt = n_cas[out.index[t]];
+                for (NodeId u : order) {
+                    const std::uint32_t nu = n_cas[out.index[u]];
+                    const std::uint32_t mult = u == t ? nu * (nu - 1) : nu * nt;
+                    if (mult == 0) continue;
+                    const auto first = static_cast<std::uint32_t>(part.cands.off.size() - 1);
+                    const int count = yen.run(u, t, candidates, part.cands);
+                    if (count == 0) continue; // no legal route: the pairs stay without a path
+                    to_links(part.cands, first);
+                    part.classes.push_back(
+                        {static_cast<std::uint32_t>(out.index[u] * ns + out.index[t]), first,
+                         part.cands.off[first], mult, std::uint8_t(count), std::uint8_t(count),
+                         std::uint8_t(p)});
+                    part.alive.push_back(static_cast<std::uint16_t>((1u << count) - 1));
+                }
+                // The candidates take a GB at 16,384 hosts: after the first destination, reserve
+                // for the rest at its rate rather than copy on every doubling.
+                if (ti == t0) {
+                    const std::size_t rest = t1 - t0;
+                    part.cands.edges.reserve(part.cands.edges.size() * rest * 21 / 20);
+                    part.cands.off.reserve(part.cands.off.size() * rest * 21 / 20);
+                    part.classes.reserve(part.classes.size() * rest);
+                    part.alive.reserve(part.alive.size() * rest);
+                }
+                if (p == 0 && progress && ((ti - t0) & 15) == 0)
+                    progress(0.5 * double(ti - t0) / double(t1 - t0));
             }
-            if (progress && (ti & 15) == 0) progress(0.5 * double(ti) / double(order.size()));
-        }
+        };
+        run_parts(threads, run_part); // progress only from part 0, the caller's thread
     } else {
+        parts.resize(1);
+        Part& part = parts[0];
+        graph::YenSearch yen(f, ud);
+        std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its first candidate
+        std::vector<std::uint8_t> memo_n(ns * ns, 0);     // and how many
         const std::size_t n = cas.size();
         out.chosen.assign(n * n, kUnset);
         std::vector<NodeId> sw_of(n, kNoNode); // the switch a CA hangs off
@@ -217,88 +257,122 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         }
         for (std::size_t di = 0; di < n; ++di) {
             if (sw_of[di] == kNoNode) continue;
-            for (std::size_t si = 0; si < n; ++si)
-                if (si != di && sw_of[si] != kNoNode)
-                    add_class(di * n + si, sw_of[si], sw_of[di], 1);
+            for (std::size_t si = 0; si < n; ++si) {
+                if (si == di || sw_of[si] == kNoNode) continue;
+                const std::size_t k = std::size_t(out.index[sw_of[si]]) * ns + out.index[sw_of[di]];
+                if (memo[k] == kUnset) {
+                    memo[k] = static_cast<std::uint32_t>(part.cands.off.size() - 1);
+                    memo_n[k] = static_cast<std::uint8_t>(
+                        yen.run(sw_of[si], sw_of[di], candidates, part.cands));
+                    to_links(part.cands, memo[k]);
+                }
+                if (memo_n[k] == 0) continue;
+                part.classes.push_back({static_cast<std::uint32_t>(di * n + si), memo[k],
+                                        part.cands.off[memo[k]], 1, memo_n[k], memo_n[k], 0});
+                part.alive.push_back(static_cast<std::uint16_t>((1u << memo_n[k]) - 1));
+            }
             if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(n));
         }
     }
-    // The per-switch-pair index is done with; free it before the link lists (peak memory).
-    std::vector<std::uint32_t>().swap(memo);
-    std::vector<std::uint8_t>().swap(memo_n);
+    // Classes by global id: the parts in order.
+    std::vector<std::uint32_t> part_base{0};
+    for (const Part& p : parts)
+        part_base.push_back(part_base.back() + static_cast<std::uint32_t>(p.classes.size()));
+    const std::uint32_t num_classes = part_base.back();
+    auto cls = [&](std::uint32_t c) -> Class& {
+        const std::size_t p =
+            std::upper_bound(part_base.begin(), part_base.end(), c) - part_base.begin() - 1;
+        return parts[p].classes[c - part_base[p]];
+    };
+    std::vector<std::uint16_t> alive; // per class, apart from the rest: the scan of a link's
+    alive.reserve(num_classes);       // classes reads only these, 2 bytes a class
+    for (Part& p : parts) {
+        alive.insert(alive.end(), p.alive.begin(), p.alive.end());
+        std::vector<std::uint16_t>().swap(p.alive);
+    }
     auto route = [&](const Class& c, std::uint32_t j) {
-        return std::span<const PortId>(r_edges.data() + r_off[c.first + j],
-                                       r_edges.data() + r_off[c.first + j + 1]);
+        const graph::YenSearch::Flat& fl = parts[c.part].cands;
+        return std::span<const std::uint32_t>(fl.edges.data() + fl.off[c.first + j],
+                                              fl.edges.data() + fl.off[c.first + j + 1]);
     };
     // Per link, the classes with a candidate through it (ascending), and which candidates.
-    std::vector<std::uint32_t> l_off(f.num_port_slots() + 1, 0);
-    std::vector<std::uint32_t> last(f.num_port_slots(), kUnset);
-    for (std::uint32_t c = 0; c < classes.size(); ++c)
-        for (std::uint32_t j = 0; j < classes[c].count; ++j)
-            for (PortId e : route(classes[c], j))
+    std::vector<std::uint32_t> l_off(nl + 1, 0);
+    std::vector<std::uint32_t> last(nl, kUnset);
+    auto for_each_class = [&](auto&& fn) {
+        std::uint32_t c = 0;
+        for (const Part& p : parts)
+            for (const Class& x : p.classes) fn(c++, x);
+    };
+    for_each_class([&](std::uint32_t c, const Class& x) {
+        for (std::uint32_t j = 0; j < x.count; ++j)
+            for (std::uint32_t e : route(x, j))
                 if (last[e] != c) {
                     last[e] = c;
                     ++l_off[e + 1];
                 }
-    for (std::size_t i = 0; i < f.num_port_slots(); ++i) l_off[i + 1] += l_off[i];
-    std::vector<std::uint32_t> l_class(l_off.back());
-    std::vector<std::uint16_t> l_mask(l_off.back(), 0);
+    });
+    for (std::size_t i = 0; i < nl; ++i) l_off[i + 1] += l_off[i];
+    // A class and its candidates through the link side by side: a visit starts its scan at a
+    // random place in 1 GB of lists, one miss rather than two.
+    struct [[gnu::packed]] Entry {
+        std::uint32_t cls;
+        std::uint16_t mask;
+    };
+    std::vector<Entry> l_entry(l_off.back(), Entry{0, 0});
+    std::vector<std::int64_t> load(nl, 0);
     {
         std::vector<std::uint32_t> fill(l_off.begin(), l_off.end() - 1);
         std::fill(last.begin(), last.end(), kUnset);
-        for (std::uint32_t c = 0; c < classes.size(); ++c)
-            for (std::uint32_t j = 0; j < classes[c].count; ++j)
-                for (PortId e : route(classes[c], j)) {
+        for_each_class([&](std::uint32_t c, const Class& x) {
+            const std::int64_t w = std::int64_t(x.mult) * (kScale / x.count);
+            for (std::uint32_t j = 0; j < x.count; ++j)
+                for (std::uint32_t e : route(x, j)) {
                     if (last[e] != c) {
                         last[e] = c;
-                        l_class[fill[e]++] = c;
+                        l_entry[fill[e]++].cls = c;
                     }
-                    l_mask[fill[e] - 1] |= static_cast<std::uint16_t>(1u << j);
+                    l_entry[fill[e] - 1].mask |= static_cast<std::uint16_t>(1u << j);
+                    load[e] += w;
                 }
+        });
     }
-    std::vector<std::int64_t> load(f.num_port_slots(), 0);
-    for (const Class& c : classes)
-        for (std::uint32_t j = 0; j < c.count; ++j)
-            for (PortId e : route(c, j)) load[e] += std::int64_t(c.mult) * (kScale / c.count);
-    // Links still worth visiting, in PortId order, as positions in a max tree.
-    std::vector<PortId> links;
-    std::vector<std::uint32_t> pos(f.num_port_slots(), kUnset);
-    for (PortId e = 0; e < f.num_port_slots(); ++e)
-        if (l_off[e + 1] > l_off[e] && is_link(e)) {
-            pos[e] = static_cast<std::uint32_t>(links.size());
-            links.push_back(e);
-        }
-    LoadMax heap(links.size());
-    for (std::size_t i = 0; i < links.size(); ++i) heap.set(i, load[links[i]]);
-    std::vector<bool> dead(links.size(), false);
+    // Links with no candidate through them are dead from the start; a dead link's load stays
+    // far below zero whatever is added to it.
+    constexpr std::int64_t kDead = std::numeric_limits<std::int64_t>::min() / 4;
     std::size_t num_dead = 0;
+    for (std::size_t e = 0; e < nl; ++e)
+        if (l_off[e + 1] == l_off[e]) {
+            load[e] = kDead;
+            ++num_dead;
+        }
+    load.resize(std::max<std::size_t>(std::bit_ceil(nl), 2), kDead);
+    LoadMax heap(load);
     // One reduction changes the weights of all of a class's candidates; their edges overlap,
     // so the deltas are summed per edge first and each edge's load (and tree leaf) is set once.
-    std::vector<std::int64_t> delta(f.num_port_slots(), 0);
-    std::vector<PortId> touched;
+    std::vector<std::int64_t> delta(nl, 0);
+    std::vector<std::uint32_t> touched;
     auto adjust = [&](const Class& c, std::uint32_t j, std::int64_t d) {
-        for (PortId e : route(c, j)) {
+        for (std::uint32_t e : route(c, j)) {
             if (delta[e] == 0) touched.push_back(e);
             delta[e] += d;
         }
     };
     auto apply = [&] {
-        for (PortId e : touched) {
+        for (std::uint32_t e : touched) {
             load[e] += delta[e];
             delta[e] = 0;
-            if (pos[e] != kUnset && !dead[pos[e]]) heap.set(pos[e], load[e]);
+            if (load[e] >= 0) heap.update(e);
         }
         touched.clear();
     };
-    // l_class of a link is in class order. Classes before the link's cursor are settled for
+    // A link's entries are in class order. Classes before the link's cursor are settled for
     // good: they either have no candidate through the link any more or every candidate they
     // have left uses it (and candidates only ever die), so each list is scanned once in total.
     std::vector<std::uint32_t> cursor(l_off.begin(), l_off.end() - 1);
     std::size_t visits = 0;
     while (!heap.empty()) {
-        const std::size_t top = heap.top();
-        const std::int64_t second = heap.second(top);
-        const PortId e = links[top];
+        const std::size_t e = heap.top();
+        const std::int64_t second = heap.second(e);
         // Drop, class by class (lowest class first), the candidates through e of classes that
         // keep one avoiding e, until e is no longer above the next most loaded link.
         bool reduced = false;
@@ -306,15 +380,16 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         const std::uint32_t end = l_off[e + 1];
         for (; i < end; ++i) {
             // The scan is bound by these random reads: ask for the next ones early.
-            if (i + 16 < end) __builtin_prefetch(&alive[l_class[i + 16]]);
-            const std::uint16_t live = alive[l_class[i]];
-            const std::uint16_t through = live & l_mask[i];
+            if (i + 16 < end) __builtin_prefetch(&alive[l_entry[i + 16].cls]);
+            const std::uint16_t live = alive[l_entry[i].cls];
+            const std::uint16_t through = live & l_entry[i].mask;
             if (through == 0 || through == live) continue; // settled
             if (reduced && load[e] <= second) break;
-            Class& c = classes[l_class[i]];
+            Class& c = cls(l_entry[i].cls);
+            const graph::YenSearch::Flat& fl = parts[c.part].cands;
             // Its candidates' offsets and edges: two reads that need not wait for each other.
-            __builtin_prefetch(r_off.data() + c.first);
-            __builtin_prefetch(r_edges.data() + c.eoff);
+            __builtin_prefetch(fl.off.data() + c.first);
+            __builtin_prefetch(fl.edges.data() + c.eoff);
             reduced = true;
             const std::int64_t old_w = std::int64_t(c.mult) * (kScale / c.alive_n);
             const std::uint32_t left = c.alive_n - std::popcount(through);
@@ -327,27 +402,25 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
                     adjust(c, j, new_w - old_w);
             }
             apply();
-            alive[l_class[i]] = static_cast<std::uint16_t>(live & ~through);
+            alive[l_entry[i].cls] = static_cast<std::uint16_t>(live & ~through);
             c.alive_n = static_cast<std::uint8_t>(left);
         }
         cursor[e] = i;
         if (i == end) { // nothing left to reduce, ever
-            dead[top] = true;
+            load[e] = kDead;
             ++num_dead;
-            heap.set(top, -1);
+            heap.update(e);
         }
         ++visits;
-        if (progress && (visits & 1023) == 0)
-            progress(0.5 + 0.5 * double(num_dead) / double(links.size()));
+        if (progress && (visits & 1023) == 0) progress(0.5 + 0.5 * double(num_dead) / double(nl));
     }
-    // Keep only the selected route of each class.
-    for (std::size_t x = 0; x < classes.size(); ++x) {
-        const Class& c = classes[x];
+    // Keep only the selected route of each class, as PortIds.
+    for_each_class([&](std::uint32_t x, const Class& c) {
         const auto r = route(c, static_cast<std::uint32_t>(std::countr_zero(alive[x])));
         out.chosen[c.key] = static_cast<std::uint32_t>(out.off.size() - 1);
-        out.edges.insert(out.edges.end(), r.begin(), r.end());
+        for (std::uint32_t e : r) out.edges.push_back(links[e]);
         out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
-    }
+    });
     if (progress) progress(1.0);
     return out;
 }

@@ -16,6 +16,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <string>
 #include <tuple>
 
@@ -145,6 +146,29 @@ TEST_CASE("separate is registered and deterministic") {
     const Routing b = make_engine("separate")->route(f, nullptr, {});
     CHECK(a.lft == b.lft);
     CHECK(a.dlid_choice == b.dlid_choice);
+}
+
+TEST_CASE("separate gives the same tables on any number of threads") {
+    gen::DragonflyParams dp;
+    dp.a = 6;
+    dp.h = 3;
+    dp.p = 3; // 19 groups, 114 switches, 342 CAs: split into parts at 2 and 3 threads
+    const Fabric f = gen::dragonfly(dp);
+    auto route_on = [&](const char* threads) {
+        ::setenv("IBRT_THREADS", threads, 1);
+        Routing r = make_engine("separate")->route(f, nullptr, {});
+        ::unsetenv("IBRT_THREADS");
+        return r;
+    };
+    const Routing one = route_on("1");
+    for (const char* n : {"2", "3"}) {
+        INFO("IBRT_THREADS=" << n);
+        const Routing r = route_on(n);
+        CHECK(r.lft == one.lft);
+        CHECK(r.dlid_choice == one.dlid_choice);
+        CHECK(r.stats == one.stats);
+    }
+    check_clean(f, one);
 }
 
 TEST_CASE("separate honours preassigned LIDs and refits to each port's LMC") {
