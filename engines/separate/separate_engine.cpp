@@ -224,14 +224,17 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             const PortId p = first_end_port(f, cas[t]);
             if (p != kNoPort) base_of[t - b0] = r.lids.base(p);
         }
-        for (std::size_t si = 0; si < n; ++si) {
-            Lid* row = r.dlid_choice.data() + si * n;
-            for (std::size_t t = b0; t < b1; ++t) {
-                Lid& x = block[(t - b0) * n + si];
-                row[t] = x != 0 ? x : base_of[t - b0];
-                x = 0;
+        const std::size_t parts = worker_count(n, 4096); // rows are independent
+        run_parts(parts, [&](std::size_t part) {
+            for (std::size_t si = n * part / parts; si < n * (part + 1) / parts; ++si) {
+                Lid* row = r.dlid_choice.data() + si * n;
+                for (std::size_t t = b0; t < b1; ++t) {
+                    Lid& x = block[(t - b0) * n + si];
+                    row[t] = x != 0 ? x : base_of[t - b0];
+                    x = 0;
+                }
             }
-        }
+        });
     };
     constexpr std::uint32_t kUnset = 0xffffffffu;
     TreeCache cache(f, ud);
@@ -523,7 +526,12 @@ Routing route_separate(const Fabric& f, const Lids* preassigned, const EngineOpt
             if (preassigned->has_lid(p))
                 pre->assign(port_to_canon(p), preassigned->base(p), preassigned->lmc(p));
     }
-    const Routing rc = route_in_order(g, pre ? &*pre : nullptr, opt, stats);
+    Routing rc = route_in_order(g, pre ? &*pre : nullptr, opt, stats);
+    // Already in GUID order (ibrt gen's fabrics): nothing to map back (the per-pair table alone
+    // is 268 M entries at 16,384 hosts).
+    bool identity = true;
+    for (NodeId n = 0; n < f.num_nodes() && identity; ++n) identity = c->to_orig[n] == n;
+    if (identity) return rc;
     Routing r;
     r.lmc = rc.lmc;
     r.stats = rc.stats;
