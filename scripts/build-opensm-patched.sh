@@ -4,6 +4,9 @@
 # (docs/deploy.md, "The patched opensm").
 #
 #   build-opensm-patched.sh OUTDIR     the .debs land in OUTDIR (created)
+#   build-opensm-patched.sh --source-dir DIR OUTDIR
+#                                      use DIR, an unpacked Debian source tree of opensm (e.g. a
+#                                      checkout of Debian's packaging), instead of apt-get source
 #
 # How: the deb-src line for the running release is added when apt has none, `apt-get source
 # opensm` fetches the package Debian builds its opensm from, the patches go into
@@ -23,7 +26,12 @@
 # (-j2 on the 2-core machines) as it shares them. Needs root for apt-get (or sudo).
 set -euo pipefail
 
-OUT=${1:?usage: build-opensm-patched.sh OUTDIR}
+SOURCE_DIR=
+if [ "${1:-}" = --source-dir ]; then
+  SOURCE_DIR=$(cd "${2:?--source-dir DIR}" && pwd)
+  shift 2
+fi
+OUT=${1:?usage: build-opensm-patched.sh [--source-dir DIR] OUTDIR}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 PATCHES=("$HERE"/opensm-patches/*.patch)
 [ -e "${PATCHES[0]}" ] || { echo "build-opensm-patched: no patches in $HERE/opensm-patches" >&2; exit 2; }
@@ -33,6 +41,7 @@ LOCAL_SUFFIX=ibrt1
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 sum=$(cat "${PATCHES[@]}" "$0" | sha256sum | cut -d' ' -f1)
+if [ -n "$SOURCE_DIR" ]; then sum="$sum-$(basename "$SOURCE_DIR")"; fi
 if [ -f "$OUT/BUILD-INFO" ] && grep -qx "patches-sha256: $sum" "$OUT/BUILD-INFO" &&
   ls "$OUT"/opensm_*.deb >/dev/null 2>&1; then
   echo "build-opensm-patched: $OUT is up to date ($(sed -n 's/^version: //p' "$OUT/BUILD-INFO"))"
@@ -93,9 +102,17 @@ add_changelog_entry() { # DIR VERSION
 }
 
 method=
-if apt-get source -qq opensm >source.log 2>&1; then
+if [ -n "$SOURCE_DIR" ]; then
+  cp -a "$SOURCE_DIR" "$WORK/opensm-src"
+  srcver=$(cd "$WORK/opensm-src" && dpkg-parsechangelog -S Version)
+fi
+if [ -n "$SOURCE_DIR" ] || apt-get source -qq opensm >source.log 2>&1; then
   method=dpkg-buildpackage
-  src=$(find . -maxdepth 1 -type d -name "opensm-$upver*" | head -n 1)
+  if [ -n "$SOURCE_DIR" ]; then
+    src=opensm-src
+  else
+    src=$(find . -maxdepth 1 -type d -name "opensm-$upver*" | head -n 1)
+  fi
   mkdir -p "$src/debian/patches"
   touch "$src/debian/patches/series"
   for p in "${PATCHES[@]}"; do
@@ -112,7 +129,10 @@ if apt-get source -qq opensm >source.log 2>&1; then
     echo "build-opensm-patched: dpkg-buildpackage failed" >&2
     exit 1
   }
-  debs=("$WORK"/*.deb)
+  debs=()
+  for deb in "$WORK"/*.deb; do
+    case "$deb" in *-dbgsym_*) ;; *) debs+=("$deb") ;; esac
+  done
 else
   orig=$(ls opensm_"$upver".orig.tar.* 2>/dev/null | head -n 1 || true)
   if [ -z "$orig" ]; then
