@@ -19,10 +19,12 @@ BUILD=(
 )
 # What the tests and tools of `make check`, `make bench` and `make fuzz` run: the simulated
 # fabric (ibsim), ibdmchk (ibutils), glpsol, clang for fuzzing, groff/man for the man pages,
-# and a one-node Slurm cluster for the sweep test (tests/e2e/test_sweep_slurm.sh).
+# a one-node Slurm cluster for the sweep test (tests/e2e/test_sweep_slurm.sh), libibmad-dev for
+# the SA query helper of tests/e2e/test_sa_path_selection.sh, and what builds the patched
+# opensm packages (`make opensm-patched`; it installs opensm's own build dependencies itself).
 TEST=(
   clang clang-format ibsim-utils ibutils glpk-utils python3 bc time groff-base man-db
-  slurmctld slurmd slurm-client munge
+  slurmctld slurmd slurm-client munge libibmad-dev dpkg-dev fakeroot
 )
 
 mode=all

@@ -8,13 +8,20 @@
 //
 // The plugin must never crash the SM: every callback catches everything at the C boundary,
 // logs it and returns -1, so opensm tries the next engine (and finally minhop).
+//
+// On an opensm with opensm-patches/0001 the SA also asks the engine which LID pairs to hand
+// out for a port pair (path_lid_pairs), so applications get the engine's path selection; on
+// a stock opensm that callback does not exist and the plugin works as before.
 #include "engines/engine.hpp"
+#include "engines/opensm/path_lids_answer.hpp"
 #include "engines/opensm/path_sl_answer.hpp"
 #include "engines/opensm/plugin_options.hpp"
 #include "engines/opensm/subnet_snapshot.hpp"
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
+#include <dlfcn.h>
 #include <exception>
 #include <fstream>
 #include <memory>
@@ -35,7 +42,9 @@ struct PluginContext;
 struct RoutedSubnet {
     Routing routing;
     std::unordered_map<std::uint64_t, NodeId> node_by_guid;
-    std::vector<PortNum> num_ports; // per NodeId
+    std::vector<PortNum> num_ports;        // per NodeId
+    std::vector<std::uint32_t> ca_of_port; // for path_lid_pairs: dlid_choice's row per port
+    std::size_t num_cas = 0;
 };
 
 struct EngineContext {
@@ -50,6 +59,7 @@ struct EngineContext {
 
 struct PluginContext {
     osm_opensm_t* osm = nullptr;
+    bool sa_path_lids = false; // the running opensm has path_lid_pairs (opensm-patches/0001)
     osm::PluginOptions options;
     std::vector<std::unique_ptr<EngineContext>> engines;
 };
@@ -137,6 +147,8 @@ int route(EngineContext* e) {
 
     auto routed = std::make_shared<RoutedSubnet>();
     routed->node_by_guid = std::move(snap.node_by_guid);
+    routed->ca_of_port = osm::ca_index_of_ports(snap.fabric);
+    routed->num_cas = snap.fabric.cas().size();
     for (const Node& node : snap.fabric.nodes()) routed->num_ports.push_back(node.num_ports);
     routed->routing = std::move(r);
     std::atomic_store(&e->last, std::shared_ptr<const RoutedSubnet>(std::move(routed)));
@@ -171,6 +183,42 @@ uint8_t cb_path_sl(void* ctx, uint8_t hint, const ib_net16_t slid, const ib_net1
     return osm::answer_path_sl(r->routing, hint, cl_ntoh16(slid), cl_ntoh16(dlid));
 }
 
+// The ports are not needed: their LID ranges, which the answer must stay within, name them.
+int cb_path_lid_pairs(void* ctx, const osm_port_t*, const osm_port_t*, uint16_t src_lid_min,
+                      uint16_t src_lid_max, uint16_t dest_lid_min, uint16_t dest_lid_max,
+                      uint16_t* slids, uint16_t* dlids, unsigned max_pairs) {
+    try {
+        const auto r = std::atomic_load(&static_cast<EngineContext*>(ctx)->last);
+        if (!r) return 0; // not routed by us yet: opensm's order
+        return static_cast<int>(osm::answer_path_lids(r->routing, r->ca_of_port, r->num_cas,
+                                                      src_lid_min, src_lid_max, dest_lid_min,
+                                                      dest_lid_max, slids, dlids, max_pairs));
+    } catch (...) {
+        return 0; // opensm's order; the SA must not die over a path lookup
+    }
+}
+
+// osm_routing_engine_t of an opensm with opensm-patches/0001: one more callback after `next`,
+// the last field, so the stock layout is a prefix of it. The plugin is built against the stock
+// headers, so it spells the field out; it may write it only when that opensm is running (the
+// struct is opensm's allocation, the field past its end on a stock opensm).
+using PathLidPairsFn = int (*)(void*, const osm_port_t*, const osm_port_t*, uint16_t, uint16_t,
+                               uint16_t, uint16_t, uint16_t*, uint16_t*, unsigned);
+struct PatchedRoutingEngine {
+    osm_routing_engine_t stock;
+    PathLidPairsFn path_lid_pairs;
+};
+static_assert(offsetof(PatchedRoutingEngine, path_lid_pairs) == sizeof(osm_routing_engine_t),
+              "the patched field follows the stock struct without padding");
+
+// Built against the patched headers (the patched libopensm-dev) the field is a member already.
+template <class RoutingEngine> void set_path_lid_pairs(RoutingEngine* re) {
+    if constexpr (requires { re->path_lid_pairs; })
+        re->path_lid_pairs = cb_path_lid_pairs;
+    else
+        reinterpret_cast<PatchedRoutingEngine*>(re)->path_lid_pairs = cb_path_lid_pairs;
+}
+
 void cb_update_sl2vl(void* ctx, osm_physp_t* port, uint8_t in_port, uint8_t out_port,
                      ib_slvl_table_t* t) {
     auto* e = static_cast<EngineContext*>(ctx);
@@ -196,6 +244,8 @@ void cb_update_sl2vl(void* ctx, osm_physp_t* port, uint8_t in_port, uint8_t out_
 void cb_destroy(void*) {} // contexts belong to the plugin and die with it
 
 int cb_setup(osm_routing_engine_t* re, osm_opensm_t*) {
+    // re->context is our EngineContext: opensm copies the registration's context into it.
+    if (static_cast<EngineContext*>(re->context)->plugin->sa_path_lids) set_path_lid_pairs(re);
     re->build_lid_matrices = cb_build_lid_matrices;
     re->ucast_build_fwd_tables = cb_ucast_build_fwd_tables;
     re->ucast_dump_tables = nullptr;
@@ -211,6 +261,18 @@ void* plugin_create(osm_opensm_t* osm) {
     try {
         auto plugin = std::make_unique<PluginContext>();
         plugin->osm = osm;
+        // The patch exports this function; a stock opensm has neither it nor the field.
+        plugin->sa_path_lids =
+            dlsym(RTLD_DEFAULT, "osm_routing_engine_path_lid_pairs_supported") != nullptr;
+        if (!plugin->sa_path_lids)
+            OSM_LOG(&osm->log, OSM_LOG_INFO,
+                    "ibrt: this opensm has no path_lid_pairs routing-engine callback (stock "
+                    "opensm, without opensm-patches/0001): the SA hands out opensm's own LID "
+                    "pairs, so applications do not get the engines' path selection\n");
+        else
+            OSM_LOG(&osm->log, OSM_LOG_INFO,
+                    "ibrt: the SA asks the engines for the LID pairs of PathRecords "
+                    "(path_lid_pairs): applications get the path selection\n");
         const char* opts = osm->subn.opt.event_plugin_options;
         plugin->options = osm::parse_plugin_options(opts ? opts : "", engine_names());
         for (const std::string& err : plugin->options.errors)
