@@ -3,7 +3,8 @@
 // double links; Dragonfly K = 16, G = 8 with one global link per group omitted; the 4D torus
 // 4x8x8x8 with L = 2,4,4,4). Target: each mapped in <= 0.2 s. Past the paper: the Slim Fly of
 // 2,048 switches (q = 32, radix 56 with 8 CAs, §1.5), mapped by embedding in the MMS graph,
-// and mapped + routed by the slimfly engine (§3.6).
+// and mapped + routed by the slimfly engine (§3.6); and §1.5's Slim Fly x FlatFly products
+// SF x FF-1 (q = 4, L = 2, times 8 x 8) and SF x FF-2 (q = 8 times 16), the same way.
 //
 //   bench_map                       time and peak RSS of mapping each configuration, and of
 //                                   mapping + routing the Slim Fly (slimfly engine)
@@ -73,6 +74,26 @@ std::vector<Config> configs() {
          [] {
              gen::SlimFlyParams p;
              p.q = 32;
+             p.cas_per_switch = 8;
+             return gen::slimfly(p);
+         },
+         0.0, 0.0, false},
+        // §1.5's two products of 2,048 switches (mapping/slimfly_product_map.hpp).
+        {"slimfly-sfxff-1",
+         [] {
+             gen::SlimFlyParams p;
+             p.q = 4;
+             p.parallel = 2;
+             p.ff_k = {8, 8};
+             p.cas_per_switch = 8;
+             return gen::slimfly(p);
+         },
+         0.0, 0.0, false},
+        {"slimfly-sfxff-2",
+         [] {
+             gen::SlimFlyParams p;
+             p.q = 8;
+             p.ff_k = {16};
              p.cas_per_switch = 8;
              return gen::slimfly(p);
          },

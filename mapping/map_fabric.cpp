@@ -3,6 +3,7 @@
 
 #include "fabric/display_name.hpp"
 #include "mapping/slimfly_map.hpp"
+#include "mapping/slimfly_product_map.hpp"
 #include "mapping/union_find.hpp"
 
 #include <fmt/format.h>
@@ -636,7 +637,13 @@ Shape map_fabric(const Fabric& f, const SwitchLinks& g, const LinkClasses& c) {
         slimfly_why = std::move(sf.why_not);
     }
     if (auto d = try_dragonfly(g, c, s)) return std::move(*d);
+    std::string product_why;
+    if (auto p = try_slimfly_product(f, g, c, s)) {
+        if (p->family == Family::SlimFly) return std::move(*p);
+        product_why = std::move(p->why_not);
+    }
     Shape out = map_cartesian(f, g, c, std::move(s));
+    if (out.family == Family::Unknown && !product_why.empty()) out.why_not = product_why;
     if (out.family == Family::Unknown && !slimfly_why.empty()) out.why_not = slimfly_why;
     return out;
 }

@@ -22,7 +22,9 @@ std::optional<std::vector<int>> generator_coords(std::string_view label) {
         v.push_back(x);
         label.remove_prefix(std::size_t(p - label.data()));
         if (label.empty()) break;
-        if (label.front() != (dragonfly ? '-' : '.')) return std::nullopt;
+        // A Slim Fly x FlatFly's label: "t.x.y-c1.c2...".
+        const bool product_sep = !dragonfly && v.size() == 3 && label.front() == '-';
+        if (label.front() != (dragonfly ? '-' : '.') && !product_sep) return std::nullopt;
         label.remove_prefix(1);
     }
     if (v.empty() || (dragonfly && v.size() != 2)) return std::nullopt;
@@ -68,8 +70,10 @@ bool matches_generator(const Shape& s, const std::vector<std::vector<int>>& want
         if (w.size() != want[0].size()) return false;
     if (s.family == Family::SlimFly) {
         // A bijection between the generator's (t, x, y) and the recovered ones that keeps
-        // every pair adjacent in the MMS graph adjacent: an automorphism of the graph.
-        if (want[0].size() != 3) return false;
+        // every pair adjacent in the MMS graph adjacent: an automorphism of the graph. A
+        // product's switches share (t, x, y) with their copy of the FlatFly, so the bijection
+        // must only be consistent; its FlatFly dimensions are matched as a FlatFly's.
+        if (want[0].size() != 3 + s.dims.size()) return false;
         const int q = s.q;
         const auto index = [q](const std::vector<int>& c) {
             return std::uint32_t((c[0] * q + c[1]) * q + c[2]);
@@ -82,9 +86,20 @@ bool matches_generator(const Shape& s, const std::vector<std::vector<int>>& want
                     s.coord[v][k] >= (k ? q : 2))
                     return false;
             const std::uint32_t a = index(want[v]), b = index(s.coord[v]);
-            if (to[a] != kNone || from[b] != kNone) return false;
-            to[a] = b;
-            from[b] = a;
+            if (to[a] == kNone && from[b] == kNone) {
+                to[a] = b;
+                from[b] = a;
+            } else if (to[a] != b || from[b] != a || s.dims.empty()) {
+                return false;
+            }
+        }
+        std::vector<bool> used(s.dims.size(), false);
+        for (std::size_t r = 0; r < s.dims.size(); ++r) {
+            bool found = false;
+            for (std::size_t d = 0; d < s.dims.size() && !found; ++d)
+                if (!used[d] && dimension_matches(s.coord, 3 + r, want, 3 + d, false, s.dims[r].k))
+                    used[d] = found = true;
+            if (!found) return false;
         }
         for (std::uint32_t a = 0; a < h.size(); ++a)
             for (std::uint32_t c : h[a])

@@ -196,6 +196,11 @@ void add_families(CLI::App& gen, GenOptions& o) {
     f->add_option("--parallel", o.parallel, "Parallel cables per neighbour pair")
         ->capture_default_str();
     f->add_option("--radix", o.radix, "Switch port count (default: CAs + degree)");
+    f->add_option("--ff", o.dims,
+                  "Slim Fly x FlatFly (Daryin §1.5): the FlatFly factor's K1,...,KN, e.g. 8,8")
+        ->delimiter(',');
+    f->add_option("--ff-width", o.widths, "Parallel cables per FlatFly dimension L1,...,LN")
+        ->delimiter(',');
 
     f = family(gen, o, "random", "Random irregular fabric (Nienaber et al. §VI); uses --seed");
     f->add_option("--switches", o.rnd.switches, "Switches")->required();
@@ -239,6 +244,8 @@ Fabric make_family(GenOptions& o, CLI::App& gen) {
         p.cas_per_switch = gen.get_subcommand("slimfly")->count("--cas") ? o.cas : -1;
         p.parallel = o.parallel;
         p.radix = o.radix;
+        p.ff_k = o.dims;
+        p.ff_width = o.widths;
         return gen::slimfly(p);
     }
     if (fam == "random") {
@@ -357,6 +364,7 @@ const CommandRegistrar reg{Command{
             "  ibrt gen pgft --m 4,4 --w 1,2 --p 1,2 -o pgft.net\n"
             "  ibrt gen dragonfly --balanced 2 --omit-one-global -o df.net\n"
             "  ibrt gen slimfly --q 5 -o sf5.net\n"
+            "  ibrt gen slimfly --q 4 --parallel 2 --ff 8,8 --cas 8 -o sfxff1.net   (SF x FF-1)\n"
             "  ibrt gen random --switches 16 --degree 4 --cas 64 --seed 7 -o rnd.net\n"
             "  ibrt gen fat-tree -m 8 -n 3 --fail-links 0.05 --seed 3 --report-json r.json -o "
             "d.net\n"

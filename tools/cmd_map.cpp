@@ -11,6 +11,7 @@
 //     "missing_global_links": n,
 //     "coordinates": [{"switch": name, "coord": [..]}]   (Dragonfly: [group, index])
 //     "q": n, "columns": n, "link_width": n,                      (Slim Fly; coord (t, x, y))
+//     and "dimensions" for a Slim Fly x FlatFly's FlatFly factor (coord (t, x, y, c_1..c_N))
 //     "missing_switches": [[..]], "missing_links": [{"a": name, "b": name, "cables": n}] }
 #include "fabric/display_name.hpp"
 #include "fabric/routing_files.hpp"
@@ -50,6 +51,16 @@ void print_text(const Fabric& f, const SwitchLinks& g, const Shape& s, const Map
         fmt::print("MMS graph: q = {}, 2 subgraphs of {} columns of {} switches (t, x, y), "
                    "{} switches when complete, L = {}\n",
                    s.q, s.q, s.q, 2 * s.q * s.q, s.link_width);
+        if (!s.dims.empty()) { // Slim Fly x FlatFly (paper 003 §1.5)
+            std::vector<std::string> k, w;
+            for (const auto& d : s.dims) {
+                k.push_back(std::to_string(d.k));
+                w.push_back(std::to_string(d.width));
+            }
+            fmt::print(
+                "times a FlatFly: K = {}, L = {} (coordinates t, x, y, then the FlatFly's)\n",
+                fmt::join(k, " x "), fmt::join(w, ", "));
+        }
     } else if (s.family == Family::Dragonfly) {
         fmt::print("groups: {} of K = {} switches, G = {} global links per switch\n", s.groups,
                    s.group_size, s.globals_per_switch);
@@ -98,7 +109,9 @@ nlohmann::ordered_json to_json(const Fabric& f, const SwitchLinks& g, const Shap
         j["q"] = s.q;
         j["columns"] = 2 * s.q;
         j["link_width"] = s.link_width;
-    } else if (s.family != Family::Unknown) {
+    }
+    // Cartesian families, and a Slim Fly x FlatFly's FlatFly factor.
+    if (s.family != Family::Unknown && s.family != Family::Dragonfly && !s.dims.empty()) {
         J dims = J::array();
         for (const auto& d : s.dims)
             dims.push_back({{"k", d.k}, {"width", d.width}, {"ring", d.ring}});

@@ -15,6 +15,16 @@
 // destination switch, so nothing waits on VL 1 in a cycle. Every path SL is 0 and the table
 // treats all 16 SLs alike.
 //
+// Slim Fly x FlatFly (§1.5, SF x FF-1 and -2; mapped by mapping/slimfly_product_map.hpp): "DOR
+// ... considering Slim Fly as a dimension of a Flat Fly" (§3.6). A packet first corrects its
+// Slim Fly coordinates by the minimal routing above, then each FlatFly dimension in order,
+// one hop each (complete products only). The VL rule becomes: a hop from a Slim Fly link onto
+// a Slim Fly link (or to a host) VL 1, every other hop VL 0. Deadlock free on 2 VLs: a VL 1
+// channel is entered only from the first Slim Fly hop and leads only to the destination
+// switch's column or to FlatFly links; Slim Fly links on VL 0 are entered only from hosts
+// (the Slim Fly comes first); FlatFly links are entered in dimension order. Minimal: a
+// product's distance is the Slim Fly's plus the FlatFly's.
+//
 // Degraded fabrics (past the paper): with a link or a switch missing some pairs are 3 or more
 // hops apart. The rule above still puts their first hop on VL 0 (it waits only on later hops)
 // but a VL 1 hop of such a path may wait on another VL 1 hop, and those dependencies can close
@@ -44,13 +54,14 @@ namespace {
 
 using mapping::kNone;
 
-enum PortClass { kHost = 0, kSwitch = 1 };
+enum PortClass { kHost = 0, kSwitch = 1, kFlatFly = 2 }; // kSwitch: a Slim Fly link
 
 constexpr std::uint8_t kFar = 255;
 
-// The VL of a hop from (in port class, out port class, SL); see the header comment.
-std::uint8_t hop_vl(int in, int, unsigned sl) {
-    return static_cast<std::uint8_t>(in == kHost ? 0 : 1 + sl);
+// The VL of a hop from (in port class, out port class, SL); see the header comment. On a plain
+// Slim Fly the output is never a FlatFly link, so this is "from a host VL 0, else VL 1 + SL".
+std::uint8_t hop_vl(int in, int out, unsigned sl) {
+    return static_cast<std::uint8_t>(in == kSwitch && out != kFlatFly ? 1 + sl : 0);
 }
 
 constexpr unsigned kMaxLayers = 8; // VLs 1..8: layer 0 and 7 more
@@ -117,6 +128,18 @@ class SlimflyEngine final : public Engine {
                                mapping::why_not_wanted(s) + ")");
         const std::size_t n = g.num_switches();
         const direct::NeighborPorts ports(f, g);
+        // Slim Fly x FlatFly: coordinates (t, x, y, c_1..c_N). The factor a link lies in: -1
+        // for the Slim Fly, else its FlatFly dimension; the factor a packet corrects next at
+        // x towards y: the Slim Fly first, then the FlatFly's dimensions in order.
+        const bool product = !s.dims.empty();
+        const auto factor = [&](std::uint32_t x, std::uint32_t y) {
+            const auto& a = s.coord[x];
+            const auto& b = s.coord[y];
+            if (!std::equal(a.begin(), a.begin() + 3, b.begin())) return -1;
+            for (std::size_t i = 3; i < a.size(); ++i)
+                if (a[i] != b[i]) return static_cast<int>(i - 3);
+            return -2; // x == y
+        };
 
         // dist[y * n + x]: switch-to-switch hops from x to y over the cables present.
         std::vector<std::uint8_t> dist(n * n, kFar);
@@ -166,11 +189,14 @@ class SlimflyEngine final : public Engine {
             for (std::uint32_t y = 0; y < n; ++y) {
                 cand_start[y] = static_cast<std::uint32_t>(cand.size());
                 if (y == x) continue;
+                const int next_factor = product ? factor(x, y) : 0;
                 for (std::uint32_t k = 0; k < around.size(); ++k)
-                    if (dist[std::size_t(around[k].peer) * n + y] + 1 == dx[y]) cand.push_back(k);
+                    if (dist[std::size_t(around[k].peer) * n + y] + 1 == dx[y] &&
+                        (!product || factor(x, around[k].peer) == next_factor))
+                        cand.push_back(k);
                 multi += cand.size() - cand_start[y] > 1;
                 ++hops[std::min<std::size_t>(dx[y], 3)];
-                long_paths |= dx[y] >= 3;
+                long_paths |= !product && dx[y] >= 3; // a product's long paths are DOR
             }
             cand_start[n] = static_cast<std::uint32_t>(cand.size());
             load.assign(around.size(), 0);
@@ -243,7 +269,8 @@ class SlimflyEngine final : public Engine {
             const Port& port = f.port(p);
             if (f.port_num(p) == 0 || !port.connected() || g.dense[port.peer_node] == kNone)
                 return int(kHost);
-            return int(kSwitch);
+            const std::uint32_t a = g.dense[f.port_node(p)], b = g.dense[port.peer_node];
+            return int(product && factor(a, b) >= 0 ? kFlatFly : kSwitch);
         };
         // One layer: the rule ignores the SL, so every SL works alike and the SA's SL (opensm's
         // QoS policy) is kept; more: SL k is layer k on VL 1 + k, the other SLs unused.
@@ -254,6 +281,7 @@ class SlimflyEngine final : public Engine {
             r.sl2vl = direct::sl2vl_by_port(f, g, port_class, hop_vl, extra + 1);
         r.data_vls = static_cast<std::uint8_t>(2 + extra);
         r.stats.emplace_back("q", double(s.q));
+        r.stats.emplace_back("flatfly_dimensions", double(s.dims.size()));
         r.stats.emplace_back("missing_switches", double(s.missing_switches.size()));
         r.stats.emplace_back("missing_links", double(s.missing_links.size()));
         r.stats.emplace_back("switch_pairs_with_choice", double(multi));

@@ -132,26 +132,91 @@ Fabric slimfly(const SlimFlyParams& P) {
     const Adjacency adj = mms_graph(P.q);
     const int q = P.q;
     const int degree = static_cast<int>(adj[0].size());
-    const int C = P.cas_per_switch >= 0 ? P.cas_per_switch : (degree + 1) / 2;
     require(P.parallel >= 1, "slimfly: --parallel must be at least 1");
-    const int need = C + P.parallel * degree;
+    // The FlatFly factor: K_n and L_n per dimension, and its switches (1 without one).
+    const std::vector<int>& K = P.ff_k;
+    std::vector<int> L = P.ff_width.empty() ? std::vector<int>(K.size(), 1) : P.ff_width;
+    require(L.size() == K.size(), "slimfly: --ff-width needs one width per --ff dimension");
+    int ff_degree = 0;
+    std::uint32_t copies = 1;
+    for (std::size_t n = 0; n < K.size(); ++n) {
+        require(K[n] >= 2, "slimfly: every --ff dimension needs at least 2 switches");
+        require(L[n] >= 1, "slimfly: every --ff-width must be at least 1");
+        ff_degree += L[n] * (K[n] - 1);
+        copies *= static_cast<std::uint32_t>(K[n]);
+        require(copies * adj.size() <= 1u << 16, "slimfly: more than 65,536 switches");
+    }
+    const int C = P.cas_per_switch >= 0 ? P.cas_per_switch : (degree + 1) / 2;
+    const int need = C + P.parallel * degree + ff_degree;
     const int radix = P.radix ? P.radix : need;
     require(radix >= need, "slimfly: the switches need " + std::to_string(need) +
                                " ports, but the radix is " + std::to_string(radix));
     require(radix <= kMaxPorts,
             "slimfly: the switches need " + std::to_string(radix) + " ports, more than 254");
-    auto coords = [q](std::uint32_t v) {
+    // FlatFly coordinates of copy h (c_1 most significant), and h of coordinates.
+    auto ff_coords = [&](std::uint32_t h) {
+        std::vector<int> c(K.size());
+        for (std::size_t n = K.size(); n-- > 0;) {
+            c[n] = static_cast<int>(h % K[n]);
+            h /= K[n];
+        }
+        return c;
+    };
+    auto ff_index = [&](const std::vector<int>& c) {
+        std::uint32_t h = 0;
+        for (std::size_t n = 0; n < K.size(); ++n) h = h * K[n] + c[n];
+        return h;
+    };
+    auto label = [&](std::uint32_t v, std::uint32_t h) {
         const std::uint32_t qq = std::uint32_t(q) * q;
-        return std::to_string(v / qq) + "." + std::to_string(v % qq / q) + "." +
-               std::to_string(v % q);
+        std::string s =
+            std::to_string(v / qq) + "." + std::to_string(v % qq / q) + "." + std::to_string(v % q);
+        if (!K.empty()) s += "-" + join_digits(ff_coords(h), false);
+        return s;
     };
     GenBuilder b;
-    std::vector<NodeId> sw(adj.size());
-    for (std::uint32_t v = 0; v < adj.size(); ++v) sw[v] = b.add_switch("sw-" + coords(v), radix);
+    std::vector<NodeId> sw(adj.size() * copies);
     for (std::uint32_t v = 0; v < adj.size(); ++v)
+        for (std::uint32_t h = 0; h < copies; ++h)
+            sw[v * copies + h] = b.add_switch("sw-" + label(v, h), radix);
+    for (std::uint32_t x = 0; x < sw.size(); ++x)
         for (int c = 0; c < C; ++c)
-            b.link(sw[v], c + 1, b.add_ca("host-" + coords(v) + "-" + std::to_string(c)), 1);
-    cable_switch_graph(b, sw, adj, C + 1, P.parallel);
+            b.link(sw[x], c + 1,
+                   b.add_ca("host-" + label(x / copies, x % copies) + "-" + std::to_string(c)), 1);
+    if (K.empty()) {
+        cable_switch_graph(b, sw, adj, C + 1, P.parallel);
+        return std::move(b).build();
+    }
+    // Slim Fly links within each copy, then FlatFly links within each Slim Fly vertex's copy of
+    // the FlatFly; each pair cabled once, from its lower switch.
+    for (std::uint32_t v = 0; v < adj.size(); ++v)
+        for (std::size_t i = 0; i < adj[v].size(); ++i) {
+            const std::uint32_t u = adj[v][i];
+            if (u < v) continue;
+            const auto j =
+                static_cast<int>(std::find(adj[u].begin(), adj[u].end(), v) - adj[u].begin());
+            for (std::uint32_t h = 0; h < copies; ++h)
+                for (int l = 0; l < P.parallel; ++l)
+                    b.link(sw[v * copies + h], C + 1 + int(i) * P.parallel + l, sw[u * copies + h],
+                           C + 1 + j * P.parallel + l);
+        }
+    const int ff_first = C + 1 + P.parallel * degree;
+    for (std::uint32_t v = 0; v < adj.size(); ++v)
+        for (std::uint32_t h = 0; h < copies; ++h) {
+            const std::vector<int> c = ff_coords(h);
+            int block = ff_first;
+            for (std::size_t n = 0; n < K.size(); ++n) {
+                for (int w = c[n] + 1; w < K[n]; ++w) {
+                    std::vector<int> d = c;
+                    d[n] = w;
+                    // Neighbour w of c uses slot (w - 1) (w > c); c is slot c of w (c < w).
+                    for (int l = 0; l < L[n]; ++l)
+                        b.link(sw[v * copies + h], block + (w - 1) * L[n] + l,
+                               sw[v * copies + ff_index(d)], block + c[n] * L[n] + l);
+                }
+                block += L[n] * (K[n] - 1);
+            }
+        }
     return std::move(b).build();
 }
 

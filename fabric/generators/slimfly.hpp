@@ -11,18 +11,29 @@
 //
 // Ports: 1..C CAs, then each neighbour (ascending vertex index t*q^2 + x*q + y) gets L
 // consecutive ports. Labels: "sw-t.x.y", "host-t.x.y-c".
+//
+// Slim Fly x FlatFly (paper 003 §1.5: SF x FF-1 is q = 4, L = 2 times 8 x 8; SF x FF-2 is q = 8
+// times 16): with `ff_k` set, the Cartesian product of the MMS graph and the FlatFly
+// K_1 x ... x K_N (fabric/generators/hyperx.hpp), L_n cables per FlatFly neighbour. Switch
+// (v, c_1..c_N) has index v * prod(K) + (c_1 .. c_N in mixed radix, c_1 most significant); its
+// ports: 1..C CAs, the Slim Fly block as above, then the FlatFly dimensions' blocks as hyperx
+// lays them out. Labels "sw-t.x.y-c1.c2...", "host-t.x.y-c1.c2...-c".
 #pragma once
 
 #include "fabric/fabric.hpp"
 #include "fabric/generators/switch_graph.hpp"
 
+#include <vector>
+
 namespace ibrt::gen {
 
 struct SlimFlyParams {
     int q = 5;
-    int cas_per_switch = -1; // -1: ceil(degree / 2), the usual Slim Fly concentration
-    int parallel = 1;        // L, cables per neighbour pair
-    int radix = 0;           // 0: C + L * degree
+    int cas_per_switch = -1;   // -1: ceil(degree / 2), the usual Slim Fly concentration
+    int parallel = 1;          // L, cables per neighbour pair
+    int radix = 0;             // 0: C + L * degree
+    std::vector<int> ff_k;     // FlatFly factor K_1..K_N (empty: a plain Slim Fly), each >= 2
+    std::vector<int> ff_width; // L_n per FlatFly dimension (empty: all 1)
 };
 
 // The MMS switch graph alone (vertex index t*q^2 + x*q + y).

@@ -6,7 +6,8 @@
 # torus on a 5x4x2 torus with a failed link (a dateline bit per ring of 4 or more: 4 SLs),
 # slimfly on a pristine Slim Fly q = 4 (32 switches; SL2VL by input port class, every SL alike)
 # and on a q = 5 (50 switches) with a failed switch and 4 failed links (its long paths in two
-# layers of VLs: 2 SLs). One CA per switch: the SA is asked pair by pair under ibsim.
+# layers of VLs: 2 SLs), and on a Slim Fly x FlatFly (q = 3 times K3, 54 switches: DOR with the
+# Slim Fly first, 2 VLs). One CA per switch: the SA is asked pair by pair under ibsim.
 # Their SL2VL tables reach the switches through update_sl2vl, which opensm calls only with
 # QoS on, and their path SLs reach the SA through path_sl. Read back from the running SM: LFTs
 # equal the offline tables on the same LIDs, the SA hands out the engine's SLs, and
@@ -113,6 +114,9 @@ run_engine torus t.net 4
 "$IBRT" gen -q -o sfd.net --fail-links 4 --fail-switches 1 --keep-connected --seed 5 slimfly --q 5 --cas 1
 run_engine slimfly sf.net 0
 run_engine slimfly sfd.net 2
+# Slim Fly x FlatFly (§1.5): q = 3 times a FlatFly of 3, 54 switches; DOR on 2 VLs.
+"$IBRT" gen -q -o sfff.net slimfly --q 3 --ff 3 --cas 1
+run_engine slimfly sfff.net 0
 
 e2e_start_ibsim hx.net
 rm -rf "$osm"

@@ -7,7 +7,9 @@
 #           the 8D hypercube (256 switches, ibsim's limit);
 #   dragonfly a=6, h=3 with 10 groups, two global cables per group pair (60 switches); and
 #           the complete a=6, h=3 (19 groups, 114 switches) without one switch, whose detours
-#           take a local hop in the intermediate group: path SLs and a third VL.
+#           take a local hop in the intermediate group: path SLs and a third VL;
+#   slimfly a Slim Fly x FlatFly (q = 4 times K4, 128 switches; §1.5), pristine (the mapping
+#           takes only complete products).
 # One CA per switch. For each: the LFTs read back from the switches (dump_fts) equal the
 # offline `ibrt route --lids-from-fabric` tables; opensm's SL2VL dump equals the offline one
 # row for row, and so do the SL2VL tables read from a sample of switches with `smpquery
@@ -284,8 +286,11 @@ gen dfd.net --fail-switch sw-g4-3 --fail-link 'sw-g0-0[8]' --fail-link 'sw-g5-1[
 # need a local hop in the intermediate group (path SLs 1.., VL 2).
 gen dfs.net --fail-switch sw-g4-3 dragonfly --a 6 --h 3 --p 1
 
+# Slim Fly x FlatFly (paper 003 §1.5): q = 4 times K4, 128 switches, DOR on 2 VLs.
+gen sfff.net slimfly --q 4 --ff 4 --cas 1
+
 for c in t3:torus t3d:torus t4:torus t4d:torus hx:flatfly hxd:flatfly hc:flatfly hcd:flatfly \
-    df:dragonfly dfd:dragonfly dfs:dragonfly; do
+    df:dragonfly dfd:dragonfly dfs:dragonfly sfff:slimfly; do
     # E2E_CASES="hc live" runs only those (for debugging); the default is all of them.
     [[ " ${E2E_CASES:-${c%%:*}} " == *" ${c%%:*} "* ]] || continue
     run_case "${c%%:*}" "${c#*:}" "${c%%:*}.net"

@@ -150,3 +150,28 @@ TEST_CASE("slimfly: the same tables whatever order the nodes are listed in", "[s
         CHECK(a.lft[s] == b.lft[t]);
     }
 }
+
+TEST_CASE("slimfly: Slim Fly x FlatFly products route minimally by DOR on two VLs", "[slimfly]") {
+    struct Case {
+        int q, parallel;
+        std::vector<int> k;
+    };
+    for (const Case& c : {Case{3, 1, {3}}, Case{4, 2, {3, 3}}, Case{5, 1, {4}}}) {
+        INFO("q = " << c.q << ", FlatFly dims " << c.k.size());
+        gen::SlimFlyParams p;
+        p.q = c.q;
+        p.parallel = c.parallel;
+        p.cas_per_switch = 1;
+        p.ff_k = c.k;
+        const Fabric f = test::relabel(gen::slimfly(p), std::uint64_t(c.q)).fabric;
+        const Routing r = test::route_with("slimfly", f);
+        CHECK(clean(f, r)); // reachable, minimal, no credit loop
+        CHECK(r.data_vls == 2);
+        CHECK(r.path_sls.empty());
+        CHECK(vls_used(r) == std::set<int>{0, 1});
+        CHECK(stat(r, "flatfly_dimensions") == double(c.k.size()));
+        CHECK(check::check_forwarding(f, r).minimal.max_extra_hops == 0);
+        // All on VL 0: the Slim Fly's two-hop paths close a cycle, as on a plain Slim Fly.
+        CHECK_FALSE(check::check_credit_loops(f, test::fold_vl(r, 1, 0)).loops.empty());
+    }
+}

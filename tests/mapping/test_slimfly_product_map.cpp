@@ -1,0 +1,136 @@
+// Slim Fly x FlatFly mapping (mapping/slimfly_product_map.hpp, paper 003 §1.5): from the cabling
+// alone, after shuffling node order, GUIDs, descriptions and port numbers, a product is
+// recognised with its q and FlatFly factor, and the recovered coordinates are the generator's
+// up to an automorphism of the MMS graph and a renumbering of each FlatFly dimension; the other
+// families are not taken for products.
+#include "fabric/generators/hyperx.hpp"
+#include "fabric/generators/slimfly.hpp"
+#include "fabric/generators/torus.hpp"
+#include "mapping/map_fabric.hpp"
+#include "mapping/shape_compare.hpp"
+#include "relabel.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace ibrt;
+using namespace ibrt::mapping;
+
+namespace {
+
+struct Mapped {
+    test::Relabelled r;
+    SwitchLinks g;
+    Shape shape;
+    std::vector<std::vector<int>> truth; // the generator's (t, x, y, c_1..c_N), by dense id
+};
+
+Mapped map_relabelled(const Fabric& f, std::uint64_t seed) {
+    Mapped m{test::relabel(f, seed), {}, {}, {}};
+    m.g = switch_links(m.r.fabric);
+    m.shape = map_fabric(m.r.fabric, m.g, link_classes(m.g));
+    for (NodeId n : m.g.node) m.truth.push_back(generator_coords(m.r.original_desc[n]).value());
+    return m;
+}
+
+Fabric product(int q, std::vector<int> k, int parallel = 1, std::vector<int> width = {}) {
+    gen::SlimFlyParams p;
+    p.q = q;
+    p.parallel = parallel;
+    p.cas_per_switch = 1;
+    p.ff_k = std::move(k);
+    p.ff_width = std::move(width);
+    return gen::slimfly(p);
+}
+
+std::vector<int> sorted_k(const Shape& s) {
+    std::vector<int> k;
+    for (const Dimension& d : s.dims) k.push_back(d.k);
+    std::sort(k.begin(), k.end());
+    return k;
+}
+
+} // namespace
+
+TEST_CASE("slimfly x flatfly: a pristine product maps to its q, its FlatFly and the generator's "
+          "coordinates",
+          "[mapping][slimfly]") {
+    // q = 3 has triangles at every switch and q = 8 K4s in one subgraph's columns: clique
+    // classes that are not FlatFly dimensions.
+    for (int q : {3, 4, 5, 8})
+        for (const std::vector<int>& k : {std::vector<int>{3}, std::vector<int>{4, 3}}) {
+            const Mapped m = map_relabelled(product(q, k), std::uint64_t(q * 10 + k.size()));
+            INFO("q = " << q << " FlatFly dims " << k.size() << ": " << m.shape.why_not);
+            REQUIRE(m.shape.family == Family::SlimFly);
+            CHECK(m.shape.q == q);
+            std::vector<int> want = k;
+            std::sort(want.begin(), want.end());
+            CHECK(sorted_k(m.shape) == want);
+            CHECK(m.shape.link_width == 1);
+            CHECK(m.shape.missing_switches.empty());
+            CHECK(m.shape.missing_links.empty());
+            CHECK(matches_generator(m.shape, m.truth));
+        }
+}
+
+TEST_CASE("slimfly x flatfly: parallel cables give the widths L of both factors",
+          "[mapping][slimfly]") {
+    const Mapped m = map_relabelled(product(4, {3, 4}, 2, {1, 3}), 5);
+    REQUIRE(m.shape.family == Family::SlimFly);
+    CHECK(m.shape.link_width == 2);
+    REQUIRE(m.shape.dims.size() == 2);
+    for (const Dimension& d : m.shape.dims) CHECK(d.width == (d.k == 3 ? 1 : 3));
+    CHECK(matches_generator(m.shape, m.truth));
+}
+
+TEST_CASE("slimfly x flatfly: the coordinates check fails on a wrong reading",
+          "[mapping][slimfly]") {
+    Mapped m = map_relabelled(product(4, {3}), 7);
+    REQUIRE(matches_generator(m.shape, m.truth));
+    // Swap the FlatFly coordinate of two switches that differ in it.
+    std::size_t v = 1;
+    while (m.shape.coord[v][3] == m.shape.coord[0][3]) ++v;
+    std::swap(m.shape.coord[0][3], m.shape.coord[v][3]);
+    CHECK_FALSE(matches_generator(m.shape, m.truth));
+}
+
+TEST_CASE("slimfly x flatfly: a degraded product is not mapped, and says why",
+          "[mapping][slimfly]") {
+    const Fabric full = product(4, {3});
+    // Without one Slim Fly cable (its two switches differ in (t, x, y), the label's first part).
+    FabricBuilder b;
+    for (NodeId n = 0; n < full.num_nodes(); ++n) {
+        const Node& x = full.node(n);
+        b.add_node(x.type, x.num_ports, x.guid, x.desc);
+    }
+    bool removed = false;
+    for (NodeId n = 0; n < full.num_nodes(); ++n)
+        for (PortNum p = 1; p <= full.node(n).num_ports; ++p) {
+            const Port& port = full.port(n, p);
+            if (!port.connected() || port.peer_node < n) continue;
+            const bool sf_link =
+                full.node(n).is_switch() && full.node(port.peer_node).is_switch() &&
+                full.node(n).desc.substr(0, 8) != full.node(port.peer_node).desc.substr(0, 8);
+            if (sf_link && !removed) {
+                removed = true;
+                continue;
+            }
+            b.connect(n, p, port.peer_node, port.peer_port, port.width, port.speed);
+        }
+    REQUIRE(removed);
+    const Fabric f = std::move(b).build();
+    const Shape s = map_fabric(f);
+    CHECK(s.family == Family::Unknown);
+    CHECK(s.why_not.find("Slim Fly x FlatFly") != std::string::npos);
+}
+
+TEST_CASE("slimfly x flatfly: FlatFlies, tori with rings of 3 and plain Slim Flies keep their "
+          "families",
+          "[mapping][slimfly]") {
+    CHECK(map_fabric(gen::hyperx({{3, 4, 5}, {}, 1, 0})).family == Family::FlatFly);
+    CHECK(map_fabric(gen::torus({{3, 5}, {}, 1, true, 0})).family == Family::Torus);
+    const Shape sf = map_fabric(product(5, {}));
+    CHECK(sf.family == Family::SlimFly);
+    CHECK(sf.dims.empty());
+}
