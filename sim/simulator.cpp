@@ -464,6 +464,12 @@ class Network {
     void cc_ring_insert(std::uint32_t f);
     void cc_ring_remove(std::uint32_t f);
     void cc_release_flow(std::uint32_t f);
+    std::uint32_t cc_dst_queued(std::uint32_t key) const {
+        const auto it = dst_queued_.find(key);
+        return it == dst_queued_.end() ? 0 : it->second;
+    }
+    // Packets queued per (source << 16 | destination), only those with some.
+    std::unordered_map<std::uint32_t, std::uint32_t> dst_queued_;
     void cc_flow_idle(std::uint32_t f);
     std::vector<std::int32_t> cc_queued_;      // per output slot x VL: bytes bound to it
     std::vector<std::uint16_t> cc_mark_count_; // per output slot x VL: packets to skip
@@ -683,8 +689,13 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     // queue): it counts as offered but never enters the simulation, so memory stays bounded
     // by the queues and buffers however long a run above saturation lasts.
     const std::uint32_t npk = (msg + cfg_.packet_bytes - 1) / cfg_.packet_bytes;
-    if (cfg_.source_queue_packets && src_queued_[ca] > 0 &&
-        src_queued_[ca] + npk > cfg_.source_queue_packets) {
+    // Offered as `offered` counts it: whether the source queue takes the message or not.
+    if (flow_stats_ && in_window(now_)) flow_acc_[ca << 16 | dst].offered += msg;
+    // With congestion control every destination has its own queue (a QP's send queue), so a
+    // throttled flow cannot fill the room of the others.
+    const std::uint32_t queued =
+        cc_ ? (cfg_.source_queue_packets ? cc_dst_queued(ca << 16 | dst) : 0) : src_queued_[ca];
+    if (cfg_.source_queue_packets && queued > 0 && queued + npk > cfg_.source_queue_packets) {
         throttled_ += npk;
         if (in_window(now_)) {
             bytes_offered_ += msg;
@@ -742,6 +753,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         p.out = ca_out_[ca];
         if (cc_) {
             cc_enqueue(h, cc_last);
+            if (cfg_.source_queue_packets) ++dst_queued_[ca << 16 | dst];
             head_changed = true;
         } else {
             head_changed |= push_fifo(src_buf * V_ + vl, h);
@@ -749,7 +761,6 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         peak_src_queued_ = std::max(peak_src_queued_, ++src_queued_[ca]);
     }
     peak_live_ = std::max(peak_live_, live_);
-    if (flow_stats_ && in_window(now_)) flow_acc_[ca << 16 | dst].offered += msg;
     if (head_changed) arbitrate(ca_out_[ca]);
 }
 
@@ -1455,6 +1466,10 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     fl.head = pkts_[h].next;
     if (fl.head == kNil) fl.tail = kNil;
     const Time ser = Time(pkts_[h].size) * sl_[o].ppb;
+    if (cfg_.source_queue_packets) {
+        const auto it = dst_queued_.find(std::uint32_t(fl.src) << 16 | pkts_[h].dst);
+        if (--it->second == 0) dst_queued_.erase(it);
+    }
     launch(o, h, std::uint8_t(v), kNil);
     // The injection rate delay of CCT[CCTI]: a gap of multiplier / 2^shift packet times
     // after the packet (rate B / (1 + IRD), paper 002 §3; hfi1 computes it the same way).
