@@ -20,7 +20,12 @@
 //                 "utilization": {"mean","max","vl_mean":[...],
 //                                 "links":[{"node","port","util","vl":[...]}]},
 //                 "deadlock": null | {"at_ns", "cycle": [...]}, "saturated"?,
-//                 "verdict": "ok"|"deadlock"|"delivered-nothing"|"stuck", "last_hop_ns" } ],
+//                 "verdict": "ok"|"deadlock"|"delivered-nothing"|"stuck", "last_hop_ns",
+//                 "congestion_control"?: {"fecn_marked", "becn_sent", "becn_received",
+//                                         "becn_dropped", "becn_in_flight", "becn_hops",
+//                                         "becn_bytes_per_ns", "peak_flows", "peak_ccti"},
+//                 "flows"?: [{"src", "dst", "offered_fraction", "accepted_fraction",
+//                             "becns"}] } ],
 //     "saturation"?: {"tolerance", "onset_load", "onset_accepted_fraction",
 //                     "max_accepted_fraction", "max_accepted_load",
 //                     "load", "accepted_fraction" (= the onset's, their ibrt-sim/1 names)} }
@@ -314,11 +319,17 @@ int run_sim(const SimArgs& a) {
         std::ofstream o(a.flows_csv, std::ios::binary);
         if (!o) throw InputError(a.flows_csv, 0, "cannot create file");
         o << "load,src,dst,offered_fraction,accepted_fraction,becns\n";
+        // Node descriptions may hold commas or quotes: CSV-quoted.
+        const auto field = [&](std::uint32_t ca) {
+            std::string t = "\"";
+            for (char ch : display_name(f, f.cas()[ca]))
+                t += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+            return t + "\"";
+        };
         for (const auto& row : rows)
             for (const auto& x : row.res.flows)
-                o << fmt::format("{},{},{},{:.6f},{:.6f},{}\n", row.load,
-                                 display_name(f, f.cas()[x.src]), display_name(f, f.cas()[x.dst]),
-                                 x.offered_fraction, x.accepted_fraction, x.becns);
+                o << fmt::format("{},{},{},{:.6f},{:.6f},{}\n", row.load, field(x.src),
+                                 field(x.dst), x.offered_fraction, x.accepted_fraction, x.becns);
     }
     if (!a.plot.empty()) {
         sim::PlotSeries s{
