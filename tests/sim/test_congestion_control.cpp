@@ -408,3 +408,36 @@ TEST_CASE("cc: per-destination source flows do not block each other") {
     // Flows exist only while they have packets or CCTI state: a handful, not N^2.
     CHECK(on.cc_stats.peak_flows <= 4);
 }
+
+TEST_CASE("cc: the CCTI decays by one per timer expiry, down to CCTI_Min") {
+    // h0 -> h2 for the whole run; h1 -> h2 only for the first 30 us, which congests S0 -> S1
+    // and drives h0's CCTI up (at most to CCTI_Limit, 63). Once h1 stops, h0's CCTI falls by
+    // one every ccti_timer: with a timer of 1.024 us it is back at CCTI_Min within 64.5 us.
+    // (Short source queues, so that h1's throttled backlog does not prolong the hot phase.)
+    auto x = test::two_switches(2);
+    SimConfig c = base_config();
+    c.source_queue_packets = 4;
+    const Time hot_end = 30'000 * ns;
+    c.warmup_ps = hot_end + 66'000 * ns;
+    c.measure_ps = 100'000 * ns;
+    std::vector<TraceMessage> t = streams({{0, 2, kPacket}}, c.warmup_ps + c.measure_ps);
+    for (const TraceMessage& m : streams({{1, 2, kPacket}}, hot_end)) t.push_back(m);
+    std::stable_sort(t.begin(), t.end(),
+                     [](const TraceMessage& a, const TraceMessage& b) { return a.time < b.time; });
+    c.trace = t;
+    c.cc.on = true;
+    c.cc.settings = cc_settings();
+    c.cc.settings.ca_entries[0].ccti_timer = 1;
+    c.cc.settings.ca_entries[0].ccti_increase = 8;
+    const SimResult decayed = simulate(x.f, x.r, c);
+    CHECK(decayed.cc_stats.peak_ccti > 8);
+    CHECK(flow(decayed, 0, 2)->accepted_fraction == Approx(1.0).margin(0.01));
+    // CCTI_Min 3 with entry 3 an IRD of one packet time: it settles at exactly half rate.
+    c.cc.settings.ca_entries[0].ccti_min = 3;
+    c.cc.settings.cct[3] = {0, 1};
+    CHECK(flow(simulate(x.f, x.r, c), 0, 2)->accepted_fraction == Approx(0.5).margin(0.005));
+    // A timer that does not expire within the run keeps h0 throttled.
+    c.cc.settings.ca_entries[0].ccti_min = 0;
+    c.cc.settings.ca_entries[0].ccti_timer = 0xffff;
+    CHECK(flow(simulate(x.f, x.r, c), 0, 2)->accepted_fraction < 0.5);
+}
