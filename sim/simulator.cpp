@@ -19,6 +19,7 @@
 #include "sim/config_check.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_lft.hpp"
+#include "sim/flat_map.hpp"
 #include "sim/prefetch.hpp"
 
 #include <algorithm>
@@ -273,6 +274,7 @@ class Network {
         }
     }
     void on_deliver(std::uint32_t h, PortId d);
+    [[gnu::noinline]] void on_deliver_cc(std::uint32_t h, PortId d);
     void drop(std::uint32_t h, PortId at);
     [[gnu::always_inline]] inline void handle(const Event& e);
     void watchdog();
@@ -413,24 +415,44 @@ class Network {
     std::uint64_t bytes_offered_ = 0, bytes_accepted_ = 0;
     std::uint64_t throttled_ = 0, bytes_throttled_ = 0, peak_live_ = 0;
 
+    std::vector<std::uint32_t> src_queued_; // packets in each CA's source queue
+    std::uint32_t peak_src_queued_ = 0;
+    // Latency samples for the percentiles: every one up to SimConfig::latency_samples, then a
+    // uniform sample of that many (reservoir sampling on its own seeded stream).
+    std::vector<Time> latencies_;
+    std::uint64_t latency_n_ = 0, latency_sum_ = 0;
+    Time latency_max_ = 0;
+    gen::Rng latency_rng_{0};
+    void sample_latency(Time t) {
+        latency_sum_ += t;
+        latency_max_ = std::max(latency_max_, t);
+        if (latencies_.size() < cfg_.latency_samples) {
+            latencies_.push_back(t);
+        } else if (const std::uint64_t j = latency_rng_.below(latency_n_ + 1);
+                   j < cfg_.latency_samples) {
+            latencies_[j] = t;
+        }
+        ++latency_n_;
+    }
+
     // Congestion control (IBA annex A10; paper 002 §3-4; docs/sim-model.md "Congestion
     // control"). Switches: the bytes bound to each output x VL inside the switch (its input
     // FIFOs and output buffer), compared with the threshold when a packet leaves; sources:
     // per-destination flows with their own injection delay, served round robin.
     void cc_setup();
     // A packet of a switch leaves by output o on VL ovl: FECN marking (A10.2.1).
-    void cc_switch_out(PortId o, std::uint32_t ovl, Packet& p);
+    [[gnu::noinline]] void cc_switch_out(PortId o, std::uint32_t ovl, Packet& p);
     void cc_bound(const Packet& p) { cc_queued_[p.out * V_ + p.out_vl] += p.size; }
     // The source CA's injection: notifications first, then its flows.
-    void cc_ca_arbitrate(PortId o, std::uint32_t ca);
+    [[gnu::noinline]] void cc_ca_arbitrate(PortId o, std::uint32_t ca);
     // Packet h (its src, dst, SL and first VL set) joins its flow; `last` caches the flow of
     // the message's previous packet.
     void cc_enqueue(std::uint32_t h, std::uint32_t& last);
     // A FECN-marked packet reached CA `at`: notify its source (A10.2.2).
-    void cc_notify(const Packet& p, std::uint32_t at);
+    [[gnu::noinline]] void cc_notify(const Packet& p, std::uint32_t at);
     // The source `ca` hears of congestion on its flow to `dst` on `sl` (A10.2.3).
-    void cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl);
-    void cc_free_check(std::uint32_t f, std::uint32_t gen);
+    [[gnu::noinline]] void cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl);
+    [[gnu::noinline]] void cc_free_check(std::uint32_t f, std::uint32_t gen);
     struct Throttle {
         Time next_send = 0; // earliest start of the next packet (injection rate delay)
         Time tick = 0;      // next CCTI timer expiry
@@ -465,12 +487,13 @@ class Network {
     void cc_ring_remove(std::uint32_t f);
     void cc_release_flow(std::uint32_t f);
     std::uint32_t cc_dst_queued(std::uint32_t key) const {
-        const auto it = dst_queued_.find(key);
-        return it == dst_queued_.end() ? 0 : it->second;
+        const std::uint32_t n = dst_queued_.find(key);
+        return n == FlatMap64::kAbsent ? 0 : n;
     }
     // Packets queued per (source << 16 | destination), only those with some.
-    std::unordered_map<std::uint32_t, std::uint32_t> dst_queued_;
-    void cc_flow_idle(std::uint32_t f);
+    FlatMap64 dst_queued_;
+    // `slack`: the CA's link is busy that long anyway, so a delay within it binds nothing.
+    void cc_flow_idle(std::uint32_t f, Time slack = 0);
     std::vector<std::int32_t> cc_queued_;      // per output slot x VL: bytes bound to it
     std::vector<std::uint16_t> cc_mark_count_; // per output slot x VL: packets to skip
     std::int32_t cc_threshold_bytes_ = 0;      // congested above this; < 0: never
@@ -485,7 +508,7 @@ class Network {
     std::vector<Throttle> sl_thr_; // per CA x 16 SLs (per-SL control)
     std::vector<Flow> flows_;
     std::vector<std::uint32_t> flow_free_;
-    std::unordered_map<std::uint64_t, std::uint32_t> flow_of_;
+    FlatMap64 flow_of_;
     std::vector<std::uint32_t> ring_; // per CA x VL: the flow served next, kNil when none
     std::vector<Time> wake_at_;       // per CA: the pending kCcWake, 0 when none
     std::uint64_t live_flows_ = 0, becn_live_ = 0, becn_in_window_bytes_ = 0;
@@ -495,27 +518,8 @@ class Network {
         std::uint64_t offered = 0, accepted = 0, becns = 0;
     };
     bool flow_stats_ = false;
+    bool cc_or_flows_ = false; // on_deliver takes the slow path
     std::unordered_map<std::uint32_t, FlowAcc> flow_acc_;
-
-    std::vector<std::uint32_t> src_queued_; // packets in each CA's source queue
-    std::uint32_t peak_src_queued_ = 0;
-    // Latency samples for the percentiles: every one up to SimConfig::latency_samples, then a
-    // uniform sample of that many (reservoir sampling on its own seeded stream).
-    std::vector<Time> latencies_;
-    std::uint64_t latency_n_ = 0, latency_sum_ = 0;
-    Time latency_max_ = 0;
-    gen::Rng latency_rng_{0};
-    void sample_latency(Time t) {
-        latency_sum_ += t;
-        latency_max_ = std::max(latency_max_, t);
-        if (latencies_.size() < cfg_.latency_samples) {
-            latencies_.push_back(t);
-        } else if (const std::uint64_t j = latency_rng_.below(latency_n_ + 1);
-                   j < cfg_.latency_samples) {
-            latencies_[j] = t;
-        }
-        ++latency_n_;
-    }
 };
 
 void Network::setup() {
@@ -657,6 +661,7 @@ void Network::setup() {
         if (t.src >= N_ || t.dst >= N_)
             throw std::invalid_argument("trace message names an end node out of range");
     flow_stats_ = cfg_.flow_stats;
+    cc_or_flows_ = cc_ || flow_stats_;
     if (cc_) cc_setup();
 }
 
@@ -753,7 +758,10 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         p.out = ca_out_[ca];
         if (cc_) {
             cc_enqueue(h, cc_last);
-            if (cfg_.source_queue_packets) ++dst_queued_[ca << 16 | dst];
+            if (cfg_.source_queue_packets) {
+                bool fresh;
+                ++dst_queued_.get_or_insert(ca << 16 | dst, 0, fresh);
+            }
             head_changed = true;
         } else {
             head_changed |= push_fifo(src_buf * V_ + vl, h);
@@ -963,9 +971,8 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     if (!sw) {
         ++in_network_;
         const std::uint32_t ca = ca_of_node_[sl_[o].node];
-        if (!(p.cc & kCcBecn)) --src_queued_[ca];
+        --src_queued_[ca]; // a notification added itself first (cc_ca_arbitrate)
     }
-    if (p.cc & kCcBecn) ++ccs_.becn_hops;
     const PortId d = sl_[o].peer;
     p.tail = start + fly_ + ser;
     if (sl_[d].sw) {
@@ -1231,6 +1238,7 @@ std::uint8_t Network::source_vl(std::uint32_t ca, std::uint8_t sl) const {
 void Network::cc_switch_out(PortId o, std::uint32_t ovl, Packet& p) {
     const std::uint32_t ob = o * V_ + ovl;
     cc_queued_[ob] -= p.size;
+    if (p.cc & kCcBecn) ++ccs_.becn_hops;
     // What still waits for this port VL behind the packet leaving.
     if (cc_queued_[ob] <= cc_threshold_bytes_ || (p.cc & kCcBecn) || p.size < cc_min_bytes_) return;
     if (credits_[ob] < cc_root_room_ && !CcConfig::mask_bit(cc_victim_mask_, sl_[o].pnum)) return;
@@ -1305,8 +1313,9 @@ void Network::cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl) {
 
 std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_t sl,
                                std::uint8_t vl) {
-    const auto [it, fresh] = flow_of_.try_emplace(flow_key(src, dst, sl), 0);
-    if (!fresh) return it->second;
+    bool fresh;
+    std::uint32_t& slot = flow_of_.get_or_insert(flow_key(src, dst, sl), 0, fresh);
+    if (!fresh) return slot;
     std::uint32_t f;
     if (!flow_free_.empty()) {
         f = flow_free_.back();
@@ -1326,7 +1335,7 @@ std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_
     fl.vl = vl;
     fl.own.ccti = cc_min_[sl & 15];
     fl.own.tick = now_ + cc_timer_ps_[sl & 15];
-    it->second = f;
+    slot = f;
     ccs_.peak_flows = std::max(ccs_.peak_flows, ++live_flows_);
     return f;
 }
@@ -1371,13 +1380,14 @@ void Network::cc_release_flow(std::uint32_t f) {
 
 // A flow with nothing queued is kept only while it holds state a new message must find: a
 // CCTI above CCTI_Min or a pending injection delay (QP control; with port control the state
-// is the SL's). So the flows alive are the active ones, not every pair.
-void Network::cc_flow_idle(std::uint32_t f) {
+// is the SL's). So the flows alive are the active ones, not every pair: a flow that sent its
+// last packet at CCTI_Min with no delay is freed at once.
+void Network::cc_flow_idle(std::uint32_t f, Time slack) {
     Flow& fl = flows_[f];
     if (cc_per_sl_) return cc_release_flow(f);
     cc_decay(fl.own, fl.sl);
     const std::uint16_t lo = cc_min_[fl.sl];
-    Time until = fl.own.next_send;
+    Time until = fl.own.next_send > now_ + slack ? fl.own.next_send : 0;
     if (fl.own.ccti > lo) {
         const Time T = cc_timer_ps_[fl.sl];
         if (T == 0) return; // never decays: kept
@@ -1421,6 +1431,8 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
         const Buf& q = bufs_[s0 * V_ + v];
         if (q.head != kNil && credits_[o * V_ + v] >= std::int32_t(q.need)) {
             const std::uint32_t h = pop_fifo(s0 * V_ + v);
+            ++ccs_.becn_hops;
+            ++src_queued_[ca]; // launch takes a data packet off the source queue: not this one
             launch(o, h, std::uint8_t(v), kNil);
             return;
         }
@@ -1467,8 +1479,9 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     if (fl.head == kNil) fl.tail = kNil;
     const Time ser = Time(pkts_[h].size) * sl_[o].ppb;
     if (cfg_.source_queue_packets) {
-        const auto it = dst_queued_.find(std::uint32_t(fl.src) << 16 | pkts_[h].dst);
-        if (--it->second == 0) dst_queued_.erase(it);
+        const std::uint32_t key = std::uint32_t(fl.src) << 16 | pkts_[h].dst;
+        bool fresh;
+        if (--dst_queued_.get_or_insert(key, 1, fresh) == 0) dst_queued_.erase(key);
     }
     launch(o, h, std::uint8_t(v), kNil);
     // The injection rate delay of CCT[CCTI]: a gap of multiplier / 2^shift packet times
@@ -1479,11 +1492,28 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     t.next_send = now_ + ser + ((ser * e.multiplier) >> e.shift);
     if (fl.head == kNil) {
         cc_ring_remove(f);
-        cc_flow_idle(f);
+        cc_flow_idle(f, ser);
     }
 }
 
 void Network::on_deliver(std::uint32_t h, PortId d) {
+    if (cc_or_flows_) return on_deliver_cc(h, d);
+    Packet& p = pkts_[h];
+    ++delivered_;
+    --in_network_;
+    if (ca_of_node_[sl_[d].node] != p.dst) ++misdelivered_;
+    if (in_window(now_)) bytes_accepted_ += p.size;
+    if (p.measured) {
+        --measured_open_;
+        sample_latency(now_ - gen_[h]);
+    }
+    return_credits(sl_[d].peer, p.vl, p.credits);
+    release(h);
+}
+
+// Delivery with congestion control or per-flow statistics: notifications to their source,
+// a BECN for each FECN-marked packet, the pair's accepted bytes.
+void Network::on_deliver_cc(std::uint32_t h, PortId d) {
     Packet& p = pkts_[h];
     if (p.cc & kCcBecn) { // a notification reached its source
         --in_network_;
