@@ -67,7 +67,7 @@ enum EventType : std::uint8_t {
     kXbarFree, // a = output slot, b = input buffer, c = credits: the crossbar move is done
     kLinkFree, // a = output slot, b = VL, c = credits: the output buffer's packet has left
     // Congestion control only:
-    kCcWake,        // a = CA: a throttled flow of this CA may send again
+    kCcReady,       // a = flow, b = its generation: its injection delay is over
     kCcBecnArrives, // a = source CA, b = destination CA, c = SL: an idealised BECN arrives
     kCcFree,        // a = flow, b = its generation: free the idle flow once its CCTI is back at min
 };
@@ -473,9 +473,11 @@ class Network {
         std::uint32_t gen = 0;                  // bumped when freed (stale kCcFree events)
         Time free_at = 0;                       // a kCcFree event is pending for then
         std::uint16_t src = 0, dst = 0;
+        std::uint16_t need = 0; // the head packet's credits: the scan reads no packet
         std::uint8_t sl = 0, vl = 0;
         bool live = false, in_ring = false;
-        Throttle own; // per QP (flow) control
+        bool parked = false; // out of the ring until its delay is over (a kCcReady event)
+        Throttle own;        // per QP (flow) control
     };
     std::uint8_t source_vl(std::uint32_t ca, std::uint8_t sl) const;
     Throttle& throttle(Flow& fl) { return cc_per_sl_ ? sl_thr_[fl.src * 16u + fl.sl] : fl.own; }
@@ -486,6 +488,8 @@ class Network {
     void cc_ring_insert(std::uint32_t f);
     void cc_ring_remove(std::uint32_t f);
     void cc_release_flow(std::uint32_t f);
+    void cc_park(std::uint32_t f, Time until);
+    void cc_ready(std::uint32_t f, std::uint32_t gen);
     std::uint32_t cc_dst_queued(std::uint32_t key) const {
         const std::uint32_t n = dst_queued_.find(key);
         return n == FlatMap64::kAbsent ? 0 : n;
@@ -501,6 +505,7 @@ class Network {
     std::uint16_t cc_marking_rate_ = 0;
     std::array<std::uint8_t, 32> cc_victim_mask_{};
     std::int32_t cc_root_room_ = 0; // credits left downstream below which a port is a victim
+    std::int32_t cc_min_need_ = 0;  // credits of the smallest data packet the traffic makes
     bool cc_per_sl_ = false;
     std::array<Time, 16> cc_timer_ps_{};
     std::array<std::uint16_t, 16> cc_min_{}, cc_increase_{};
@@ -510,7 +515,7 @@ class Network {
     std::vector<std::uint32_t> flow_free_;
     FlatMap64 flow_of_;
     std::vector<std::uint32_t> ring_; // per CA x VL: the flow served next, kNil when none
-    std::vector<Time> wake_at_;       // per CA: the pending kCcWake, 0 when none
+    std::vector<std::uint32_t> park_; // flows a scan found waiting out their delay
     std::uint64_t live_flows_ = 0, becn_live_ = 0, becn_in_window_bytes_ = 0;
     CcStats ccs_;
     // SimConfig::flow_stats: per (src << 16 | dst), bytes offered and accepted in the window.
@@ -1194,6 +1199,9 @@ void Network::cc_setup() {
     // A port that has taken its credits and is left with less than a full packet's worth
     // downstream waits on the next hop: a victim of congestion there, not its root.
     cc_root_room_ = std::int32_t(need(cfg_.packet_bytes));
+    const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
+    const std::uint32_t last = msg % cfg_.packet_bytes;
+    cc_min_need_ = std::int32_t(need(last ? std::min(last, cfg_.packet_bytes) : cfg_.packet_bytes));
 
     // CACongestionSetting: the SLs of the control map get their entry, the others none (no
     // reaction to BECNs).
@@ -1219,7 +1227,6 @@ void Network::cc_setup() {
             }
     }
     ring_.assign(std::size_t(N_) * V_, kNil);
-    wake_at_.assign(N_, 0);
 }
 
 std::uint8_t Network::source_vl(std::uint32_t ca, std::uint8_t sl) const {
@@ -1414,12 +1421,32 @@ void Network::cc_enqueue(std::uint32_t h, std::uint32_t& last) {
     last = f;
     Flow& fl = flows_[f];
     p.next = kNil;
-    if (fl.tail == kNil)
+    if (fl.tail == kNil) {
         fl.head = h;
-    else
+        fl.need = p.credits;
+    } else {
         pkts_[fl.tail].next = h;
+    }
     fl.tail = h;
-    if (!fl.in_ring) cc_ring_insert(f);
+    if (!fl.in_ring && !fl.parked) cc_ring_insert(f);
+}
+
+// A flow waiting out its injection delay leaves the round robin until then, so that a CA's
+// arbitration visits only flows that may send.
+void Network::cc_park(std::uint32_t f, Time until) {
+    Flow& fl = flows_[f];
+    cc_ring_remove(f);
+    fl.parked = true;
+    q_.push(until, kCcReady, f, fl.gen);
+}
+
+void Network::cc_ready(std::uint32_t f, std::uint32_t gen) {
+    Flow& fl = flows_[f];
+    if (!fl.live || fl.gen != gen || !fl.parked) return;
+    fl.parked = false;
+    if (fl.head == kNil) return;
+    cc_ring_insert(f);
+    arbitrate(ca_out_[fl.src]);
 }
 
 // The CA's link with congestion control: its notifications first (few, small, and late ones
@@ -1439,18 +1466,20 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     }
     std::uint32_t mask = 0;
     std::uint32_t pick[16];
-    Time wake = std::numeric_limits<Time>::max();
+    park_.clear();
     for (std::uint32_t v = 0; v < V_; ++v) {
         const std::uint32_t start = ring_[ca * V_ + v];
         if (start == kNil) continue;
         const std::int32_t room = credits_[o * V_ + v];
+        if (room < cc_min_need_) continue; // no head fits: skip the flows unread
         std::uint32_t f = start;
         do {
             Flow& fl = flows_[f];
             const Throttle& t = throttle(fl);
+            // With per-SL control a flow's delay may have begun with another flow's packet.
             if (t.next_send > now_) {
-                wake = std::min(wake, t.next_send);
-            } else if (room >= std::int32_t(pkts_[fl.head].credits)) {
+                park_.push_back(f);
+            } else if (room >= std::int32_t(fl.need)) {
                 pick[v] = f;
                 mask |= 1u << v;
                 break;
@@ -1458,14 +1487,8 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
             f = fl.next;
         } while (f != start);
     }
-    if (mask == 0) {
-        if (wake != std::numeric_limits<Time>::max() &&
-            (wake_at_[ca] == 0 || wake_at_[ca] > wake)) {
-            wake_at_[ca] = wake;
-            q_.push(wake, kCcWake, ca);
-        }
-        return;
-    }
+    for (std::uint32_t f : park_) cc_park(f, throttle(flows_[f]).next_send);
+    if (mask == 0) return; // a parked flow's kCcReady, or credits, will call again
     int v = 0;
     if (V_ > 1) {
         v = vl_arbitrate(vlarb_, arb_[o], mask, cfg_.packet_bytes);
@@ -1476,7 +1499,10 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     ring_[ca * V_ + std::uint32_t(v)] = fl.next; // the next turn starts after this flow
     const std::uint32_t h = fl.head;
     fl.head = pkts_[h].next;
-    if (fl.head == kNil) fl.tail = kNil;
+    if (fl.head == kNil)
+        fl.tail = kNil;
+    else
+        fl.need = pkts_[fl.head].credits;
     const Time ser = Time(pkts_[h].size) * sl_[o].ppb;
     if (cfg_.source_queue_packets) {
         const std::uint32_t key = std::uint32_t(fl.src) << 16 | pkts_[h].dst;
@@ -1493,6 +1519,8 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     if (fl.head == kNil) {
         cc_ring_remove(f);
         cc_flow_idle(f, ser);
+    } else if (t.next_send > now_ + ser) {
+        cc_park(f, t.next_send); // the link is free before the flow may send again
     }
 }
 
@@ -1775,9 +1803,8 @@ void Network::handle(const Event& e) {
     case kWatchdog:
         watchdog();
         break;
-    case kCcWake:
-        if (wake_at_[e.a] == now_) wake_at_[e.a] = 0;
-        arbitrate(ca_out_[e.a]);
+    case kCcReady:
+        cc_ready(e.a, e.b);
         break;
     case kCcBecnArrives:
         --becn_live_;
