@@ -476,3 +476,20 @@ TEST_CASE("cc: generated traffic with CC on is a function of --seed") {
         CHECK(a.generated == a.delivered + a.dropped + a.in_flight);
     }
 }
+
+TEST_CASE("cc config: opensm 3.3.23's own opensm.conf reads as opensm read it") {
+    // `opensm -c FILE` wrote its defaults; `opensm -F cc-input.conf -c FILE` read our input
+    // and wrote what it understood. Every other option of the files is skipped.
+    const std::string dir = IBRT_SOURCE_DIR "/fuzz/corpus/fuzz_cc_config/";
+    std::vector<std::string> w;
+    CHECK(read_cc_config(dir + "opensm-3.3.23-c-defaults.conf", &w) == CcConfig{});
+    CHECK(w.empty());
+    const CcConfig in = read_cc_config(dir + "cc-input.conf");
+    const CcConfig back = read_cc_config(dir + "opensm-3.3.23-c-from-cc-input.conf");
+    CHECK(in == back);
+    CHECK(in.congestion_control);
+    CHECK(in.cc_key == 0x1234);
+    CHECK(in.ca_entries[3] == CaCongEntry{32, 0, 0, 2});
+    CHECK(in.cs_return_delay == CctEntry{2, 77});
+    CHECK(in.cct.size() == 25);
+}
