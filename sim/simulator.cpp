@@ -31,7 +31,6 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
-#include <unordered_map>
 
 namespace ibrt::sim {
 namespace {
@@ -414,7 +413,6 @@ class Network {
     std::uint64_t in_network_ = 0, measured_open_ = 0;
     std::uint64_t bytes_offered_ = 0, bytes_accepted_ = 0;
     std::uint64_t throttled_ = 0, bytes_throttled_ = 0, peak_live_ = 0;
-
     std::vector<std::uint32_t> src_queued_; // packets in each CA's source queue
     std::uint32_t peak_src_queued_ = 0;
     // Latency samples for the percentiles: every one up to SimConfig::latency_samples, then a
@@ -500,7 +498,7 @@ class Network {
     void cc_flow_idle(std::uint32_t f, Time slack = 0);
     std::vector<std::int32_t> cc_queued_;      // per output slot x VL: bytes bound to it
     std::vector<std::uint16_t> cc_mark_count_; // per output slot x VL: packets to skip
-    std::int32_t cc_threshold_bytes_ = 0;      // congested above this; < 0: never
+    std::int32_t cc_threshold_bytes_ = 0;      // congested above this (INT32_MAX: never)
     std::uint32_t cc_min_bytes_ = 0;           // smaller packets are never marked
     std::uint16_t cc_marking_rate_ = 0;
     std::array<std::uint8_t, 32> cc_victim_mask_{};
@@ -520,11 +518,20 @@ class Network {
     CcStats ccs_;
     // SimConfig::flow_stats: per (src << 16 | dst), bytes offered and accepted in the window.
     struct FlowAcc {
+        std::uint32_t key = 0;
         std::uint64_t offered = 0, accepted = 0, becns = 0;
     };
+    FlowAcc& flow_acc(std::uint32_t key) {
+        bool fresh;
+        const std::uint32_t i =
+            flow_acc_of_.get_or_insert(key, std::uint32_t(flow_acc_.size()), fresh);
+        if (fresh) flow_acc_.push_back({key});
+        return flow_acc_[i];
+    }
     bool flow_stats_ = false;
     bool cc_or_flows_ = false; // on_deliver takes the slow path
-    std::unordered_map<std::uint32_t, FlowAcc> flow_acc_;
+    FlatMap64 flow_acc_of_;
+    std::vector<FlowAcc> flow_acc_;
 };
 
 void Network::setup() {
@@ -700,7 +707,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     // by the queues and buffers however long a run above saturation lasts.
     const std::uint32_t npk = (msg + cfg_.packet_bytes - 1) / cfg_.packet_bytes;
     // Offered as `offered` counts it: whether the source queue takes the message or not.
-    if (flow_stats_ && in_window(now_)) flow_acc_[ca << 16 | dst].offered += msg;
+    if (flow_stats_ && in_window(now_)) flow_acc(ca << 16 | dst).offered += msg;
     // With congestion control every destination has its own queue (a QP's send queue), so a
     // throttled flow cannot fill the room of the others.
     const std::uint32_t queued =
@@ -1299,7 +1306,7 @@ void Network::cc_notify(const Packet& p, std::uint32_t at) {
 // control) by CCTI_Increase, up to CCTI_Limit.
 void Network::cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl) {
     ++ccs_.becn_received;
-    if (flow_stats_) ++flow_acc_[ca << 16 | dst].becns;
+    if (flow_stats_) ++flow_acc(ca << 16 | dst).becns;
     sl &= 15;
     const std::uint16_t inc = cc_increase_[sl];
     if (inc == 0) return;
@@ -1560,7 +1567,7 @@ void Network::on_deliver_cc(std::uint32_t h, PortId d) {
     if (at != p.dst) ++misdelivered_;
     if (in_window(now_)) {
         bytes_accepted_ += p.size;
-        if (flow_stats_) flow_acc_[std::uint32_t(p.src) << 16 | p.dst].accepted += p.size;
+        if (flow_stats_) flow_acc(std::uint32_t(p.src) << 16 | p.dst).accepted += p.size;
     }
     if (p.measured) {
         --measured_open_;
@@ -1929,10 +1936,10 @@ SimResult Network::run(const ProgressFn& progress) {
     }
     if (flow_stats_) {
         res.flows.reserve(flow_acc_.size());
-        for (const auto& [key, acc] : flow_acc_) {
+        for (const FlowAcc& acc : flow_acc_) {
             FlowStat x;
-            x.src = key >> 16;
-            x.dst = key & 0xffffu;
+            x.src = acc.key >> 16;
+            x.dst = acc.key & 0xffffu;
             const double bw = double(kPsPerNs) / double(sl_[ca_out_[x.src]].ppb); // bytes/ns
             x.offered_fraction = double(acc.offered) / window_ns / bw;
             x.accepted_fraction = double(acc.accepted) / window_ns / bw;
