@@ -90,7 +90,8 @@ sim vc-router-sent "${ft43ps[@]}" --vc-router --vc-release sent --vls 2 --load 0
 # reverse path, per-flow results in the JSON; the same with idealised notifications and SL
 # (port) control given on the command line.
 cc=(--opensm-conf "$in/cc-hotspot.opensm.conf")
-sim cc-hotspot "${ft43ps[@]}" "${cc[@]}" --pattern hotspot --hot-fraction 0.5 --load 0.8
+sim cc-hotspot "${ft43ps[@]}" "${cc[@]}" --flow-stats --pattern hotspot --hot-fraction 0.5 \
+    --load 0.8
 sim cc-ideal-per-sl "${ft43ps[@]}" "${cc[@]}" --cc-becn-delay-ns 300 \
     --cc-option 'cc_ca_cong_setting_port_control 1' --pattern hotspot --hot-fraction 0.5 --load 0.8
 

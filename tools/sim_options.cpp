@@ -230,8 +230,9 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->check(whole_in(1, 65535))
         ->group(cc);
     sub.add_flag("--flow-stats", o.flow_stats,
-                 "Report every (source, destination) pair's offered and accepted traffic (on "
-                 "with congestion control)")
+                 "Report every (source, destination) pair's offered and accepted traffic and the "
+                 "BECNs its source received (\"flows\" in the JSON; memory and output grow with "
+                 "the pairs that send)")
         ->group(cc);
 }
 
@@ -277,7 +278,7 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     }
     c.cc.becn_delay_ps = ps_of(a.cc_becn_delay_ns, "--cc-becn-delay-ns");
     c.cc.becn_bytes = a.cc_becn_bytes;
-    c.flow_stats = a.flow_stats || c.cc.on;
+    c.flow_stats = a.flow_stats;
 
     const auto p = sim::parse_pattern(a.pattern);
     if (!p)
