@@ -86,6 +86,14 @@ sim adaptive-rp-2vl "${ft43[@]}" "${fs[@]}" --selection rp --vls 2 --sl spread -
 sim adaptive-mc-obuf "${ft43[@]}" "${fs[@]}" --selection mc --output-buffer-bytes 512 --load 0.8
 sim vc-router "${ft43ps[@]}" --vc-router --vls 2 --load 0.7
 sim vc-router-sent "${ft43ps[@]}" --vc-router --vc-release sent --vls 2 --load 0.9
+# IBA congestion control (issue 16) from an opensm.conf: a hot spot with BECN packets on the
+# reverse path, per-flow results in the JSON; the same with idealised notifications and SL
+# (port) control given on the command line.
+cc=(--opensm-conf "$in/cc-hotspot.opensm.conf")
+sim cc-hotspot "${ft43ps[@]}" "${cc[@]}" --flow-stats --pattern hotspot --hot-fraction 0.5 \
+    --load 0.8
+sim cc-ideal-per-sl "${ft43ps[@]}" "${cc[@]}" --cc-becn-delay-ns 300 \
+    --cc-option 'cc_ca_cong_setting_port_control 1' --pattern hotspot --hot-fraction 0.5 --load 0.8
 
 # `ibrt sweep` (CSV): two engines, 1 and 2 VLs, on the bundled 8-host tree, with paper 000's
 # set-up (32-byte packets and buffers, 4 ns/byte, SLs spread over the VLs).

@@ -57,6 +57,18 @@ void check_config(const SimConfig& c) {
     if (!(hot >= 0 && hot <= 1)) bad("hot fraction must be in 0..1");
     if (c.traffic.pattern == Pattern::Rotation && c.traffic.shift && *c.traffic.shift == 0)
         bad("rotation shift 0 sends every message to its own source");
+    if (c.cc.on) {
+        if (c.vc_router)
+            bad("congestion control is modelled on the IB switch, not in the VC-router mode");
+        if (c.cc.becn_bytes == 0 || c.cc.becn_bytes > 0xffff)
+            bad("a congestion notification packet must be 1..65535 bytes");
+        if (c.cc.becn_delay_ps == 0 &&
+            (c.cc.becn_bytes + c.credit_unit - 1) / c.credit_unit > c.buffer_bytes / c.credit_unit)
+            bad("a buffer of " + bytes(c.buffer_bytes) +
+                " cannot hold a congestion notification "
+                "packet of " +
+                bytes(c.cc.becn_bytes));
+    }
     if (c.source_queue_packets > 0) {
         const std::uint64_t msg = c.message_bytes ? c.message_bytes : c.packet_bytes;
         const std::uint64_t packets = (msg + c.packet_bytes - 1) / c.packet_bytes;

@@ -19,13 +19,16 @@
 #include "sim/config_check.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_lft.hpp"
+#include "sim/flat_map.hpp"
 #include "sim/prefetch.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -62,7 +65,15 @@ enum EventType : std::uint8_t {
     // Output buffers only:
     kXbarFree, // a = output slot, b = input buffer, c = credits: the crossbar move is done
     kLinkFree, // a = output slot, b = VL, c = credits: the output buffer's packet has left
+    // Congestion control only:
+    kCcReady,       // a = flow, b = its generation: its injection delay is over
+    kCcBecnArrives, // a = source CA, b = destination CA, c = SL: an idealised BECN arrives
+    kCcFree,        // a = flow, b = its generation: free the idle flow once its CCTI is back at min
 };
+
+// Packet::cc bits.
+constexpr std::uint8_t kCcFecn = 1; // a switch marked it (IBA A10: FECN)
+constexpr std::uint8_t kCcBecn = 2; // a congestion notification packet (BECN) to its source
 
 // 32 bytes, aligned: every hop reads and writes the packet, and a 48-byte one straddled two
 // cache lines half the time. The generation time, needed once at delivery, lives beside the
@@ -78,6 +89,7 @@ struct alignas(32) Packet {
     Lid dlid = 0;
     std::uint8_t sl = 0, vl = 0, out_vl = 0, hops = 0;
     bool measured = false;
+    std::uint8_t cc = 0; // kCcFecn, kCcBecn
 };
 static_assert(sizeof(Packet) == 32);
 
@@ -94,7 +106,7 @@ class Network {
     // `flat` is r's LFTs in the two-level form the event loop reads (sim/flat_lft.hpp).
     Network(const Fabric& f, const Routing& r, const SimConfig& cfg, const FlatLft& flat)
         : f_(f), r_(r), cfg_(cfg), flat_(flat), rf_(r.forwarding_sets.get()),
-          vc_router_(cfg.vc_router), sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
+          vc_router_(cfg.vc_router), cc_(cfg.cc.on), sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
           pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed) {
         setup();
     }
@@ -261,6 +273,7 @@ class Network {
         }
     }
     void on_deliver(std::uint32_t h, PortId d);
+    [[gnu::noinline]] void on_deliver_cc(std::uint32_t h, PortId d);
     void drop(std::uint32_t h, PortId at);
     [[gnu::always_inline]] inline void handle(const Event& e);
     void watchdog();
@@ -301,6 +314,8 @@ class Network {
             if (vc_usable(o, v, need)) return true;
         return false;
     }
+    // Congestion control (SimConfig::cc.on): see the block of cc_ members below.
+    const bool cc_;
     // No SL2VL tables at all: SL mod VLs everywhere, without a lookup.
     const bool sl_mod_vls_;
     const std::uint32_t V_;
@@ -417,6 +432,106 @@ class Network {
         }
         ++latency_n_;
     }
+
+    // Congestion control (IBA annex A10; paper 002 §3-4; docs/sim-model.md "Congestion
+    // control"). Switches: the bytes bound to each output x VL inside the switch (its input
+    // FIFOs and output buffer), compared with the threshold when a packet leaves; sources:
+    // per-destination flows with their own injection delay, served round robin.
+    void cc_setup();
+    // A packet of a switch leaves by output o on VL ovl: FECN marking (A10.2.1).
+    [[gnu::noinline]] void cc_switch_out(PortId o, std::uint32_t ovl, Packet& p);
+    void cc_bound(const Packet& p) { cc_queued_[p.out * V_ + p.out_vl] += p.size; }
+    // The source CA's injection: notifications first, then its flows.
+    [[gnu::noinline]] void cc_ca_arbitrate(PortId o, std::uint32_t ca);
+    // Packet h (its src, dst, SL and first VL set) joins its flow; `last` caches the flow of
+    // the message's previous packet.
+    void cc_enqueue(std::uint32_t h, std::uint32_t& last);
+    // A FECN-marked packet reached CA `at`: notify its source (A10.2.2).
+    [[gnu::noinline]] void cc_notify(const Packet& p, std::uint32_t at);
+    // The source `ca` hears of congestion on its flow to `dst` on `sl` (A10.2.3).
+    [[gnu::noinline]] void cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl);
+    [[gnu::noinline]] void cc_free_check(std::uint32_t f, std::uint32_t gen);
+    struct Throttle {
+        Time next_send = 0; // earliest start of the next packet (injection rate delay)
+        Time tick = 0;      // next CCTI timer expiry
+        std::uint16_t ccti = 0;
+    };
+    // CCTI_Timer expiries since the last look, lazily: one decrement each, not below CCTI_Min.
+    void cc_decay(Throttle& t, std::uint8_t sl) const {
+        const Time T = cc_timer_ps_[sl];
+        if (T == 0 || now_ < t.tick) return;
+        const Time k = (now_ - t.tick) / T + 1;
+        t.tick += k * T;
+        const std::uint16_t lo = cc_min_[sl];
+        if (t.ccti > lo) t.ccti = std::uint16_t(t.ccti - std::min<Time>(k, t.ccti - lo));
+    }
+    struct Flow {
+        std::uint32_t head = kNil, tail = kNil; // queued packets
+        std::uint32_t prev = kNil, next = kNil; // the CA's round robin over its flows on this VL
+        std::uint32_t gen = 0;                  // bumped when freed (stale kCcFree events)
+        Time free_at = 0;                       // a kCcFree event is pending for then
+        std::uint16_t src = 0, dst = 0;
+        std::uint16_t need = 0; // the head packet's credits: the scan reads no packet
+        std::uint8_t sl = 0, vl = 0;
+        bool live = false, in_ring = false;
+        bool parked = false; // out of the ring until its delay is over (a kCcReady event)
+        Throttle own;        // per QP (flow) control
+    };
+    std::uint8_t source_vl(std::uint32_t ca, std::uint8_t sl) const;
+    Throttle& throttle(Flow& fl) { return cc_per_sl_ ? sl_thr_[fl.src * 16u + fl.sl] : fl.own; }
+    static std::uint64_t flow_key(std::uint32_t src, std::uint32_t dst, std::uint8_t sl) {
+        return std::uint64_t(src) << 21 | std::uint64_t(dst) << 4 | sl;
+    }
+    std::uint32_t cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_t sl, std::uint8_t vl);
+    void cc_ring_insert(std::uint32_t f);
+    void cc_ring_remove(std::uint32_t f);
+    void cc_release_flow(std::uint32_t f);
+    void cc_park(std::uint32_t f, Time until);
+    void cc_ready(std::uint32_t f, std::uint32_t gen);
+    std::uint32_t cc_dst_queued(std::uint32_t key) const {
+        const std::uint32_t n = dst_queued_.find(key);
+        return n == FlatMap64::kAbsent ? 0 : n;
+    }
+    // Packets queued per (source << 16 | destination), only those with some.
+    FlatMap64 dst_queued_;
+    // `slack`: the CA's link is busy that long anyway, so a delay within it binds nothing.
+    void cc_flow_idle(std::uint32_t f, Time slack = 0);
+    std::vector<std::int32_t> cc_queued_;      // per output slot x VL: bytes bound to it
+    std::vector<std::uint16_t> cc_mark_count_; // per output slot x VL: packets to skip
+    std::int32_t cc_threshold_bytes_ = 0;      // congested above this (INT32_MAX: never)
+    std::uint32_t cc_min_bytes_ = 0;           // smaller packets are never marked
+    std::uint16_t cc_marking_rate_ = 0;
+    std::array<std::uint8_t, 32> cc_victim_mask_{};
+    std::int32_t cc_root_room_ = 0; // credits left downstream below which a port is a victim
+    std::int32_t cc_min_need_ = 0;  // credits of the smallest data packet the traffic makes
+    bool cc_per_sl_ = false;
+    std::array<Time, 16> cc_timer_ps_{};
+    std::array<std::uint16_t, 16> cc_min_{}, cc_increase_{};
+    std::vector<CctEntry> cct_;    // CCT[0..CCTI_Limit]
+    std::vector<Throttle> sl_thr_; // per CA x 16 SLs (per-SL control)
+    std::vector<Flow> flows_;
+    std::vector<std::uint32_t> flow_free_;
+    FlatMap64 flow_of_;
+    std::vector<std::uint32_t> ring_; // per CA x VL: the flow served next, kNil when none
+    std::vector<std::uint32_t> park_; // flows a scan found waiting out their delay
+    std::uint64_t live_flows_ = 0, becn_live_ = 0, becn_in_window_bytes_ = 0;
+    CcStats ccs_;
+    // SimConfig::flow_stats: per (src << 16 | dst), bytes offered and accepted in the window.
+    struct FlowAcc {
+        std::uint32_t key = 0;
+        std::uint64_t offered = 0, accepted = 0, becns = 0;
+    };
+    FlowAcc& flow_acc(std::uint32_t key) {
+        bool fresh;
+        const std::uint32_t i =
+            flow_acc_of_.get_or_insert(key, std::uint32_t(flow_acc_.size()), fresh);
+        if (fresh) flow_acc_.push_back({key});
+        return flow_acc_[i];
+    }
+    bool flow_stats_ = false;
+    bool cc_or_flows_ = false; // on_deliver takes the slow path
+    FlatMap64 flow_acc_of_;
+    std::vector<FlowAcc> flow_acc_;
 };
 
 void Network::setup() {
@@ -557,6 +672,9 @@ void Network::setup() {
     for (const auto& t : cfg_.trace)
         if (t.src >= N_ || t.dst >= N_)
             throw std::invalid_argument("trace message names an end node out of range");
+    flow_stats_ = cfg_.flow_stats;
+    cc_or_flows_ = cc_ || flow_stats_;
+    if (cc_) cc_setup();
 }
 
 void Network::schedule_next_gen(std::uint32_t ca) {
@@ -588,8 +706,13 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     // queue): it counts as offered but never enters the simulation, so memory stays bounded
     // by the queues and buffers however long a run above saturation lasts.
     const std::uint32_t npk = (msg + cfg_.packet_bytes - 1) / cfg_.packet_bytes;
-    if (cfg_.source_queue_packets && src_queued_[ca] > 0 &&
-        src_queued_[ca] + npk > cfg_.source_queue_packets) {
+    // Offered as `offered` counts it: whether the source queue takes the message or not.
+    if (flow_stats_ && in_window(now_)) flow_acc(ca << 16 | dst).offered += msg;
+    // With congestion control every destination has its own queue (a QP's send queue), so a
+    // throttled flow cannot fill the room of the others.
+    const std::uint32_t queued =
+        cc_ ? (cfg_.source_queue_packets ? cc_dst_queued(ca << 16 | dst) : 0) : src_queued_[ca];
+    if (cfg_.source_queue_packets && queued > 0 && queued + npk > cfg_.source_queue_packets) {
         throttled_ += npk;
         if (in_window(now_)) {
             bytes_offered_ += msg;
@@ -601,6 +724,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     std::uint8_t sl = 0;
     if (cfg_.sl == SlPolicy::Spread) sl = std::uint8_t(rng.below(V_));
     bool head_changed = false;
+    std::uint32_t cc_last = kNil;
     for (std::uint32_t off = 0; off < msg; off += cfg_.packet_bytes) {
         const std::uint32_t h = alloc();
         Packet& p = pkts_[h];
@@ -644,7 +768,16 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         }
         p.out_vl = vl;
         p.out = ca_out_[ca];
-        head_changed |= push_fifo(src_buf * V_ + vl, h);
+        if (cc_) {
+            cc_enqueue(h, cc_last);
+            if (cfg_.source_queue_packets) {
+                bool fresh;
+                ++dst_queued_.get_or_insert(ca << 16 | dst, 0, fresh);
+            }
+            head_changed = true;
+        } else {
+            head_changed |= push_fifo(src_buf * V_ + vl, h);
+        }
         peak_src_queued_ = std::max(peak_src_queued_, ++src_queued_[ca]);
     }
     peak_live_ = std::max(peak_live_, live_);
@@ -665,6 +798,7 @@ void Network::try_arbitrate(PortId o) {
     if (!out.sw) {
         const std::uint32_t ca = ca_of_node_[out.node];
         if (ca == kNil || ca_out_[ca] != o) return;
+        if (cc_) return cc_ca_arbitrate(o, ca);
         const PortId s0 = first;
         for (std::uint32_t v = 0; v < V_; ++v) {
             const Buf& q = bufs_[s0 * V_ + v];
@@ -833,6 +967,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     credits_[o * V_ + ovl] -= std::int32_t(c);
     if (vc_router_ && cfg_.vc_release == SimConfig::VcRelease::Drained) vc_held_[o * V_ + ovl] = 1;
     sl_[o].busy = 1;
+    if (cc_ && sw) cc_switch_out(o, ovl, p);
     const Time ser = Time(p.size) * sl_[o].ppb;
     Time start = now_;
     if (sw && p.tail > now_ + ser) start = p.tail - ser; // the tail cannot leave before it came
@@ -848,7 +983,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     if (!sw) {
         ++in_network_;
         const std::uint32_t ca = ca_of_node_[sl_[o].node];
-        --src_queued_[ca];
+        --src_queued_[ca]; // a notification added itself first (cc_ca_arbitrate)
     }
     const PortId d = sl_[o].peer;
     p.tail = start + fly_ + ser;
@@ -894,8 +1029,13 @@ void Network::drop(std::uint32_t h, PortId at) {
         q_.push(std::max(now_, p.tail) + credit_delay_, kCredit, sl_[at].peer, p.vl, p.credits);
         --in_network_;
     }
-    ++dropped_;
-    if (p.measured) --measured_open_;
+    if (p.cc & kCcBecn) {
+        ++ccs_.becn_dropped;
+        --becn_live_;
+    } else {
+        ++dropped_;
+        if (p.measured) --measured_open_;
+    }
     release(h);
 }
 
@@ -913,6 +1053,7 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     if (ovl >= V_) return drop(h, d);
     p.out = first + outp;
     p.out_vl = ovl;
+    if (cc_) cc_bound(p);
     if (push_fifo(d * V_ + p.vl, h)) head_bound(p.out, inp, p.out_vl, p.credits);
 }
 
@@ -940,6 +1081,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d) {
     if (cands.size() == 1) {
         p.out = first + cands[0].port;
         p.out_vl = vc_router_ ? 0 : candidate_vl(m, in.nports, inp, cands[0].port, p);
+        if (cc_) cc_bound(p);
         if (push_fifo(b, h)) head_bound(p.out, inp, p.out_vl, p.credits);
         return;
     }
@@ -1018,6 +1160,7 @@ bool Network::bind_head(std::uint32_t b) {
     const PortId o = first + cands[pick].port;
     p.out = o;
     p.out_vl = cand_vls_[pick];
+    if (cc_) cc_bound(p);
     cache_head(q);
     head_bound(o, in.pnum, p.out_vl, p.credits);
     return true;
@@ -1038,7 +1181,358 @@ void Network::rebind(PortId output) {
     }
 }
 
+// ---- Congestion control (IBA vol. 1 annex A10; paper 002 §3-4; docs/sim-model.md) ----
+
+void Network::cc_setup() {
+    const CcConfig& c = cfg_.cc.settings;
+    const std::size_t P = sl_.size();
+    cc_queued_.assign(P * V_, 0);
+    cc_mark_count_.assign(P * V_, 0);
+    // SwitchCongestionSetting (A10.4.3): a switch takes the fields its control map marks valid
+    // (opensm's cc_sw_cong_setting_control_map); the others keep their reset value, 0.
+    const bool thr_valid = c.sw_control_map & 4u;
+    const unsigned thr = thr_valid ? c.threshold & 15u : 0; // 4 bits on the wire
+    cc_min_bytes_ = thr_valid ? 64u * c.packet_size : 0;    // in 64-byte credits (IBA)
+    if (c.sw_control_map & 1u) cc_victim_mask_ = c.victim_mask;
+    cc_marking_rate_ = (c.sw_control_map & 16u) ? c.marking_rate : 0;
+    // The threshold scale is IBA's 0 (off), 1 (loose) .. 15 (aggressive), its levels left to
+    // the implementation; ours: a port VL is congested while more than (16 - t)/16 of the
+    // buffer space that feeds it waits for it (t = 15: 1/16, t = 1: 15/16; paper 002's 80 %
+    // is t = 3, 81 %). That space is an input buffer's, plus the output buffer's when the
+    // switch has them (docs/sim-model.md, "Congestion control").
+    const std::int64_t space = std::int64_t(cfg_.buffer_bytes) + cfg_.output_buffer_bytes;
+    cc_threshold_bytes_ =
+        thr == 0 ? std::numeric_limits<std::int32_t>::max() : std::int32_t(space * (16 - thr) / 16);
+    // A port that has taken its credits and is left with less than a full packet's worth
+    // downstream waits on the next hop: a victim of congestion there, not its root.
+    cc_root_room_ = std::int32_t(need(cfg_.packet_bytes));
+    const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
+    const std::uint32_t last = msg % cfg_.packet_bytes;
+    cc_min_need_ = std::int32_t(need(last ? std::min(last, cfg_.packet_bytes) : cfg_.packet_bytes));
+
+    // CACongestionSetting: the SLs of the control map get their entry, the others none (no
+    // reaction to BECNs).
+    cc_per_sl_ = c.per_sl();
+    cct_ = c.cct;
+    // No CCT: opensm sets CCTI_Limit 0 and entry 0 is zero (no delay).
+    if (cct_.empty()) cct_.push_back(CctEntry{});
+    const auto limit = std::uint16_t(cct_.size() - 1);
+    for (unsigned sl = 0; sl < 16; ++sl) {
+        if (!(c.ca_control_map >> sl & 1u)) continue;
+        const CaCongEntry& e = c.ca_entries[sl];
+        cc_timer_ps_[sl] = Time(e.ccti_timer) * 1024 * kPsPerNs; // units of 1.024 us
+        cc_increase_[sl] = e.ccti_increase;
+        cc_min_[sl] = std::min<std::uint16_t>(e.ccti_min, limit);
+    }
+    if (cc_per_sl_) {
+        sl_thr_.assign(std::size_t(N_) * 16, Throttle{});
+        for (std::uint32_t ca = 0; ca < N_; ++ca)
+            for (unsigned sl = 0; sl < 16; ++sl) {
+                Throttle& t = sl_thr_[ca * 16 + sl];
+                t.ccti = cc_min_[sl];
+                t.tick = cc_timer_ps_[sl];
+            }
+    }
+    ring_.assign(std::size_t(N_) * V_, kNil);
+}
+
+std::uint8_t Network::source_vl(std::uint32_t ca, std::uint8_t sl) const {
+    const NodeId n = ca_node_[ca];
+    const PortNum port = sl_[ca_out_[ca]].pnum;
+    const PortNum np = sl_[ca_out_[ca]].nports;
+    const Sl2VlTable* own = rf_ ? rf_->vl2vl.find(n, np, 0, port) : nullptr;
+    return own ? (*own)[sl & 15] : sl_mod_vls_ ? sl_vl(sl) : vl_at(n, np, 0, port, sl);
+}
+
+// A10.2.1: a switch port VL in the congested state marks the FECN of the packets it sends
+// that are eligible: not smaller than Packet_Size, one in every Marking_Rate + 1 (the mean
+// number of packets between marks, here exactly that: a counter, not a random draw), and, when
+// the port is a victim rather than the root of the congestion, only if the Victim_Mask has
+// the port.
+void Network::cc_switch_out(PortId o, std::uint32_t ovl, Packet& p) {
+    const std::uint32_t ob = o * V_ + ovl;
+    cc_queued_[ob] -= p.size;
+    if (p.cc & kCcBecn) ++ccs_.becn_hops;
+    // What still waits for this port VL behind the packet leaving.
+    if (cc_queued_[ob] <= cc_threshold_bytes_ || (p.cc & kCcBecn) || p.size < cc_min_bytes_) return;
+    if (credits_[ob] < cc_root_room_ && !CcConfig::mask_bit(cc_victim_mask_, sl_[o].pnum)) return;
+    if (cc_mark_count_[ob] > 0) {
+        --cc_mark_count_[ob];
+        return;
+    }
+    cc_mark_count_[ob] = cc_marking_rate_;
+    if (!(p.cc & kCcFecn)) {
+        p.cc |= kCcFecn;
+        ++ccs_.fecn_marked;
+    }
+}
+
+// A10.2.2: the destination of a FECN-marked packet returns a congestion notification to its
+// source: a BECN packet on the reverse path (a CNP, as UD traffic needs; an RC ACK would carry
+// the bit instead), or, idealised, the BECN itself a fixed delay later.
+void Network::cc_notify(const Packet& p, std::uint32_t at) {
+    ++ccs_.becn_sent;
+    ++becn_live_;
+    if (cfg_.cc.becn_delay_ps) {
+        q_.push(now_ + cfg_.cc.becn_delay_ps, kCcBecnArrives, p.src, at, p.sl);
+        return;
+    }
+    const std::uint32_t h = alloc();
+    Packet& b = pkts_[h];
+    gen_[h] = now_;
+    b.src = std::uint16_t(at);
+    b.dst = p.src;
+    b.size = std::uint16_t(cfg_.cc.becn_bytes);
+    b.credits = std::uint16_t(need(b.size));
+    b.sl = p.sl;
+    b.cc = kCcBecn;
+    // The source's base LID, or the path selection's LID for it: a notification draws no
+    // random number, so data traffic sees the same streams with or without it.
+    b.dlid = dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty()
+                 ? r_.dlid_choice[std::size_t(at) * N_ + p.src]
+                 : ca_base_[p.src];
+    if (b.dlid == 0) b.dlid = ca_base_[p.src];
+    const std::uint8_t vl = source_vl(at, b.sl);
+    if (vl >= V_) return drop(h, kNoPort);
+    b.out_vl = vl;
+    b.out = ca_out_[at];
+    const PortId s0 = ca_out_[at] - sl_[ca_out_[at]].pnum;
+    push_fifo(s0 * V_ + vl, h);
+    peak_live_ = std::max(peak_live_, live_);
+    arbitrate(ca_out_[at]);
+}
+
+// A10.2.3: a BECN at its source raises the CCTI of the flow (QP control) or of the SL (port
+// control) by CCTI_Increase, up to CCTI_Limit.
+void Network::cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl) {
+    ++ccs_.becn_received;
+    if (flow_stats_) ++flow_acc(ca << 16 | dst).becns;
+    sl &= 15;
+    const std::uint16_t inc = cc_increase_[sl];
+    if (inc == 0) return;
+    const auto limit = std::uint32_t(cct_.size() - 1);
+    std::uint32_t f = kNil;
+    Throttle* t;
+    if (cc_per_sl_) {
+        t = &sl_thr_[ca * 16 + sl];
+    } else {
+        f = cc_flow(ca, dst, sl, source_vl(ca, sl));
+        t = &flows_[f].own;
+    }
+    cc_decay(*t, sl);
+    t->ccti = std::uint16_t(std::min<std::uint32_t>(limit, t->ccti + inc));
+    ccs_.peak_ccti = std::max<std::uint32_t>(ccs_.peak_ccti, t->ccti);
+    if (f != kNil && flows_[f].head == kNil) cc_flow_idle(f);
+}
+
+std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_t sl,
+                               std::uint8_t vl) {
+    bool fresh;
+    std::uint32_t& slot = flow_of_.get_or_insert(flow_key(src, dst, sl), 0, fresh);
+    if (!fresh) return slot;
+    std::uint32_t f;
+    if (!flow_free_.empty()) {
+        f = flow_free_.back();
+        flow_free_.pop_back();
+    } else {
+        f = std::uint32_t(flows_.size());
+        flows_.emplace_back();
+    }
+    Flow& fl = flows_[f];
+    const std::uint32_t gen = fl.gen;
+    fl = Flow{};
+    fl.gen = gen;
+    fl.live = true;
+    fl.src = std::uint16_t(src);
+    fl.dst = std::uint16_t(dst);
+    fl.sl = sl;
+    fl.vl = vl;
+    fl.own.ccti = cc_min_[sl & 15];
+    fl.own.tick = now_ + cc_timer_ps_[sl & 15];
+    slot = f;
+    ccs_.peak_flows = std::max(ccs_.peak_flows, ++live_flows_);
+    return f;
+}
+
+void Network::cc_ring_insert(std::uint32_t f) {
+    Flow& fl = flows_[f];
+    std::uint32_t& r = ring_[fl.src * V_ + fl.vl];
+    fl.in_ring = true;
+    if (r == kNil) {
+        fl.prev = fl.next = f;
+        r = f;
+        return;
+    }
+    // Last in the round-robin order: just before the flow served next.
+    fl.next = r;
+    fl.prev = flows_[r].prev;
+    flows_[fl.prev].next = f;
+    flows_[r].prev = f;
+}
+
+void Network::cc_ring_remove(std::uint32_t f) {
+    Flow& fl = flows_[f];
+    std::uint32_t& r = ring_[fl.src * V_ + fl.vl];
+    fl.in_ring = false;
+    if (fl.next == f) {
+        r = kNil;
+        return;
+    }
+    flows_[fl.prev].next = fl.next;
+    flows_[fl.next].prev = fl.prev;
+    if (r == f) r = fl.next;
+}
+
+void Network::cc_release_flow(std::uint32_t f) {
+    Flow& fl = flows_[f];
+    flow_of_.erase(flow_key(fl.src, fl.dst, fl.sl));
+    fl.live = false;
+    ++fl.gen;
+    flow_free_.push_back(f);
+    --live_flows_;
+}
+
+// A flow with nothing queued is kept only while it holds state a new message must find: a
+// CCTI above CCTI_Min or a pending injection delay (QP control; with port control the state
+// is the SL's). So the flows alive are the active ones, not every pair: a flow that sent its
+// last packet at CCTI_Min with no delay is freed at once.
+void Network::cc_flow_idle(std::uint32_t f, Time slack) {
+    Flow& fl = flows_[f];
+    if (cc_per_sl_) return cc_release_flow(f);
+    cc_decay(fl.own, fl.sl);
+    const std::uint16_t lo = cc_min_[fl.sl];
+    Time until = fl.own.next_send > now_ + slack ? fl.own.next_send : 0;
+    if (fl.own.ccti > lo) {
+        const Time T = cc_timer_ps_[fl.sl];
+        if (T == 0) return; // never decays: kept
+        until = std::max(until, fl.own.tick + Time(fl.own.ccti - lo - 1) * T);
+    }
+    if (until <= now_) return cc_release_flow(f);
+    if (fl.free_at != 0 && fl.free_at <= until) return; // a check is pending
+    fl.free_at = until;
+    q_.push(until, kCcFree, f, fl.gen);
+}
+
+void Network::cc_free_check(std::uint32_t f, std::uint32_t gen) {
+    Flow& fl = flows_[f];
+    if (!fl.live || fl.gen != gen || fl.free_at != now_) return;
+    fl.free_at = 0;
+    if (fl.head == kNil) cc_flow_idle(f);
+}
+
+void Network::cc_enqueue(std::uint32_t h, std::uint32_t& last) {
+    Packet& p = pkts_[h];
+    std::uint32_t f = last;
+    if (f == kNil || flows_[f].dst != p.dst || flows_[f].sl != p.sl)
+        f = cc_flow(p.src, p.dst, p.sl, p.out_vl);
+    last = f;
+    Flow& fl = flows_[f];
+    p.next = kNil;
+    if (fl.tail == kNil) {
+        fl.head = h;
+        fl.need = p.credits;
+    } else {
+        pkts_[fl.tail].next = h;
+    }
+    fl.tail = h;
+    if (!fl.in_ring && !fl.parked) cc_ring_insert(f);
+}
+
+// A flow waiting out its injection delay leaves the round robin until then, so that a CA's
+// arbitration visits only flows that may send.
+void Network::cc_park(std::uint32_t f, Time until) {
+    Flow& fl = flows_[f];
+    cc_ring_remove(f);
+    fl.parked = true;
+    q_.push(until, kCcReady, f, fl.gen);
+}
+
+void Network::cc_ready(std::uint32_t f, std::uint32_t gen) {
+    Flow& fl = flows_[f];
+    if (!fl.live || fl.gen != gen || !fl.parked) return;
+    fl.parked = false;
+    if (fl.head == kNil) return;
+    cc_ring_insert(f);
+    arbitrate(ca_out_[fl.src]);
+}
+
+// The CA's link with congestion control: its notifications first (few, small, and late ones
+// throttle late), then its flows in round robin, each packet of a flow no earlier than the
+// flow's injection rate delay after the one before (A10.2.3). Among VLs, VLArb.
+void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
+    const PortId s0 = o - sl_[o].pnum;
+    for (std::uint32_t v = 0; v < V_; ++v) {
+        const Buf& q = bufs_[s0 * V_ + v];
+        if (q.head != kNil && credits_[o * V_ + v] >= std::int32_t(q.need)) {
+            const std::uint32_t h = pop_fifo(s0 * V_ + v);
+            ++ccs_.becn_hops;
+            ++src_queued_[ca]; // launch takes a data packet off the source queue: not this one
+            launch(o, h, std::uint8_t(v), kNil);
+            return;
+        }
+    }
+    std::uint32_t mask = 0;
+    std::uint32_t pick[16];
+    park_.clear();
+    for (std::uint32_t v = 0; v < V_; ++v) {
+        const std::uint32_t start = ring_[ca * V_ + v];
+        if (start == kNil) continue;
+        const std::int32_t room = credits_[o * V_ + v];
+        if (room < cc_min_need_) continue; // no head fits: skip the flows unread
+        std::uint32_t f = start;
+        do {
+            Flow& fl = flows_[f];
+            const Throttle& t = throttle(fl);
+            // With per-SL control a flow's delay may have begun with another flow's packet.
+            if (t.next_send > now_) {
+                park_.push_back(f);
+            } else if (room >= std::int32_t(fl.need)) {
+                pick[v] = f;
+                mask |= 1u << v;
+                break;
+            }
+            f = fl.next;
+        } while (f != start);
+    }
+    for (std::uint32_t f : park_) cc_park(f, throttle(flows_[f]).next_send);
+    if (mask == 0) return; // a parked flow's kCcReady, or credits, will call again
+    int v = 0;
+    if (V_ > 1) {
+        v = vl_arbitrate(vlarb_, arb_[o], mask, cfg_.packet_bytes);
+        if (v == kNoVl) return;
+    }
+    const std::uint32_t f = pick[v];
+    Flow& fl = flows_[f];
+    ring_[ca * V_ + std::uint32_t(v)] = fl.next; // the next turn starts after this flow
+    const std::uint32_t h = fl.head;
+    fl.head = pkts_[h].next;
+    if (fl.head == kNil)
+        fl.tail = kNil;
+    else
+        fl.need = pkts_[fl.head].credits;
+    const Time ser = Time(pkts_[h].size) * sl_[o].ppb;
+    if (cfg_.source_queue_packets) {
+        const std::uint32_t key = std::uint32_t(fl.src) << 16 | pkts_[h].dst;
+        bool fresh;
+        if (--dst_queued_.get_or_insert(key, 1, fresh) == 0) dst_queued_.erase(key);
+    }
+    launch(o, h, std::uint8_t(v), kNil);
+    // The injection rate delay of CCT[CCTI]: a gap of multiplier / 2^shift packet times
+    // after the packet (rate B / (1 + IRD), paper 002 §3; hfi1 computes it the same way).
+    Throttle& t = throttle(fl);
+    cc_decay(t, fl.sl);
+    const CctEntry& e = cct_[t.ccti];
+    t.next_send = now_ + ser + ((ser * e.multiplier) >> e.shift);
+    if (fl.head == kNil) {
+        cc_ring_remove(f);
+        cc_flow_idle(f, ser);
+    } else if (t.next_send > now_ + ser) {
+        cc_park(f, t.next_send); // the link is free before the flow may send again
+    }
+}
+
 void Network::on_deliver(std::uint32_t h, PortId d) {
+    if (cc_or_flows_) return on_deliver_cc(h, d);
     Packet& p = pkts_[h];
     ++delivered_;
     --in_network_;
@@ -1049,6 +1543,43 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
         sample_latency(now_ - gen_[h]);
     }
     return_credits(sl_[d].peer, p.vl, p.credits);
+    release(h);
+}
+
+// Delivery with congestion control or per-flow statistics: notifications to their source,
+// a BECN for each FECN-marked packet, the pair's accepted bytes.
+void Network::on_deliver_cc(std::uint32_t h, PortId d) {
+    Packet& p = pkts_[h];
+    if (p.cc & kCcBecn) { // a notification reached its source
+        --in_network_;
+        --becn_live_;
+        if (in_window(now_)) becn_in_window_bytes_ += p.size;
+        return_credits(sl_[d].peer, p.vl, p.credits);
+        const std::uint32_t ca = p.dst, dst = p.src;
+        const std::uint8_t sl = p.sl;
+        release(h);
+        cc_becn(ca, dst, sl);
+        return;
+    }
+    ++delivered_;
+    --in_network_;
+    const std::uint32_t at = ca_of_node_[sl_[d].node];
+    if (at != p.dst) ++misdelivered_;
+    if (in_window(now_)) {
+        bytes_accepted_ += p.size;
+        if (flow_stats_) flow_acc(std::uint32_t(p.src) << 16 | p.dst).accepted += p.size;
+    }
+    if (p.measured) {
+        --measured_open_;
+        sample_latency(now_ - gen_[h]);
+    }
+    return_credits(sl_[d].peer, p.vl, p.credits);
+    if (p.cc & kCcFecn) {
+        const Packet marked = p; // cc_notify may grow the pool
+        release(h);
+        cc_notify(marked, at);
+        return;
+    }
     release(h);
 }
 
@@ -1279,6 +1810,16 @@ void Network::handle(const Event& e) {
     case kWatchdog:
         watchdog();
         break;
+    case kCcReady:
+        cc_ready(e.a, e.b);
+        break;
+    case kCcBecnArrives:
+        --becn_live_;
+        cc_becn(e.a, e.b, std::uint8_t(e.c));
+        break;
+    case kCcFree:
+        cc_free_check(e.a, e.b);
+        break;
     }
 }
 
@@ -1350,16 +1891,26 @@ SimResult Network::run(const ProgressFn& progress) {
             }
         }
     }
-    if (generated_ != delivered_ + dropped_ + live_)
+    // Notification packets are counted apart from data (CcStats).
+    const std::uint64_t becn_packets = cfg_.cc.becn_delay_ps ? 0 : becn_live_;
+    const std::uint64_t data_live = live_ - becn_packets;
+    if (generated_ != delivered_ + dropped_ + data_live)
         throw std::logic_error("conservation violated: generated " + std::to_string(generated_) +
                                " != delivered " + std::to_string(delivered_) + " + dropped " +
-                               std::to_string(dropped_) + " + in flight " + std::to_string(live_));
+                               std::to_string(dropped_) + " + in flight " +
+                               std::to_string(data_live));
+    if (ccs_.becn_sent != ccs_.becn_received + ccs_.becn_dropped + becn_live_)
+        throw std::logic_error("conservation of congestion notifications violated: sent " +
+                               std::to_string(ccs_.becn_sent) + " != received " +
+                               std::to_string(ccs_.becn_received) + " + dropped " +
+                               std::to_string(ccs_.becn_dropped) + " + in flight " +
+                               std::to_string(becn_live_));
 
     res.generated = generated_;
     res.delivered = delivered_;
     res.dropped = dropped_;
     res.misdelivered = misdelivered_;
-    res.in_flight = live_;
+    res.in_flight = data_live;
     res.hops = hops_;
     res.events = events_;
     res.end_ps = now_;
@@ -1377,6 +1928,28 @@ SimResult Network::run(const ProgressFn& progress) {
     res.offered_fraction = res.offered_bytes_per_ns / cap;
     res.accepted_fraction = res.accepted_bytes_per_ns / cap;
     res.throttled_fraction = double(bytes_throttled_) / window_ns / N_ / cap;
+    if (cc_) {
+        res.cc = true;
+        res.cc_stats = ccs_;
+        res.cc_stats.becn_in_flight = becn_live_;
+        res.cc_stats.becn_bytes_per_ns = double(becn_in_window_bytes_) / window_ns / N_;
+    }
+    if (flow_stats_) {
+        res.flows.reserve(flow_acc_.size());
+        for (const FlowAcc& acc : flow_acc_) {
+            FlowStat x;
+            x.src = acc.key >> 16;
+            x.dst = acc.key & 0xffffu;
+            const double bw = double(kPsPerNs) / double(sl_[ca_out_[x.src]].ppb); // bytes/ns
+            x.offered_fraction = double(acc.offered) / window_ns / bw;
+            x.accepted_fraction = double(acc.accepted) / window_ns / bw;
+            x.becns = acc.becns;
+            res.flows.push_back(x);
+        }
+        std::sort(res.flows.begin(), res.flows.end(), [](const FlowStat& a, const FlowStat& b) {
+            return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+        });
+    }
 
     res.latency_samples = latency_n_;
     if (latency_n_ > 0) {

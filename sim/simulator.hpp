@@ -6,6 +6,7 @@
 
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
+#include "sim/cc_config.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/selection.hpp"
 #include "sim/traffic.hpp"
@@ -44,6 +45,20 @@ enum class SlPolicy {
 struct TraceMessage {
     Time time = 0;
     std::uint32_t src = 0, dst = 0; // CA indices
+};
+
+// IBA congestion control (annex A10; paper 002 §3-4; docs/sim-model.md "Congestion control"),
+// configured as opensm configures the switches and CAs (sim/cc_config.hpp).
+struct CcModel {
+    bool on = false; // simulate it (opensm: congestion_control TRUE)
+    CcConfig settings;
+    // 0: a destination returns each BECN as a packet of becn_bytes on the reverse path, taking
+    // bandwidth and buffers like any packet; > 0: idealised, the BECN reaches the source this
+    // long after the FECN-marked packet arrived, without a packet.
+    Time becn_delay_ps = 0;
+    // A congestion notification packet carries headers only: LRH 8 + BTH 12 + DETH 8 + ICRC 4
+    // + VCRC 2 = 34 bytes (IBA vol. 1 §9.2, annex A10).
+    std::uint32_t becn_bytes = 34;
 };
 
 struct SimConfig {
@@ -98,6 +113,31 @@ struct SimConfig {
     // (the mean and the maximum stay exact), so memory does not grow with the run.
     std::uint32_t latency_samples = 1u << 20;
     std::uint32_t max_hops = 64; // a packet forwarded more often is dropped as looping
+
+    CcModel cc;
+    // Bytes offered and accepted per (source, destination) pair in the window
+    // (SimResult::flows); memory grows with the pairs that send.
+    bool flow_stats = false;
+};
+
+// Congestion control counters of a run (whole run, not only the window).
+struct CcStats {
+    std::uint64_t fecn_marked = 0;   // packets a switch marked
+    std::uint64_t becn_sent = 0;     // notifications a destination returned
+    std::uint64_t becn_received = 0; // notifications that reached their source
+    std::uint64_t becn_dropped = 0;  // notification packets dropped on the way
+    std::uint64_t becn_in_flight = 0;
+    std::uint64_t becn_hops = 0;  // link traversals of notification packets
+    std::uint64_t peak_flows = 0; // most source flows (queues or CCTI state) at once
+    std::uint32_t peak_ccti = 0;  // highest CCTI any source reached
+    double becn_bytes_per_ns = 0; // notification bytes delivered per node in the window
+};
+
+// One (source, destination) pair's traffic in the window (SimConfig::flow_stats).
+struct FlowStat {
+    std::uint32_t src = 0, dst = 0;                     // CA indices
+    double offered_fraction = 0, accepted_fraction = 0; // of the source's link bandwidth
+    std::uint64_t becns = 0; // notifications the source received for it (whole run)
 };
 
 struct LinkUse {
@@ -147,6 +187,10 @@ struct SimResult {
     bool forwarding_sets = false;       // the extended switch ran (selection applies)
     Time deadlock_period_ps = 0;        // the watchdog period
     Time credit_delay_ps = 0;
+
+    bool cc = false; // congestion control ran
+    CcStats cc_stats;
+    std::vector<FlowStat> flows; // SimConfig::flow_stats, by (src, dst)
 
     std::vector<LinkUse> links; // every cabled transmitting port, in PortId order
     double link_util_mean = 0, link_util_max = 0;

@@ -20,7 +20,12 @@
 //                 "utilization": {"mean","max","vl_mean":[...],
 //                                 "links":[{"node","port","util","vl":[...]}]},
 //                 "deadlock": null | {"at_ns", "cycle": [...]}, "saturated"?,
-//                 "verdict": "ok"|"deadlock"|"delivered-nothing"|"stuck", "last_hop_ns" } ],
+//                 "verdict": "ok"|"deadlock"|"delivered-nothing"|"stuck", "last_hop_ns",
+//                 "congestion_control"?: {"fecn_marked", "becn_sent", "becn_received",
+//                                         "becn_dropped", "becn_in_flight", "becn_hops",
+//                                         "becn_bytes_per_ns", "peak_flows", "peak_ccti"},
+//                 "flows"?: [{"src", "dst", "offered_fraction", "accepted_fraction",
+//                             "becns"}] } ],
 //     "saturation"?: {"tolerance", "onset_load", "onset_accepted_fraction",
 //                     "max_accepted_fraction", "max_accepted_load",
 //                     "load", "accepted_fraction" (= the onset's, their ibrt-sim/1 names)} }
@@ -49,7 +54,7 @@ namespace ibrt::tools {
 namespace {
 
 struct SimArgs {
-    std::string fabric, engine, loads = "0.5", plot, link_plot;
+    std::string fabric, engine, loads = "0.5", plot, link_plot, flows_csv;
     int vls = 1;
     SimOptions sim;
     RoutingOptions routing;
@@ -99,6 +104,28 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
         j["deadlock"] = nullptr;
     j["verdict"] = sim::to_string(r.verdict);
     j["last_hop_ns"] = double(r.last_hop_ps) / 1000.0;
+    if (r.cc) {
+        const sim::CcStats& c = r.cc_stats;
+        j["congestion_control"] = {{"fecn_marked", c.fecn_marked},
+                                   {"becn_sent", c.becn_sent},
+                                   {"becn_received", c.becn_received},
+                                   {"becn_dropped", c.becn_dropped},
+                                   {"becn_in_flight", c.becn_in_flight},
+                                   {"becn_hops", c.becn_hops},
+                                   {"becn_bytes_per_ns", c.becn_bytes_per_ns},
+                                   {"peak_flows", c.peak_flows},
+                                   {"peak_ccti", c.peak_ccti}};
+    }
+    if (!r.flows.empty()) {
+        J flows = J::array();
+        for (const auto& x : r.flows)
+            flows.push_back({{"src", display_name(f, f.cas()[x.src])},
+                             {"dst", display_name(f, f.cas()[x.dst])},
+                             {"offered_fraction", x.offered_fraction},
+                             {"accepted_fraction", x.accepted_fraction},
+                             {"becns", x.becns}});
+        j["flows"] = std::move(flows);
+    }
     return j;
 }
 
@@ -118,6 +145,7 @@ int run_sim(const SimArgs& a) {
         return kExitBadInput;
     }
     sim::SimConfig base_cfg = make_sim_config(a.sim);
+    if (!a.flows_csv.empty()) base_cfg.flow_stats = true;
     if (a.vls < 1 || a.vls > 15) throw InputError("--vls", 0, "must be 1..15");
     base_cfg.num_vls = std::uint8_t(a.vls);
     check_sim_config(base_cfg);
@@ -205,18 +233,25 @@ int run_sim(const SimArgs& a) {
                                {"accepted_fraction", sat->onset_accepted}};
         fmt::print("{}\n", j.dump(2));
     } else if (a.csv) {
+        // With congestion control, its counters follow as further columns.
+        const bool cc = base_cfg.cc.on;
         fmt::print("load,offered_fraction,accepted_fraction,accepted_bytes_per_ns,latency_mean_ns,"
                    "latency_p50_ns,latency_p99_ns,latency_max_ns,link_util_mean,link_util_max,"
-                   "generated,delivered,dropped,in_flight,deadlock,verdict\n");
+                   "generated,delivered,dropped,in_flight,deadlock,verdict{}\n",
+                   cc ? ",fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti" : "");
         for (const auto& row : rows) {
             const auto& x = row.res;
             fmt::print(
                 "{},{:.6f},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.3f},{:.6f},{:.6f},{},{},{},{}"
-                ",{},{}\n",
+                ",{},{}",
                 row.load, x.offered_fraction, x.accepted_fraction, x.accepted_bytes_per_ns,
                 x.latency_mean_ns, x.latency_p50_ns, x.latency_p99_ns, x.latency_max_ns,
                 x.link_util_mean, x.link_util_max, x.generated, x.delivered, x.dropped, x.in_flight,
                 x.deadlock ? 1 : 0, sim::to_string(x.verdict));
+            if (cc)
+                fmt::print(",{},{},{},{},{}", x.cc_stats.fecn_marked, x.cc_stats.becn_sent,
+                           x.cc_stats.becn_received, x.cc_stats.becn_dropped, x.cc_stats.peak_ccti);
+            fmt::print("\n");
         }
     } else {
         fmt::print("{} on {} ({} CAs, {} switches), {} traffic, {} injection, {} B packets, "
@@ -254,6 +289,11 @@ int run_sim(const SimArgs& a) {
                        row.load, x.offered_fraction, x.accepted_fraction, x.accepted_bytes_per_ns,
                        x.latency_mean_ns, x.latency_p50_ns, x.latency_p99_ns, x.latency_max_ns,
                        x.link_util_mean, x.link_util_max, notes);
+            if (x.cc)
+                fmt::print("       congestion control: {} FECN marks, BECNs {} sent, {} "
+                           "received, {} dropped; peak CCTI {}, peak flows {}\n",
+                           x.cc_stats.fecn_marked, x.cc_stats.becn_sent, x.cc_stats.becn_received,
+                           x.cc_stats.becn_dropped, x.cc_stats.peak_ccti, x.cc_stats.peak_flows);
             if (x.deadlock && !x.deadlock_cycle.empty()) {
                 std::string cyc;
                 for (const auto& b : x.deadlock_cycle) cyc += b + " -> ";
@@ -274,6 +314,22 @@ int run_sim(const SimArgs& a) {
                 failures += fmt::format("{}load {:.3f}: {}", failures.empty() ? "" : "; ", row.load,
                                         failure_text(row.res));
         fmt::print("verdict: {}\n", failures.empty() ? "ok" : "FAIL (" + failures + ")");
+    }
+    if (!a.flows_csv.empty()) {
+        std::ofstream o(a.flows_csv, std::ios::binary);
+        if (!o) throw InputError(a.flows_csv, 0, "cannot create file");
+        o << "load,src,dst,offered_fraction,accepted_fraction,becns\n";
+        // Node descriptions may hold commas or quotes: CSV-quoted.
+        const auto field = [&](std::uint32_t ca) {
+            std::string t = "\"";
+            for (char ch : display_name(f, f.cas()[ca]))
+                t += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+            return t + "\"";
+        };
+        for (const auto& row : rows)
+            for (const auto& x : row.res.flows)
+                o << fmt::format("{},{},{},{:.6f},{:.6f},{}\n", row.load, field(x.src),
+                                 field(x.dst), x.offered_fraction, x.accepted_fraction, x.becns);
     }
     if (!a.plot.empty()) {
         sim::PlotSeries s{
@@ -347,6 +403,11 @@ const CommandRegistrar reg{{
         sub.add_option("--link-plot", a->link_plot,
                        "SVG: every link's utilization in the window, busiest first, one curve "
                        "per load (how evenly the routing spreads the traffic)")
+            ->check(output_file())
+            ->group(o);
+        sub.add_option("--flows-csv", a->flows_csv,
+                       "CSV: each (source, destination) pair's offered and accepted traffic and "
+                       "the BECNs its source received, per load (implies --flow-stats)")
             ->check(output_file())
             ->group(o);
         sub.add_flag("-q,--quiet", a->quiet, "No progress line on stderr")->group(o);

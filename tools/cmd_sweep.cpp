@@ -102,7 +102,9 @@ int run_sweep(const SweepArgs& a) {
         csv << "fabric,pattern,engine,vls,load,offered_fraction,accepted_fraction,"
                "accepted_bytes_per_ns,latency_mean_ns,latency_p50_ns,latency_p99_ns,"
                "latency_max_ns,link_util_max,generated,delivered,dropped,in_flight,"
-               "measured_unfinished,deadlock,verdict\n";
+               "measured_unfinished,deadlock,verdict"
+            << (base.cc.on ? ",fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti" : "")
+            << "\n";
     }
     const std::string pattern(sim::to_string(base.traffic.pattern));
     std::vector<sim::PlotSeries> series;
@@ -153,14 +155,20 @@ int run_sweep(const SweepArgs& a) {
                 violations |= sim::failed(x);
                 if (x.latency_samples)
                     s.points.push_back({x.accepted_bytes_per_ns, x.latency_mean_ns});
+                // With congestion control, its counters follow (as in `ibrt sim --csv`).
+                const std::string cc =
+                    x.cc ? fmt::format(",{},{},{},{},{}", x.cc_stats.fecn_marked,
+                                       x.cc_stats.becn_sent, x.cc_stats.becn_received,
+                                       x.cc_stats.becn_dropped, x.cc_stats.peak_ccti)
+                         : "";
                 const std::string row = fmt::format(
                     "\"{}\",{},{},{},{},{:.6f},{:.6f},{:.6f},{:.1f},{:.1f},{:.1f},{:.1f},{:.4f},"
-                    "{},{},{},{},{},{},{}\n",
+                    "{},{},{},{},{},{},{}{}\n",
                     name, pattern, label, v, load, x.offered_fraction, x.accepted_fraction,
                     x.accepted_bytes_per_ns, x.latency_mean_ns, x.latency_p50_ns, x.latency_p99_ns,
                     x.latency_max_ns, x.link_util_max, x.generated, x.delivered, x.dropped,
                     x.in_flight, x.measured_unfinished, x.deadlock ? 1 : 0,
-                    sim::to_string(x.verdict));
+                    sim::to_string(x.verdict), cc);
                 if (csv.is_open())
                     csv << row;
                 else

@@ -8,6 +8,7 @@
 #include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
+#include "sim/cc_config.hpp"
 #include "sim/config_check.hpp"
 
 #include <fmt/core.h>
@@ -205,6 +206,34 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->default_val(0.05)
         ->check(real_in(0, 0.5))
         ->group(w);
+
+    auto* cc = "Congestion control";
+    sub.add_option("--opensm-conf", o.opensm_conf,
+                   "Simulate IBA congestion control as this opensm.conf configures it "
+                   "(congestion_control TRUE and the cc_* options of opensm 3.3.23)")
+        ->check(CLI::ExistingFile)
+        ->group(cc);
+    sub.add_option("--cc-option", o.cc_options,
+                   "An opensm.conf congestion-control line, e.g. 'cc_sw_cong_setting_threshold "
+                   "15', applied after --opensm-conf (repeatable; alone it starts from opensm's "
+                   "defaults)")
+        ->group(cc);
+    sub.add_option("--cc-becn-delay-ns", o.cc_becn_delay_ns,
+                   "Idealised notifications: a BECN reaches the source this long after the "
+                   "marked packet arrived, without a packet (default 0: a BECN packet on the "
+                   "reverse path)")
+        ->default_val(0)
+        ->check(real_in(0, kMaxSimNs))
+        ->group(cc);
+    sub.add_option("--cc-becn-bytes", o.cc_becn_bytes, "Size of a BECN packet")
+        ->default_val(34)
+        ->check(whole_in(1, 65535))
+        ->group(cc);
+    sub.add_flag("--flow-stats", o.flow_stats,
+                 "Report every (source, destination) pair's offered and accepted traffic and the "
+                 "BECNs its source received (\"flows\" in the JSON; memory and output grow with "
+                 "the pairs that send)")
+        ->group(cc);
 }
 
 sim::SimConfig make_sim_config(const SimOptions& a) {
@@ -234,6 +263,22 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     if (a.vlarb_limit < 0 || a.vlarb_limit > 255)
         throw InputError("--vlarb-high-limit", 0, "must be 0..255");
     c.vlarb.high_limit = std::uint8_t(a.vlarb_limit);
+
+    if (!a.opensm_conf.empty() || !a.cc_options.empty()) {
+        std::vector<std::string> warnings;
+        sim::CcConfig cc;
+        if (!a.opensm_conf.empty()) cc = sim::read_cc_config(a.opensm_conf, &warnings);
+        for (const std::string& line : a.cc_options)
+            cc = sim::read_cc_config_text(line, "--cc-option", &warnings, std::move(cc));
+        for (const std::string& w : warnings) fmt::print(stderr, "ibrt: warning: {}\n", w);
+        for (const std::string& n : sim::cc_config_notes(cc))
+            fmt::print(stderr, "ibrt: congestion control: {}\n", n);
+        c.cc.on = cc.congestion_control;
+        c.cc.settings = std::move(cc);
+    }
+    c.cc.becn_delay_ps = ps_of(a.cc_becn_delay_ns, "--cc-becn-delay-ns");
+    c.cc.becn_bytes = a.cc_becn_bytes;
+    c.flow_stats = a.flow_stats;
 
     const auto p = sim::parse_pattern(a.pattern);
     if (!p)
@@ -366,6 +411,38 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
     if (c.vc_router) {
         j["vc_router"] = true;
         j["vc_release"] = c.vc_release == sim::SimConfig::VcRelease::Drained ? "drained" : "sent";
+    }
+    if (c.cc.on) {
+        const sim::CcConfig& s = c.cc.settings;
+        J sls = J::array();
+        for (unsigned sl = 0; sl < 16; ++sl) {
+            const sim::CaCongEntry& e = s.ca_entries[sl];
+            if (!(s.ca_control_map >> sl & 1u)) continue;
+            sls.push_back({{"sl", sl},
+                           {"ccti_timer", e.ccti_timer},
+                           {"ccti_increase", e.ccti_increase},
+                           {"trigger_threshold", e.trigger_threshold},
+                           {"ccti_min", e.ccti_min}});
+        }
+        J cct = J::array();
+        for (const auto& e : s.cct) cct.push_back({e.shift, e.multiplier});
+        const auto mask = [](const std::array<std::uint8_t, 32>& m) {
+            std::string t = "0x";
+            for (std::uint8_t b : m) t += fmt::format("{:02X}", b);
+            return t;
+        };
+        j["congestion_control"] = {{"sw_control_map", s.sw_control_map},
+                                   {"threshold", s.threshold},
+                                   {"packet_size", s.packet_size},
+                                   {"marking_rate", s.marking_rate},
+                                   {"victim_mask", mask(s.victim_mask)},
+                                   {"ca_port_control", s.ca_port_control},
+                                   {"ca_control_map", s.ca_control_map},
+                                   {"ca_entries", sls},
+                                   {"cct", cct},
+                                   {"becn", c.cc.becn_delay_ps
+                                                ? J{{"delay_ns", ns_of(c.cc.becn_delay_ps)}}
+                                                : J{{"packet_bytes", c.cc.becn_bytes}}}};
     }
     return j;
 }

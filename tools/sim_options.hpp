@@ -43,6 +43,12 @@ struct SimOptions {
     bool saturation = false;
     double saturation_max = 1.0, saturation_tolerance = 0.05;
     int saturation_steps = 7;
+    // Congestion control (sim/cc_config.hpp): opensm.conf's options, then --cc-option lines.
+    std::string opensm_conf;
+    std::vector<std::string> cc_options;
+    double cc_becn_delay_ns = 0;
+    std::uint32_t cc_becn_bytes = 34;
+    bool flow_stats = false;
 };
 
 // Help of --vls, said the same way by both commands.

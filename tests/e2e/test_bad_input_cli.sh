@@ -140,6 +140,28 @@ bad "sweep --loads 5" "^--loads?: must be comma-separated numbers in 0\.\.1, got
 bad "sweep --vls 0" "^--vls: must be comma-separated whole numbers in 1\.\.15, got '0'" \
     "$IBRT" sweep -q --fat-tree 4,2 --loads 0.1 --vls 0
 
+# --- congestion control: opensm.conf's cc_* options (sim/cc_config.hpp) -----------------------
+printf 'congestion_control TRUE\ncc_sw_cong_setting_threshold 0x1G\n' >bad.conf
+bad "sim --opensm-conf: a threshold that is no number" \
+    "^ibrt: bad\.conf:2: cc_sw_cong_setting_threshold: '0x1G' is not a number$" \
+    "${sim[@]}" --opensm-conf bad.conf
+printf 'cc_sw_cong_setting_victim_mask 0x%065d\n' 0 >mask.conf
+bad "sim --opensm-conf: a mask of 65 hex digits" \
+    "^ibrt: mask\.conf:1: cc_sw_cong_setting_victim_mask: 65 hex digits, more than a 256-bit mask" \
+    "${sim[@]}" --opensm-conf mask.conf
+bad "sim --opensm-conf /dev/zero" "^ibrt: /dev/zero: is a character device, $notreg" \
+    "${sim[@]}" --opensm-conf /dev/zero
+bad "sim --cc-option with a CCT shift of 5" "^ibrt: --cc-option:1: cc_cct: '5' is out of range 0\.\.3$" \
+    "${sim[@]}" --cc-option 'cc_cct 5:1'
+bad "sim --cc-option: an SL of 16" \
+    "^ibrt: --cc-option:1: cc_ca_cong_setting_ccti_timer: '16' is out of range 0\.\.15$" \
+    "${sim[@]}" --cc-option 'cc_ca_cong_setting_ccti_timer 16 10'
+bad "sim --cc-becn-bytes 0" "^--cc-becn-bytes: must be a whole number in 1\.\.65535, got '0'" \
+    "${sim[@]}" --cc-becn-bytes 0
+bad "sim: congestion control in the VC-router mode" \
+    "congestion control is modelled on the IB switch, not in the VC-router mode" \
+    "${sim[@]}" --cc-option 'congestion_control TRUE' --vc-router
+
 # --- the output buffer is rounded down to whole credits, and the message says so ---------------
 bad "sim: output buffer rounded down to whole credits" \
     "an output buffer of 1000 bytes \(15 credits of 64 bytes, rounded down to whole credits\) cannot hold a packet of 1000 bytes \(16 credits\)" \
