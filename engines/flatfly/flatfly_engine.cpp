@@ -33,8 +33,18 @@
 // has no detour VLs). Each further order costs VLs, the engine declines when the ports lack
 // them, and at most 16 orders are tried (the SL has 4 bits).
 // `orders=dor` uses the first order only. Where no allowed order reaches a destination from
-// every switch (a hypercube dimension of two switches with its link missing blocks all of
-// them) the engine declines and names the pair, and opensm routes with its next engine.
+// every switch the engine declines and names the pair, and opensm routes with its next engine.
+//
+// Missing hypercube links (past the paper): a dimension of two switches has no switch to
+// detour through, so no order joins the ends of its missing link. There x steps first into a
+// later dimension j of the order, to a switch z whose link across d is there (to y's
+// coordinate in j where y differs there, as short as DOR; else the path comes back across j
+// later, two hops more). That step leaves the order, so DOR's argument no longer covers those
+// paths: each (source switch, destination) path through such a step goes on the first of
+// further VL layers whose channel dependencies stay acyclic with it (DFSSSP's way;
+// engines/direct/dependency_layer.hpp), every hop on the layer's VL, selected by path SL. A few
+// missing links need one layer; the engine declines beyond 8 VLs in all.
+#include "engines/direct/dependency_layer.hpp"
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/distance_based.hpp"
 #include "engines/direct/neighbor_ports.hpp"
@@ -99,12 +109,20 @@ std::vector<std::vector<std::size_t>> dimension_orders(std::size_t nd, std::size
 }
 
 // DOR in `order` with one detour per dimension: the next switch from x toward y, kNone where
-// there is none. Detours count into `detours`.
+// there is none. Detours within a row count into `detours`; where a row has no switch to detour
+// through (a hypercube's dimension of two), x steps first into a later dimension, which sets
+// cross[x * n + y] and counts into `cross_detours`.
 template <class Linked>
 std::vector<std::uint32_t> dor_next(const mapping::Shape& s, const Grid& grid,
                                     const std::vector<std::size_t>& order, std::size_t n,
-                                    const Linked& linked, std::size_t& detours) {
+                                    const Linked& linked, std::size_t& detours,
+                                    std::vector<std::uint8_t>& cross, std::size_t& cross_detours) {
     std::vector<std::uint32_t> next(n * n, kNone);
+    cross.assign(n * n, 0);
+    // The switch at x's grid position with coordinate w in dimension d (kNone if missing).
+    const auto moved = [&](std::size_t at, int from, int w, std::size_t d) {
+        return grid.at[at + std::size_t(w) * grid.stride[d] - std::size_t(from) * grid.stride[d]];
+    };
     std::vector<std::size_t> index(n); // grid position of each switch
     for (std::uint32_t v = 0; v < n; ++v) index[v] = grid.index(s.coord[v]);
     std::vector<std::uint32_t> via;
@@ -133,9 +151,34 @@ std::vector<std::uint32_t> dor_next(const mapping::Shape& s, const Grid& grid,
                 const std::uint32_t z = in_row(w);
                 if (z != kNone && linked(x, z) && linked(z, t)) via.push_back(z);
             }
-            if (via.empty()) continue;
-            next[std::size_t(x) * n + y] = via[y % via.size()];
-            ++detours;
+            if (!via.empty()) {
+                next[std::size_t(x) * n + y] = via[y % via.size()];
+                ++detours;
+                continue;
+            }
+            // Step into a later dimension j first (x -> z), where z's link across d is there:
+            // preferably to y's coordinate in j (as short as DOR), else and back later (2 hops
+            // more). The step leaves the order, so these paths get VL layers of their own.
+            std::uint32_t best = kNone;
+            bool best_short = false;
+            for (std::size_t jj = i + 1; jj < order.size() && !best_short; ++jj) {
+                const std::size_t j = order[jj];
+                for (int w = 0; w < grid.k[j]; ++w) {
+                    if (w == cx[j]) continue;
+                    const std::uint32_t z = moved(index[x], cx[j], w, j);
+                    if (z == kNone || !linked(x, z)) continue;
+                    const std::uint32_t tz = moved(index[z], cx[d], cy[d], d);
+                    if (tz == kNone || !linked(z, tz)) continue;
+                    if (best == kNone || (w == cy[j] && !best_short)) {
+                        best = z;
+                        best_short = w == cy[j];
+                    }
+                }
+            }
+            if (best == kNone) continue;
+            next[std::size_t(x) * n + y] = best;
+            cross[std::size_t(x) * n + y] = 1;
+            ++cross_detours;
         }
     }
     return next;
@@ -198,9 +241,11 @@ class FlatflyEngine final : public Engine {
                                    : dimension_orders(nd, order_choice == "dor" ? 1 : 4, false);
         // next[o][x * n + y]: the switch x forwards to toward y in order o; computed when needed.
         std::vector<std::vector<std::uint32_t>> next(orders.size());
-        std::size_t detours = 0;
+        std::vector<std::vector<std::uint8_t>> cross(orders.size());
+        std::size_t detours = 0, cross_detours = 0;
         const auto table = [&](std::size_t o) -> const std::vector<std::uint32_t>& {
-            if (next[o].empty()) next[o] = dor_next(s, grid, orders[o], n, linked, detours);
+            if (next[o].empty())
+                next[o] = dor_next(s, grid, orders[o], n, linked, detours, cross[o], cross_detours);
             return next[o];
         };
         // The order of each destination switch (SL), kNone when none reaches it.
@@ -262,10 +307,61 @@ class FlatflyEngine final : public Engine {
             }
         }
 
+        // Paths with a step into a later dimension leave their order, so DOR's argument does
+        // not cover them: each such (source switch, LID) path goes on the first layer of VLs
+        // whose dependencies stay acyclic with it (engines/direct/dependency_layer.hpp), every
+        // hop on that layer's VL, selected by path SL used_orders + layer.
+        std::vector<direct::DependencyLayer> layers;
+        std::vector<std::vector<std::uint8_t>> sl_row;
+        if (cross_detours > 0) {
+            const auto channel = [&](std::uint32_t v, std::uint32_t t) {
+                const auto around = g.around(v);
+                return g.start[v] + static_cast<std::uint32_t>(
+                                        std::lower_bound(around.begin(), around.end(), t,
+                                                         [](const auto& i, std::uint32_t p) {
+                                                             return i.peer < p;
+                                                         }) -
+                                        around.begin());
+            };
+            sl_row.assign(n, sl_of_lid);
+            std::vector<std::uint32_t> chain;
+            for (std::uint32_t x = 0; x < n; ++x)
+                for (Lid lid = 1; lid < lids; ++lid) {
+                    const std::uint32_t y = target[lid].sw;
+                    if (y == kNone || y == x) continue;
+                    const std::size_t o = sl_of_lid[lid];
+                    const auto& t = table(o);
+                    bool crossed = false;
+                    chain.clear();
+                    for (std::uint32_t v = x; v != y;) {
+                        const std::uint32_t w = t[std::size_t(v) * n + y];
+                        crossed |= cross[o][std::size_t(v) * n + y] != 0;
+                        chain.push_back(channel(v, w));
+                        v = w;
+                    }
+                    if (!crossed) continue;
+                    std::size_t layer = 0;
+                    while (layer < layers.size() && !layers[layer].add_chain(chain)) ++layer;
+                    if (layer == layers.size()) {
+                        layers.emplace_back(g.incidences.size());
+                        layers.back().add_chain(chain);
+                    }
+                    sl_row[x][lid] = static_cast<std::uint8_t>(used_orders + layer);
+                }
+        }
+
         // SL2VL by (in port, out port, SL): order SL on VLs 2 SL and 2 SL + 1, the second
-        // for a hop in the same dimension as the one before (§3.3).
+        // for a hop in the same dimension as the one before (§3.3); a detour layer's SL on a
+        // VL of its own after those, for every hop.
         const bool two_per_order = detours > 0;
-        const std::size_t vls = used_orders * (two_per_order ? 2 : 1);
+        const std::size_t base_vls = used_orders * (two_per_order ? 2 : 1);
+        const std::size_t vls = base_vls + layers.size();
+        if (vls > 8)
+            throw RoutingError(fmt::format(
+                "flatfly: the routes need {} VLs ({} dimension orders, {} layers for the detours "
+                "around missing hypercube links), more than 8: too much is missing",
+                vls, used_orders, layers.size()));
+        const std::size_t sls = used_orders + layers.size();
         if (vls > 1) {
             // A switch port's class is the dimension of its link, -1 for a host or port 0.
             const auto dimension = [&](PortId p) {
@@ -282,20 +378,28 @@ class FlatflyEngine final : public Engine {
             r.sl2vl = direct::sl2vl_by_port(
                 f, g, dimension,
                 [&](int in, int out, unsigned sl) {
+                    if (sl >= used_orders) // a detour layer
+                        return static_cast<std::uint8_t>(base_vls + sl - used_orders);
                     const unsigned extra = two_per_order && in >= 0 && in == out ? 1 : 0;
-                    return static_cast<std::uint8_t>((used_orders > 1 ? sl : 0) * per_order +
-                                                     extra);
+                    return static_cast<std::uint8_t>((sls > 1 ? sl : 0) * per_order + extra);
                 },
                 // One order: the rule ignores the SL, so every SL works alike and the SA's SL
-                // (opensm's QoS policy) is kept; several: the SL is the order.
-                used_orders > 1 ? static_cast<unsigned>(used_orders) : 16u);
+                // (opensm's QoS policy) is kept; several: the SL is the order (or the layer).
+                sls > 1 ? static_cast<unsigned>(sls) : 16u);
             r.data_vls = static_cast<std::uint8_t>(vls);
         }
-        if (used_orders > 1)
+        if (!layers.empty()) {
+            r.path_sls = PathSlTable(f.num_port_slots(), r.lids.max_lid());
+            for (std::uint32_t x = 0; x < n; ++x)
+                r.path_sls.set_switch_row(f, g.node[x], sl_row[x]);
+        } else if (used_orders > 1) {
             r.path_sls = PathSlTable(f.num_port_slots(), r.lids.max_lid(), sl_of_lid);
+        }
         r.stats.emplace_back("dimension_orders", double(used_orders));
         r.stats.emplace_back("dimensions", double(nd));
         r.stats.emplace_back("detour_switch_pairs", double(detours));
+        r.stats.emplace_back("cross_dimension_detours", double(cross_detours));
+        r.stats.emplace_back("detour_layers", double(layers.size()));
         direct::add_adaptive_sets(*this, opt, f, r);
         if (const std::string_view a = param_choice(opt, "adaptive"); a != "none") {
             if (r.forwarding_sets)

@@ -36,6 +36,7 @@
 // layer 0 and keeps two VLs and SL 0 everywhere. The engine declines a fabric that is not a
 // Slim Fly, switches that cannot reach each other, more than 8 layers, and (Engine::route)
 // ports with fewer VLs than the layers need.
+#include "engines/direct/dependency_layer.hpp"
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/distance_based.hpp"
 #include "engines/direct/neighbor_ports.hpp"
@@ -65,49 +66,6 @@ std::uint8_t hop_vl(int in, int out, unsigned sl) {
 }
 
 constexpr unsigned kMaxLayers = 8; // VLs 1..8: layer 0 and 7 more
-
-// One layer's dependencies between directed switch links (channel = incidence index of
-// SwitchLinks), kept acyclic: a chain of channels joins only if it closes no cycle.
-class Layer {
-  public:
-    explicit Layer(std::size_t channels) : out_(channels), seen_(channels, 0) {}
-    // Adds the dependencies c[0] -> c[1] -> ...; false (and nothing added) on a cycle.
-    bool add_chain(const std::vector<std::uint32_t>& c) {
-        added_.clear();
-        for (std::size_t i = 0; i + 1 < c.size(); ++i) {
-            auto& o = out_[c[i]];
-            if (std::find(o.begin(), o.end(), c[i + 1]) != o.end()) continue;
-            if (reaches(c[i + 1], c[i])) {
-                for (auto it = added_.rbegin(); it != added_.rend(); ++it) out_[*it].pop_back();
-                return false;
-            }
-            o.push_back(c[i + 1]);
-            added_.push_back(c[i]);
-        }
-        return true;
-    }
-
-  private:
-    bool reaches(std::uint32_t from, std::uint32_t to) {
-        ++stamp_;
-        stack_.assign(1, from);
-        seen_[from] = stamp_;
-        while (!stack_.empty()) {
-            const std::uint32_t v = stack_.back();
-            stack_.pop_back();
-            if (v == to) return true;
-            for (std::uint32_t w : out_[v])
-                if (seen_[w] != stamp_) {
-                    seen_[w] = stamp_;
-                    stack_.push_back(w);
-                }
-        }
-        return false;
-    }
-    std::vector<std::vector<std::uint32_t>> out_;
-    std::vector<std::uint32_t> seen_, stack_, added_;
-    std::uint32_t stamp_ = 0;
-};
 
 class SlimflyEngine final : public Engine {
   public:
@@ -219,7 +177,7 @@ class SlimflyEngine final : public Engine {
 
         // Long paths in layers (see the header), by source switch and LID, walking the LFTs.
         std::vector<std::vector<std::uint8_t>> sl_row(long_paths ? n : 0);
-        std::vector<Layer> layers;
+        std::vector<direct::DependencyLayer> layers;
         std::vector<std::uint32_t> chain;
         const auto next_hop = [&](std::uint32_t v, Lid lid, std::uint32_t& k) {
             const NodeId peer = f.port(g.node[v], r.lft[g.node[v]][lid]).peer_node;

@@ -4,7 +4,8 @@
 # degraded (random failed links with a fixed seed, and one failed switch):
 #   torus   3D torus 5x5x5 (125 switches) and 4D torus 5x5x4x2 (200 switches);
 #   flatfly 3D HyperX 5x4x4 with two parallel cables in the first dimension (80 switches) and
-#           the 8D hypercube (256 switches, ibsim's limit);
+#           the 8D hypercube (256 switches, ibsim's limit; degraded once by a switch, once by
+#           8 random links);
 #   dragonfly a=6, h=3 with 10 groups, two global cables per group pair (60 switches); and
 #           the complete a=6, h=3 (19 groups, 114 switches) without one switch, whose detours
 #           take a local hop in the intermediate group: path SLs and a third VL;
@@ -273,8 +274,10 @@ gen t4d.net --seed 1 --fail-links 8 --keep-connected --fail-switch sw-2.2.2.1 to
 gen hx.net hyperx --k 5,4,4 --width 2,1,1
 gen hxd.net --seed 1 --fail-links 8 --keep-connected --fail-switch sw-1.1.1 hyperx --k 5,4,4 --width 2,1,1
 gen hc.net hypercube --dims 8
-# A hypercube with a failed link is declined by flatfly (no DOR path joins the link's ends).
 gen hcd.net --fail-switch sw-0.0.0.0.0.1.0.1 hypercube --dims 8
+# Failed links: the ends of each reach each other by a step into a later dimension, on a VL
+# layer of its own (path SLs per source switch).
+gen hcl.net --seed 1 --fail-links 8 --keep-connected hypercube --dims 8
 df=(dragonfly --a 6 --h 3 --groups 10 --p 1)
 gen df.net "${df[@]}"
 # Random link failures hit local links, which the dragonfly engine declines: three global
@@ -289,7 +292,7 @@ gen dfs.net --fail-switch sw-g4-3 dragonfly --a 6 --h 3 --p 1
 # Slim Fly x FlatFly (paper 003 §1.5): q = 4 times K4, 128 switches, DOR on 2 VLs.
 gen sfff.net slimfly --q 4 --ff 4 --cas 1
 
-for c in t3:torus t3d:torus t4:torus t4d:torus hx:flatfly hxd:flatfly hc:flatfly hcd:flatfly \
+for c in t3:torus t3d:torus t4:torus t4d:torus hx:flatfly hxd:flatfly hc:flatfly hcd:flatfly hcl:flatfly \
     df:dragonfly dfd:dragonfly dfs:dragonfly sfff:slimfly; do
     # E2E_CASES="hc live" runs only those (for debugging); the default is all of them.
     [[ " ${E2E_CASES:-${c%%:*}} " == *" ${c%%:*} "* ]] || continue

@@ -3,6 +3,7 @@
 // minimal where nothing is missing, the engine's own SL2VL tables and path SLs leave no credit
 // loop, and degraded fabrics get detours (VL 1) or another dimension order (another SL) only
 // where needed; what is not a FlatFly is declined with the reason.
+#include "../../fabric/damaged.hpp"
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
 #include "fabric/generators/fat_tree.hpp"
@@ -132,7 +133,36 @@ TEST_CASE("flatfly: what is not a FlatFly is declined with the reason", "[flatfl
     CHECK_THAT(refusal(gen::fat_tree(4, 3)),
                Catch::StartsWith("flatfly: the fabric is not a FlatFly, HyperX or hypercube"));
     CHECK_THAT(refusal(gen::torus({{5, 6}, {}, 1, true, 0})), Catch::Contains("maps as a torus"));
-    // A hypercube dimension of two switches has no detour.
-    CHECK_THAT(refusal(without(gen::hypercube(3, 1, 1), {"sw-0.0.0[2]"}, {})),
-               Catch::Contains("no dimension-order path"));
+}
+
+namespace {
+double stat(const Routing& r, std::string_view key) {
+    for (const auto& [k, v] : r.stats)
+        if (k == key) return v;
+    FAIL("no stat " << key);
+    return 0;
+}
+} // namespace
+
+TEST_CASE("flatfly: a hypercube with missing links steps into a later dimension, on VL layers "
+          "of its own",
+          "[flatfly]") {
+    // A dimension of two switches has no switch to detour through: with one DOR order and no
+    // step aside, the ends of a missing link cannot reach each other.
+    const Fabric one = without(gen::hypercube(3, 1, 1), {"sw-0.0.0[2]"}, {});
+    CHECK_THROWS_WITH(route(one, {"orders=dor"}), Catch::Contains("no dimension-order path"));
+    const Routing r1 = route(one);
+    clean(one, r1); // reachable, loop-free (a step aside is not minimal)
+    CHECK(stat(r1, "cross_dimension_detours") > 0);
+    CHECK(stat(r1, "detour_layers") == 1);
+    // Random missing links on 6D hypercubes: reachable with no credit loop.
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        INFO("seed " << seed);
+        const auto d = test::damaged(gen::hypercube(6, 1, 1), 8, 0, seed);
+        const Fabric f = test::relabel(d.fabric, seed).fabric;
+        const Routing r = route(f);
+        clean(f, r);
+        CHECK(stat(r, "detour_layers") >= 1);
+        CHECK(r.data_vls == stat(r, "dimension_orders") + stat(r, "detour_layers"));
+    }
 }
