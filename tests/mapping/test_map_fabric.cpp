@@ -10,9 +10,9 @@
 #include "fabric/generators/hyperx.hpp"
 #include "fabric/generators/random_graph.hpp"
 #include "fabric/generators/torus.hpp"
+#include "mapped.hpp"
 #include "mapping/map_fabric.hpp"
 #include "mapping/shape_compare.hpp"
-#include "relabel.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -22,6 +22,8 @@
 
 using namespace ibrt;
 using namespace ibrt::mapping;
+using test::map_relabelled;
+using test::Mapped;
 
 namespace {
 
@@ -34,19 +36,6 @@ std::vector<std::vector<int>> truth(const test::Relabelled& r, const SwitchLinks
 
 bool same_up_to_symmetry(const Shape& s, const std::vector<std::vector<int>>& want) {
     return matches_generator(s, want);
-}
-
-struct Mapped {
-    test::Relabelled r;
-    SwitchLinks g;
-    Shape shape;
-};
-
-Mapped map_relabelled(const Fabric& f, std::uint64_t seed) {
-    Mapped m{test::relabel(f, seed), {}, {}};
-    m.g = switch_links(m.r.fabric);
-    m.shape = map_fabric(m.r.fabric, m.g, link_classes(m.g));
-    return m;
 }
 
 std::multiset<std::pair<int, int>> k_and_width(const Shape& s) {

@@ -7,32 +7,19 @@
 #include "fabric/generators/hyperx.hpp"
 #include "fabric/generators/random_graph.hpp"
 #include "fabric/generators/slimfly.hpp"
+#include "mapped.hpp"
 #include "mapping/map_fabric.hpp"
 #include "mapping/shape_compare.hpp"
 #include "mapping/slimfly_map.hpp"
-#include "relabel.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace ibrt;
 using namespace ibrt::mapping;
+using test::map_relabelled;
+using test::Mapped;
 
 namespace {
-
-struct Mapped {
-    test::Relabelled r;
-    SwitchLinks g;
-    Shape shape;
-    std::vector<std::vector<int>> truth; // the generator's (t, x, y), by dense id
-};
-
-Mapped map_relabelled(const Fabric& f, std::uint64_t seed) {
-    Mapped m{test::relabel(f, seed), {}, {}, {}};
-    m.g = switch_links(m.r.fabric);
-    m.shape = map_fabric(m.r.fabric, m.g, link_classes(m.g));
-    for (NodeId n : m.g.node) m.truth.push_back(generator_coords(m.r.original_desc[n]).value());
-    return m;
-}
 
 Fabric slimfly(int q, int parallel = 1) {
     gen::SlimFlyParams p;

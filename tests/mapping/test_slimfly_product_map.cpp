@@ -6,9 +6,9 @@
 #include "fabric/generators/hyperx.hpp"
 #include "fabric/generators/slimfly.hpp"
 #include "fabric/generators/torus.hpp"
+#include "mapped.hpp"
 #include "mapping/map_fabric.hpp"
 #include "mapping/shape_compare.hpp"
-#include "relabel.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -16,23 +16,10 @@
 
 using namespace ibrt;
 using namespace ibrt::mapping;
+using test::map_relabelled;
+using test::Mapped;
 
 namespace {
-
-struct Mapped {
-    test::Relabelled r;
-    SwitchLinks g;
-    Shape shape;
-    std::vector<std::vector<int>> truth; // the generator's (t, x, y, c_1..c_N), by dense id
-};
-
-Mapped map_relabelled(const Fabric& f, std::uint64_t seed) {
-    Mapped m{test::relabel(f, seed), {}, {}, {}};
-    m.g = switch_links(m.r.fabric);
-    m.shape = map_fabric(m.r.fabric, m.g, link_classes(m.g));
-    for (NodeId n : m.g.node) m.truth.push_back(generator_coords(m.r.original_desc[n]).value());
-    return m;
-}
 
 Fabric product(int q, std::vector<int> k, int parallel = 1, std::vector<int> width = {}) {
     gen::SlimFlyParams p;
