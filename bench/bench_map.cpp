@@ -47,6 +47,16 @@ struct Config {
     bool robustness = true;             // in the --robustness study (not the Slim Fly)
 };
 
+// A Slim Fly q (L cables per neighbour) times a FlatFly K_1 x ..., 8 CAs per switch.
+Fabric sf_x_ff(int q, int parallel, std::vector<int> ff_k) {
+    gen::SlimFlyParams p;
+    p.q = q;
+    p.parallel = parallel;
+    p.ff_k = std::move(ff_k);
+    p.cas_per_switch = 8;
+    return gen::slimfly(p);
+}
+
 std::vector<Config> configs() {
     return {
         {"flatfly-4x8x8x8",
@@ -81,23 +91,10 @@ std::vector<Config> configs() {
         // §1.5's two products of 2,048 switches (mapping/slimfly_product_map.hpp).
         {"slimfly-sfxff-1",
          [] {
-             gen::SlimFlyParams p;
-             p.q = 4;
-             p.parallel = 2;
-             p.ff_k = {8, 8};
-             p.cas_per_switch = 8;
-             return gen::slimfly(p);
+             return sf_x_ff(4, 2, {8, 8});
          },
          0.0, 0.0, false},
-        {"slimfly-sfxff-2",
-         [] {
-             gen::SlimFlyParams p;
-             p.q = 8;
-             p.ff_k = {16};
-             p.cas_per_switch = 8;
-             return gen::slimfly(p);
-         },
-         0.0, 0.0, false},
+        {"slimfly-sfxff-2", [] { return sf_x_ff(8, 1, {16}); }, 0.0, 0.0, false},
     };
 }
 

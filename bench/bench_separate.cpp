@@ -40,19 +40,13 @@ Fabric fabric_for(int hosts, std::string& name) {
         df.h = 4;
         df.p = 4;
         return gen::dragonfly(df);
-    case 8192:
-        name = "dragonfly K=16 G=8 C=8/2";
-        df.a = 16;
-        df.h = 8;
-        df.p = 8;
-        df.groups = 64;
-        return gen::dragonfly(df);
+    case 8192: // half of paper 003's groups
     case 16384:
-        name = "dragonfly K=16 G=8 C=8";
+        name = hosts == 8192 ? "dragonfly K=16 G=8 C=8/2" : "dragonfly K=16 G=8 C=8";
         df.a = 16;
         df.h = 8;
         df.p = 8;
-        df.groups = 128;
+        df.groups = hosts / 128;
         return gen::dragonfly(df);
     default:
         fmt::print(stderr, "bench_separate: no fabric with {} hosts (512, 1056, 8192, 16384)\n",

@@ -12,6 +12,13 @@ std::uint32_t SwitchLinks::link_between(std::uint32_t s, std::uint32_t t) const 
     return it != r.end() && it->peer == t ? it->link : kNone;
 }
 
+std::uint32_t SwitchLinks::channel(std::uint32_t s, std::uint32_t t) const {
+    const auto r = around(s);
+    const auto it = std::lower_bound(
+        r.begin(), r.end(), t, [](const Incidence& i, std::uint32_t v) { return i.peer < v; });
+    return it != r.end() && it->peer == t ? start[s] + std::uint32_t(it - r.begin()) : kNone;
+}
+
 SwitchLinks switch_links(const Fabric& f) {
     SwitchLinks g;
     g.dense.assign(f.num_nodes(), kNone);

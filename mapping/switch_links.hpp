@@ -38,6 +38,9 @@ struct SwitchLinks {
     }
     // The link between two switches, kNone if they are not cabled.
     std::uint32_t link_between(std::uint32_t s, std::uint32_t t) const;
+    // The directed link s -> t as an incidence index (start[s] + its place in around(s)): a
+    // channel id for channel dependency graphs; kNone if they are not cabled.
+    std::uint32_t channel(std::uint32_t s, std::uint32_t t) const;
 };
 
 SwitchLinks switch_links(const Fabric& f);

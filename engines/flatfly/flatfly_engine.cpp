@@ -314,15 +314,6 @@ class FlatflyEngine final : public Engine {
         std::vector<direct::DependencyLayer> layers;
         std::vector<std::vector<std::uint8_t>> sl_row;
         if (cross_detours > 0) {
-            const auto channel = [&](std::uint32_t v, std::uint32_t t) {
-                const auto around = g.around(v);
-                return g.start[v] + static_cast<std::uint32_t>(
-                                        std::lower_bound(around.begin(), around.end(), t,
-                                                         [](const auto& i, std::uint32_t p) {
-                                                             return i.peer < p;
-                                                         }) -
-                                        around.begin());
-            };
             sl_row.assign(n, sl_of_lid);
             std::vector<std::uint32_t> chain;
             for (std::uint32_t x = 0; x < n; ++x)
@@ -336,7 +327,7 @@ class FlatflyEngine final : public Engine {
                     for (std::uint32_t v = x; v != y;) {
                         const std::uint32_t w = t[std::size_t(v) * n + y];
                         crossed |= cross[o][std::size_t(v) * n + y] != 0;
-                        chain.push_back(channel(v, w));
+                        chain.push_back(g.channel(v, w));
                         v = w;
                     }
                     if (!crossed) continue;

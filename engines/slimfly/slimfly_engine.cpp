@@ -98,6 +98,12 @@ class SlimflyEngine final : public Engine {
                 if (a[i] != b[i]) return static_cast<int>(i - 3);
             return -2; // x == y
         };
+        // Per incidence (directed link), its factor: read in the candidate loop below.
+        std::vector<std::int8_t> link_factor(product ? g.incidences.size() : 0);
+        for (std::uint32_t x = 0; x < n && product; ++x)
+            for (std::uint32_t k = 0; k < g.around(x).size(); ++k)
+                link_factor[g.start[x] + k] =
+                    static_cast<std::int8_t>(factor(x, g.around(x)[k].peer));
 
         // dist[y * n + x]: switch-to-switch hops from x to y over the cables present.
         std::vector<std::uint8_t> dist(n * n, kFar);
@@ -150,7 +156,7 @@ class SlimflyEngine final : public Engine {
                 const int next_factor = product ? factor(x, y) : 0;
                 for (std::uint32_t k = 0; k < around.size(); ++k)
                     if (dist[std::size_t(around[k].peer) * n + y] + 1 == dx[y] &&
-                        (!product || factor(x, around[k].peer) == next_factor))
+                        (!product || link_factor[g.start[x] + k] == next_factor))
                         cand.push_back(k);
                 multi += cand.size() - cand_start[y] > 1;
                 ++hops[std::min<std::size_t>(dx[y], 3)];
@@ -179,15 +185,8 @@ class SlimflyEngine final : public Engine {
         std::vector<std::vector<std::uint8_t>> sl_row(long_paths ? n : 0);
         std::vector<direct::DependencyLayer> layers;
         std::vector<std::uint32_t> chain;
-        const auto next_hop = [&](std::uint32_t v, Lid lid, std::uint32_t& k) {
-            const NodeId peer = f.port(g.node[v], r.lft[g.node[v]][lid]).peer_node;
-            const auto around = g.around(v);
-            const std::uint32_t t = g.dense[peer];
-            k = static_cast<std::uint32_t>(
-                std::lower_bound(around.begin(), around.end(), t,
-                                 [](const auto& i, std::uint32_t p) { return i.peer < p; }) -
-                around.begin());
-            return t;
+        const auto next_hop = [&](std::uint32_t v, Lid lid) {
+            return g.dense[f.port(g.node[v], r.lft[g.node[v]][lid]).peer_node];
         };
         for (std::uint32_t x = 0; x < n && long_paths; ++x) {
             sl_row[x].assign(lids, 0);
@@ -196,10 +195,9 @@ class SlimflyEngine final : public Engine {
                 const std::uint32_t y = target[lid].sw;
                 if (y == kNone || y == x || dx[y] < 3) continue;
                 chain.clear(); // the directed links from the second hop on
-                std::uint32_t k = 0;
-                for (std::uint32_t v = next_hop(x, lid, k); v != y;) {
-                    const std::uint32_t t = next_hop(v, lid, k);
-                    chain.push_back(g.start[v] + k);
+                for (std::uint32_t v = next_hop(x, lid); v != y;) {
+                    const std::uint32_t t = next_hop(v, lid);
+                    chain.push_back(g.channel(v, t));
                     v = t;
                 }
                 std::size_t layer = 0;
