@@ -69,6 +69,8 @@ enum EventType : std::uint8_t {
     kCcReady,       // a = flow, b = its generation: its injection delay is over
     kCcBecnArrives, // a = source CA, b = destination CA, c = SL: an idealised BECN arrives
     kCcFree,        // a = flow, b = its generation: free the idle flow once its CCTI is back at min
+    // VC-router mode with an allocation gap only:
+    kVcRetry, // a = output slot, b = input buffer: the gap after their last packet is over
 };
 
 // Packet::cc bits.
@@ -302,16 +304,26 @@ class Network {
     const bool vc_router_;
     std::vector<std::uint8_t> vc_held_;
     std::vector<std::uint8_t> vc_rr_;
+    // SimConfig::vc_alloc_gap_ps: per output slot x VC and per input buffer, when the gap after
+    // the last packet is over (empty without a gap).
+    std::vector<Time> vc_free_at_, in_free_at_;
+    // SimConfig::vc_input_first: per input slot, the port number its round robin over the
+    // outputs it requests starts at.
+    std::vector<std::uint8_t> in_ptr_;
     void try_arbitrate_vc(PortId o);
-    // VC v of output o can take a packet of `need` credits (SimConfig::VcRelease).
-    bool vc_usable(PortId o, std::uint32_t v, std::uint32_t need) const {
+    // The output input slot i requests under SimConfig::vc_input_first, or kNoPort.
+    PortId requested_output(PortId i) const;
+    // VC v of output o can take a packet of `need` credits (SimConfig::VcRelease), and, when
+    // `timed`, its allocation gap is over (a gap always ends: the deadlock walk leaves it out).
+    bool vc_usable(PortId o, std::uint32_t v, std::uint32_t need, bool timed = true) const {
+        if (timed && !vc_free_at_.empty() && vc_free_at_[o * V_ + v] > now_) return false;
         return cfg_.vc_release == SimConfig::VcRelease::Drained
                    ? !vc_held_[o * V_ + v]
                    : credits_[o * V_ + v] >= std::int32_t(need);
     }
-    bool vc_free(PortId o, std::uint32_t need) const {
+    bool vc_free(PortId o, std::uint32_t need, bool timed = true) const {
         for (std::uint32_t v = 0; v < V_; ++v)
-            if (vc_usable(o, v, need)) return true;
+            if (vc_usable(o, v, need, timed)) return true;
         return false;
     }
     // Congestion control (SimConfig::cc.on): see the block of cc_ members below.
@@ -642,6 +654,11 @@ void Network::setup() {
         }
         vc_held_.assign(P * V_, 0);
         vc_rr_.assign(P, 0);
+        if (cfg_.vc_alloc_gap_ps) {
+            vc_free_at_.assign(P * V_, 0);
+            in_free_at_.assign(P * V_, 0);
+        }
+        if (cfg_.vc_input_first) in_ptr_.assign(P, 0);
     }
     if (rf_) {
         if (needs_tree_coords(cfg_.selection) && rf_->tree.empty())
@@ -898,12 +915,32 @@ void Network::try_arbitrate_vc(PortId o) {
     for (std::uint32_t k = 0; k < np; ++k) {
         const PortId i = first + 1 + (out.rr + k) % np;
         if (sl_[i].reads >= cfg_.speedup) continue;
+        if (!in_ptr_.empty() && requested_output(i) != o) continue;
         for (std::uint32_t v = 0; v < V_; ++v)
-            if (bufs_[i * V_ + v].out == o) {
-                go(i, v);
+            if (bufs_[i * V_ + v].out == o &&
+                (in_free_at_.empty() || in_free_at_[i * V_ + v] <= now_)) {
+                if (go(i, v) && !in_ptr_.empty()) in_ptr_[i] = std::uint8_t(out.pnum % np);
                 return;
             }
     }
+}
+
+PortId Network::requested_output(PortId i) const {
+    const std::uint32_t np = sl_[i].nports;
+    PortId best = kNoPort;
+    std::uint32_t best_dist = np;
+    for (std::uint32_t v = 0; v < V_; ++v) {
+        const Buf& q = bufs_[i * V_ + v];
+        if (q.out == kNoPort || (!in_free_at_.empty() && in_free_at_[i * V_ + v] > now_) ||
+            !vc_free(q.out, q.need))
+            continue;
+        const std::uint32_t dist = (sl_[q.out].pnum - 1 + np - in_ptr_[i]) % np;
+        if (dist < best_dist) {
+            best_dist = dist;
+            best = q.out;
+        }
+    }
+    return best;
 }
 
 void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl) {
@@ -992,6 +1029,11 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
         q_.push(p.tail, kDeliver, h, d);
+    }
+    if (sw && !vc_free_at_.empty() && in_buf != kNil) {
+        const Time t = start + ser + cfg_.vc_alloc_gap_ps;
+        vc_free_at_[o * V_ + ovl] = in_free_at_[in_buf] = t;
+        q_.push(t, kVcRetry, o, in_buf);
     }
     if (sw && obuf_)
         q_.push(start + ser, kLinkFree, o, ovl, c);
@@ -1631,7 +1673,7 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
         const PortId d = sl_[out].peer;
         const bool sw = is_switch_[f_.port_node(d)];
         if (vc_router_) {
-            if (vc_free(out, std::uint32_t(need))) return kMoves;
+            if (vc_free(out, std::uint32_t(need), false)) return kMoves;
             for (std::uint32_t v = 0; v + 1 < V_; ++v) to.push_back(sw ? d * V_ + v : kSink);
             ovl = V_ - 1; // the last one is returned
         } else if (credits_[ob] >= need) {
@@ -1820,6 +1862,13 @@ void Network::handle(const Event& e) {
     case kCcFree:
         cc_free_check(e.a, e.b);
         break;
+    case kVcRetry: {
+        // The output's VC is free again, and the input VC's next head may go.
+        arbitrate(e.a);
+        if (const PortId next = bufs_[e.b].out; next != kNoPort && next != e.a) arbitrate(next);
+        if (unbound_[sl_[e.a].node]) rebind(e.a);
+        break;
+    }
     }
 }
 

@@ -88,6 +88,18 @@ struct SimConfig {
     // may share a VC buffer; BookSim's default, wait_for_tail_credit = 0).
     enum class VcRelease : std::uint8_t { Drained, Sent };
     VcRelease vc_release = VcRelease::Drained;
+    // VC-router mode: BookSim's allocation turnaround. Without speculation its router allocates
+    // a VC, then the switch, at the head of an input VC, one cycle each; an input VC's next head
+    // and an output VC's next packet start allocating only after the last packet's tail has
+    // gone, so one cycle (vc_alloc_delay + sw_alloc_delay - 1) passes between the end of a
+    // packet's transmission and the start of the next on the same input VC and the same
+    // output VC. 0: none (the IB switch's lookup is pipelined per packet).
+    Time vc_alloc_gap_ps = 0;
+    // VC-router mode: BookSim's separable input-first switch allocator (one iteration): each
+    // input port requests one output at a time, in round robin over the outputs its heads
+    // want, and moves on only when granted; an output takes only inputs requesting it. Off:
+    // each free output takes the next input with a head for it (a greedy maximal match).
+    bool vc_input_first = false;
 
     // Traffic.
     TrafficSpec traffic;

@@ -119,6 +119,20 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                    "(the tail is sent and the VC has credits; BookSim's default)")
         ->default_val("drained")
         ->group(m);
+    sub.add_option("--vc-alloc-gap-ns", o.vc_alloc_gap_ns,
+                   "With --vc-router, BookSim's allocation turnaround: time between the end of a "
+                   "packet's transmission and the start of the next one on the same input VC "
+                   "and on the same output VC ((vc_alloc_delay + sw_alloc_delay - 1) cycles "
+                   "without speculation; default 0: none)")
+        ->default_val(0)
+        ->check(real_in(0, kMaxSimNs))
+        ->group(m);
+    sub.add_flag("--vc-input-first", o.vc_input_first,
+                 "With --vc-router, BookSim's separable input-first switch allocator: each input "
+                 "requests one output at a time, round robin over the outputs its heads want, "
+                 "moving on only when granted (default: each free output takes the next input "
+                 "with a head for it)")
+        ->group(m);
     sub.add_option("--buffer-bytes", o.buffer_bytes, "Input buffer per VL per port")
         ->default_val(1024)
         ->check(whole_in(1, kMaxSimSize))
@@ -258,6 +272,12 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     else
         throw InputError("--vc-release", 0,
                          fmt::format("expected drained or sent, got '{}'", a.vc_release));
+    c.vc_alloc_gap_ps = ps_of(a.vc_alloc_gap_ns, "--vc-alloc-gap-ns");
+    if (c.vc_alloc_gap_ps && !c.vc_router)
+        throw InputError("--vc-alloc-gap-ns", 0, "applies only with --vc-router");
+    c.vc_input_first = a.vc_input_first;
+    if (c.vc_input_first && !c.vc_router)
+        throw InputError("--vc-input-first", 0, "applies only with --vc-router");
     if (!a.vlarb_high.empty()) c.vlarb.high = parse_vlarb(a.vlarb_high, "--vlarb-high");
     if (!a.vlarb_low.empty()) c.vlarb.low = parse_vlarb(a.vlarb_low, "--vlarb-low");
     if (a.vlarb_limit < 0 || a.vlarb_limit > 255)
@@ -411,6 +431,8 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
     if (c.vc_router) {
         j["vc_router"] = true;
         j["vc_release"] = c.vc_release == sim::SimConfig::VcRelease::Drained ? "drained" : "sent";
+        if (c.vc_alloc_gap_ps) j["vc_alloc_gap_ns"] = ns_of(c.vc_alloc_gap_ps);
+        if (c.vc_input_first) j["vc_input_first"] = true;
     }
     if (c.cc.on) {
         const sim::CcConfig& s = c.cc.settings;

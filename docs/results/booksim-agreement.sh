@@ -2,11 +2,14 @@
 # ibrt's simulator against BookSim2 (issue 14, "Agreement with BookSim2"): BookSim's `fattree`
 # k=4 n=4 with `nca` (a uniformly random up port per hop) against ibrt's extended switch on
 # `ibrt gen kary-ntree --k 4 --n 4` with slid's adaptive up phase under RP (a random preferred
-# up port) — the same path distribution — in ibrt's IB mode and in its VC-router mode
-# (--vc-router --vc-release sent: BookSim's wait_for_tail_credit = 0). Zero-load latency (offered
-# 0.01) and the highest accepted rate over offered 0.3 .. 0.95, uniform and bit-complement,
-# 1, 2 and 4 VCs. Prints a Markdown table; BookSim's configuration is written next to its
-# output in $WORK.
+# up port) — the same path distribution — in ibrt's IB mode and in its VC-router mode with
+# BookSim's router (--vc-router --vc-release sent: wait_for_tail_credit = 0;
+# --vc-alloc-gap-ns 1.024: the non-speculative VC-then-switch allocation turnaround of one
+# cycle; --vc-input-first: the separable input-first switch allocator). Zero-load latency
+# (offered 0.01) and the highest accepted rate over the offered RATES, uniform and
+# bit-complement, 1, 2 and 4 VCs. K and N choose the tree (default 4 and 4). Prints a Markdown
+# table; BookSim's configuration is written next to its output in $WORK, and a BookSim output
+# already there is reused (a BookSim run takes about a minute here).
 #
 # Timing, one cycle = 1024 ps: 64-byte packets of one flit and one credit (16 ps per byte), fly 1
 # cycle, BookSim's pipeline of VC allocation + switch allocation + switch traversal (3 cycles)
@@ -14,18 +17,23 @@
 #
 # Usage: docs/results/booksim-agreement.sh path/to/ibrt path/to/booksim   (BookSim2 built
 # from github.com/booksim/booksim2 under /tmp; never part of this project). PATTERNS, VCS and
-# RATES narrow the grid (a BookSim run takes about half a minute here).
+# RATES narrow the grid.
 set -eu
 IBRT=${1:?path to ibrt}
 BOOKSIM=${2:?path to booksim}
 WORK=${WORK:-$(mktemp -d)}
-"$IBRT" gen kary-ntree --k 4 --n 4 -o "$WORK/k44.net" >/dev/null 2>&1
-RATES=${RATES:-"0.3 0.5 0.6 0.7 0.8 0.95"}
+K=${K:-4}
+N=${N:-4}
+NET="$WORK/k$K-n$N.net"
+"$IBRT" gen kary-ntree --k "$K" --n "$N" -o "$NET" >/dev/null 2>&1
+RATES=${RATES:-"0.5 0.7 0.9"}
 PATTERNS=${PATTERNS:-"uniform bitcomp"}
 VCS=${VCS:-"1 2 4"}
 booksim_run() { # vcs traffic rate -> "accepted latency"
-    cat >"$WORK/bs-$1-$2-$3.cfg" <<CFG
-topology = fattree; k = 4; n = 4; routing_function = nca;
+    out="$WORK/bs-$K-$N-$1-$2-$3"
+    if [ ! -s "$out.out" ]; then
+        cat >"$out.cfg" <<CFG
+topology = fattree; k = $K; n = $N; routing_function = nca;
 num_vcs = $1; vc_buf_size = 16; packet_size = 1; injection_rate_uses_flits = 1;
 wait_for_tail_credit = 0; hold_switch_for_packet = 1;
 vc_allocator = separable_input_first; sw_allocator = separable_input_first; alloc_iters = 1;
@@ -34,32 +42,37 @@ input_speedup = 1; output_speedup = 1; internal_speedup = 1.0;
 traffic = $2; injection_rate = $3; sim_type = latency;
 warmup_periods = 3; sample_period = 2000; sim_count = 1; max_samples = 10; priority = none;
 CFG
-    "$BOOKSIM" "$WORK/bs-$1-$2-$3.cfg" >"$WORK/bs-$1-$2-$3.out" 2>&1 || true
+        "$BOOKSIM" "$out.cfg" >"$out.tmp" 2>&1 || true
+        mv "$out.tmp" "$out.out"
+    fi
     awk '/Accepted packet rate average/ {a = $6} /Packet latency average/ {l = $5}
-         END {print (a == "" ? "nan" : a), (l == "" ? "nan" : l)}' "$WORK/bs-$1-$2-$3.out"
+         END {print (a == "" ? "nan" : a), (l == "" ? "nan" : l)}' "$out.out"
 }
 ibrt_run() { # vcs pattern rate mode... -> "accepted latency_cycles"
     vcs=$1 pat=$2 rate=$3
     shift 3
-    "$IBRT" sim --fabric "$WORK/k44.net" --engine slid --engine-opt adaptive_up=true --selection rp \
+    "$IBRT" sim --fabric "$NET" --engine slid --engine-opt adaptive_up=true --selection rp \
         --packet-bytes 64 --credit-unit 64 --ns-per-byte 0.016 --fly-ns 1.024 --routing-ns 3.072 \
         --credit-delay-ns 2.048 --buffer-bytes 1024 --vls "$vcs" --sl spread --load "$rate" \
         --warmup-us 5 --measure-us 20 --drain-us 5 --csv -q "$@" 2>/dev/null |
         awk -F, 'NR == 2 {printf "%s %.2f\n", $3, $5 / 1.024}'
 }
 best() { sort -g | tail -1; }
-echo "| pattern | VCs | zero-load latency (cycles): BookSim / ibrt IB / ibrt VC | saturation: BookSim / ibrt IB / ibrt VC |"
-echo "|---|---|---|---|"
+VC="--vc-router --vc-release sent --vc-alloc-gap-ns 1.024 --vc-input-first"
+echo "| tree | pattern | VCs | zero-load latency (cycles): BookSim / ibrt IB / ibrt VC-router | saturation: BookSim / ibrt IB / ibrt VC-router |"
+echo "|---|---|---|---|---|"
 for pat in $PATTERNS; do
     ipat=$pat
     [ "$pat" = bitcomp ] && ipat=complement
     for vcs in $VCS; do
         zb=$(booksim_run "$vcs" "$pat" 0.01 | cut -d' ' -f2)
         zi=$(ibrt_run "$vcs" "$ipat" 0.01 | cut -d' ' -f2)
-        zv=$(ibrt_run "$vcs" "$ipat" 0.01 --vc-router --vc-release sent | cut -d' ' -f2)
+        # shellcheck disable=SC2086 # VC is a list of options
+        zv=$(ibrt_run "$vcs" "$ipat" 0.01 $VC | cut -d' ' -f2)
         sb=$(for r in $RATES; do booksim_run "$vcs" "$pat" "$r" | cut -d' ' -f1; done | best)
         si=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" | cut -d' ' -f1; done | best)
-        sv=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" --vc-router --vc-release sent | cut -d' ' -f1; done | best)
-        echo "| $pat | $vcs | $zb / $zi / $zv | $sb / $si / $sv |"
+        # shellcheck disable=SC2086
+        sv=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" $VC | cut -d' ' -f1; done | best)
+        echo "| $K-ary $N-tree | $pat | $vcs | $zb / $zi / $zv | $sb / $si / $sv |"
     done
 done
