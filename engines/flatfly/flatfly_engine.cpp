@@ -310,17 +310,27 @@ class FlatflyEngine final : public Engine {
         // Paths with a step into a later dimension leave their order, so DOR's argument does
         // not cover them: each such (source switch, LID) path goes on the first layer of VLs
         // whose dependencies stay acyclic with it (engines/direct/dependency_layer.hpp), every
-        // hop on that layer's VL, selected by path SL used_orders + layer.
+        // hop on that layer's VL, selected by path SL first_layer_sl + layer. When the orders
+        // and layers need more than 8 VLs (a missing switch of a hypercube calls for an order
+        // led by each dimension next to it, and missing links then add layers), every path
+        // outside the first order goes into the layers instead: the orders share VLs where
+        // their dependencies allow, and only the first order keeps VLs of its own.
         std::vector<direct::DependencyLayer> layers;
         std::vector<std::vector<std::uint8_t>> sl_row;
-        if (cross_detours > 0) {
+        std::size_t first_layer_sl = used_orders;
+        const auto build_layers = [&](bool every_other_order) {
+            layers.clear();
             sl_row.assign(n, sl_of_lid);
             std::vector<std::uint32_t> chain;
             for (std::uint32_t x = 0; x < n; ++x)
                 for (Lid lid = 1; lid < lids; ++lid) {
                     const std::uint32_t y = target[lid].sw;
-                    if (y == kNone || y == x) continue;
+                    if (y == kNone) continue;
                     const std::size_t o = sl_of_lid[lid];
+                    if (y == x) {
+                        if (every_other_order) sl_row[x][lid] = 0; // a host hop only
+                        continue;
+                    }
                     const auto& t = table(o);
                     bool crossed = false;
                     chain.clear();
@@ -330,21 +340,28 @@ class FlatflyEngine final : public Engine {
                         chain.push_back(g.channel(v, w));
                         v = w;
                     }
-                    if (!crossed) continue;
+                    if (!crossed && !(every_other_order && o != 0)) continue;
                     std::size_t layer = 0;
                     while (layer < layers.size() && !layers[layer].add_chain(chain)) ++layer;
                     if (layer == layers.size()) {
                         layers.emplace_back(g.incidences.size());
                         layers.back().add_chain(chain);
                     }
-                    sl_row[x][lid] = static_cast<std::uint8_t>(used_orders + layer);
+                    sl_row[x][lid] = static_cast<std::uint8_t>(first_layer_sl + layer);
                 }
-        }
+        };
+        if (cross_detours > 0) build_layers(false);
 
         // SL2VL by (in port, out port, SL): order SL on VLs 2 SL and 2 SL + 1, the second
         // for a hop in the same dimension as the one before (§3.3); a detour layer's SL on a
         // VL of its own after those, for every hop.
         const bool two_per_order = detours > 0;
+        const std::size_t orders_used = used_orders;
+        if (auto_order && used_orders > 1 &&
+            used_orders * (two_per_order ? 2 : 1) + layers.size() > 8) {
+            used_orders = first_layer_sl = 1;
+            build_layers(true);
+        }
         const std::size_t base_vls = used_orders * (two_per_order ? 2 : 1);
         const std::size_t vls = base_vls + layers.size();
         if (vls > 8)
@@ -386,7 +403,8 @@ class FlatflyEngine final : public Engine {
         } else if (used_orders > 1) {
             r.path_sls = PathSlTable(f.num_port_slots(), r.lids.max_lid(), sl_of_lid);
         }
-        r.stats.emplace_back("dimension_orders", double(used_orders));
+        r.stats.emplace_back("dimension_orders", double(orders_used));
+        r.stats.emplace_back("orders_sharing_layers", double(used_orders < orders_used));
         r.stats.emplace_back("dimensions", double(nd));
         r.stats.emplace_back("detour_switch_pairs", double(detours));
         r.stats.emplace_back("cross_dimension_detours", double(cross_detours));

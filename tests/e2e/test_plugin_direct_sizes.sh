@@ -275,9 +275,10 @@ gen hx.net hyperx --k 5,4,4 --width 2,1,1
 gen hxd.net --seed 1 --fail-links 8 --keep-connected --fail-switch sw-1.1.1 hyperx --k 5,4,4 --width 2,1,1
 gen hc.net hypercube --dims 8
 gen hcd.net --fail-switch sw-0.0.0.0.0.1.0.1 hypercube --dims 8
-# Failed links: the ends of each reach each other by a step into a later dimension, on a VL
-# layer of its own (path SLs per source switch).
-gen hcl.net --seed 1 --fail-links 8 --keep-connected hypercube --dims 8
+# Failed links and a failed switch: the ends of each link reach each other by a step into a
+# later dimension, on VL layers (path SLs per source switch); the switch calls for an order led
+# by each dimension, and those paths share the layers too (8 orders + layers > 8 VLs).
+gen hcl.net --seed 1 --fail-links 8 --keep-connected --fail-switch sw-0.0.0.0.0.1.0.1 hypercube --dims 8
 df=(dragonfly --a 6 --h 3 --groups 10 --p 1)
 gen df.net "${df[@]}"
 # Random link failures hit local links, which the dragonfly engine declines: three global

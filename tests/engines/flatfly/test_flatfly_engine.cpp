@@ -166,3 +166,21 @@ TEST_CASE("flatfly: a hypercube with missing links steps into a later dimension,
         CHECK(r.data_vls == stat(r, "dimension_orders") + stat(r, "detour_layers"));
     }
 }
+
+TEST_CASE("flatfly: a hypercube missing a switch and links shares VL layers among its orders",
+          "[flatfly]") {
+    // An 8D hypercube missing a switch needs an order led by each of its 8 dimensions (8 VLs
+    // with a VL per order); missing links then add detour layers past the ports' 8 VLs. Every
+    // path outside the first order goes into the layers instead, where the orders share VLs.
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+        INFO("seed " << seed);
+        const auto d = test::damaged(gen::hypercube(8, 1, 1), 8, 1, seed);
+        const Fabric f = test::relabel(d.fabric, seed).fabric;
+        const Routing r = route(f);
+        clean(f, r);
+        CHECK(stat(r, "orders_sharing_layers") == 1);
+        CHECK(stat(r, "dimension_orders") > 1);
+        CHECK(r.data_vls <= 8);
+        CHECK(r.data_vls == 1 + stat(r, "detour_layers"));
+    }
+}
