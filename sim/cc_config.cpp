@@ -248,7 +248,34 @@ std::string mask_text(const std::array<std::uint8_t, 32>& m) {
     return s;
 }
 
+constexpr std::string_view kOptionNames[] = {
+    "congestion_control",
+    "cc_key",
+    "cc_max_outstanding_mads",
+    "cc_sw_cong_setting_control_map",
+    "cc_sw_cong_setting_victim_mask",
+    "cc_sw_cong_setting_credit_mask",
+    "cc_sw_cong_setting_threshold",
+    "cc_sw_cong_setting_packet_size",
+    "cc_sw_cong_setting_credit_starvation_threshold",
+    "cc_sw_cong_setting_credit_starvation_return_delay",
+    "cc_sw_cong_setting_marking_rate",
+    "cc_ca_cong_setting_port_control",
+    "cc_ca_cong_setting_control_map",
+    "cc_ca_cong_setting_ccti_timer",
+    "cc_ca_cong_setting_ccti_increase",
+    "cc_ca_cong_setting_trigger_threshold",
+    "cc_ca_cong_setting_ccti_min",
+    "cc_cct",
+};
+
 } // namespace
+
+bool is_cc_option(std::string_view key) {
+    for (const std::string_view n : kOptionNames)
+        if (n == key) return true;
+    return false;
+}
 
 CcConfig read_cc_config_text(std::string_view text, const std::string& source,
                              std::vector<std::string>* warnings, CcConfig start) {

@@ -99,6 +99,10 @@ CcConfig read_cc_config_text(std::string_view text, const std::string& source,
 // The same from a file (a regular file of at most 1 GiB).
 CcConfig read_cc_config(const std::string& path, std::vector<std::string>* warnings = nullptr);
 
+// Whether `key` is one of the option names above (opensm 3.3.23's spelling): what a sweep
+// spec's "cc" object may name (tools/sweep_spec.hpp).
+bool is_cc_option(std::string_view key);
+
 // The options in opensm's own format (`opensm -c` writes the same lines), every one given,
 // the per-SL entries of the SLs whose entry is not all zero: read back, it gives `c`.
 std::string write_cc_config(const CcConfig& c);

@@ -3,7 +3,10 @@
 // hot-spot, paper 004 §4 for complement). See traffic.hpp for the exact definitions.
 #include "sim/traffic.hpp"
 
+#include "fabric/input_error.hpp"
 #include "fabric/permutations.hpp"
+
+#include <fmt/core.h>
 
 #include <stdexcept>
 
@@ -25,6 +28,7 @@ constexpr Named kPatterns[] = {
     {Pattern::Tornado, "tornado"},
     {Pattern::RandomPermutation, "randperm"},
     {Pattern::AllToAll, "alltoall"},
+    {Pattern::Pairs, "pairs"},
 };
 
 std::uint32_t reverse_bits(std::uint32_t x, int bits) {
@@ -86,6 +90,23 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
                                     " out of range (0.." + std::to_string(n - 1) + ")");
     if (p == Pattern::Hotspot && !(spec.hot_fraction >= 0 && spec.hot_fraction <= 1))
         throw std::invalid_argument("hot fraction must be in 0..1");
+    if (p == Pattern::Pairs) {
+        if (spec.pairs.empty()) throw std::invalid_argument("pattern pairs needs pairs");
+        // Counting sort by source keeps each source's pairs in the order given.
+        pair_begin_.assign(n + 1, 0);
+        for (const auto& [s, d] : spec.pairs) {
+            if (s >= n || d >= n)
+                throw std::invalid_argument("pair " + std::to_string(s) + " " + std::to_string(d) +
+                                            " names an end node out of range "
+                                            "(0.." +
+                                            std::to_string(n - 1) + ")");
+            ++pair_begin_[s + 1];
+        }
+        for (std::uint32_t s = 0; s < n; ++s) pair_begin_[s + 1] += pair_begin_[s];
+        pair_dst_.resize(spec.pairs.size());
+        std::vector<std::uint32_t> at(pair_begin_.begin(), pair_begin_.end() - 1);
+        for (const auto& [s, d] : spec.pairs) pair_dst_[at[s]++] = d;
+    }
     if (p == Pattern::Rotation && spec.shift && *spec.shift % n == 0)
         throw std::invalid_argument("rotation shift " + std::to_string(*spec.shift) +
                                     " is a multiple of the " + std::to_string(n) +
@@ -140,9 +161,53 @@ std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng,
     case Pattern::AllToAll:
         if (n_ < 2) return src;
         return std::uint32_t((src + 1 + counter % (n_ - 1)) % n_);
+    case Pattern::Pairs: {
+        const std::uint32_t b = pair_begin_[src], k = pair_begin_[src + 1] - b;
+        return k == 0 ? src : pair_dst_[b + std::uint32_t(counter % k)];
+    }
     default:
         return fixed_[src];
     }
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> read_pairs(std::string_view text,
+                                                                const std::string& source) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    int line = 0;
+    while (!text.empty()) {
+        ++line;
+        const std::size_t nl = text.find('\n');
+        std::string_view l = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+        if (const std::size_t hash = l.find('#'); hash != std::string_view::npos)
+            l = l.substr(0, hash);
+        std::uint32_t v[2];
+        int got = 0;
+        std::size_t i = 0;
+        const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+        for (;;) {
+            while (i < l.size() && blank(l[i])) ++i;
+            if (i == l.size()) break;
+            std::size_t j = i;
+            std::uint64_t x = 0;
+            while (j < l.size() && l[j] >= '0' && l[j] <= '9' && x <= (1u << 31))
+                x = x * 10 + std::uint64_t(l[j++] - '0');
+            if (j == i || (j < l.size() && !blank(l[j])) || x > (1u << 31) || got == 2)
+                throw InputError(source, line,
+                                 fmt::format("expected SOURCE DESTINATION (two CA indices), got "
+                                             "'{}'",
+                                             l));
+            v[got++] = std::uint32_t(x);
+            i = j;
+        }
+        if (got == 0) continue;
+        if (got != 2)
+            throw InputError(
+                source, line,
+                fmt::format("expected SOURCE DESTINATION (two CA indices), got '{}'", l));
+        out.emplace_back(v[0], v[1]);
+    }
+    return out;
 }
 
 } // namespace ibrt::sim

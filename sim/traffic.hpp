@@ -11,7 +11,13 @@
 //   rotation     (s + shift) mod N, shift default N/2;
 //   tornado      (s + ceil(N/2) - 1) mod N (BookSim's tornado on one dimension of N nodes);
 //   randperm     a fixed random permutation without fixed points (Sattolo), from the seed;
-//   alltoall     each source cycles s+1, s+2, ... (mod N), skipping itself.
+//   alltoall     each source cycles s+1, s+2, ... (mod N), skipping itself;
+//   pairs        explicit flows (the hot spot with victims and the parking lot of the IBA
+//                congestion-control studies): a list of (source, destination) pairs; a source
+//                cycles through its own pairs in the order given, one per message slot, so each
+//                pair gets load / (the source's pairs); a source with no pair sends nothing.
+//                A pair repeated gets that many slots, a pair (s, s) is an idle slot (s then
+//                sends below its load). Read from a file by read_pairs.
 // A source whose destination is itself sends nothing. The bit patterns need N a power of two.
 //
 // Injection: `constant` generates a message every message_time / load, `bernoulli` one with
@@ -25,6 +31,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ibrt::sim {
@@ -39,7 +46,8 @@ enum class Pattern {
     Rotation,
     Tornado,
     RandomPermutation,
-    AllToAll
+    AllToAll,
+    Pairs
 };
 enum class Injection { Bernoulli, Constant };
 
@@ -56,7 +64,15 @@ struct TrafficSpec {
     double hot_fraction = 0.1;          // hotspot
     std::uint32_t hot_node = 0;         // hotspot: CA index
     std::optional<std::uint32_t> shift; // rotation; default N/2
+    // pairs: (source, destination) CA indices, in the order a source cycles through them.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
 };
+
+// The pairs of a pairs file: one "SOURCE DESTINATION" pair of CA indices (Fabric::cas()
+// order) per line, `#` starts a comment, blank lines are skipped. Throws InputError naming
+// `source` and the line (not two whole numbers, a number above 2^31).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> read_pairs(std::string_view text,
+                                                                const std::string& source);
 
 // Destination chooser for N sources. Throws std::invalid_argument when the pattern cannot be
 // applied to N (bit patterns on a non-power of two, hot node out of range).
@@ -72,6 +88,8 @@ class DestinationPattern {
     std::uint32_t n_ = 0;
     int bits_ = 0;
     std::vector<std::uint32_t> fixed_; // precomputed destinations of the permutation patterns
+    // pairs: source s's destinations are pair_dst_[pair_begin_[s] .. pair_begin_[s + 1]).
+    std::vector<std::uint32_t> pair_begin_, pair_dst_;
 };
 
 } // namespace ibrt::sim

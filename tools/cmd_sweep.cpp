@@ -246,13 +246,36 @@ nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub) {
     json sim = json::object();
     for (const CLI::Option* o : sub.get_options()) {
         const std::string g = o->get_group();
-        if ((g != "Traffic" && g != "Model" && g != "Measurement") || !o->count() ||
-            o->get_lnames().empty())
+        if ((g != "Traffic" && g != "Model" && g != "Measurement" && g != "Congestion control") ||
+            !o->count() || o->get_lnames().empty())
             continue;
         const std::string name = o->get_lnames()[0];
         if (name == "vls" || name == "load" || name.rfind("saturation", 0) == 0) continue;
         const std::string v = o->results().empty() ? "" : o->results().back();
-        if (name == "seed")
+        if (name == "cc-option") {
+            // Each line is a "cc" key and value, as a spec names them (later lines win, as
+            // --cc-option's do).
+            json cc = json::object();
+            for (const std::string& line : o->results()) {
+                const auto b = line.find_first_not_of(" \t");
+                if (b == std::string::npos) continue;
+                auto e = line.find_first_of(" \t", b);
+                std::string key = line.substr(b, e - b);
+                // The per-SL CA options: the SL is part of the key (one line per SL).
+                if (e != std::string::npos && key.rfind("cc_ca_cong_setting_", 0) == 0 &&
+                    key != "cc_ca_cong_setting_port_control" &&
+                    key != "cc_ca_cong_setting_control_map") {
+                    const auto sb = line.find_first_not_of(" \t", e);
+                    e = sb == std::string::npos ? sb : line.find_first_of(" \t", sb);
+                    if (sb != std::string::npos) key += " " + line.substr(sb, e - sb);
+                }
+                const auto vb = e == std::string::npos ? e : line.find_first_not_of(" \t", e);
+                cc[key] = vb == std::string::npos ? "" : line.substr(vb);
+            }
+            spec["cc"] = cc;
+        } else if (name == "opensm-conf" || name == "pairs-file")
+            sim[name] = abs(v); // the spec is written under --out
+        else if (name == "seed")
             spec["seeds"] = {std::stoull(v)};
         else if (name == "pattern")
             spec["patterns"] = {v};

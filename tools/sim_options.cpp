@@ -7,6 +7,7 @@
 #include "engines/engine.hpp"
 #include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
 #include "fabric/routing_files.hpp"
 #include "sim/cc_config.hpp"
 #include "sim/config_check.hpp"
@@ -83,6 +84,11 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->group(t);
     sub.add_option("--shift", o.shift, "rotation: destination = source + shift (default N/2)")
         ->check(whole_in(1, kMax<std::int32_t>))
+        ->group(t);
+    sub.add_option("--pairs-file", o.pairs_file,
+                   "pairs: the flows, one 'SOURCE DESTINATION' pair of CA indices per line; a "
+                   "source cycles through its pairs (a pair (s, s) is an idle slot)")
+        ->check(CLI::ExistingFile)
         ->group(t);
     sub.add_option("--packet-bytes", o.packet_bytes, "Packet size")
         ->default_val(256)
@@ -306,6 +312,11 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
             "--pattern", 0,
             fmt::format("unknown pattern '{}' (known: {})", a.pattern, sim::pattern_names()));
     c.traffic.pattern = *p;
+    if ((c.traffic.pattern == sim::Pattern::Pairs) != !a.pairs_file.empty())
+        throw InputError("--pairs-file", 0, "--pattern pairs needs --pairs-file, and only it");
+    if (!a.pairs_file.empty())
+        c.traffic.pairs = sim::read_pairs(
+            read_input_file(a.pairs_file, kMaxTopologyBytes, "pairs file"), a.pairs_file);
     const auto inj = sim::parse_injection(a.injection);
     if (!inj)
         throw InputError("--injection", 0,
@@ -428,6 +439,7 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"latency_samples", c.latency_samples},
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
+    if (c.traffic.pattern == sim::Pattern::Pairs) j["pairs"] = c.traffic.pairs.size();
     if (c.vc_router) {
         j["vc_router"] = true;
         j["vc_release"] = c.vc_release == sim::SimConfig::VcRelease::Drained ? "drained" : "sent";

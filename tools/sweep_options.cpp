@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace ibrt::tools {
 namespace {
@@ -42,11 +43,29 @@ void parse_object(CLI::App& app, const nlohmann::json& obj, const char* what,
 
 } // namespace
 
-SimOptions sweep_sim_options(const nlohmann::json& point) {
+std::string cc_option_text(const nlohmann::json& v) {
+    return v.is_object() ? v.at("value").get<std::string>() : v.get<std::string>();
+}
+
+std::string cc_option_label(const nlohmann::json& v) {
+    return v.is_object() ? v.at("label").get<std::string>() : v.get<std::string>();
+}
+
+SimOptions sweep_sim_options(const nlohmann::json& point, const std::string& base_dir) {
     SimOptions o;
     CLI::App app;
     add_sim_options(app, o);
-    parse_object(app, point.at("sim"), "sim");
+    nlohmann::json sim = point.at("sim");
+    for (const char* k : {"opensm-conf", "pairs-file"})
+        if (sim.contains(k) && sim[k].is_string() && !base_dir.empty()) {
+            const std::filesystem::path p = sim[k].get<std::string>();
+            if (p.is_relative()) sim[k] = (std::filesystem::path(base_dir) / p).string();
+        }
+    parse_object(app, sim, "sim");
+    // After the file: each line overrides it, as --cc-option does.
+    if (point.contains("cc"))
+        for (auto it = point["cc"].begin(); it != point["cc"].end(); ++it)
+            o.cc_options.push_back(it.key() + " " + cc_option_text(it.value()));
     if (point.contains("saturation")) {
         const auto& s = point["saturation"];
         o.saturation = true;

@@ -11,8 +11,15 @@
 
 namespace ibrt::tools {
 
-// SimOptions of a point (its sim object, load/saturation); throws InputError naming the option.
-SimOptions sweep_sim_options(const nlohmann::json& point);
+// SimOptions of a point (its sim object, its "cc" lines, load/saturation); throws InputError
+// naming the option. Relative file names of the sim object (opensm-conf, pairs-file) are
+// relative to `base_dir` (the spec's directory).
+SimOptions sweep_sim_options(const nlohmann::json& point, const std::string& base_dir = "");
+
+// A point's "cc" value (a string, or {"label", "value"}): the rest of its opensm.conf line,
+// and how legends and CSV columns name it (the label, else the text).
+std::string cc_option_text(const nlohmann::json& v);
+std::string cc_option_label(const nlohmann::json& v);
 
 struct SweepRouting {
     std::string engine; // "" = tables from files

@@ -4,6 +4,7 @@
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
+#include "sim/flow_summary.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
@@ -24,7 +25,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <unistd.h>
 
@@ -86,24 +89,45 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
 }
 
 json run_json(double load, const sim::SimResult& x) {
-    return json{{"load", load},
-                {"offered_fraction", x.offered_fraction},
-                {"accepted_fraction", x.accepted_fraction},
-                {"accepted_bytes_per_ns", x.accepted_bytes_per_ns},
-                {"latency_mean_ns", x.latency_mean_ns},
-                {"latency_p50_ns", x.latency_p50_ns},
-                {"latency_p99_ns", x.latency_p99_ns},
-                {"latency_max_ns", x.latency_max_ns},
-                {"latency_samples", x.latency_samples},
-                {"link_util_max", x.link_util_max},
-                {"generated", x.generated},
-                {"delivered", x.delivered},
-                {"dropped", x.dropped},
-                {"in_flight", x.in_flight},
-                {"measured_unfinished", x.measured_unfinished},
-                {"deadlock", x.deadlock},
-                {"verdict", sim::to_string(x.verdict)},
-                {"failed", sim::failed(x)}};
+    json j{{"load", load},
+           {"offered_fraction", x.offered_fraction},
+           {"accepted_fraction", x.accepted_fraction},
+           {"accepted_bytes_per_ns", x.accepted_bytes_per_ns},
+           {"latency_mean_ns", x.latency_mean_ns},
+           {"latency_p50_ns", x.latency_p50_ns},
+           {"latency_p99_ns", x.latency_p99_ns},
+           {"latency_max_ns", x.latency_max_ns},
+           {"latency_samples", x.latency_samples},
+           {"link_util_max", x.link_util_max},
+           {"generated", x.generated},
+           {"delivered", x.delivered},
+           {"dropped", x.dropped},
+           {"in_flight", x.in_flight},
+           {"measured_unfinished", x.measured_unfinished},
+           {"deadlock", x.deadlock},
+           {"verdict", sim::to_string(x.verdict)},
+           {"failed", sim::failed(x)}};
+    // Only runs with congestion control or flow statistics get these keys: the results of
+    // other sweeps keep their bytes.
+    if (x.cc)
+        j["congestion_control"] = {
+            {"fecn_marked", x.cc_stats.fecn_marked},     {"becn_sent", x.cc_stats.becn_sent},
+            {"becn_received", x.cc_stats.becn_received}, {"becn_dropped", x.cc_stats.becn_dropped},
+            {"peak_ccti", x.cc_stats.peak_ccti},         {"peak_flows", x.cc_stats.peak_flows}};
+    if (!x.flows.empty()) {
+        const sim::FlowSummary f = sim::summarize_flows(x.flows);
+        j["flows"] = {{"hot_destinations", f.hot_destinations},
+                      {"hot_flows", f.hot_flows},
+                      {"hot_offered", f.hot_offered},
+                      {"hot_accepted", f.hot_accepted},
+                      {"hot_jain", f.hot_jain},
+                      {"victim_flows", f.victim_flows},
+                      {"victim_offered", f.victim_offered},
+                      {"victim_accepted", f.victim_accepted},
+                      {"victim_jain", f.victim_jain},
+                      {"victim_becns", f.victim_becns}};
+    }
+    return j;
 }
 
 std::string label_of(const json& point) {
@@ -175,7 +199,7 @@ bool point_done(const std::string& out_dir, const SweepPoint& p) {
 
 json run_point(const SweepSpec& spec, const SweepPoint& p) {
     const auto t0 = std::chrono::steady_clock::now();
-    const SimOptions o = sweep_sim_options(p.json);
+    const SimOptions o = sweep_sim_options(p.json, spec.base_dir);
     sim::SimConfig c = make_sim_config(o);
     c.num_vls = std::uint8_t(p.json["vls"].get<int>());
     const auto prep = prepare(spec, p.json);
@@ -273,13 +297,119 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
     return st;
 }
 
+namespace {
+
+// The congestion-control columns of a merge: one per "cc" key any point has (the opensm.conf
+// option as spelled there, the value's label or text), then the CC counters when a run had
+// congestion control, then the flow summary (sim/flow_summary.hpp) when a run had flow
+// statistics. A sweep with none of them gets no such column: its files keep their bytes.
+struct CcColumns {
+    std::vector<std::string> keys; // every "cc" key of any point, sorted
+    std::set<std::string> varying; // keys whose value differs between points: the legends
+    bool counters = false, flows = false;
+
+    explicit CcColumns(const std::vector<json>& results) {
+        std::set<std::string> all;
+        for (const json& r : results) {
+            const json& pt = r["point"];
+            if (pt.contains("cc"))
+                for (auto it = pt["cc"].begin(); it != pt["cc"].end(); ++it) all.insert(it.key());
+            for (const json& x : r["runs"]) {
+                counters |= x.contains("congestion_control");
+                flows |= x.contains("flows");
+            }
+        }
+        // A key varies when the points with cc lines set it differently (one not setting it
+        // among them counts as a value); the points without any are "no cc options".
+        for (const std::string& k : all) {
+            keys.push_back(k);
+            std::set<std::string> values;
+            for (const json& r : results) {
+                const json& pt = r["point"];
+                if (pt.contains("cc"))
+                    values.insert(pt["cc"].contains(k) ? pt["cc"][k].dump() : "");
+            }
+            if (values.size() > 1) varying.insert(k);
+        }
+    }
+    std::string header() const {
+        std::string h;
+        for (const auto& k : keys) h += "," + csv_quote(k);
+        if (counters) h += ",fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti";
+        if (flows)
+            h += ",hot_destinations,hot_flows,hot_offered,hot_accepted,hot_jain,victim_flows,"
+                 "victim_offered,victim_accepted,victim_jain,victim_becns";
+        return h;
+    }
+    std::string keys_row(const json& point) const {
+        std::string row;
+        for (const auto& k : keys)
+            row += "," + (point.contains("cc") && point["cc"].contains(k)
+                              ? csv_quote(cc_option_label(point["cc"][k]))
+                              : std::string());
+        return row;
+    }
+    // Empty fields for a run without congestion control or flow statistics.
+    std::string run_row(const json& x) const {
+        std::string row;
+        if (counters) {
+            if (x.contains("congestion_control")) {
+                const json& c = x["congestion_control"];
+                row += fmt::format(",{},{},{},{},{}", c["fecn_marked"].dump(),
+                                   c["becn_sent"].dump(), c["becn_received"].dump(),
+                                   c["becn_dropped"].dump(), c["peak_ccti"].dump());
+            } else {
+                row += ",,,,,";
+            }
+        }
+        if (flows) {
+            if (x.contains("flows")) {
+                const json& f = x["flows"];
+                row += fmt::format(",{},{},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{:.6f},{}",
+                                   f["hot_destinations"].dump(), f["hot_flows"].dump(),
+                                   f["hot_offered"].get<double>(), f["hot_accepted"].get<double>(),
+                                   f["hot_jain"].get<double>(), f["victim_flows"].dump(),
+                                   f["victim_offered"].get<double>(),
+                                   f["victim_accepted"].get<double>(),
+                                   f["victim_jain"].get<double>(), f["victim_becns"].dump());
+            } else {
+                row += ",,,,,,,,,,";
+            }
+        }
+        return row;
+    }
+    // A legend's name for the point's settings: the keys that differ between points, without
+    // the prefix every option shares ("threshold=8 marking_rate=10").
+    std::string label(const json& point) const {
+        std::string l;
+        if (keys.empty()) return l;
+        if (!point.contains("cc")) return "no cc options";
+        for (const auto& k : keys) {
+            if (!varying.count(k) || !point["cc"].contains(k)) continue;
+            std::string name = k;
+            for (const char* prefix : {"cc_sw_cong_setting_", "cc_ca_cong_setting_", "cc_"})
+                if (name.rfind(prefix, 0) == 0) {
+                    name = name.substr(std::string_view(prefix).size());
+                    break;
+                }
+            l +=
+                fmt::format("{}{}={}", l.empty() ? "" : " ", name, cc_option_label(point["cc"][k]));
+        }
+        return l;
+    }
+};
+
+// The parts a curve or bar is named by: fabric, pattern, routing, VLs, sim options, CC settings.
+using Parts = std::array<std::string, 6>;
+
 // Saturation searches as paper 003 tabulates them: saturation.csv (one row per search) and
 // saturation.svg, the saturation throughput (highest accepted fraction) as grouped bars, a
-// group per fabric × pattern and a bar per routing × VLs × sim options, each named by what
-// differs between groups or bars.
+// group per fabric × pattern and a bar per routing × VLs × sim options × CC settings, each
+// named by what differs between groups or bars.
 void write_saturation_table(const fs::path& dir, const std::string& title,
-                            const std::vector<std::array<std::string, 5>>& parts,
-                            const std::map<std::size_t, json>& sat) {
+                            const std::vector<Parts>& parts, const std::map<std::size_t, json>& sat,
+                            const std::map<std::size_t, std::string>& cc_row,
+                            const std::string& cc_header) {
     const auto differs = [&](std::size_t k) {
         for (const auto& [i, s] : sat)
             if (parts[i][k] != parts[sat.begin()->first][k]) return true;
@@ -294,11 +424,12 @@ void write_saturation_table(const fs::path& dir, const std::string& title,
     std::vector<std::string> groups;
     std::vector<sim::BarSeries> bars;
     std::string csv = "fabric,pattern,routing,vls,sim,onset_load,onset_accepted_fraction,"
-                      "max_accepted_fraction,max_accepted_load\n";
+                      "max_accepted_fraction,max_accepted_load" +
+                      cc_header + "\n";
     for (const auto& [i, s] : sat) {
         std::string g = name_of(i, {0, 1});
         if (g.empty()) g = parts[i][1]; // one pattern on one fabric: name the pattern
-        std::string b = name_of(i, {2, 3, 4});
+        std::string b = name_of(i, {2, 3, 4, 5});
         if (b.empty()) b = parts[i][2];
         auto gi = std::find(groups.begin(), groups.end(), g);
         if (gi == groups.end()) gi = groups.insert(groups.end(), g);
@@ -308,10 +439,11 @@ void write_saturation_table(const fs::path& dir, const std::string& title,
         const std::size_t gx = std::size_t(gi - groups.begin());
         if (bi->values.size() <= gx) bi->values.resize(gx + 1, NAN);
         bi->values[gx] = s["max_accepted"].get<double>();
-        csv += fmt::format("{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f}\n", csv_quote(parts[i][0]),
+        csv += fmt::format("{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f}{}\n", csv_quote(parts[i][0]),
                            parts[i][1], csv_quote(parts[i][2]), parts[i][3], csv_quote(parts[i][4]),
                            s["onset_load"].get<double>(), s["onset_accepted"].get<double>(),
-                           s["max_accepted"].get<double>(), s["max_accepted_load"].get<double>());
+                           s["max_accepted"].get<double>(), s["max_accepted_load"].get<double>(),
+                           cc_row.count(i) ? cc_row.at(i) : std::string());
     }
     write_file_atomically((dir / "saturation.csv").string(), csv);
     write_file_atomically(
@@ -319,6 +451,32 @@ void write_saturation_table(const fs::path& dir, const std::string& title,
         sim::bar_chart_svg(groups, bars, title + ": saturation throughput",
                            "highest accepted traffic (fraction of link bandwidth)"));
 }
+
+// flows.svg, for runs with flow statistics: a group per run (its curve's name, and its load
+// when curves have several), bars for what the congestion-control studies measure: the
+// victims' accepted share of what they offer, how busy the hot destinations' links are, and
+// Jain's index over the hot flows.
+void write_flows_figure(const fs::path& dir, const std::string& title,
+                        const std::vector<std::pair<std::string, json>>& runs) {
+    std::vector<std::string> groups;
+    std::vector<sim::BarSeries> bars{{"victims: accepted / offered", {}},
+                                     {"hot links: accepted per hot destination", {}},
+                                     {"hot flows: Jain's fairness index", {}}};
+    for (const auto& [name, f] : runs) {
+        groups.push_back(name);
+        const double vo = f["victim_offered"].get<double>();
+        const double hd = f["hot_destinations"].get<double>();
+        bars[0].values.push_back(vo > 0 ? f["victim_accepted"].get<double>() / vo : NAN);
+        bars[1].values.push_back(hd > 0 ? f["hot_accepted"].get<double>() / hd : NAN);
+        bars[2].values.push_back(f["hot_flows"].get<double>() > 0 ? f["hot_jain"].get<double>()
+                                                                  : NAN);
+    }
+    write_file_atomically(
+        (dir / "flows.svg").string(),
+        sim::bar_chart_svg(groups, bars, title + ": hot spot and victims", "fraction"));
+}
+
+} // namespace
 
 MergeStats merge_sweep(const std::string& out_dir, const std::string& title_override) {
     const fs::path dir(out_dir);
@@ -332,16 +490,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         throw InputError(mpath, 0, e.what());
     }
     MergeStats st;
-    std::string csv =
-        "id,fabric,routing,pattern,vls,sim,load,offered_fraction,accepted_fraction,"
-        "accepted_bytes_per_ns,latency_mean_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,"
-        "link_util_max,generated,delivered,dropped,in_flight,measured_unfinished,deadlock,"
-        "verdict,error\n";
-    json all = json::array();
-    std::vector<sim::PlotSeries> series;
-    std::map<std::string, std::size_t> series_of;
-    std::vector<std::array<std::string, 5>> series_parts; // fabric, pattern, routing, VLs, sim
-    std::map<std::size_t, json> saturation_of;            // series -> its saturation search
+    std::vector<json> results;
     std::vector<std::string> missing;
     for (const auto& idj : manifest["points"]) {
         const std::string id = idj.get<std::string>();
@@ -360,6 +509,24 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         ++st.points;
         if (r["failed"].get<bool>()) ++st.failed;
         r.erase("seconds"); // where and how fast it ran is not part of the result
+        results.push_back(std::move(r));
+    }
+    const CcColumns cc(results);
+    std::string csv =
+        "id,fabric,routing,pattern,vls,sim,load,offered_fraction,accepted_fraction,"
+        "accepted_bytes_per_ns,latency_mean_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,"
+        "link_util_max,generated,delivered,dropped,in_flight,measured_unfinished,deadlock,"
+        "verdict,error" +
+        cc.header() + "\n";
+    std::vector<sim::PlotSeries> series;
+    std::map<std::string, std::size_t> series_of;
+    std::vector<Parts> series_parts;
+    std::map<std::size_t, json> saturation_of;           // series -> its saturation search
+    std::map<std::size_t, std::string> cc_row_of;        // series -> its cc columns
+    std::vector<std::pair<std::size_t, json>> flow_runs; // series, run
+    std::set<std::size_t> several_loads;
+    for (const json& r : results) {
+        const std::string id = r["id"].get<std::string>();
         const json& pt = r["point"];
         const std::string routing = label_of(pt);
         json sim = pt["sim"];
@@ -368,26 +535,33 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         sim.erase("pattern");
         if (pt["routing"].contains("selection")) sim.erase("selection"); // in the routing's label
         const std::string simtext = sim_label(sim);
+        const std::string cctext = cc.label(pt);
         const std::string fabric = r["fabric_name"].get<std::string>();
         const int vls = pt["vls"].get<int>();
         const std::string err = r.contains("error") ? r["error"].get<std::string>() : "";
-        const std::string skey = fmt::format("{} | {} | {} | {} VL{} | {}", fabric, pattern,
-                                             routing, vls, vls > 1 ? "s" : "", simtext);
+        std::string skey = fmt::format("{} | {} | {} | {} VL{} | {}", fabric, pattern, routing, vls,
+                                       vls > 1 ? "s" : "", simtext);
+        if (!cctext.empty()) skey += " | " + cctext;
         auto [it, fresh] = series_of.emplace(skey, series.size());
         if (fresh) {
             series.push_back({skey, {}});
             series_parts.push_back({fabric, pattern, routing,
-                                    fmt::format("{} VL{}", vls, vls > 1 ? "s" : ""), simtext});
+                                    fmt::format("{} VL{}", vls, vls > 1 ? "s" : ""), simtext,
+                                    cctext});
+        } else {
+            several_loads.insert(it->second);
         }
+        const std::string cckeys = cc.keys_row(pt);
+        cc_row_of[it->second] = cckeys;
         if (r.contains("saturation")) saturation_of[it->second] = r["saturation"];
         if (!err.empty())
-            csv +=
-                fmt::format("{},{},{},{},{},{},,,,,,,,,,,,,,,,,{}\n", id, csv_quote(fabric),
-                            csv_quote(routing), pattern, vls, csv_quote(simtext), csv_quote(err));
+            csv += fmt::format("{},{},{},{},{},{},,,,,,,,,,,,,,,,,{}{}{}\n", id, csv_quote(fabric),
+                               csv_quote(routing), pattern, vls, csv_quote(simtext), csv_quote(err),
+                               cckeys, cc.run_row(json::object()));
         for (const json& x : r["runs"]) {
             csv += fmt::format(
                 "{},{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.1f},{:.1f},{:.1f},"
-                "{:.1f},{:.4f},{},{},{},{},{},{},{},\n",
+                "{:.1f},{:.4f},{},{},{},{},{},{},{},{}{}\n",
                 id, csv_quote(fabric), csv_quote(routing), pattern, vls, csv_quote(simtext),
                 x["load"].dump(), x["offered_fraction"].get<double>(),
                 x["accepted_fraction"].get<double>(), x["accepted_bytes_per_ns"].get<double>(),
@@ -395,20 +569,27 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                 x["latency_p99_ns"].get<double>(), x["latency_max_ns"].get<double>(),
                 x["link_util_max"].get<double>(), x["generated"].dump(), x["delivered"].dump(),
                 x["dropped"].dump(), x["in_flight"].dump(), x["measured_unfinished"].dump(),
-                x["deadlock"].get<bool>() ? 1 : 0, x["verdict"].get<std::string>());
+                x["deadlock"].get<bool>() ? 1 : 0, x["verdict"].get<std::string>(), cckeys,
+                cc.run_row(x));
             if (x["latency_samples"].get<std::uint64_t>() > 0)
                 series[it->second].points.push_back(
                     {x["accepted_bytes_per_ns"].get<double>(), x["latency_mean_ns"].get<double>()});
+            if (x.contains("flows")) {
+                json f = x["flows"];
+                f["load"] = x["load"];
+                flow_runs.emplace_back(it->second, std::move(f));
+            }
         }
-        all.push_back(std::move(r));
     }
+    json all = json::array();
+    for (json& r : results) all.push_back(std::move(r));
     for (auto& s : series)
         std::sort(s.points.begin(), s.points.end()); // loads of one curve, in any grid order
     // The legend names each curve by what differs between curves: a part every curve shares
     // (the fabric of a one-fabric study, its sim options) says nothing there.
     for (std::size_t i = 0; i < series.size() && series.size() > 1; ++i) {
         std::string name;
-        for (std::size_t k = 0; k < 5; ++k) {
+        for (std::size_t k = 0; k < series_parts[i].size(); ++k) {
             const bool shared =
                 std::all_of(series_parts.begin(), series_parts.end(),
                             [&](const auto& p) { return p[k] == series_parts[0][k]; });
@@ -430,7 +611,22 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     write_file_atomically((dir / "sweep.svg").string(),
                           sim::line_plot_svg(series, title, "accepted traffic (bytes/ns/node)",
                                              "average latency (ns)"));
-    if (!saturation_of.empty()) write_saturation_table(dir, title, series_parts, saturation_of);
+    if (!saturation_of.empty()) {
+        std::string keys_header;
+        for (const auto& k : cc.keys) keys_header += "," + csv_quote(k);
+        write_saturation_table(dir, title, series_parts, saturation_of,
+                               cc.keys.empty() ? std::map<std::size_t, std::string>() : cc_row_of,
+                               keys_header);
+    }
+    if (!flow_runs.empty()) {
+        std::vector<std::pair<std::string, json>> named;
+        for (auto& [si, f] : flow_runs)
+            named.emplace_back(several_loads.count(si)
+                                   ? fmt::format("{} @ {}", series[si].name, f["load"].dump())
+                                   : series[si].name,
+                               std::move(f));
+        write_flows_figure(dir, title, named);
+    }
     return st;
 }
 

@@ -2,6 +2,7 @@
 #include "tools/sweep_spec.hpp"
 
 #include "fabric/input_error.hpp"
+#include "sim/cc_config.hpp"
 #include "tools/sweep_options.hpp"
 
 #include <fmt/core.h>
@@ -111,6 +112,69 @@ json routing_json(const Source& src, const json& r) {
     return r;
 }
 
+// One value of a "cc" key in its canonical form: the text of the rest of the opensm.conf line
+// (a number as written in JSON, so 8 and "8" are one point), or {"label", "value"} when the
+// value is named for the legends (a CCT of 128 entries is no legend).
+json cc_value(const Source& src, const std::string& key, const json& v) {
+    if (v.is_string()) return v;
+    if (v.is_number_integer()) return v.dump();
+    if (v.is_object() && v.size() == 2 && v.contains("label") && v.contains("value") &&
+        v["label"].is_string() && (v["value"].is_string() || v["value"].is_number_integer()))
+        return json{{"label", v["label"]}, {"value", cc_value(src, key, v["value"])}};
+    src.fail(key, "expected the option's value as opensm.conf writes it (a string or a whole "
+                  "number), or {\"label\": NAME, \"value\": VALUE}");
+}
+
+// The "cc" key: the opensm.conf congestion-control lines of each point. An object (a block)
+// or a list of blocks; in a block each key is the start of a line — an option name as opensm
+// 3.3.23 spells it, and for the per-SL CA options optionally the SL ("cc_ca_cong_setting_ccti_
+// timer 0") — and its value the rest of the line; a scalar is fixed, a list is an axis (in key
+// order). The blocks' grids follow one another on one axis, so a CC-off baseline (an empty
+// block) and a grid of settings share a spec. Every line is checked by the reader `ibrt sim`
+// uses, alone, so an error names the key's line in the spec.
+std::vector<json> cc_axis(const Source& src, const json& spec) {
+    if (!spec.contains("cc")) return {json()};
+    const json& c = spec["cc"];
+    const std::vector<json> blocks =
+        c.is_array() ? std::vector<json>(c.begin(), c.end()) : std::vector<json>{c};
+    if (blocks.empty()) src.fail("cc", "empty list");
+    std::vector<json> out;
+    for (const json& b : blocks) {
+        if (!b.is_object())
+            src.fail("cc", "expected {OPTION: VALUE or [VALUES]} or a list of such blocks");
+        std::vector<json> cur{json::object()};
+        for (auto it = b.begin(); it != b.end(); ++it) {
+            const std::string& k = it.key();
+            const std::string name = k.substr(0, k.find_first_of(" \t"));
+            if (!sim::is_cc_option(name))
+                src.fail(k, "not a congestion-control option of opensm 3.3.23 (congestion_control, "
+                            "cc_sw_cong_setting_*, cc_ca_cong_setting_*, cc_cct, ...)");
+            if (it.value().is_array() && it.value().empty()) src.fail(k, "empty list");
+            std::vector<json> values;
+            for (const json& v : it.value().is_array() ? it.value() : json::array({it.value()})) {
+                const json cv = cc_value(src, k, v);
+                const std::string line = k + " " + cc_option_text(cv);
+                try {
+                    sim::read_cc_config_text(line, "cc");
+                } catch (const InputError& e) {
+                    src.fail(k, e.what());
+                }
+                values.push_back(cv);
+            }
+            std::vector<json> next;
+            for (const json& x : cur)
+                for (const json& v : values) {
+                    json n = x;
+                    n[k] = v;
+                    next.push_back(std::move(n));
+                }
+            cur = std::move(next);
+        }
+        for (json& x : cur) out.push_back(x.empty() ? json() : std::move(x));
+    }
+    return out;
+}
+
 } // namespace
 
 std::string point_id(const json& canonical) {
@@ -133,11 +197,11 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& file) {
     }
     if (!spec.is_object()) throw InputError(file, 1, "a sweep spec is a JSON object");
     static const std::set<std::string> known{"title", "fabrics",    "routings", "patterns", "vls",
-                                             "loads", "saturation", "sim",      "seeds"};
+                                             "loads", "saturation", "sim",      "seeds",    "cc"};
     for (auto it = spec.begin(); it != spec.end(); ++it)
         if (!known.count(it.key()))
             src.fail(it.key(), "unknown key (title, fabrics, routings, patterns, vls, loads, "
-                               "saturation, sim, seeds)");
+                               "saturation, sim, cc, seeds)");
     SweepSpec out;
     out.file = file;
     out.base_dir = std::filesystem::path(file).parent_path().string();
@@ -203,7 +267,9 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& file) {
         }
     }
 
-    // Expansion: fabric, routing, pattern, VLs, sim axes, seed, load (outermost first).
+    const std::vector<json> ccs = cc_axis(src, spec);
+
+    // Expansion: fabric, routing, pattern, VLs, sim axes, cc, seed, load (outermost first).
     std::vector<json> grid_sims;
     {
         std::vector<json> cur{sim_fixed};
@@ -226,32 +292,38 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& file) {
             for (const json& p : patterns)
                 for (const json& v : vls)
                     for (const json& gs : grid_sims)
-                        for (const json& seed : seeds)
-                            for (const json& l : loads) {
-                                json sim = gs;
-                                if (!p.is_null()) sim["pattern"] = p;
-                                if (!seed.is_null()) sim["seed"] = seed;
-                                if (r.contains("selection")) sim["selection"] = r["selection"];
-                                json pt = {{"fabric", f}, {"routing", r}, {"sim", sim}, {"vls", v}};
-                                pt.update(l);
-                                if (checked.insert(sim.dump() + r.dump()).second) {
-                                    try {
-                                        sweep_sim_options(pt);
-                                    } catch (const InputError& e) {
-                                        throw InputError(file, src.line_of("sim"), e.what());
+                        for (const json& cc : ccs)
+                            for (const json& seed : seeds)
+                                for (const json& l : loads) {
+                                    json sim = gs;
+                                    if (!p.is_null()) sim["pattern"] = p;
+                                    if (!seed.is_null()) sim["seed"] = seed;
+                                    if (r.contains("selection")) sim["selection"] = r["selection"];
+                                    json pt = {
+                                        {"fabric", f}, {"routing", r}, {"sim", sim}, {"vls", v}};
+                                    // Without "cc" a point is what it was before the key existed:
+                                    // its id does not change.
+                                    if (!cc.is_null()) pt["cc"] = cc;
+                                    pt.update(l);
+                                    if (checked.insert(sim.dump() + cc.dump() + r.dump()).second) {
+                                        try {
+                                            sweep_sim_options(pt, out.base_dir);
+                                        } catch (const InputError& e) {
+                                            throw InputError(file, src.line_of("sim"), e.what());
+                                        }
+                                        try {
+                                            sweep_routing_options(pt);
+                                        } catch (const InputError& e) {
+                                            throw InputError(file, src.line_of("routings"),
+                                                             e.what());
+                                        }
                                     }
-                                    try {
-                                        sweep_routing_options(pt);
-                                    } catch (const InputError& e) {
-                                        throw InputError(file, src.line_of("routings"), e.what());
-                                    }
+                                    SweepPoint sp;
+                                    sp.index = out.points.size();
+                                    sp.id = point_id(pt);
+                                    sp.json = std::move(pt);
+                                    out.points.push_back(std::move(sp));
                                 }
-                                SweepPoint sp;
-                                sp.index = out.points.size();
-                                sp.id = point_id(pt);
-                                sp.json = std::move(pt);
-                                out.points.push_back(std::move(sp));
-                            }
     std::set<std::string> ids;
     for (const auto& p : out.points)
         if (!ids.insert(p.id).second)

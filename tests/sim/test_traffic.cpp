@@ -1,4 +1,6 @@
-// Destination patterns and VL arbitration, exactly.
+// Destination patterns (the pairs file of the congestion-control scenarios too) and VL
+// arbitration, exactly.
+#include "fabric/input_error.hpp"
 #include "sim/traffic.hpp"
 #include "sim/vl_arbiter.hpp"
 
@@ -121,4 +123,47 @@ TEST_CASE("VL arbitration: weighted round robin and the high-priority limit") {
     for (int k = 0; k < 6; ++k) seq += char('0' + vl_arbitrate(h, st, 0b11, 2048));
     CHECK(seq == "110110");
     CHECK(vl_arbitrate(h, st, 0, 64) == kNoVl);
+}
+
+TEST_CASE("pairs: each source cycles through its own pairs; repeats weigh, (s, s) idles") {
+    const auto pairs = read_pairs("# hot spot and a victim\n1 0\n2 0   # contributor\n\n"
+                                  "3 5\n3 3\n3 6\n3 5\n",
+                                  "p.txt");
+    using P = std::pair<std::uint32_t, std::uint32_t>;
+    CHECK(pairs == std::vector<P>{{1, 0}, {2, 0}, {3, 5}, {3, 3}, {3, 6}, {3, 5}});
+    TrafficSpec s;
+    s.pattern = Pattern::Pairs;
+    s.pairs = pairs;
+    DestinationPattern d(s, 8, 1);
+    gen::Rng rng(1);
+    V got;
+    for (std::uint64_t k = 0; k < 8; ++k) got.push_back(d.next(3, rng, k));
+    CHECK(got == V{5, 3, 6, 5, 5, 3, 6, 5}); // 5 gets half the slots, one in four idles
+    for (std::uint64_t k = 0; k < 3; ++k) CHECK(d.next(1, rng, k) == 0);
+    CHECK(d.next(4, rng, 0) == 4); // no pair: sends nothing
+    CHECK(parse_pattern("pairs") == Pattern::Pairs);
+}
+
+TEST_CASE("pairs: bad lines name the file and line, end nodes out of range are refused") {
+    const auto line_of = [](const char* text) {
+        try {
+            read_pairs(text, "p.txt");
+        } catch (const InputError& e) {
+            CHECK(e.file() == "p.txt");
+            return e.line();
+        }
+        return 0;
+    };
+    CHECK(line_of("1 2\n3\n") == 2);
+    CHECK(line_of("1 2\n\n1 2 3\n") == 3);
+    CHECK(line_of("1 -2\n") == 1);
+    CHECK(line_of("1 x2\n") == 1);
+    CHECK(line_of("1 99999999999\n") == 1);
+    CHECK(line_of("1 2\r\n# x\n") == 0);
+    TrafficSpec s;
+    s.pattern = Pattern::Pairs;
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1), "pattern pairs needs pairs");
+    s.pairs = {{1, 8}};
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1),
+                      "pair 1 8 names an end node out of range (0..7)");
 }

@@ -3,6 +3,7 @@
 // point runs; errors name the spec's line; every shard partition covers each point once; a
 // rerun skips done points; the merge does not depend on -j.
 #include "fabric/input_error.hpp"
+#include "tools/sweep_options.hpp"
 #include "tools/sweep_run.hpp"
 #include "tools/sweep_slurm.hpp"
 #include "tools/sweep_spec.hpp"
@@ -287,4 +288,146 @@ TEST_CASE("saturation searches merge into paper 003's table: saturation.csv and 
     CHECK(svg.find(">complement</text>") != std::string::npos);
     CHECK(svg.find(">slid sadp</text>") != std::string::npos);
     fs::remove_all(d);
+}
+
+namespace {
+
+// A hot spot with victims on FT(4,2) (8 CAs): three contributors to CA 0, and CA 5 and 7
+// sending elsewhere; a CC-off baseline (the empty block) and a grid of settings.
+const char* kCcSpec = R"({
+  "title": "cc",
+  "fabrics": [{"gen": "fat-tree -m 4 -n 2"}],
+  "routings": ["slid"],
+  "patterns": ["hotspot"],
+  "sim": {"hot-fraction": 0.5, "warmup-us": 2, "measure-us": 10, "drain-us": 5, "flow-stats": true},
+  "cc": [{},
+         {"congestion_control": "TRUE", "cc_sw_cong_setting_control_map": "0x15",
+          "cc_sw_cong_setting_victim_mask": "0x0",
+          "cc_sw_cong_setting_threshold": [8, 15],
+          "cc_sw_cong_setting_marking_rate": 1,
+          "cc_ca_cong_setting_control_map": 1,
+          "cc_ca_cong_setting_ccti_increase 0": 1,
+          "cc_ca_cong_setting_ccti_timer 0": ["20", {"label": "slow", "value": 2000}],
+          "cc_cct": {"label": "linear", "value": "0:0,0:1,0:2,0:3,0:4,0:5,0:6,0:7"}}],
+  "loads": [0.6]
+})";
+
+std::vector<const SweepPoint*> all_points(const SweepSpec& s) {
+    std::vector<const SweepPoint*> out;
+    for (const auto& p : s.points) out.push_back(&p);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("cc: opensm.conf lines as axes; a spec without cc keeps its ids") {
+    const SweepSpec s = parse_sweep_spec(kCcSpec, "cc.json");
+    REQUIRE(s.points.size() == 1 + 2 * 2);
+    CHECK(!s.points[0].json.contains("cc")); // the empty block: no CC lines at all
+    const auto& cc = s.points[1].json["cc"];
+    CHECK(cc["cc_sw_cong_setting_threshold"] == "8"); // a number is its text
+    CHECK(cc["cc_ca_cong_setting_ccti_timer 0"] == "20");
+    // Axes in key order: the timer (cc_ca_...) outside the threshold (cc_sw_...).
+    CHECK(s.points[2].json["cc"]["cc_sw_cong_setting_threshold"] == "15");
+    CHECK(s.points[3].json["cc"]["cc_ca_cong_setting_ccti_timer 0"] ==
+          nlohmann::json({{"label", "slow"}, {"value", "2000"}}));
+    // The options reach `ibrt sim`'s reader: the settings a point runs.
+    const SimOptions o = sweep_sim_options(s.points[3].json);
+    CHECK(std::find(o.cc_options.begin(), o.cc_options.end(),
+                    "cc_ca_cong_setting_ccti_timer 0 2000") != o.cc_options.end());
+    const sim::SimConfig c = make_sim_config(o);
+    CHECK(c.cc.on);
+    CHECK(c.cc.settings.threshold == 8);
+    CHECK(c.cc.settings.ca_entries[0].ccti_timer == 2000);
+    CHECK(c.cc.settings.cct.size() == 8);
+
+    // Ids hash what a point runs: 8 and "8" are one point; the points of kSmall keep the ids
+    // they had before "cc" existed (measured with the tool before this key was added), also
+    // as the empty block of a spec that adds a cc axis.
+    std::string text = kCcSpec;
+    text.replace(text.find("[8, 15]"), 7, "[\"8\", 15]");
+    CHECK(parse_sweep_spec(text, "cc.json").points[1].id == s.points[1].id);
+    const SweepSpec small = parse_sweep_spec(kSmall, "s.json");
+    CHECK(small.points[0].id == "ba9f153b0f00dcf4");
+    CHECK(small.points[7].id == "176be016a62a12c1");
+    std::string with_cc = kSmall;
+    with_cc.insert(with_cc.rfind('}'), ", \"cc\": [{}, {\"congestion_control\": \"TRUE\", "
+                                       "\"cc_sw_cong_setting_threshold\": [4, 8]}]");
+    const SweepSpec grown = parse_sweep_spec(with_cc, "s.json");
+    REQUIRE(grown.points.size() == 3 * small.points.size());
+    std::set<std::string> grown_ids;
+    for (const auto& p : grown.points) grown_ids.insert(p.id);
+    for (const auto& p : small.points) CHECK(grown_ids.count(p.id));
+}
+
+TEST_CASE("cc: errors name the spec line of the option") {
+    const auto spec = [](const std::string& cc) {
+        return "{\n \"fabrics\": [\"x\"],\n \"routings\": [\"mlid\"],\n \"cc\": {\n  " + cc +
+               "\n }\n}";
+    };
+    CHECK(error_line(spec("\"cc_sw_cong_setting_treshold\": 8")) == 5); // misspelt
+    CHECK(error_line(spec("\"threshold\": 8")) == 5);
+    CHECK(error_line(spec("\"cc_sw_cong_setting_threshold\": \"x\"")) == 5);
+    CHECK(error_line(spec("\"cc_sw_cong_setting_threshold\": 1.5")) == 5);
+    CHECK(error_line(spec("\"cc_sw_cong_setting_threshold\": []")) == 5);
+    CHECK(error_line(spec("\"congestion_control\": \"TRUE\",\n  \"cc_cct\": [\"0:1\", \"4:1\"]")) ==
+          6);                                                                      // shift above 3
+    CHECK(error_line(spec("\"cc_ca_cong_setting_ccti_timer\": \"16 150\"")) == 5); // SL
+    CHECK(error_line("{\n \"fabrics\": [\"x\"],\n \"routings\": [\"mlid\"],\n \"cc\": []\n}") == 4);
+    try {
+        parse_sweep_spec(spec("\"cc_cct\": \"0:1,4:1\""), "s.json");
+        FAIL("accepted a CCT shift of 4");
+    } catch (const InputError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("cc_cct"));
+        CHECK_THAT(e.what(), Catch::Contains("out of range"));
+    }
+}
+
+TEST_CASE("cc: the merge has a column per option, the counters and the flow summary") {
+    const SweepSpec s = parse_sweep_spec(kCcSpec, "cc.json");
+    const fs::path d1 = fresh_dir("cc-j1"), d2 = fresh_dir("cc-j2");
+    SweepRunOptions o;
+    o.quiet = true;
+    o.out_dir = d1.string();
+    o.jobs = 1;
+    run_points(s, all_points(s), o);
+    o.out_dir = d2.string();
+    o.jobs = 2;
+    run_points(s, all_points(s), o);
+    merge_sweep(d1.string());
+    merge_sweep(d2.string());
+    for (const char* f : {"sweep.csv", "sweep.json", "sweep.svg", "flows.svg"})
+        CHECK(slurp(d1 / f) == slurp(d2 / f));
+
+    std::istringstream csv(slurp(d1 / "sweep.csv"));
+    std::string header;
+    std::getline(csv, header);
+    CHECK_THAT(header, Catch::EndsWith(
+                           ",error,\"cc_ca_cong_setting_ccti_increase 0\","
+                           "\"cc_ca_cong_setting_ccti_timer 0\",\"cc_ca_cong_setting_control_map\","
+                           "\"cc_cct\",\"cc_sw_cong_setting_control_map\","
+                           "\"cc_sw_cong_setting_marking_rate\",\"cc_sw_cong_setting_threshold\","
+                           "\"cc_sw_cong_setting_victim_mask\",\"congestion_control\","
+                           "fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti,"
+                           "hot_destinations,hot_flows,hot_offered,hot_accepted,hot_jain,"
+                           "victim_flows,victim_offered,victim_accepted,victim_jain,victim_becns"));
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(csv, line);) rows.push_back(line);
+    REQUIRE(rows.size() == 5);
+    // The baseline: no CC value, no counters, but its flows.
+    CHECK(rows[0].find(",,,,,,,,,,,,,,,1,") != std::string::npos);
+    CHECK(rows[3].find(",\"slow\",\"1\",\"linear\",") != std::string::npos);
+    const auto result = nlohmann::json::parse(slurp(d1 / "points" / (s.points[1].id + ".json")));
+    const auto& run = result["runs"][0];
+    CHECK(run["congestion_control"]["fecn_marked"].get<int>() > 0);
+    CHECK(run["flows"]["hot_destinations"] == 1);
+    CHECK(run["flows"]["hot_flows"] == 7);
+    CHECK(!nlohmann::json::parse(slurp(d1 / "points" / (s.points[0].id + ".json")))["runs"][0]
+               .contains("congestion_control"));
+    // Legends name the settings that differ, without the options' common prefix.
+    const std::string svg = slurp(d1 / "sweep.svg");
+    CHECK(svg.find(">ccti_timer 0=slow threshold=8</text>") != std::string::npos);
+    CHECK(svg.find(">no cc options</text>") != std::string::npos);
+    CHECK(svg.find("cct=") == std::string::npos); // the same CCT everywhere CC runs
+    for (const auto& d : {d1, d2}) fs::remove_all(d);
 }
