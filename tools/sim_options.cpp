@@ -272,7 +272,8 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
     sub.add_option("--drb-paths", o.drb_paths,
                    "Where the alternative paths come from: lmc (the destination's LIDs as the "
                    "routing gives them) or dfs (extra LIDs routed on link-disjoint paths found "
-                   "by DFS, shortest first, deadlock-free by VL layers; may need more --vls)")
+                   "by DFS, shortest first, deadlock-free by VL layers; may need more --vls; "
+                   "without --drb it still adds them, e.g. for --dlid random over them)")
         ->default_val("lmc")
         ->check(CLI::IsMember({"lmc", "dfs"}))
         ->group(d);
@@ -439,8 +440,8 @@ Routing load_sim_routing(const Fabric& f, const std::string& fabric_path, const 
 
 void apply_drb_paths(const Fabric& f, const SimOptions& o, Routing& r, unsigned vls,
                      const char* who) {
-    if (!o.drb) return;
     if (o.drb_paths == "lmc") {
+        if (!o.drb) return;
         if (sim::max_ca_lmc(f, r) == 0)
             fmt::print(stderr,
                        "{}: DRB: every CA has one LID, so DRB has no alternative path (route "

@@ -96,7 +96,7 @@ void add_routing_options(CLI::App& sub, RoutingOptions& o);
 Routing load_sim_routing(const Fabric& f, const std::string& fabric_path, const RoutingOptions& o,
                          const std::string& engine);
 
-// With --drb --drb-paths dfs, `r` with extra LIDs whose paths a DFS found
+// With --drb-paths dfs (with or without --drb), `r` with extra LIDs whose paths a DFS found
 // (engines/multipath/dfs_paths.hpp), as many as --drb-max-paths; with --drb-paths lmc, a note
 // when the routing gives DRB no alternative. `vls` > 0: the VLs the run has, refused (exit 2)
 // when the DFS paths need more. Notes go to stderr prefixed by `who`.
