@@ -87,6 +87,11 @@ def plot(series, title, xlabel, ylabel, path, logy=False):
         f.write("\n".join(o) + "\n")
 
 
+def node_of(link):
+    """The node of a link end named "switch 'sw-3.3' (GUID ...)[2]"."""
+    return link.rsplit("[", 1)[0]
+
+
 def reduce_series(full, run_json, out):
     rows = list(csv.DictReader(open(full)))
     inside = lambda r: HOT[0] <= float(r["t_us"]) < HOT[1]
@@ -95,12 +100,12 @@ def reduce_series(full, run_json, out):
     for r in rows:
         if inside(r):
             per_link[(r["link"], r["to"])] = per_link.get((r["link"], r["to"]), 0) + float(r["bytes"])
-    eject = max((k for k in per_link if k[0].startswith("sw-") and k[1].startswith("host-")),
+    eject = max((k for k in per_link if k[0].startswith("switch") and k[1].startswith("CA")),
                 key=lambda k: per_link[k])
-    hot_sw = eject[0].split("[")[0]
-    into = {k for k in per_link if k[0].startswith("sw-") and k[1].split("[")[0] == hot_sw}
+    hot_sw = node_of(eject[0])
+    into = {k for k in per_link if k[0].startswith("switch") and node_of(k[1]) == hot_sw}
     keep = into | {eject}
-    sw_links = [k for k in per_link if k[0].startswith("sw-") and k[1].startswith("sw-")]
+    sw_links = [k for k in per_link if k[0].startswith("switch") and k[1].startswith("switch")]
     steps = sorted({float(r["t_us"]) for r in rows})
     util = {}
     for r in rows:
@@ -192,7 +197,7 @@ def figures(d):
             hot = summaries[s]["hot_switch"]
             by_t = {}
             for r in rows:
-                if r["to"].split("[")[0] == hot:
+                if node_of(r["to"]) == hot:
                     t = float(r["t_us"])
                     by_t[t] = max(by_t.get(t, 0), float(r["utilization"]))
             series.append((NAMES[s], sorted((t + 12.5, u) for t, u in by_t.items())))

@@ -12,7 +12,7 @@
 # packet), DRB at most 4 paths, one new per 10 notifications, constriction timer 100 us.
 # Routing: ibrt's torus engine (DOR, dateline VLs; it routes the mesh too), LMC 0; DRB's
 # alternative paths are extra LIDs found by DFS (--drb-paths dfs, engines/multipath/), kept
-# free of credit loops on extra VL layers, so every scheme runs with 8 VLs (the original
+# free of credit loops on extra VL layers, so every scheme runs with 15 VLs (the original
 # paths use VLs 0-1 only). No CC and IBA CC send on the original path (base LID); DRB alone
 # is --drb --cc-injection-delay off (marking and BECNs on, no throttling), as the paper runs
 # it. Two references beyond the paper: DRB on top of IBA CC's throttling, and oblivious
@@ -59,7 +59,7 @@ CONF=$WORK/paper002.opensm.conf
 } >"$CONF"
 cp "$CONF" "$OUT/paper002.opensm.conf"
 
-COMMON="--engine torus --vls 8 --packet-bytes 256 -q"
+COMMON="--engine torus --vls 15 --packet-bytes 256 -q"
 scheme_args() { # scheme -> options
     case $1 in
     none) echo "--dlid base" ;;

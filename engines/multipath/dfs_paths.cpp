@@ -129,6 +129,7 @@ class Builder {
     std::vector<NodeId> bfs_queue_;
     std::vector<std::uint32_t> len_; // per switch: hops to the destination along this LID
     std::vector<std::uint8_t> on_path_;
+
     std::vector<std::uint32_t> used_; // per port: stamp of the pair's earlier paths
     std::uint32_t used_stamp_ = 0;
     std::vector<PortId> path_;
@@ -362,11 +363,23 @@ void Builder::build_lid(PortId dst_port, Lid lid, Lid orig_base, std::uint32_t o
     out_.lft[dst_sw_][lid] = dp.peer_port;
     len_[dst_sw_] = 0;
     ++trees_;
-    // Source switches with CAs first (their paths are the ones DRB uses), then the others,
-    // which only need an entry that joins the tree.
+    // Source switches with CAs first (their paths are the ones DRB uses), nearest to the
+    // destination first, then the others, which only need an entry that joins the tree. Nearest
+    // first: a switch chooses its own path before a DFS from farther away can pass through it
+    // and fix its path for it (then often the original one again). Among switches at one
+    // distance the order rotates with the LID's offset: two neighbours of the destination that
+    // can only detour through each other (a 4-cycle) cannot both do so in one tree, so each gets
+    // its detour in another LID's tree.
     std::vector<NodeId> order;
     for (NodeId s : f_.switches())
         if (src_port_[s] != kNoPort) order.push_back(s);
+    if (!order.empty()) {
+        const std::size_t turn = offset * order.size() / (1u << out_.lids.lmc(dst_port));
+        std::rotate(order.begin(), order.begin() + std::ptrdiff_t(turn % order.size()),
+                    order.end());
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](NodeId a, NodeId b) { return dist_[a] < dist_[b]; });
     for (NodeId s : f_.switches())
         if (src_port_[s] == kNoPort) order.push_back(s);
     for (NodeId s : order) {
