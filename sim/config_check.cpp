@@ -69,6 +69,18 @@ void check_config(const SimConfig& c) {
                 "packet of " +
                 bytes(c.cc.becn_bytes));
     }
+    if (c.drb.on) {
+        if (!c.cc.on)
+            bad("DRB needs congestion control's FECN marking and BECNs (an opensm.conf with "
+                "congestion_control TRUE); for DRB alone turn the injection delay off");
+        if (c.drb.max_paths < 1 || c.drb.max_paths > kDrbMaxPaths)
+            bad("DRB paths must be 1.." + std::to_string(kDrbMaxPaths));
+        if (c.drb.notifications_per_path < 1) bad("DRB needs at least 1 notification per path");
+        if (c.dlid == DlidPolicy::Random)
+            bad("DRB chooses among a destination's LIDs itself: not with random DLIDs");
+    }
+    if (c.traffic.hot_start_ps >= c.traffic.hot_end_ps)
+        bad("the hot spot must start before it ends");
     if (c.source_queue_packets > 0) {
         const std::uint64_t msg = c.message_bytes ? c.message_bytes : c.packet_bytes;
         const std::uint64_t packets = (msg + c.packet_bytes - 1) / c.packet_bytes;

@@ -65,7 +65,12 @@ std::uint32_t vls_served(const SimConfig& cfg) {
 
 std::vector<std::string> config_notes(const Fabric& f, const Routing& r, const SimConfig& cfg) {
     std::vector<std::string> notes;
-    if (const unsigned lmc = max_ca_lmc(f, r); lmc > 0) {
+    if (const unsigned lmc = max_ca_lmc(f, r); lmc > 0 && cfg.drb.on) {
+        notes.push_back("LMC " + std::to_string(lmc) + ": DRB starts every flow on its " +
+                        (r.dlid_choice.empty() ? "base LID" : "path selection's DLID") +
+                        " and spreads it over the destination's " + std::to_string(1u << lmc) +
+                        " LIDs as BECNs arrive");
+    } else if (lmc > 0) {
         const std::string lids = std::to_string(1u << lmc) + " LIDs";
         const std::string head = "LMC " + std::to_string(lmc) + ": ";
         const bool ps = !r.dlid_choice.empty();

@@ -17,6 +17,7 @@
 #include "fabric/end_ports.hpp"
 #include "fabric/routing_function.hpp"
 #include "sim/config_check.hpp"
+#include "sim/drb.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_lft.hpp"
 #include "sim/flat_map.hpp"
@@ -71,11 +72,16 @@ enum EventType : std::uint8_t {
     kCcFree,        // a = flow, b = its generation: free the idle flow once its CCTI is back at min
     // VC-router mode with an allocation gap only:
     kVcRetry, // a = output slot, b = input buffer: the gap after their last packet is over
+    // DRB only:
+    kDrbCheck, // a = DRB flow, b = its generation: its constriction timer (sim/drb.hpp)
 };
 
 // Packet::cc bits.
 constexpr std::uint8_t kCcFecn = 1; // a switch marked it (IBA A10: FECN)
 constexpr std::uint8_t kCcBecn = 2; // a congestion notification packet (BECN) to its source
+// Bits 2..7: with DRB, the rank of the path a data packet took among its flow's paths, copied
+// into the BECN it causes so that the source knows which path was congested.
+constexpr unsigned kDrbRankShift = 2;
 
 // 32 bytes, aligned: every hop reads and writes the packet, and a 48-byte one straddled two
 // cache lines half the time. The generation time, needed once at delivery, lives beside the
@@ -194,7 +200,7 @@ class Network {
     // ...): drawing the destination right after the gap that precedes the message is the
     // same sequence.
     void push_gen(Time t, std::uint32_t ca) {
-        q_.push(t, kGen, ca, pattern_.next(ca, rng_[ca], msg_count_[ca]));
+        q_.push(t, kGen, ca, pattern_.next(ca, rng_[ca], msg_count_[ca], t));
     }
     void schedule_next_gen(std::uint32_t ca);
     // Most calls find the output busy or nothing routed to it: decided inline, without the
@@ -461,7 +467,8 @@ class Network {
     // A FECN-marked packet reached CA `at`: notify its source (A10.2.2).
     [[gnu::noinline]] void cc_notify(const Packet& p, std::uint32_t at);
     // The source `ca` hears of congestion on its flow to `dst` on `sl` (A10.2.3).
-    [[gnu::noinline]] void cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl);
+    [[gnu::noinline]] void cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl,
+                                   std::uint8_t rank);
     [[gnu::noinline]] void cc_free_check(std::uint32_t f, std::uint32_t gen);
     struct Throttle {
         Time next_send = 0; // earliest start of the next packet (injection rate delay)
@@ -528,6 +535,21 @@ class Network {
     std::vector<std::uint32_t> park_; // flows a scan found waiting out their delay
     std::uint64_t live_flows_ = 0, becn_live_ = 0, becn_in_window_bytes_ = 0;
     CcStats ccs_;
+    // DRB (SimConfig::drb, sim/drb.hpp): the source side picks each packet's DLID, BECNs feed
+    // it (cc_becn).
+    std::optional<Drb> drb_;
+    void drb_notify(std::uint32_t ca, std::uint32_t dst, std::uint8_t rank);
+    // The DLID the source's policy gives (DRB's original path).
+    Lid policy_dlid(std::uint32_t ca, std::uint32_t dst) const {
+        const Lid l = dlid_ == DlidPolicy::Base || r_.dlid_choice.empty()
+                          ? ca_base_[dst]
+                          : r_.dlid_choice[std::size_t(ca) * N_ + dst];
+        return l ? l : ca_base_[dst];
+    }
+    // SimConfig::link_series_ps: busy time per interval x port slot.
+    Time series_step_ = 0;
+    std::vector<Time> series_;
+    void series_add(PortId o, Time lo, Time hi);
     // SimConfig::flow_stats: per (src << 16 | dst), bytes offered and accepted in the window.
     struct FlowAcc {
         std::uint32_t key = 0;
@@ -646,6 +668,9 @@ void Network::setup() {
         deadlock_ps_ = cfg_.deadlock_ps;
     }
     dlid_ = resolve_dlid_policy(cfg_.dlid, f_, r_);
+    // DRB's original path is the path selection's or the base LID, never a random one.
+    if (cfg_.drb.on && cfg_.dlid == DlidPolicy::Auto)
+        dlid_ = r_.dlid_choice.empty() ? DlidPolicy::Base : DlidPolicy::Table;
     if (vc_router_) {
         // The VC is chosen per hop, not by SL2VL: the extended switch's path does that.
         if (!rf_) {
@@ -692,6 +717,44 @@ void Network::setup() {
     flow_stats_ = cfg_.flow_stats;
     cc_or_flows_ = cc_ || flow_stats_;
     if (cc_) cc_setup();
+    if (cfg_.drb.on) {
+        if (!cc_)
+            throw std::invalid_argument(
+                "DRB needs congestion control's FECN marking and BECNs: give an opensm.conf with "
+                "congestion_control TRUE (for DRB alone, without injection throttling, turn the "
+                "injection delay off)");
+        if (dlid_ == DlidPolicy::Random)
+            throw std::invalid_argument("DRB chooses among a destination's LIDs itself: it "
+                                        "cannot run with random DLIDs (use --dlid table or base)");
+        drb_.emplace(
+            cfg_.drb, cfg_.seed,
+            [this](std::uint32_t src, std::uint32_t dst, Lid original, std::vector<Lid>& out) {
+                out = drb_paths(f_, r_, ca_out_[src], original, ca_base_[dst], ca_lmc_[dst],
+                                cfg_.drb.max_paths);
+            });
+    }
+    if (cfg_.link_series_ps) {
+        series_step_ = cfg_.link_series_ps;
+        const Time span = cfg_.warmup_ps + cfg_.measure_ps + cfg_.drain_ps;
+        const double cells = (double(span) / double(series_step_) + 2) * double(sl_.size());
+        if (cells > 5e7)
+            throw std::invalid_argument("a link time series of " + us_text(series_step_) +
+                                        " us steps over this run would hold " +
+                                        std::to_string(std::uint64_t(cells)) +
+                                        " values; take longer steps");
+    }
+}
+
+// Adds the busy interval [lo, hi) of port o to the time series.
+void Network::series_add(PortId o, Time lo, Time hi) {
+    const std::size_t P = sl_.size();
+    while (lo < hi) {
+        const std::size_t k = std::size_t(lo / series_step_);
+        const Time end = std::min(hi, Time(k + 1) * series_step_);
+        if (series_.size() < (k + 1) * P) series_.resize((k + 1) * P, 0);
+        series_[k * P + o] += end - lo;
+        lo = end;
+    }
 }
 
 void Network::schedule_next_gen(std::uint32_t ca) {
@@ -762,6 +825,11 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         case DlidPolicy::Random:
             p.dlid = Lid(ca_base_[dst] + rng.below(std::uint64_t(1) << ca_lmc_[dst]));
             break;
+        }
+        if (drb_) {
+            std::uint8_t rank;
+            p.dlid = drb_->pick(ca, dst, p.dlid, now_, rank);
+            p.cc = std::uint8_t(rank << kDrbRankShift);
         }
         p.sl = cfg_.sl == SlPolicy::Spread       ? sl
                : rf_ && !rf_->source_sls.empty() ? rf_->source_sls.sl(ca_out_[ca], p.dlid)
@@ -1013,6 +1081,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
         busy_ps_[o] += hi - lo;
         if (V_ > 1) vl_busy_ps_[o * V_ + ovl] += hi - lo; // with one VL: busy_ps_, at the end
     }
+    if (series_step_) series_add(o, start, start + ser);
     p.vl = ovl;
     ++p.hops;
     ++hops_;
@@ -1315,8 +1384,9 @@ void Network::cc_switch_out(PortId o, std::uint32_t ovl, Packet& p) {
 void Network::cc_notify(const Packet& p, std::uint32_t at) {
     ++ccs_.becn_sent;
     ++becn_live_;
+    const std::uint32_t rank = std::uint32_t(p.cc) >> kDrbRankShift;
     if (cfg_.cc.becn_delay_ps) {
-        q_.push(now_ + cfg_.cc.becn_delay_ps, kCcBecnArrives, p.src, at, p.sl);
+        q_.push(now_ + cfg_.cc.becn_delay_ps, kCcBecnArrives, p.src, at, p.sl | rank << 8);
         return;
     }
     const std::uint32_t h = alloc();
@@ -1327,13 +1397,16 @@ void Network::cc_notify(const Packet& p, std::uint32_t at) {
     b.size = std::uint16_t(cfg_.cc.becn_bytes);
     b.credits = std::uint16_t(need(b.size));
     b.sl = p.sl;
-    b.cc = kCcBecn;
+    b.cc = std::uint8_t(kCcBecn | rank << kDrbRankShift);
     // The source's base LID, or the path selection's LID for it: a notification draws no
     // random number, so data traffic sees the same streams with or without it.
     b.dlid = dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty()
                  ? r_.dlid_choice[std::size_t(at) * N_ + p.src]
                  : ca_base_[p.src];
     if (b.dlid == 0) b.dlid = ca_base_[p.src];
+    // With DRB the marked packet's SL may be that of an alternative path's layer
+    // (engines/multipath/dfs_paths.hpp); the notification takes its own path's SL.
+    if (drb_) b.sl = r_.path_sl(ca_out_[at], b.dlid);
     const std::uint8_t vl = source_vl(at, b.sl);
     if (vl >= V_) return drop(h, kNoPort);
     b.out_vl = vl;
@@ -1344,11 +1417,21 @@ void Network::cc_notify(const Packet& p, std::uint32_t at) {
     arbitrate(ca_out_[at]);
 }
 
+// DRB hears of congestion on the flow's path `rank` (paper 002 §4.1); its timer check, when
+// one is due, is an event.
+void Network::drb_notify(std::uint32_t ca, std::uint32_t dst, std::uint8_t rank) {
+    std::uint32_t flow, gen;
+    if (const Time t = drb_->notify(ca, dst, policy_dlid(ca, dst), rank, now_, flow, gen))
+        q_.push(t, kDrbCheck, flow, gen);
+}
+
 // A10.2.3: a BECN at its source raises the CCTI of the flow (QP control) or of the SL (port
 // control) by CCTI_Increase, up to CCTI_Limit.
-void Network::cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl) {
+void Network::cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl, std::uint8_t rank) {
     ++ccs_.becn_received;
     if (flow_stats_) ++flow_acc(ca << 16 | dst).becns;
+    if (drb_) drb_notify(ca, dst, rank);
+    if (!cfg_.cc.throttle) return; // marking and notifications only (DRB alone)
     sl &= 15;
     const std::uint16_t inc = cc_increase_[sl];
     if (inc == 0) return;
@@ -1564,7 +1647,7 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     Throttle& t = throttle(fl);
     cc_decay(t, fl.sl);
     const CctEntry& e = cct_[t.ccti];
-    t.next_send = now_ + ser + ((ser * e.multiplier) >> e.shift);
+    t.next_send = now_ + ser + (cfg_.cc.throttle ? (ser * e.multiplier) >> e.shift : 0);
     if (fl.head == kNil) {
         cc_ring_remove(f);
         cc_flow_idle(f, ser);
@@ -1599,8 +1682,9 @@ void Network::on_deliver_cc(std::uint32_t h, PortId d) {
         return_credits(sl_[d].peer, p.vl, p.credits);
         const std::uint32_t ca = p.dst, dst = p.src;
         const std::uint8_t sl = p.sl;
+        const auto rank = std::uint8_t(p.cc >> kDrbRankShift);
         release(h);
-        cc_becn(ca, dst, sl);
+        cc_becn(ca, dst, sl, rank);
         return;
     }
     ++delivered_;
@@ -1857,7 +1941,7 @@ void Network::handle(const Event& e) {
         break;
     case kCcBecnArrives:
         --becn_live_;
-        cc_becn(e.a, e.b, std::uint8_t(e.c));
+        cc_becn(e.a, e.b, std::uint8_t(e.c & 0xff), std::uint8_t(e.c >> 8));
         break;
     case kCcFree:
         cc_free_check(e.a, e.b);
@@ -1869,6 +1953,9 @@ void Network::handle(const Event& e) {
         if (unbound_[sl_[e.a].node]) rebind(e.a);
         break;
     }
+    case kDrbCheck:
+        if (const Time t = drb_->check(e.a, e.b, now_)) q_.push(t, kDrbCheck, e.a, e.b);
+        break;
     }
 }
 
@@ -1982,6 +2069,25 @@ SimResult Network::run(const ProgressFn& progress) {
         res.cc_stats = ccs_;
         res.cc_stats.becn_in_flight = becn_live_;
         res.cc_stats.becn_bytes_per_ns = double(becn_in_window_bytes_) / window_ns / N_;
+    }
+    if (drb_) {
+        res.drb = true;
+        res.drb_stats = drb_->stats();
+    }
+    if (series_step_) {
+        LinkSeries& ls = res.link_series;
+        ls.step_ps = series_step_;
+        const std::size_t P = sl_.size();
+        const std::size_t K = (std::max<Time>(now_, 1) + series_step_ - 1) / series_step_;
+        series_.resize(K * P, 0);
+        for (PortId s = 0; s < P; ++s)
+            if (sl_[s].peer != kNoPort) {
+                ls.ports.push_back(s);
+                ls.ps_per_byte.push_back(std::uint32_t(sl_[s].ppb));
+            }
+        ls.busy_ps.reserve(K * ls.ports.size());
+        for (std::size_t k = 0; k < K; ++k)
+            for (PortId s : ls.ports) ls.busy_ps.push_back(series_[k * P + s]);
     }
     if (flow_stats_) {
         res.flows.reserve(flow_acc_.size());

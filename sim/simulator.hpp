@@ -7,6 +7,7 @@
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
 #include "sim/cc_config.hpp"
+#include "sim/drb.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/selection.hpp"
 #include "sim/traffic.hpp"
@@ -59,6 +60,10 @@ struct CcModel {
     // A congestion notification packet carries headers only: LRH 8 + BTH 12 + DETH 8 + ICRC 4
     // + VCRC 2 = 34 bytes (IBA vol. 1 §9.2, annex A10).
     std::uint32_t becn_bytes = 34;
+    // Apply the CCT's injection rate delay at the source (A10.2.3). Off: switches still mark
+    // and destinations still return BECNs, but sources do not throttle — paper 002's "DRB
+    // alone", where the notifications only drive DRB (SimConfig::drb).
+    bool throttle = true;
 };
 
 struct SimConfig {
@@ -127,6 +132,11 @@ struct SimConfig {
     std::uint32_t max_hops = 64; // a packet forwarded more often is dropped as looping
 
     CcModel cc;
+    // Dynamic Routing Balancing (paper 002 §4; sim/drb.hpp). Needs cc.on: the BECNs drive it.
+    DrbConfig drb;
+    // Per-link time series (SimResult::link_series): > 0 records every cabled port's busy time
+    // per interval of this length, from time 0 to the end of the run; 0 = none.
+    Time link_series_ps = 0;
     // Bytes offered and accepted per (source, destination) pair in the window
     // (SimResult::flows); memory grows with the pairs that send.
     bool flow_stats = false;
@@ -150,6 +160,16 @@ struct FlowStat {
     std::uint32_t src = 0, dst = 0;                     // CA indices
     double offered_fraction = 0, accepted_fraction = 0; // of the source's link bandwidth
     std::uint64_t becns = 0; // notifications the source received for it (whole run)
+};
+
+// Busy time of every cabled transmitting port per interval (SimConfig::link_series_ps).
+struct LinkSeries {
+    Time step_ps = 0;
+    std::vector<PortId> ports;              // cabled transmitting ports, in PortId order
+    std::vector<std::uint32_t> ps_per_byte; // of each port's link
+    // busy_ps[k * ports.size() + i]: time port i spent sending in [k step, (k + 1) step)
+    std::vector<Time> busy_ps;
+    std::size_t intervals() const { return ports.empty() ? 0 : busy_ps.size() / ports.size(); }
 };
 
 struct LinkUse {
@@ -203,6 +223,10 @@ struct SimResult {
     bool cc = false; // congestion control ran
     CcStats cc_stats;
     std::vector<FlowStat> flows; // SimConfig::flow_stats, by (src, dst)
+
+    bool drb = false; // DRB ran
+    DrbStats drb_stats;
+    LinkSeries link_series; // SimConfig::link_series_ps
 
     std::vector<LinkUse> links; // every cabled transmitting port, in PortId order
     double link_util_mean = 0, link_util_max = 0;

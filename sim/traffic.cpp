@@ -88,6 +88,8 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
     if (p == Pattern::Hotspot && spec.hot_node >= n)
         throw std::invalid_argument("hot node " + std::to_string(spec.hot_node) +
                                     " out of range (0.." + std::to_string(n - 1) + ")");
+    if (p == Pattern::Hotspot && spec.hot_start_ps >= spec.hot_end_ps)
+        throw std::invalid_argument("the hot spot ends before it starts");
     if (p == Pattern::Hotspot && !(spec.hot_fraction >= 0 && spec.hot_fraction <= 1))
         throw std::invalid_argument("hot fraction must be in 0..1");
     if (p == Pattern::Pairs) {
@@ -142,8 +144,8 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
     if (p == Pattern::RandomPermutation) fixed_ = random_permutation(n, seed);
 }
 
-std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng,
-                                       std::uint64_t counter) const {
+std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng, std::uint64_t counter,
+                                       std::uint64_t t_ps) const {
     switch (spec_.pattern) {
     case Pattern::Uniform:
     uniform:
@@ -153,6 +155,7 @@ std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng,
             return d >= src ? d + 1 : d;
         }
     case Pattern::Hotspot: {
+        if (t_ps < spec_.hot_start_ps || t_ps >= spec_.hot_end_ps) goto uniform;
         // 53 random bits give an exact comparison against the fraction.
         const double u = double(rng.next() >> 11) * 0x1.0p-53;
         if (u < spec_.hot_fraction && src != spec_.hot_node) return spec_.hot_node;

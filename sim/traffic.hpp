@@ -3,7 +3,8 @@
 // Patterns map a source CA index s in 0..N-1 (Fabric::cas() order) to a destination:
 //   uniform      a uniformly random other CA;
 //   hotspot      with probability `hot_fraction` the hot CA, else uniform (paper 000 §5.2's
-//                "10 % centric": 10 of 100 packets go to one particular node);
+//                "10 % centric": 10 of 100 packets go to one particular node); optionally
+//                only within a time window, uniform before and after it (paper 002 Fig. 10);
 //   complement   N-1-s (the bitwise complement when N is a power of two);
 //   bitrev       s with its log2 N bits reversed;
 //   transpose    the upper and lower halves of the log2 N bits swapped (log2 N even);
@@ -60,9 +61,12 @@ std::string_view to_string(Injection i);
 struct TrafficSpec {
     Pattern pattern = Pattern::Uniform;
     Injection injection = Injection::Bernoulli;
-    double load = 0.5;                  // offered load, fraction of the source link's bandwidth
-    double hot_fraction = 0.1;          // hotspot
-    std::uint32_t hot_node = 0;         // hotspot: CA index
+    double load = 0.5;          // offered load, fraction of the source link's bandwidth
+    double hot_fraction = 0.1;  // hotspot
+    std::uint32_t hot_node = 0; // hotspot: CA index
+    // hotspot: the hot spot exists only for messages scheduled in [hot_start_ps, hot_end_ps);
+    // outside it the traffic is uniform (paper 002 Fig. 10: a hot spot appears and goes).
+    std::uint64_t hot_start_ps = 0, hot_end_ps = ~std::uint64_t(0);
     std::optional<std::uint32_t> shift; // rotation; default N/2
     // pairs: (source, destination) CA indices, in the order a source cycles through them.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
@@ -80,8 +84,10 @@ class DestinationPattern {
   public:
     DestinationPattern(const TrafficSpec& spec, std::uint32_t n, std::uint64_t seed);
     // The destination of the next message of `src`, or src itself when it sends nothing.
-    // `rng` is the source's own generator; `counter` its message count (alltoall).
-    std::uint32_t next(std::uint32_t src, gen::Rng& rng, std::uint64_t counter) const;
+    // `rng` is the source's own generator; `counter` its message count (alltoall); `t_ps` when
+    // the message is due (hotspot's window).
+    std::uint32_t next(std::uint32_t src, gen::Rng& rng, std::uint64_t counter,
+                       std::uint64_t t_ps = 0) const;
 
   private:
     TrafficSpec spec_;

@@ -25,7 +25,9 @@
 //                                         "becn_dropped", "becn_in_flight", "becn_hops",
 //                                         "becn_bytes_per_ns", "peak_flows", "peak_ccti"},
 //                 "flows"?: [{"src", "dst", "offered_fraction", "accepted_fraction",
-//                             "becns"}] } ],
+//                             "becns"}],
+//                 "drb"?: {"notifications", "paths_opened", "constrictions", "flows_freed",
+//                          "alternative_packets", "peak_open_paths", "peak_flows"} } ],
 //     "saturation"?: {"tolerance", "onset_load", "onset_accepted_fraction",
 //                     "max_accepted_fraction", "max_accepted_load",
 //                     "load", "accepted_fraction" (= the onset's, their ibrt-sim/1 names)} }
@@ -55,6 +57,9 @@ namespace {
 
 struct SimArgs {
     std::string fabric, engine, loads = "0.5", plot, link_plot, flows_csv;
+    std::string series_csv, series_plot;
+    double series_us = 10;
+    int series_links = 8;
     int vls = 1;
     SimOptions sim;
     RoutingOptions routing;
@@ -116,6 +121,16 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
                                    {"peak_flows", c.peak_flows},
                                    {"peak_ccti", c.peak_ccti}};
     }
+    if (r.drb) {
+        const sim::DrbStats& d = r.drb_stats;
+        j["drb"] = {{"notifications", d.notifications},
+                    {"paths_opened", d.paths_opened},
+                    {"constrictions", d.constrictions},
+                    {"flows_freed", d.flows_freed},
+                    {"alternative_packets", d.alternative_packets},
+                    {"peak_open_paths", d.peak_open_paths},
+                    {"peak_flows", d.peak_flows}};
+    }
     if (!r.flows.empty()) {
         J flows = J::array();
         for (const auto& x : r.flows)
@@ -139,6 +154,84 @@ std::string failure_text(const sim::SimResult& r) {
     return s;
 }
 
+struct SeriesRun {
+    double load;
+    const sim::LinkSeries* series;
+};
+
+template <class Rows> std::vector<SeriesRun> rows_series(const Rows& rows) {
+    std::vector<SeriesRun> out;
+    for (const auto& row : rows) out.push_back({row.load, &row.res.link_series});
+    return out;
+}
+
+// --link-timeseries / --timeseries-plot: each cabled port's bytes and busy fraction per
+// interval (paper 002 Fig. 10: per-link throughput over time), and the busiest links' curves.
+void write_series(const Fabric& f, const SimArgs& a, const std::vector<SeriesRun>& runs) {
+    const auto link_name = [&](PortId p) {
+        return fmt::format("{}[{}]", display_name(f, f.port_node(p)), f.port_num(p));
+    };
+    if (!a.series_csv.empty()) {
+        std::ofstream o(a.series_csv, std::ios::binary);
+        if (!o) throw InputError(a.series_csv, 0, "cannot create file");
+        o << "load,t_us,link,to,bytes,utilization\n";
+        const auto quoted = [](const std::string& t) {
+            std::string q = "\"";
+            for (char ch : t) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+            return q + "\"";
+        };
+        for (const auto& run : runs) {
+            const sim::LinkSeries& ls = *run.series;
+            const std::size_t n = ls.ports.size();
+            std::vector<std::string> from(n), to(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                from[i] = quoted(link_name(ls.ports[i]));
+                const Port& p = f.port(ls.ports[i]);
+                to[i] = quoted(link_name(f.port_id(p.peer_node, p.peer_port)));
+            }
+            const double step = double(ls.step_ps);
+            for (std::size_t k = 0; k < ls.intervals(); ++k)
+                for (std::size_t i = 0; i < n; ++i) {
+                    const sim::Time busy = ls.busy_ps[k * n + i];
+                    o << fmt::format("{},{:g},{},{},{:.0f},{:.6f}\n", run.load,
+                                     double(k) * step / 1e6, from[i], to[i],
+                                     double(busy) / double(ls.ps_per_byte[i]), double(busy) / step);
+                }
+        }
+    }
+    if (!a.series_plot.empty() && !runs.empty()) {
+        // The last load's busiest links between switches (over the whole run), one curve each.
+        const sim::LinkSeries& ls = *runs.back().series;
+        const std::size_t n = ls.ports.size();
+        std::vector<std::pair<sim::Time, std::size_t>> total;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Port& p = f.port(ls.ports[i]);
+            if (!f.node(f.port_node(ls.ports[i])).is_switch() || !f.node(p.peer_node).is_switch())
+                continue;
+            sim::Time t = 0;
+            for (std::size_t k = 0; k < ls.intervals(); ++k) t += ls.busy_ps[k * n + i];
+            total.push_back({t, i});
+        }
+        std::stable_sort(total.begin(), total.end(),
+                         [](const auto& x, const auto& y) { return x.first > y.first; });
+        std::vector<sim::PlotSeries> curves;
+        for (std::size_t j = 0; j < total.size() && j < std::size_t(a.series_links); ++j) {
+            const std::size_t i = total[j].second;
+            sim::PlotSeries c{link_name(ls.ports[i]), {}};
+            for (std::size_t k = 0; k < ls.intervals(); ++k)
+                c.points.push_back({(double(k) + 0.5) * double(ls.step_ps) / 1e6,
+                                    double(ls.busy_ps[k * n + i]) / double(ls.step_ps)});
+            curves.push_back(std::move(c));
+        }
+        std::ofstream o(a.series_plot, std::ios::binary);
+        if (!o) throw InputError(a.series_plot, 0, "cannot create file");
+        o << sim::line_plot_svg(
+            curves,
+            fmt::format("{}: busiest switch links over time (load {})", a.fabric, runs.back().load),
+            "time (us)", "utilization per interval");
+    }
+}
+
 int run_sim(const SimArgs& a) {
     if (a.routing.lfts.empty() == a.engine.empty()) {
         fmt::print(stderr, "ibrt sim: give exactly one of --lfts or --engine\n");
@@ -148,12 +241,17 @@ int run_sim(const SimArgs& a) {
     if (!a.flows_csv.empty()) base_cfg.flow_stats = true;
     if (a.vls < 1 || a.vls > 15) throw InputError("--vls", 0, "must be 1..15");
     base_cfg.num_vls = std::uint8_t(a.vls);
+    if (!a.series_csv.empty() || !a.series_plot.empty()) {
+        if (!(a.series_us > 0)) throw InputError("--timeseries-us", 0, "must be positive");
+        base_cfg.link_series_ps = sim::Time(std::llround(a.series_us * 1e6));
+    }
     check_sim_config(base_cfg);
     const std::vector<double> loads = parse_loads(a.loads, "--load");
     const Fabric f = load_topology(a.fabric);
     Routing r;
     try {
         r = load_sim_routing(f, a.fabric, a.routing, a.engine);
+        apply_drb_paths(f, a.sim, r, unsigned(a.vls), "ibrt sim");
     } catch (const RoutingError& e) {
         fmt::print(stderr, "ibrt sim: engine {} declined {}: {}\n", a.engine, a.fabric, e.what());
         return kExitBadInput;
@@ -234,11 +332,13 @@ int run_sim(const SimArgs& a) {
         fmt::print("{}\n", j.dump(2));
     } else if (a.csv) {
         // With congestion control, its counters follow as further columns.
-        const bool cc = base_cfg.cc.on;
+        const bool cc = base_cfg.cc.on, drb = base_cfg.drb.on;
         fmt::print("load,offered_fraction,accepted_fraction,accepted_bytes_per_ns,latency_mean_ns,"
                    "latency_p50_ns,latency_p99_ns,latency_max_ns,link_util_mean,link_util_max,"
-                   "generated,delivered,dropped,in_flight,deadlock,verdict{}\n",
-                   cc ? ",fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti" : "");
+                   "generated,delivered,dropped,in_flight,deadlock,verdict{}{}\n",
+                   cc ? ",fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti" : "",
+                   drb ? ",drb_paths_opened,drb_constrictions,drb_peak_open_paths,drb_peak_flows"
+                       : "");
         for (const auto& row : rows) {
             const auto& x = row.res;
             fmt::print(
@@ -251,6 +351,9 @@ int run_sim(const SimArgs& a) {
             if (cc)
                 fmt::print(",{},{},{},{},{}", x.cc_stats.fecn_marked, x.cc_stats.becn_sent,
                            x.cc_stats.becn_received, x.cc_stats.becn_dropped, x.cc_stats.peak_ccti);
+            if (drb)
+                fmt::print(",{},{},{},{}", x.drb_stats.paths_opened, x.drb_stats.constrictions,
+                           x.drb_stats.peak_open_paths, x.drb_stats.peak_flows);
             fmt::print("\n");
         }
     } else {
@@ -294,6 +397,12 @@ int run_sim(const SimArgs& a) {
                            "received, {} dropped; peak CCTI {}, peak flows {}\n",
                            x.cc_stats.fecn_marked, x.cc_stats.becn_sent, x.cc_stats.becn_received,
                            x.cc_stats.becn_dropped, x.cc_stats.peak_ccti, x.cc_stats.peak_flows);
+            if (x.drb)
+                fmt::print("       DRB: {} paths opened, {} constrictions, {} packets on "
+                           "alternative paths; peak {} open paths per flow, peak {} flows\n",
+                           x.drb_stats.paths_opened, x.drb_stats.constrictions,
+                           x.drb_stats.alternative_packets, x.drb_stats.peak_open_paths,
+                           x.drb_stats.peak_flows);
             if (x.deadlock && !x.deadlock_cycle.empty()) {
                 std::string cyc;
                 for (const auto& b : x.deadlock_cycle) cyc += b + " -> ";
@@ -331,6 +440,7 @@ int run_sim(const SimArgs& a) {
                 o << fmt::format("{},{},{},{:.6f},{:.6f},{}\n", row.load, field(x.src),
                                  field(x.dst), x.offered_fraction, x.accepted_fraction, x.becns);
     }
+    if (!a.series_csv.empty() || !a.series_plot.empty()) write_series(f, a, rows_series(rows));
     if (!a.plot.empty()) {
         sim::PlotSeries s{
             fmt::format("{} {}", routing_name, sim::to_string(base_cfg.traffic.pattern)), {}};
@@ -409,6 +519,25 @@ const CommandRegistrar reg{{
                        "CSV: each (source, destination) pair's offered and accepted traffic and "
                        "the BECNs its source received, per load (implies --flow-stats)")
             ->check(output_file())
+            ->group(o);
+        sub.add_option("--link-timeseries", a->series_csv,
+                       "CSV: every link's bytes and busy fraction per --timeseries-us interval, "
+                       "from time 0 to the end of each run (paper 002 Fig. 10)")
+            ->check(output_file())
+            ->group(o);
+        sub.add_option("--timeseries-us", a->series_us,
+                       "Interval of --link-timeseries and --timeseries-plot")
+            ->default_val(10)
+            ->check(real_above(0, kMaxSimUs))
+            ->group(o);
+        sub.add_option("--timeseries-plot", a->series_plot,
+                       "SVG: the busiest switch-to-switch links' utilization per interval over "
+                       "time (the last load)")
+            ->check(output_file())
+            ->group(o);
+        sub.add_option("--timeseries-links", a->series_links, "Links drawn by --timeseries-plot")
+            ->default_val(8)
+            ->check(whole_in(1, 64))
             ->group(o);
         sub.add_flag("-q,--quiet", a->quiet, "No progress line on stderr")->group(o);
         sub.footer("Examples:\n"

@@ -114,6 +114,7 @@ int run_sweep(const SweepArgs& a) {
         Routing r;
         try {
             r = load_sim_routing(f, a.fabric, a.routing, en);
+            apply_drb_paths(f, a.sim, r, 0, "ibrt sweep");
         } catch (const RoutingError& e) {
             fmt::print(stderr, "ibrt sweep: engine {} declined {}: {}\n", en, name, e.what());
             return kExitBadInput;

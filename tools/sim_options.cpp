@@ -5,6 +5,7 @@
 #include "tools/option_checks.hpp"
 
 #include "engines/engine.hpp"
+#include "engines/multipath/dfs_paths.hpp"
 #include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/input_file.hpp"
@@ -81,6 +82,16 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
     sub.add_option("--hot-node", o.hot_node, "hotspot: CA index of the hot node")
         ->default_val(0)
         ->check(whole_in(0, kMax<std::uint32_t>))
+        ->group(t);
+    sub.add_option("--hot-start-us", o.hot_start_us,
+                   "hotspot: the hot spot starts at this time; before it the traffic is uniform")
+        ->default_val(0)
+        ->check(real_in(0, kMaxSimUs))
+        ->group(t);
+    sub.add_option("--hot-end-us", o.hot_end_us,
+                   "hotspot: the hot spot ends at this time; after it the traffic is uniform "
+                   "(default: never)")
+        ->check(real_in(0, kMaxSimUs))
         ->group(t);
     sub.add_option("--shift", o.shift, "rotation: destination = source + shift (default N/2)")
         ->check(whole_in(1, kMax<std::int32_t>))
@@ -249,6 +260,43 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->default_val(34)
         ->check(whole_in(1, 65535))
         ->group(cc);
+    sub.add_option("--cc-injection-delay", o.cc_injection_delay,
+                   "on: sources throttle by the CCT's injection rate delay (IBA CC); off: "
+                   "switches mark and destinations return BECNs, but no source throttles "
+                   "(paper 002's DRB alone: --drb --cc-injection-delay off)")
+        ->default_val("on")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->group(cc);
+    auto* d = "DRB (paper 002 §4)";
+    sub.add_flag("--drb", o.drb,
+                 "Dynamic Routing Balancing: each source spreads a congested flow over its "
+                 "destination's LIDs as BECNs arrive (needs congestion control on; with "
+                 "--cc-injection-delay off, DRB alone)")
+        ->group(d);
+    sub.add_option("--drb-max-paths", o.drb_max_paths,
+                   "Most paths a flow opens, the original one included (paper: 4)")
+        ->default_val(4)
+        ->check(whole_in(1, sim::kDrbMaxPaths))
+        ->group(d);
+    sub.add_option("--drb-notifications-per-path", o.drb_notifications,
+                   "BECNs of a flow that open its next path (paper: 10)")
+        ->default_val(10)
+        ->check(whole_in(1, 1000000))
+        ->group(d);
+    sub.add_option("--drb-timer-us", o.drb_timer_us,
+                   "Constriction timer: each expiry without a BECN closes the newest open path "
+                   "(paper: 100 us; 0 = never)")
+        ->default_val(100)
+        ->check(real_in(0, kMaxSimUs))
+        ->group(d);
+    sub.add_option("--drb-paths", o.drb_paths,
+                   "Where the alternative paths come from: lmc (the destination's LIDs as the "
+                   "routing gives them) or dfs (extra LIDs routed on link-disjoint paths found "
+                   "by DFS, shortest first, deadlock-free by VL layers; may need more --vls; "
+                   "without --drb it still adds them, e.g. for --dlid random over them)")
+        ->default_val("lmc")
+        ->check(CLI::IsMember({"lmc", "dfs"}))
+        ->group(d);
     sub.add_flag("--flow-stats", o.flow_stats,
                  "Report every (source, destination) pair's offered and accepted traffic and the "
                  "BECNs its source received (\"flows\" in the JSON; memory and output grow with "
@@ -304,6 +352,22 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     }
     c.cc.becn_delay_ps = ps_of(a.cc_becn_delay_ns, "--cc-becn-delay-ns");
     c.cc.becn_bytes = a.cc_becn_bytes;
+    if (a.cc_injection_delay != "on" && a.cc_injection_delay != "off")
+        throw InputError("--cc-injection-delay", 0,
+                         fmt::format("expected on or off, got '{}'", a.cc_injection_delay));
+    c.cc.throttle = a.cc_injection_delay == "on";
+    c.drb.on = a.drb;
+    c.drb.max_paths = a.drb_max_paths;
+    c.drb.notifications_per_path = a.drb_notifications;
+    c.drb.timer_ps = ps_of(a.drb_timer_us * 1000, "--drb-timer-us");
+    if (a.drb && !c.cc.on)
+        throw InputError("--drb", 0,
+                         "DRB needs congestion control's FECN marking and BECNs: give "
+                         "--opensm-conf (or --cc-option lines) with congestion_control TRUE; for "
+                         "DRB alone add --cc-injection-delay off");
+    if (a.drb_paths != "lmc" && a.drb_paths != "dfs")
+        throw InputError("--drb-paths", 0,
+                         fmt::format("expected lmc or dfs, got '{}'", a.drb_paths));
     c.flow_stats = a.flow_stats;
 
     const auto p = sim::parse_pattern(a.pattern);
@@ -324,6 +388,12 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     c.traffic.injection = *inj;
     c.traffic.hot_fraction = a.hot_fraction;
     c.traffic.hot_node = a.hot_node;
+    c.traffic.hot_start_ps = ps_of(a.hot_start_us * 1000, "--hot-start-us");
+    if (a.hot_end_us >= 0) {
+        c.traffic.hot_end_ps = ps_of(a.hot_end_us * 1000, "--hot-end-us");
+        if (c.traffic.hot_end_ps <= c.traffic.hot_start_ps)
+            throw InputError("--hot-end-us", 0, "the hot spot must end after it starts");
+    }
     if (a.shift >= 0) c.traffic.shift = std::uint32_t(a.shift);
     c.packet_bytes = a.packet_bytes;
     c.message_bytes = a.message_bytes;
@@ -399,6 +469,42 @@ Routing load_sim_routing(const Fabric& f, const std::string& fabric_path, const 
     return r;
 }
 
+void apply_drb_paths(const Fabric& f, const SimOptions& o, Routing& r, unsigned vls,
+                     const char* who) {
+    if (o.drb_paths == "lmc") {
+        if (!o.drb) return;
+        if (sim::max_ca_lmc(f, r) == 0)
+            fmt::print(stderr,
+                       "{}: DRB: every CA has one LID, so DRB has no alternative path (route "
+                       "with an LMC, or --drb-paths dfs)\n",
+                       who);
+        return;
+    }
+    if (o.drb_max_paths < 2) return;
+    DfsPathsOptions opt;
+    opt.paths = o.drb_max_paths;
+    try {
+        r = add_dfs_paths(f, r, opt);
+    } catch (const std::invalid_argument& e) {
+        throw InputError("--drb-paths", 0, e.what());
+    }
+    double layers = 0, paths = 0, disjoint = 0;
+    for (const auto& [k, v] : r.stats) {
+        if (k == "dfs_layers") layers = v;
+        if (k == "dfs_pair_paths") paths = v;
+        if (k == "dfs_pair_paths_disjoint") disjoint = v;
+    }
+    fmt::print(stderr,
+               "{}: DRB: DFS paths: LMC {}, {:.0f} of {:.0f} extra paths link-disjoint from the "
+               "pair's others, {:.0f} extra VL layer(s), {} data VLs needed\n",
+               who, r.lmc, disjoint, paths, layers, r.data_vls);
+    if (vls > 0 && vls < r.data_vls)
+        throw InputError("--vls", 0,
+                         fmt::format("the DFS paths keep free of credit loops on {} data VLs; "
+                                     "run with --vls {}",
+                                     r.data_vls, r.data_vls));
+}
+
 nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
                                        const sim::SimResult& ran) {
     using J = nlohmann::ordered_json;
@@ -440,6 +546,12 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
     if (c.traffic.pattern == sim::Pattern::Pairs) j["pairs"] = c.traffic.pairs.size();
+    if (c.traffic.pattern == sim::Pattern::Hotspot &&
+        (c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0))) {
+        j["hot_start_us"] = us_of(c.traffic.hot_start_ps);
+        if (c.traffic.hot_end_ps != ~std::uint64_t(0))
+            j["hot_end_us"] = us_of(c.traffic.hot_end_ps);
+    }
     if (c.vc_router) {
         j["vc_router"] = true;
         j["vc_release"] = c.vc_release == sim::SimConfig::VcRelease::Drained ? "drained" : "sent";
@@ -477,7 +589,12 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
                                    {"becn", c.cc.becn_delay_ps
                                                 ? J{{"delay_ns", ns_of(c.cc.becn_delay_ps)}}
                                                 : J{{"packet_bytes", c.cc.becn_bytes}}}};
+        if (!c.cc.throttle) j["congestion_control"]["injection_delay"] = false;
     }
+    if (c.drb.on)
+        j["drb"] = {{"max_paths", c.drb.max_paths},
+                    {"notifications_per_path", c.drb.notifications_per_path},
+                    {"timer_us", us_of(c.drb.timer_ps)}};
     return j;
 }
 

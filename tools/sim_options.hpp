@@ -52,6 +52,14 @@ struct SimOptions {
     double cc_becn_delay_ns = 0;
     std::uint32_t cc_becn_bytes = 34;
     bool flow_stats = false;
+    std::string cc_injection_delay = "on"; // off: FECN/BECN only (DRB alone, paper 002)
+    // DRB (paper 002 §4; sim/drb.hpp).
+    bool drb = false;
+    std::uint32_t drb_max_paths = 4, drb_notifications = 10;
+    double drb_timer_us = 100;
+    std::string drb_paths = "lmc"; // lmc: the routing's LIDs; dfs: extra LIDs by DFS
+    // hotspot: the hot spot's window (-1: to the end of the run).
+    double hot_start_us = 0, hot_end_us = -1;
 };
 
 // Help of --vls, said the same way by both commands.
@@ -90,6 +98,13 @@ void add_routing_options(CLI::App& sub, RoutingOptions& o);
 // empty. Throws InputError (bad files, unknown engine) and RoutingError (the engine declined).
 Routing load_sim_routing(const Fabric& f, const std::string& fabric_path, const RoutingOptions& o,
                          const std::string& engine);
+
+// With --drb-paths dfs (with or without --drb), `r` with extra LIDs whose paths a DFS found
+// (engines/multipath/dfs_paths.hpp), as many as --drb-max-paths; with --drb-paths lmc, a note
+// when the routing gives DRB no alternative. `vls` > 0: the VLs the run has, refused (exit 2)
+// when the DFS paths need more. Notes go to stderr prefixed by `who`.
+void apply_drb_paths(const Fabric& f, const SimOptions& o, Routing& r, unsigned vls,
+                     const char* who);
 
 // The configuration a run used: every SimConfig parameter, with what the simulator resolved
 // (DLID policy, credit delay, watchdog period, VLArb tables, message size, rotation shift) from

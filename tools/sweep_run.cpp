@@ -54,7 +54,12 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
     // Engines are not all known to be thread-safe (GLPK in LID assignment): one at a time.
     static std::mutex mutex;
     static std::map<std::string, std::shared_ptr<const Prepared>> cache;
-    const std::string key = point["fabric"].dump() + point["routing"].dump();
+    // DRB's DFS paths change the routing (tools/sim_options.hpp, apply_drb_paths).
+    const SimOptions so = sweep_sim_options(point);
+    const std::string key =
+        point["fabric"].dump() + point["routing"].dump() +
+        (so.drb && so.drb_paths == "dfs" ? "dfs" + std::to_string(so.drb_max_paths)
+                                         : std::string());
     std::lock_guard lock(mutex);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
     auto p = std::make_shared<Prepared>();
@@ -80,6 +85,7 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
         throw InputError("routing", 0, "table files need a fabric \"file\"");
     try {
         p->routing = load_sim_routing(p->fabric, fabric_path, r.options, r.engine);
+        apply_drb_paths(p->fabric, so, p->routing, 0, "ibrt sweep");
     } catch (const RoutingError& e) {
         p->error = fmt::format("engine {} declined {}: {}", r.engine, p->name, e.what());
     }

@@ -18,7 +18,7 @@ opts() { "$IBRT" "$1" --help | grep -oE '^  (-[a-z],)?--[a-z0-9-]+(,--[a-z0-9-]+
 opts sim >"$T/sim"
 opts sweep >"$T/sweep"
 # Output options are each command's own; the axes sweep varies take lists with their own defaults.
-missing=$(comm -23 "$T/sim" "$T/sweep" | grep -vE '^(--json|--csv|--link-plot|--flows-csv|--engine |--vls |--load )' || true)
+missing=$(comm -23 "$T/sim" "$T/sweep" | grep -vE '^(--json|--csv|--link-plot|--flows-csv|--link-timeseries|--timeseries-[a-z]* |--engine |--vls |--load )' || true)
 [[ -z "$missing" ]] || fail "sim options missing from sweep, or with another default: $missing"
 
 # The same run through both: tables from files, non-default options.
