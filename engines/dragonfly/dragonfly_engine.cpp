@@ -38,15 +38,21 @@
 //   flatfly engines do with theirs (engines/direct/dependency_layer.hpp, DFSSSP's way): each
 //   path, by source switch and destination switch, joins the first layer whose graph of
 //   dependencies between directed switch links stays acyclic with it. Layer k is path SL
-//   S + k (S: the SLs above, 1, or the detour SLs + 1) with every hop on VL B + k (B: the 2
-//   or 3 VLs above): the path SL is what tells a switch the packet's layer.
-// The paths on the class rule share no VL with the layers, and each set is acyclic on its
-// own, so B + layers VLs suffice. The layers are first fit, like DFSSSP's, so there is no
-// closed-form bound; a single missing local link needs one (VL 2 or 3, as its detours in a
-// destination group must climb past VL 1), and measured on the paper's K = 16, G = 8
-// Dragonfly (docs/engines/direct.md) more links missing need few more. A pristine fabric,
-// or one missing only global links between groups that keep a common neighbour, has no such
-// path and keeps its tables.
+//   S + k (S: the SLs above, 1, or the detour SLs + 1) with every hop but the first on VL
+//   B - 1 + k (B: the 2 or 3 VLs above): the path SL is what tells a switch the packet's
+//   layer. The first hop, entered from a host, is the one a switch can place without the
+//   SL: it goes on VL 0 like every first hop, so only the hops after it are in the layer's
+//   graph (as the slimfly engine does).
+// Layer 0 shares the class rule's last VL, B - 1: that VL's hops lead nowhere else (on 3 VLs
+// a hop on VL 2 ends at the destination; on 2, VL 1 holds the last hops and the second global
+// hop of detours through a gateway, which leads only to a last hop), so its graph is seeded
+// with those few dependencies and kept acyclic with them. No dependency leads from a layer's
+// VL back to a lower one, and VL 0's are the class rule's plus some into the layers, so
+// B - 1 + layers VLs suffice. The layers are first fit, like DFSSSP's, so there is no
+// closed-form bound; measured on the paper's K = 16, G = 8 Dragonfly (docs/engines/direct.md),
+// a single missing local link keeps the pristine fabric's 2 VLs, and 1 % to 10 % of all
+// cables missing take 3 to 5. A pristine fabric, or one missing only global links between
+// groups that keep a common neighbour, has no such path and keeps its tables.
 //
 // Not routed (the engine declines and names what is missing): switches that cannot reach each
 // other, and layers beyond what the ports' data VLs (or the 16 SLs) allow. opensm then routes
@@ -196,12 +202,29 @@ class DragonflyEngine final : public Engine {
         for (PortId p = 0; p < f.num_port_slots(); ++p)
             if (f.port(p).connected())
                 max_vls = std::min(max_vls, port_data_vls(f, p, opt.default_data_vls));
-        const std::size_t max_layers =
-            std::min<std::size_t>(max_vls > plan.vls ? max_vls - plan.vls : 0, 16 - base_sls);
+        // Layer 0 shares the class rule's last VL (see the header), each further layer adds one.
+        const std::size_t max_layers = std::min<std::size_t>(max_vls + 1 - plan.vls, 16 - base_sls);
         // The local hops before the first global hop are all on VL 0: their turns (a local
         // hop after a local hop) go in `source_turns`, which must stay acyclic; VL 0 has no
         // other dependency between local links, and a global hop on VL 0 leads to VL 1.
         direct::DependencyLayer source_turns(g.incidences.size());
+        // The class rule's dependencies within its last VL, which layer 0 shares: on 3 VLs
+        // none (a hop on VL 2 ends at the destination); on 2, a detour through a gateway
+        // arriving from g (group_detours.hpp) takes its second global hop, w -> u, on VL 1
+        // and then a local hop from u on VL 1.
+        const auto seed_last_vl = [&](direct::DependencyLayer& layer) {
+            if (plan.vls != 2) return;
+            for (std::size_t a = 0; a < groups; ++a)
+                for (std::size_t h = 0; h < groups; ++h) {
+                    const std::size_t i = via[a * groups + h];
+                    if (i == a || i == groups || peer[a * groups + i] != gate[i * groups + h])
+                        continue;
+                    const std::uint32_t w = gate[i * groups + h], u = peer[i * groups + h];
+                    for (std::uint32_t t : members[h])
+                        if (t != u && ports.linked(u, t))
+                            layer.add_chain({g.channel(w, u), g.channel(u, t)});
+                }
+        };
         std::vector<direct::DependencyLayer> layers;
         std::vector<std::uint8_t> layer_of; // [x * n + y]
         std::size_t layered = 0, turned = 0;
@@ -231,6 +254,11 @@ class DragonflyEngine final : public Engine {
                         ++turned;
                         continue;
                     }
+                    chain.erase(chain.begin()); // the first hop is on VL 0 (from a host)
+                    if (layers.empty()) {
+                        layers.emplace_back(g.incidences.size());
+                        seed_last_vl(layers[0]);
+                    }
                     std::size_t layer = 0;
                     while (layer < layers.size() && !layers[layer].add_chain(chain)) ++layer;
                     if (layer == layers.size()) {
@@ -238,8 +266,9 @@ class DragonflyEngine final : public Engine {
                             throw RoutingError(fmt::format(
                                 "dragonfly: the paths around {} missing local and {} missing "
                                 "global links need more than {}: {} VLs for the Static routing "
-                                "and at least {} layers of one VL each for the paths that leave "
-                                "its order (from {} to {}); too much of the Dragonfly is missing",
+                                "and {} layers for the paths that leave its order (from {} to "
+                                "{}), the first on its last VL, the others on one more each; too "
+                                "much of the Dragonfly is missing",
                                 s.missing_links.size(), s.missing_global_links,
                                 base_sls + max_layers == 16
                                     ? std::string("16 SLs")
@@ -268,11 +297,11 @@ class DragonflyEngine final : public Engine {
             f, g, port_class,
             [&](int in, int, unsigned sl) -> std::uint8_t {
                 if (!layers.empty() && sl >= base_sls)
-                    return std::uint8_t(base_vls + sl - base_sls);
+                    return std::uint8_t(in == kHost ? 0 : base_vls - 1 + sl - base_sls);
                 return in == kGlobal ? 1 : 0;
             },
             layers.empty() ? 16u : unsigned(base_sls + layers.size()));
-        r.data_vls = std::uint8_t(base_vls + layers.size());
+        r.data_vls = std::uint8_t(layers.empty() ? base_vls : base_vls - 1 + layers.size());
         if (plan.vls > 2) {
             // Each detour's SL: its second global hop on VL 1, its last hop on VL 2.
             const auto set = [&](std::uint32_t v, std::uint32_t from, auto&& outs, std::uint8_t sl,
