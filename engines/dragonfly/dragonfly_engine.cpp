@@ -33,26 +33,26 @@
 //   no other dependency between local links (a global hop on VL 0 leads to VL 1): such a
 //   path keeps the class rule as long as the turns (local hop after local hop) of all of them
 //   stay acyclic, which one DependencyLayer checks (`source_turns`).
-// - The others (two local hops in a row after a global hop, more than two global hops, or
-//   source-group turns that would close a cycle) are put in layers, as the slimfly and
-//   flatfly engines do with theirs (engines/direct/dependency_layer.hpp, DFSSSP's way): each
-//   path, by source switch and destination switch, joins the first layer whose graph of
-//   dependencies between directed switch links stays acyclic with it. Layer k is path SL
-//   S + k (S: the SLs above, 1, or the detour SLs + 1) with every hop but the first on VL
-//   B - 1 + k (B: the 2 or 3 VLs above): the path SL is what tells a switch the packet's
-//   layer. The first hop, entered from a host, is the one a switch can place without the
-//   SL: it goes on VL 0 like every first hop, so only the hops after it are in the layer's
-//   graph (as the slimfly engine does).
-// Layer 0 shares the class rule's last VL, B - 1: that VL's hops lead nowhere else (on 3 VLs
-// a hop on VL 2 ends at the destination; on 2, VL 1 holds the last hops and the second global
-// hop of detours through a gateway, which leads only to a last hop), so its graph is seeded
-// with those few dependencies and kept acyclic with them. No dependency leads from a layer's
-// VL back to a lower one, and VL 0's are the class rule's plus some into the layers, so
-// B - 1 + layers VLs suffice. The layers are first fit, like DFSSSP's, so there is no
-// closed-form bound; measured on the paper's K = 16, G = 8 Dragonfly (docs/engines/direct.md),
-// a single missing local link keeps the pristine fabric's 2 VLs, and 1 % to 10 % of all
-// cables missing take 3 to 5. A pristine fabric, or one missing only global links between
-// groups that keep a common neighbour, has no such path and keeps its tables.
+// - The others (two local hops in a row after a global hop, more than two global hops,
+//   source-group turns that would close a cycle, and, since layers are there anyway, the
+//   detours with a single local hop in the intermediate group, which then take no detour SL
+//   and no third VL) are put in layers, as the slimfly and flatfly engines do with theirs
+//   (engines/direct/dependency_layer.hpp, DFSSSP's way): each path, by source switch and
+//   destination switch, joins the first layer whose graph of dependencies between directed
+//   switch links stays acyclic with it. Layer k is path SL 1 + k with every hop but the
+//   first on VL 1 + k: the path SL is what tells a switch the packet's layer. The first hop,
+//   entered from a host, is the one a switch can place without the SL: it goes on VL 0 like
+//   every first hop, so only the hops after it are in the layer's graph (as in slimfly).
+// Layer 0 shares VL 1 with the class rule: there VL 1 holds the last hops, which lead nowhere,
+// and the second global hop of detours through a gateway, which leads only to a last hop, so
+// layer 0's graph is seeded with those few dependencies and kept acyclic with them. No
+// dependency leads from a layer's VL back to a lower one, and VL 0's are the class rule's
+// plus some into the layers, so 1 + layers VLs suffice (and every path SL of the class rule
+// is 0). The layers are first fit, like DFSSSP's, so there is no closed-form bound; measured
+// on the paper's K = 16, G = 8 Dragonfly (docs/engines/direct.md), a single missing local
+// link keeps the pristine fabric's 2 VLs, and 1 % to 10 % of all cables missing take 3. A
+// pristine fabric, or one missing only global links between groups that keep a common
+// neighbour, has no such path and keeps its tables (and its 3 VLs for local-hop detours).
 //
 // Not routed (the engine declines and names what is missing): switches that cannot reach each
 // other, and layers beyond what the ports' data VLs (or the 16 SLs) allow. opensm then routes
@@ -159,9 +159,14 @@ class DragonflyEngine final : public Engine {
             gate[gb * groups + ga] = l.b;
             peer[gb * groups + ga] = l.a;
         }
-        const dragonfly::GroupDetours plan = dragonfly::plan_group_detours(
-            groups, gate, peer,
-            [&](std::uint32_t u, std::uint32_t w) { return ports.linked(u, w); });
+        // When some paths need layers anyway (missing local links, or groups with no common
+        // neighbour), detours with a single local hop in the intermediate group go on them too,
+        // rather than on detour SLs and a third VL.
+        const auto linked = [&](std::uint32_t u, std::uint32_t w) { return ports.linked(u, w); };
+        dragonfly::GroupDetours plan =
+            dragonfly::plan_group_detours(groups, gate, peer, linked, local_detours > 0);
+        if (local_detours == 0 && plan.far > 0 && plan.local_hop > 0)
+            plan = dragonfly::plan_group_detours(groups, gate, peer, linked, true);
         const std::vector<std::size_t>& via = plan.via;
 
         // The next switch from x toward the destination switch y.
@@ -228,7 +233,7 @@ class DragonflyEngine final : public Engine {
         std::vector<direct::DependencyLayer> layers;
         std::vector<std::uint8_t> layer_of; // [x * n + y]
         std::size_t layered = 0, turned = 0;
-        if (local_detours > 0 || plan.far > 0) {
+        if (local_detours > 0 || plan.far > 0 || plan.local_detour > 0) {
             layer_of.assign(n * n, kOffLayer);
             std::vector<std::uint32_t> chain;
             for (std::uint32_t x = 0; x < n; ++x)
@@ -244,7 +249,10 @@ class DragonflyEngine final : public Engine {
                         const std::uint32_t w = next(v, y);
                         const bool local = s.group[v] == s.group[w];
                         if (local && globals == 0) ++prefix;
-                        off |= (local && last_local && globals > 0) || (!local && ++globals > 2);
+                        // A local hop after a global one is on VL 1, and on 2 VLs the
+                        // global hop after it would be on VL 0.
+                        off |= (local && last_local && globals > 0) || (!local && ++globals > 2) ||
+                               (!local && globals == 2 && last_local && plan.vls == 2);
                         last_local = local;
                         chain.push_back(g.channel(v, w));
                         v = w;

@@ -13,7 +13,8 @@ namespace ibrt::dragonfly {
 
 GroupDetours plan_group_detours(std::size_t groups, const std::vector<std::uint32_t>& gate,
                                 const std::vector<std::uint32_t>& peer,
-                                const std::function<bool(std::uint32_t, std::uint32_t)>& linked) {
+                                const std::function<bool(std::uint32_t, std::uint32_t)>& linked,
+                                bool hop_on_layers) {
     using mapping::kNone;
     GroupDetours d;
     d.groups = groups;
@@ -40,6 +41,10 @@ GroupDetours plan_group_detours(std::size_t groups, const std::vector<std::uint3
                     const std::uint32_t arriving = peer[a * groups + i], w = gate[i * groups + h];
                     (arriving == w ? direct : linked(arriving, w) ? hop : detour).push_back(i);
                 }
+            if (hop_on_layers) { // a single local hop goes on the layers too
+                detour.insert(detour.begin(), hop.begin(), hop.end());
+                hop.clear();
+            }
             const std::vector<std::size_t>& cand = !direct.empty() ? direct
                                                    : !hop.empty()  ? hop
                                                                    : detour;

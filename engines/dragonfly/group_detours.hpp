@@ -27,6 +27,8 @@
 // - a local detour in i: the arriving switch and i's gateway to h are not cabled, only
 //   reached over two or more local hops. Intermediates with a single local hop (or none) are
 //   preferred.
+// With `hop_on_layers` (the engine has layers anyway) a single local hop in i goes on the
+// layers as well, instead of on path SLs and a third VL: measured, that saves the third VL.
 #pragma once
 
 #include <cstddef>
@@ -44,7 +46,8 @@ struct GroupDetours {
     // for the pairs whose paths go on layers (far, local detour in i).
     std::vector<std::uint8_t> sl;
     // Ordered group pairs of each kind: through one intermediate (any), of those with a
-    // single local hop in it, of those with a local detour in it; far.
+    // single local hop in it on the SLs, of those on layers (a local detour in it, or with
+    // hop_on_layers a single local hop); far.
     std::size_t indirect = 0, local_hop = 0, local_detour = 0, far = 0;
     unsigned vls = 2; // 3 when a detour takes a single local hop
 };
@@ -55,6 +58,7 @@ struct GroupDetours {
 // mapping already declines such a fabric), or when the detours need more than 15 SLs.
 GroupDetours plan_group_detours(std::size_t groups, const std::vector<std::uint32_t>& gate,
                                 const std::vector<std::uint32_t>& peer,
-                                const std::function<bool(std::uint32_t, std::uint32_t)>& linked);
+                                const std::function<bool(std::uint32_t, std::uint32_t)>& linked,
+                                bool hop_on_layers);
 
 } // namespace ibrt::dragonfly
