@@ -8,7 +8,8 @@
 #           8 random links);
 #   dragonfly a=6, h=3 with 10 groups (60 switches), pristine, without 3 global cables and a
 #           switch, and with 8 random cables failed (mostly local: detours in a group after a
-#           global hop go on a layer of VLs, path SLs 0-3); and the complete a=6, h=3 (19
+#           global hop go on a layer, path SL 1, on VL 1 with the class rule's last hops);
+#           and the complete a=6, h=3 (19
 #           groups, 114 switches) without one switch, whose detours take a local hop in the
 #           intermediate group: path SLs and a third VL;
 #   slimfly a Slim Fly x FlatFly (q = 4 times K4, 128 switches; §1.5), pristine (the mapping
@@ -286,8 +287,8 @@ gen df.net "${df[@]}"
 gen dfd.net --fail-switch sw-g4-3 --fail-link 'sw-g0-0[8]' --fail-link 'sw-g5-1[8]' \
     --fail-link 'sw-g7-2[9]' "${df[@]}"
 # Random cables, mostly local (seed 2: 5 local and 3 global): paths with two local hops in a
-# row after a global hop go on a layer of VLs of their own (path SL 3, VL 3), the detours of
-# the missing global links on SLs 1-2 and VL 2.
+# row after a global hop, and the detours of the missing global links, go on a layer (path
+# SL 1) that shares VL 1 with the class rule: 2 VLs, as on the pristine fabric.
 gen dfl.net --seed 2 --fail-links 8 --keep-connected "${df[@]}"
 
 # One global cable per group pair: a missing switch leaves six pairs of groups whose detours
