@@ -4,8 +4,8 @@
 // this measures how many, how long map + route takes, and whether `ibrt check`'s two verdicts
 // (every pair reached, no credit loop with the engine's path SLs and SL2VL) hold.
 //
-//   bench_dragonfly                 map + route time and peak RSS: pristine, and with 1 % and
-//                                   5 % of the switch-to-switch cables missing (seed 1)
+//   bench_dragonfly                 map + route time and peak RSS: pristine, and with 1 %, 5 %
+//                                   and 10 % of the switch-to-switch cables missing (seed 1)
 //   bench_dragonfly --damage [--seeds N] [--singles M] [--no-check]
 //       M single local-link failures (random local cables, seed 1; before, every one was
 //       declined), then N seeds (default 20) at 1 %, 5 % and 10 % of all cables missing:
@@ -94,7 +94,7 @@ Outcome route_and_check(const Fabric& f, bool check) {
 
 void speed() {
     const Fabric full = paper_dragonfly();
-    for (double links : {0.0, 0.01, 0.05}) {
+    for (double links : {0.0, 0.01, 0.05, 0.10}) {
         const Fabric f = links > 0 ? damaged(full, links, {}, 1) : full;
         const Outcome o = route_and_check(f, false);
         const std::string name =

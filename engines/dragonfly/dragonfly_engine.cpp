@@ -50,9 +50,10 @@
 // plus some into the layers, so 1 + layers VLs suffice (and every path SL of the class rule
 // is 0). The layers are first fit, like DFSSSP's, so there is no closed-form bound; measured
 // on the paper's K = 16, G = 8 Dragonfly (docs/engines/direct.md), a single missing local
-// link keeps the pristine fabric's 2 VLs, and 1 % to 10 % of all cables missing take 3. A
-// pristine fabric, or one missing only global links between groups that keep a common
-// neighbour, has no such path and keeps its tables (and its 3 VLs for local-hop detours).
+// link keeps the pristine fabric's 2 VLs, 1 % of all cables missing takes 2 to 3, 5 % takes 3
+// and 10 % takes 4. A pristine fabric, or one missing only global links between groups that
+// keep a common neighbour, has no such path and keeps its tables (and its 3 VLs for local-hop
+// detours).
 //
 // Not routed (the engine declines and names what is missing): switches that cannot reach each
 // other, and layers beyond what the ports' data VLs (or the 16 SLs) allow. opensm then routes
