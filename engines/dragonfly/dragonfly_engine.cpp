@@ -200,8 +200,9 @@ class DragonflyEngine final : public Engine {
             }
         }
 
-        // Paths off the class rule's order (a local hop after a local hop, or more than two
-        // global hops), by source and destination switch, into layers (see the header).
+        // Paths off the class rule's order (a local hop after a local hop once past the source
+        // group, more than two global hops, or on 2 VLs a local hop between two global ones),
+        // by source and destination switch, into layers (see the header).
         const unsigned base_sls =
             plan.vls > 2 ? 1u + *std::max_element(plan.sl.begin(), plan.sl.end()) : 1u;
         unsigned max_vls = 15; // the ports' data VLs, as Engine::route checks them
@@ -209,7 +210,8 @@ class DragonflyEngine final : public Engine {
             if (f.port(p).connected())
                 max_vls = std::min(max_vls, port_data_vls(f, p, opt.default_data_vls));
         // Layer 0 shares the class rule's last VL (see the header), each further layer adds one.
-        const std::size_t max_layers = std::min<std::size_t>(max_vls + 1 - plan.vls, 16 - base_sls);
+        const std::size_t max_layers = std::min<std::size_t>(
+            max_vls + 1 > plan.vls ? max_vls + 1 - plan.vls : 0, 16 - base_sls);
         // The local hops before the first global hop are all on VL 0: their turns (a local
         // hop after a local hop) go in `source_turns`, which must stay acyclic; VL 0 has no
         // other dependency between local links, and a global hop on VL 0 leads to VL 1.
