@@ -6,10 +6,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace ibrt::dragonfly {
 
 GroupDetours plan_group_detours(std::size_t groups, const std::vector<std::uint32_t>& gate,
-                                const std::vector<std::uint32_t>& peer) {
+                                const std::vector<std::uint32_t>& peer,
+                                const std::function<bool(std::uint32_t, std::uint32_t)>& linked,
+                                bool hop_on_layers) {
     using mapping::kNone;
     GroupDetours d;
     d.groups = groups;
@@ -19,7 +24,8 @@ GroupDetours plan_group_detours(std::size_t groups, const std::vector<std::uint3
     struct Detour {
         std::size_t g, h, i;
     };
-    std::vector<Detour> detours;
+    std::vector<Detour> detours;  // through one intermediate, on the SLs below
+    std::vector<std::size_t> far; // pairs h * groups + a with no common neighbour
     for (std::size_t a = 0; a < groups; ++a)
         for (std::size_t h = 0; h < groups; ++h) {
             if (a == h) continue;
@@ -27,22 +33,66 @@ GroupDetours plan_group_detours(std::size_t groups, const std::vector<std::uint3
                 d.via[a * groups + h] = a;
                 continue;
             }
-            // Prefer intermediates that need no local hop; spread the choice over h.
-            std::vector<std::size_t> direct, hop;
+            // Prefer intermediates that need no local hop, then one, then a local detour;
+            // spread the choice over h.
+            std::vector<std::size_t> direct, hop, detour;
             for (std::size_t i = 0; i < groups; ++i)
-                if (i != a && i != h && joined(a, i) && joined(i, h))
-                    (peer[a * groups + i] == gate[i * groups + h] ? direct : hop).push_back(i);
-            const std::vector<std::size_t>& cand = direct.empty() ? hop : direct;
-            if (cand.empty())
-                throw RoutingError(fmt::format("dragonfly: groups {} and {} are not joined, and "
-                                               "no group is joined to both",
-                                               a, h));
+                if (i != a && i != h && joined(a, i) && joined(i, h)) {
+                    const std::uint32_t arriving = peer[a * groups + i], w = gate[i * groups + h];
+                    (arriving == w ? direct : linked(arriving, w) ? hop : detour).push_back(i);
+                }
+            if (hop_on_layers) { // a single local hop goes on the layers too
+                detour.insert(detour.begin(), hop.begin(), hop.end());
+                hop.clear();
+            }
+            const std::vector<std::size_t>& cand = !direct.empty() ? direct
+                                                   : !hop.empty()  ? hop
+                                                                   : detour;
+            if (cand.empty()) {
+                far.push_back(h * groups + a);
+                continue;
+            }
             const std::size_t i = cand[(a + h) % cand.size()];
             d.via[a * groups + h] = i;
+            ++d.indirect;
+            if (&cand == &detour) {
+                ++d.local_detour; // its paths go on layers: no SL here
+                continue;
+            }
             detours.push_back({a, h, i});
-            d.local_hop += direct.empty();
+            d.local_hop += &cand == &hop;
         }
-    d.indirect = detours.size();
+    // Far pairs: a neighbour one step closer to h, by breadth-first search over the groups
+    // from each h that has them.
+    d.far = far.size();
+    std::sort(far.begin(), far.end());
+    std::vector<std::size_t> dist(groups), queue(groups), cand;
+    for (std::size_t k = 0; k < far.size();) {
+        const std::size_t h = far[k] / groups;
+        dist.assign(groups, SIZE_MAX);
+        std::size_t head = 0, tail = 0;
+        dist[h] = 0;
+        queue[tail++] = h;
+        while (head < tail) {
+            const std::size_t v = queue[head++];
+            for (std::size_t u = 0; u < groups; ++u)
+                if (dist[u] == SIZE_MAX && joined(v, u)) {
+                    dist[u] = dist[v] + 1;
+                    queue[tail++] = u;
+                }
+        }
+        for (; k < far.size() && far[k] / groups == h; ++k) {
+            const std::size_t a = far[k] % groups;
+            if (dist[a] == SIZE_MAX)
+                throw RoutingError(fmt::format("dragonfly: group {} cannot reach group {}: the "
+                                               "fabric is in separate parts",
+                                               a, h));
+            cand.clear();
+            for (std::size_t i = 0; i < groups; ++i)
+                if (joined(a, i) && dist[i] + 1 == dist[a]) cand.push_back(i);
+            d.via[a * groups + h] = cand[(a + h) % cand.size()];
+        }
+    }
     if (d.local_hop == 0) return d;
     d.vls = 3;
     // Greedy SLs: x's second global hop, i -> h, is the first global hop of a detour from i

@@ -19,28 +19,46 @@
 // h (VL 1), so detours (g, h) through i and (i, h2) through h take different SLs: a greedy
 // colouring over SLs 1-15. No entry then needs two VLs, and every path climbs the order
 // above, so there is no credit loop.
+//
+// With missing links (dragonfly_engine.cpp) two more kinds of pair leave that order; their
+// paths go on the engine's layers of VLs instead, so they take no SL here:
+// - far: no group is joined to both; the pair goes to a neighbour one step closer to h in
+//   the graph of groups (breadth-first), and on from there as that group routes to h;
+// - a local detour in i: the arriving switch and i's gateway to h are not cabled, only
+//   reached over two or more local hops. Intermediates with a single local hop (or none) are
+//   preferred.
+// With `hop_on_layers` (the engine has layers anyway) a single local hop in i goes on the
+// layers as well, instead of on path SLs and a third VL: measured, that saves the third VL.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace ibrt::dragonfly {
 
 struct GroupDetours {
     std::size_t groups = 0;
-    // via[g * groups + h]: g itself when g and h are joined, else the intermediate group.
+    // via[g * groups + h]: g itself when g and h are joined, else the next group on the way.
     std::vector<std::size_t> via;
-    // sl[g * groups + h]: the detour's path SL; all 0 when no detour takes a local hop.
+    // sl[g * groups + h]: the detour's path SL; all 0 when no detour takes a local hop, and 0
+    // for the pairs whose paths go on layers (far, local detour in i).
     std::vector<std::uint8_t> sl;
-    std::size_t indirect = 0, local_hop = 0; // ordered group pairs of each kind
-    unsigned vls = 2;                        // 3 when a detour takes a local hop
+    // Ordered group pairs of each kind: through one intermediate (any), of those with a
+    // single local hop in it on the SLs, of those on layers (a local detour in it, or with
+    // hop_on_layers a single local hop); far.
+    std::size_t indirect = 0, local_hop = 0, local_detour = 0, far = 0;
+    unsigned vls = 2; // 3 when a detour takes a single local hop
 };
 
 // `gate[g * groups + h]` is the switch of group g cabled to group h and `peer` the switch at
-// the other end (kNone: not joined). Throws RoutingError naming the first pair of groups that
-// has no intermediate, or when the detours need more than 15 SLs.
+// the other end (kNone: not joined). `linked(u, w)` tells whether two switches of one group
+// are cabled. Throws RoutingError naming two groups that cannot reach each other at all (the
+// mapping already declines such a fabric), or when the detours need more than 15 SLs.
 GroupDetours plan_group_detours(std::size_t groups, const std::vector<std::uint32_t>& gate,
-                                const std::vector<std::uint32_t>& peer);
+                                const std::vector<std::uint32_t>& peer,
+                                const std::function<bool(std::uint32_t, std::uint32_t)>& linked,
+                                bool hop_on_layers);
 
 } // namespace ibrt::dragonfly

@@ -6,9 +6,12 @@
 #   flatfly 3D HyperX 5x4x4 with two parallel cables in the first dimension (80 switches) and
 #           the 8D hypercube (256 switches, ibsim's limit; degraded once by a switch, once by
 #           8 random links);
-#   dragonfly a=6, h=3 with 10 groups, two global cables per group pair (60 switches); and
-#           the complete a=6, h=3 (19 groups, 114 switches) without one switch, whose detours
-#           take a local hop in the intermediate group: path SLs and a third VL;
+#   dragonfly a=6, h=3 with 10 groups (60 switches), pristine, without 3 global cables and a
+#           switch, and with 8 random cables failed (mostly local: detours in a group after a
+#           global hop go on a layer, path SL 1, on VL 1 with the class rule's last hops);
+#           and the complete a=6, h=3 (19
+#           groups, 114 switches) without one switch, whose detours take a local hop in the
+#           intermediate group: path SLs and a third VL;
 #   slimfly a Slim Fly x FlatFly (q = 4 times K4, 128 switches; §1.5), pristine (the mapping
 #           takes only complete products).
 # One CA per switch. For each: the LFTs read back from the switches (dump_fts) equal the
@@ -172,7 +175,7 @@ verify() {
     fi
     echo "ok: $tag ($engine): $(grep -c '^Switch' "$tag.disc.net") switches, $cas CAs;" \
         "LFTs as offline; $(cat "$tag.sl2vl.out"); $(tr '\n' ' ' <"$tag.psl.out"); check and ibdmchk clean" \
-        "($(grep -o 'dimension_orders [0-9]*\|data_vls [0-9]*\|group_pairs_[a-z_]* [0-9]*' "$tag.route.out" | tr '\n' ' ')) in $((SECONDS - t0)) s"
+        "($(grep -o 'dimension_orders [0-9]*\|data_vls [0-9]*\|group_pairs_[a-z_]* [0-9]*\|vl_layers [0-9]*' "$tag.route.out" | tr '\n' ' ')) in $((SECONDS - t0)) s"
 }
 
 # run_case TAG ENGINE NETFILE: ibsim, one SM run, verify.
@@ -281,10 +284,13 @@ gen hcd.net --fail-switch sw-0.0.0.0.0.1.0.1 hypercube --dims 8
 gen hcl.net --seed 1 --fail-links 8 --keep-connected --fail-switch sw-0.0.0.0.0.1.0.1 hypercube --dims 8
 df=(dragonfly --a 6 --h 3 --groups 10 --p 1)
 gen df.net "${df[@]}"
-# Random link failures hit local links, which the dragonfly engine declines: three global
-# cables and one switch it routes around (six group pairs through an intermediate group).
+# Three global cables and one switch (six group pairs through an intermediate group).
 gen dfd.net --fail-switch sw-g4-3 --fail-link 'sw-g0-0[8]' --fail-link 'sw-g5-1[8]' \
     --fail-link 'sw-g7-2[9]' "${df[@]}"
+# Random cables, mostly local (seed 2: 5 local and 3 global): paths with two local hops in a
+# row after a global hop, and the detours of the missing global links, go on a layer (path
+# SL 1) that shares VL 1 with the class rule: 2 VLs, as on the pristine fabric.
+gen dfl.net --seed 2 --fail-links 8 --keep-connected "${df[@]}"
 
 # One global cable per group pair: a missing switch leaves six pairs of groups whose detours
 # need a local hop in the intermediate group (path SLs 1.., VL 2).
@@ -294,7 +300,7 @@ gen dfs.net --fail-switch sw-g4-3 dragonfly --a 6 --h 3 --p 1
 gen sfff.net slimfly --q 4 --ff 4 --cas 1
 
 for c in t3:torus t3d:torus t4:torus t4d:torus hx:flatfly hxd:flatfly hc:flatfly hcd:flatfly hcl:flatfly \
-    df:dragonfly dfd:dragonfly dfs:dragonfly sfff:slimfly; do
+    df:dragonfly dfd:dragonfly dfl:dragonfly dfs:dragonfly sfff:slimfly; do
     # E2E_CASES="hc live" runs only those (for debugging); the default is all of them.
     [[ " ${E2E_CASES:-${c%%:*}} " == *" ${c%%:*} "* ]] || continue
     run_case "${c%%:*}" "${c#*:}" "${c%%:*}.net"

@@ -1,7 +1,8 @@
 // The dragonfly engine (engines/dragonfly, paper 003 §3.5): Static routing on groups mapped from
 // relabelled cabling reaches every (CA port, LID) pair with no credit loop on two VLs; missing
-// global links are routed through an intermediate group on the same two VLs; what it cannot
-// route it declines with the reason.
+// global links are routed through an intermediate group on the same two VLs (or three);
+// missing local links and random link failures by layers of VLs selected by path SL; what it
+// cannot route it declines with the reason.
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
 #include "fabric/generators/dragonfly.hpp"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <bit>
 #include <random>
+#include <tuple>
 
 using namespace ibrt;
 
@@ -78,15 +80,36 @@ TEST_CASE("dragonfly: missing global links go through an intermediate group, on 
 TEST_CASE("dragonfly: what it cannot route is declined with the reason", "[dragonfly]") {
     CHECK_THAT(refusal(gen::hyperx({{3, 3}, {}, 1, 0})),
                Catch::StartsWith("dragonfly: the fabric is not a Dragonfly"));
-    CHECK_THAT(refusal(without(dragonfly(4, 2, 2), {"sw-g0-0[3]"}, {})),
-               Catch::Contains("are in one group but not cabled to each other"));
-    // Groups 0 and 1 not joined, and every other group misses one of them: 0-2 to 0-4 and 1-5
-    // to 1-8 are missing too.
-    CHECK_THAT(refusal(without(dragonfly(4, 2, 1),
-                               {"sw-g0-0[5]", "sw-g0-0[6]", "sw-g0-1[5]", "sw-g0-1[6]",
-                                "sw-g1-2[5]", "sw-g1-2[6]", "sw-g1-3[5]", "sw-g1-3[6]"},
-                               {})),
-               Catch::Contains("are not joined, and no group is joined to both"));
+    // Group 0 of (4, 2, 1) without its global cables (ports 5 and 6 of each switch): the
+    // mapping declines a fabric in two parts.
+    std::vector<std::string> cut;
+    for (int r = 0; r < 4; ++r)
+        for (int port : {5, 6}) cut.push_back(fmt::format("sw-g0-{}[{}]", r, port));
+    CHECK_THAT(refusal(without(dragonfly(4, 2, 1), cut, {})),
+               Catch::StartsWith("dragonfly: the fabric is not a Dragonfly") &&
+                   Catch::Contains("separate parts"));
+    // More layers than the ports' VLs: 10 % of the cables of (6, 3, 1) missing (seed 2) take
+    // two layers; with one data VL fewer than that needs, the engine says what is missing.
+    gen::FailureSpec spec;
+    spec.links = 0.1;
+    spec.seed = 2;
+    spec.keep_connected = true;
+    gen::FailureReport rep;
+    const Fabric f = gen::inject_failures(dragonfly(6, 3, 1), spec, rep);
+    const Routing r = route(f);
+    CHECK(std::find(r.stats.begin(), r.stats.end(),
+                    std::pair<std::string, double>{"vl_layers", 2.0}) != r.stats.end());
+    EngineOptions opt;
+    opt.default_data_vls = r.data_vls - 1u;
+    try {
+        make_engine("dragonfly")->route(f, nullptr, opt);
+        FAIL("routed on fewer VLs");
+    } catch (const RoutingError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("missing local and") &&
+                                 Catch::Contains(fmt::format("more than the ports' {} data VLs",
+                                                             opt.default_data_vls)) &&
+                                 Catch::Contains("2 layers for the paths that leave its order"));
+    }
 }
 
 namespace {
@@ -150,7 +173,7 @@ TEST_CASE("dragonfly: many missing global links: the detour SLs keep every path 
           "[dragonfly]") {
     const Fabric full = dragonfly(4, 2, 1);
     const std::vector<std::string> all = global_links(4, 2, 1);
-    std::size_t routed = 0, loops_without_sls = 0, max_sl = 0;
+    std::size_t routed = 0, loops_without_sls = 0, max_sl = 0, far = 0;
     for (std::uint64_t seed = 1; seed <= 120; ++seed) {
         std::mt19937_64 rng(seed);
         std::vector<std::string> links;
@@ -161,19 +184,153 @@ TEST_CASE("dragonfly: many missing global links: the detour SLs keep every path 
         Routing r;
         try {
             r = route(f);
-        } catch (const RoutingError& e) { // two groups can lose every common neighbour
-            CHECK_THAT(e.what(), Catch::Contains("no group is joined to both"));
+        } catch (const RoutingError& e) { // a group can lose every global link
+            CHECK_THAT(e.what(), Catch::Contains("separate parts"));
             continue;
         }
         ++routed;
         clean(f, r);
-        CHECK(r.data_vls <= 3);
-        max_sl = std::max<std::size_t>(max_sl, r.path_sls.max_sl());
+        const double layers = stat(r, "vl_layers");
+        CHECK(r.data_vls <= 3 + layers);
+        // Only pairs of groups with no common neighbour leave the class rule's order here.
+        CHECK((layers > 0) == (stat(r, "group_pairs_via_several_groups") > 0));
+        far += layers > 0;
+        if (layers == 0) max_sl = std::max<std::size_t>(max_sl, r.path_sls.max_sl());
         Routing sl0 = r; // every path on SL 0: the class rule alone
         sl0.path_sls = {};
         loops_without_sls += !check::check_credit_loops(f, sl0).loops.empty();
     }
-    CHECK(routed >= 100);
+    CHECK(routed >= 110);
+    CHECK(far > 0); // two groups with no common neighbour go through two others
     CHECK(loops_without_sls > 0);
     CHECK(max_sl >= 2); // detours chained through each other's groups take distinct SLs
+}
+
+namespace {
+
+// The local cables of a Dragonfly (a, h, p), each named by its end at the lower router.
+std::vector<std::string> local_links(int a, int h, int p) {
+    std::vector<std::string> out;
+    for (int g = 0; g < a * h + 1; ++g)
+        for (int r = 0; r < a; ++r)
+            for (int r2 = r + 1; r2 < a; ++r2)
+                out.push_back(fmt::format("sw-g{}-{}[{}]", g, r, p + r2));
+    return out;
+}
+
+std::vector<std::string> pick(const std::vector<std::string>& from, std::size_t k,
+                              std::mt19937_64& rng) {
+    std::vector<std::string> v = from;
+    std::shuffle(v.begin(), v.end(), rng);
+    v.resize(std::min(k, v.size()));
+    return v;
+}
+
+// Routed and clean, every VL the engine declares used by some path, and the VLs as the
+// header says: 2 or 3 for the Static routing and its detours, the first layer on the last
+// of those, one more per further layer.
+void routed_clean(const Fabric& f, const Routing& r) {
+    clean(f, r);
+    const double layers = stat(r, "vl_layers");
+    CHECK(r.data_vls >= 1 + std::max(layers, 1.0));
+    CHECK(r.data_vls <= 2 + std::max(layers, 1.0));
+    CHECK(std::popcount(check::check_credit_loops(f, r).vls_used) == int(r.data_vls));
+    if (layers > 0) CHECK(r.path_sls.max_sl() >= 1);
+}
+
+} // namespace
+
+TEST_CASE("dragonfly: one missing local link takes one layer, on the second VL; detours in "
+          "the source group alone stay on the class rule",
+          "[dragonfly]") {
+    const Fabric full = dragonfly(6, 3, 2);
+    const Fabric f = test::relabel(without(full, {"sw-g3-1[6]"}, {}), 11).fabric; // g3: 1 - 4
+    const Routing r = route(f);
+    routed_clean(f, r);
+    CHECK(stat(r, "missing_local_links") == 1);
+    CHECK(stat(r, "vl_layers") == 1);
+    CHECK(r.data_vls == 2);          // as on the pristine fabric
+    CHECK(r.path_sls.max_sl() == 1); // SL 0: the class rule; SL 1: the layer
+    // The paths from 1 to 4 and to what 4 is the gateway to detour in their source group,
+    // within the VL order: only the paths that detour after a global hop are on the layer.
+    CHECK(stat(r, "switch_pairs_local_detour_in_source_group") > 0);
+    CHECK(stat(r, "switch_pairs_on_layers") > 0);
+}
+
+TEST_CASE("dragonfly: random missing local links, global links and both are routed clean",
+          "[dragonfly]") {
+    const Fabric full = dragonfly(6, 3, 2);
+    const std::vector<std::string> locals = local_links(6, 3, 2), globals = global_links(6, 3, 2);
+    REQUIRE(locals.size() == 19 * 15);
+    double max_layers = 0;
+    std::size_t loops_without_sls = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed)
+        for (const auto& [nl, ng] : {std::pair<std::size_t, std::size_t>{3, 0},
+                                     {15, 0},
+                                     {30, 0},
+                                     {0, 15},
+                                     {15, 8},
+                                     {30, 20}}) {
+            std::mt19937_64 rng(seed);
+            std::vector<std::string> links = pick(locals, nl, rng);
+            for (std::string& l : pick(globals, ng, rng)) links.push_back(std::move(l));
+            INFO("seed " << seed << ": " << nl << " local and " << ng << " global links missing");
+            const Fabric f = without(full, links, {});
+            const Routing r = route(f);
+            routed_clean(f, r);
+            CHECK(stat(r, "missing_local_links") == double(nl));
+            CHECK(stat(r, "missing_global_links") == double(ng));
+            max_layers = std::max(max_layers, stat(r, "vl_layers"));
+            if (nl == 0) CHECK(stat(r, "vl_layers") == 0); // no local detour: as before
+            Routing sl0 = r; // every path on SL 0: the class rule alone
+            sl0.path_sls = {};
+            loops_without_sls += !check::check_credit_loops(f, sl0).loops.empty();
+        }
+    CHECK(max_layers <= 3);
+    CHECK(loops_without_sls > 0); // the layers are needed
+}
+
+TEST_CASE("dragonfly: random link failures are routed clean", "[dragonfly]") {
+    std::size_t tried = 0;
+    for (const auto& [a, h, fraction] : {std::tuple{4, 2, 0.05}, std::tuple{4, 2, 0.10},
+                                         std::tuple{6, 3, 0.05}, std::tuple{6, 3, 0.10}})
+        for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+            gen::FailureSpec spec;
+            spec.links = fraction;
+            spec.seed = seed;
+            spec.keep_connected = true;
+            gen::FailureReport rep;
+            const Fabric f = gen::inject_failures(dragonfly(a, h, 2), spec, rep);
+            INFO("a " << a << " h " << h << " links " << fraction << " seed " << seed);
+            Routing r;
+            try {
+                r = route(f);
+            } catch (const RoutingError& e) { // the mapping may no longer read a Dragonfly
+                CHECK_THAT(e.what(), Catch::StartsWith("dragonfly: the fabric is not a Dragonfly"));
+                continue;
+            }
+            ++tried;
+            routed_clean(f, r);
+        }
+    CHECK(tried >= 16);
+}
+
+TEST_CASE("dragonfly: a group split in two, and a switch without local links, go through "
+          "further groups",
+          "[dragonfly]") {
+    // (6, 3, 2): ports 3-7 local. The mapping reads each piece as a group of its own, joined
+    // to half the other groups (or three), and not to the rest of its old group: those pairs
+    // have no common neighbour and go through two or more groups, on layers.
+    std::vector<std::string> halves, lone;
+    for (int r = 0; r < 3; ++r)
+        for (int r2 = 3; r2 < 6; ++r2) halves.push_back(fmt::format("sw-g0-{}[{}]", r, 2 + r2));
+    for (int port = 3; port <= 7; ++port) lone.push_back(fmt::format("sw-g0-0[{}]", port));
+    for (const auto& links : {halves, lone}) {
+        const Fabric f = test::relabel(without(dragonfly(6, 3, 2), links, {}), 3).fabric;
+        const Routing r = route(f);
+        routed_clean(f, r);
+        CHECK(stat(r, "groups") == 20);
+        CHECK(stat(r, "group_pairs_via_several_groups") > 0);
+        CHECK(stat(r, "vl_layers") >= 1);
+    }
 }
