@@ -35,8 +35,12 @@ std::optional<Shape> try_slimfly_product(const Fabric& f, const SwitchLinks& g,
         s.why_not = "as a Slim Fly x FlatFly: " + std::move(why);
         return std::optional<Shape>(std::move(s));
     };
-    // Clique classes: every piece (switches joined by the class's links) a complete graph on
-    // the same K >= 3 switches, and every switch in one.
+    // Clique classes: pieces (switches joined by the class's links) of at most K >= 3
+    // switches, at least half of them a complete K_K. A product missing cables or a
+    // switch (past the paper) keeps its FlatFly classes: a missing link only takes triangles
+    // and rectangles away, and K_K without a link still has a triangle at each remaining link
+    // (K = 3: the rectangles to the next copies join its two links), so a piece becomes a
+    // near-clique or one switch smaller, never part of another class.
     std::vector<std::vector<std::uint32_t>> links_of(c.count);
     for (std::uint32_t l = 0; l < g.links.size(); ++l) links_of[c.of_link[l]].push_back(l);
     std::vector<std::uint32_t> cand_class; // clique classes
@@ -47,16 +51,21 @@ std::optional<Shape> try_slimfly_product(const Fabric& f, const SwitchLinks& g,
         std::map<std::uint32_t, std::pair<std::size_t, std::size_t>> piece; // root: switches, links
         for (std::uint32_t l : links_of[k]) ++piece[uf.find(g.links[l].a)].second;
         std::vector<char> counted(n, 0);
+        std::size_t touched = 0;
         for (std::uint32_t l : links_of[k])
             for (std::uint32_t v : {g.links[l].a, g.links[l].b})
                 if (!counted[v]) {
                     counted[v] = 1;
+                    ++touched;
                     ++piece[uf.find(v)].first;
                 }
-        const std::size_t m = piece.begin()->second.first;
-        bool clique = m >= 3 && piece.size() * m == n;
-        for (const auto& [root, p] : piece)
-            clique = clique && p.first == m && p.second == m * (m - 1) / 2;
+        std::size_t m = 0, complete = 0;
+        for (const auto& [root, p] : piece) m = std::max(m, p.first);
+        for (const auto& [root, p] : piece) complete += p.first == m && p.second == m * (m - 1) / 2;
+        // Every switch in a piece but a few (those whose links of the class are all missing),
+        // and the pieces about n / K.
+        const bool clique = m >= 3 && 2 * complete >= piece.size() && 8 * touched >= 7 * n &&
+                            piece.size() * m >= touched && piece.size() * m <= n + n / 8;
         if (!clique) continue;
         cand_class.push_back(k);
         cand_k.push_back(static_cast<int>(m));
@@ -85,7 +94,9 @@ std::optional<Shape> try_slimfly_product(const Fabric& f, const SwitchLinks& g,
         copy = labels(copies, n, num_copies);
         copy_size = 1;
         for (int k : ff_k) copy_size *= std::size_t(k);
-        if (std::size_t(num_copies) * copy_size != n) return 0;
+        // A few switches may be missing (each takes one switch from its copy), no copy whole.
+        const std::size_t full = std::size_t(num_copies) * copy_size;
+        if (full < n || 8 * (full - n) > full) return 0;
         // One vertex per copy, one link per pair of copies that the Slim Fly links join,
         // switch by switch.
         std::map<std::pair<int, int>, std::size_t> joined; // copies (a < b): Slim Fly links
@@ -103,13 +114,15 @@ std::optional<Shape> try_slimfly_product(const Fabric& f, const SwitchLinks& g,
         sg.cas.assign(num_copies, 0);
         std::vector<std::vector<SwitchLinks::Incidence>> around(num_copies);
         for (const auto& [ab, links] : joined) {
-            if (links != copy_size) {
+            // Switch by switch: copy_size links, fewer where cables or switches are missing
+            // (checked against the whole product below), never more.
+            if (links > copy_size) {
                 int q = 3; // a Slim Fly's number of vertices, or nothing to say
                 while (2 * q * q < num_copies) ++q;
                 if (2 * q * q != num_copies || !slimfly_delta(q)) return 0;
                 near_miss = fmt::format(
                     "two copies of the FlatFly ({} switches each) are joined by {} Slim Fly links, "
-                    "not one per switch; only complete products are mapped",
+                    "not one per switch",
                     copy_size, links);
                 return 0;
             }
@@ -151,7 +164,8 @@ std::optional<Shape> try_slimfly_product(const Fabric& f, const SwitchLinks& g,
         near_miss = sf.family != Family::SlimFly
                         ? "the contracted graph: " + sf.why_not
                         : fmt::format("the contracted graph is a Slim Fly with q = {} missing {} "
-                                      "switches and {} links; only complete products are mapped",
+                                      "switches and {} links; a product missing a whole copy of "
+                                      "its FlatFly, or every link between two, is not mapped",
                                       q, sf.missing_switches.size(), sf.missing_links.size());
         q = 0;
     }
@@ -195,6 +209,53 @@ std::optional<Shape> try_slimfly_product(const Fabric& f, const SwitchLinks& g,
         if (is_ff[c.of_link[l]] ? !(sf_same && ff_diff == 1) : ff_diff != 0)
             return fail("a link is not a step in one factor of the recovered product");
     }
+
+    // Against the complete product: every FlatFly tuple in every copy, and every pair of
+    // switches one step apart in one factor (a FlatFly dimension, or an MMS link between their
+    // copies, which the contraction holds) with fewer cables than that factor's width.
+    std::map<std::vector<int>, std::uint32_t> at;
+    for (std::uint32_t v = 0; v < n; ++v) at.emplace(s.coord[v], v);
+    const std::size_t nd = s.dims.size();
+    std::vector<std::vector<int>> copy_sf(num_copies);
+    for (std::uint32_t v = 0; v < n; ++v) copy_sf[copy[v]] = sf.coord[copy[v]];
+    for (int cp = 0; cp < num_copies; ++cp) {
+        std::vector<int> x(nd, 0);
+        for (std::size_t i = 0; i < copy_size; ++i) {
+            std::vector<int> full = copy_sf[cp];
+            full.insert(full.end(), x.begin(), x.end());
+            if (!at.count(full)) s.missing_switches.push_back(std::move(full));
+            for (std::size_t d = 0; d < nd && ++x[d] == s.dims[d].k; ++d) x[d] = 0;
+        }
+    }
+    std::size_t expected = 0, absent = 0;
+    const auto expect = [&](std::uint32_t v, const std::vector<int>& y, int width) {
+        const auto it = at.find(y);
+        if (it == at.end() || it->second < v) return; // absent, or seen from there
+        ++expected;
+        const std::uint32_t l = g.link_between(v, it->second);
+        const int cables = l == kNone ? 0 : static_cast<int>(g.links[l].cables);
+        if (cables < width) s.missing_links.push_back({v, it->second, cables});
+        absent += cables == 0;
+    };
+    for (std::uint32_t v = 0; v < n; ++v) {
+        for (std::size_t d = 0; d < nd; ++d) {
+            std::vector<int> y = s.coord[v];
+            for (int val = 0; val < s.dims[d].k; ++val)
+                if (val != s.coord[v][3 + d]) {
+                    y[3 + d] = val;
+                    expect(v, y, s.dims[d].width);
+                }
+        }
+        for (const auto& i : sg.around(std::uint32_t(copy[v]))) {
+            std::vector<int> y = copy_sf[i.peer];
+            y.insert(y.end(), s.coord[v].begin() + 3, s.coord[v].end());
+            expect(v, y, s.link_width);
+        }
+    }
+    if (8 * s.missing_switches.size() > n || 4 * absent > expected)
+        return fail(fmt::format("it would lack {} switches and {} of its {} links between the "
+                                "switches present: too many to be this shape",
+                                s.missing_switches.size(), absent, expected));
     return s;
 }
 

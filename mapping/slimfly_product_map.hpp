@@ -15,9 +15,19 @@
 // subsets of such classes are tried until the contraction is a Slim Fly.
 // The result is checked against the cabling: distinct coordinates, every FlatFly link a step
 // in one dimension between switches of one copy, every Slim Fly link joining switches with the
-// same FlatFly coordinates. Only complete products are recognised (a degraded one is not a Slim
-// Fly x FlatFly here, and the reason says which part failed); hypercube factors (K_n = 2 has no
-// triangle to tell its links from the Slim Fly's) are not.
+// same FlatFly coordinates.
+// Degraded products (past the paper; issue 13 asks every engine to route degraded fabrics):
+// missing cables and a few missing switches only take triangles and rectangles away, so the
+// FlatFly classes survive as near-cliques (at least half the pieces complete, none larger) and
+// a missing switch leaves one piece per dimension a switch smaller; two copies of the FlatFly
+// are then joined by fewer Slim Fly links than a copy has switches, never more. The
+// contraction must still be a complete Slim Fly (no copy wholly missing, no pair of copies
+// wholly cut apart). After the check above, every FlatFly tuple of every copy that no switch
+// has is a missing switch, and every pair of present switches one step apart in one factor
+// (a FlatFly dimension, or an MMS link between their copies) with fewer cables than that
+// factor's width a missing link, as for the other families; more than 1 in 8 switches or 1 in
+// 4 links missing is too little to be this shape. Hypercube factors (K_n = 2 has no triangle
+// to tell its links from the Slim Fly's) are not recognised.
 #pragma once
 
 #include "fabric/fabric.hpp"

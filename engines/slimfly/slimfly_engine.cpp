@@ -18,12 +18,23 @@
 // Slim Fly x FlatFly (§1.5, SF x FF-1 and -2; mapped by mapping/slimfly_product_map.hpp): "DOR
 // ... considering Slim Fly as a dimension of a Flat Fly" (§3.6). A packet first corrects its
 // Slim Fly coordinates by the minimal routing above, then each FlatFly dimension in order,
-// one hop each (complete products only). The VL rule becomes: a hop from a Slim Fly link onto
+// one hop each. The VL rule becomes: a hop from a Slim Fly link onto
 // a Slim Fly link (or to a host) VL 1, every other hop VL 0. Deadlock free on 2 VLs: a VL 1
 // channel is entered only from the first Slim Fly hop and leads only to the destination
 // switch's column or to FlatFly links; Slim Fly links on VL 0 are entered only from hosts
 // (the Slim Fly comes first); FlatFly links are entered in dimension order. Minimal: a
 // product's distance is the Slim Fly's plus the FlatFly's.
+//
+// Degraded products (past the paper): where DOR's next factor has no minimal next hop (its
+// link or switch is missing) the switch takes any minimal one, so the path leaves DOR's order
+// and the argument above no longer covers it. Every path that leaves it (walked on the LFTs:
+// its hops' factors not the Slim Fly's at most two hops then each FlatFly dimension at most
+// once, in order) goes, from its first hop on, into the first of further layers
+// (engines/direct/dependency_layer.hpp) whose channel dependencies stay acyclic with it;
+// layer k is path SL 1 + k (per source switch and LID) with every hop on VL 2 + k. The other
+// paths keep SL 0 and the two VLs above (they are paths of the complete product, so its
+// argument holds for them). A product needs 2 + layers VLs; a pristine one has no detour and
+// keeps its tables byte for byte.
 //
 // Degraded fabrics (past the paper): with a link or a switch missing some pairs are 3 or more
 // hops apart. The rule above still puts their first hop on VL 0 (it waits only on later hops)
@@ -65,7 +76,25 @@ std::uint8_t hop_vl(int in, int out, unsigned sl) {
     return static_cast<std::uint8_t>(in == kSwitch && out != kFlatFly ? 1 + sl : 0);
 }
 
-constexpr unsigned kMaxLayers = 8; // VLs 1..8: layer 0 and 7 more
+// A degraded product's detours: SL 0 keeps the rule above, SL k >= 1 (layer k - 1) puts every
+// hop on VL 1 + k, its own.
+std::uint8_t product_vl(int in, int out, unsigned sl) {
+    return sl == 0 ? hop_vl(in, out, 0) : static_cast<std::uint8_t>(1 + sl);
+}
+
+constexpr unsigned kMaxLayers = 8; // VLs 1..8: layer 0 and 7 more; a product's VLs 2..9
+
+// Factors of a product path's hops (-1: Slim Fly, d: FlatFly dimension d): whether it keeps
+// DOR's order, the Slim Fly first (at most 2 hops) then each dimension at most once, in order.
+bool in_dor_order(const std::vector<int>& factors) {
+    int last = -2, sf_hops = 0;
+    for (int fct : factors) {
+        if (fct < last || (fct == last && fct >= 0)) return false;
+        sf_hops += fct < 0;
+        last = fct;
+    }
+    return sf_hops <= 2;
+}
 
 class SlimflyEngine final : public Engine {
   public:
@@ -144,7 +173,7 @@ class SlimflyEngine final : public Engine {
         // (distances are symmetric: dist[t * n + y] is t's distance to y), then each LID to
         // the candidate whose port has the fewest destinations so far.
         std::vector<std::uint32_t> cand, cand_start(n + 1), load;
-        std::size_t multi = 0, hops[4] = {0, 0, 0, 0};
+        std::size_t multi = 0, hops[4] = {0, 0, 0, 0}, off_dor = 0;
         bool long_paths = false;
         for (std::uint32_t x = 0; x < n; ++x) {
             const auto around = g.around(x);
@@ -158,6 +187,14 @@ class SlimflyEngine final : public Engine {
                     if (dist[std::size_t(around[k].peer) * n + y] + 1 == dx[y] &&
                         (!product || link_factor[g.start[x] + k] == next_factor))
                         cand.push_back(k);
+                // A degraded product where DOR's next factor has no minimal hop (its link is
+                // missing): any minimal hop; the path then leaves the order (layers below).
+                if (product && cand.size() == cand_start[y]) {
+                    ++off_dor;
+                    for (std::uint32_t k = 0; k < around.size(); ++k)
+                        if (dist[std::size_t(around[k].peer) * n + y] + 1 == dx[y])
+                            cand.push_back(k);
+                }
                 multi += cand.size() - cand_start[y] > 1;
                 ++hops[std::min<std::size_t>(dx[y], 3)];
                 long_paths |= !product && dx[y] >= 3; // a product's long paths are DOR
@@ -182,7 +219,9 @@ class SlimflyEngine final : public Engine {
         }
 
         // Long paths in layers (see the header), by source switch and LID, walking the LFTs.
-        std::vector<std::vector<std::uint8_t>> sl_row(long_paths ? n : 0);
+        // A degraded product's paths that leave DOR's order go in layers of their own.
+        const bool detours = product && off_dor > 0;
+        std::vector<std::vector<std::uint8_t>> sl_row(long_paths || detours ? n : 0);
         std::vector<direct::DependencyLayer> layers;
         std::vector<std::uint32_t> chain;
         const auto next_hop = [&](std::uint32_t v, Lid lid) {
@@ -215,7 +254,44 @@ class SlimflyEngine final : public Engine {
             }
         }
 
-        const unsigned extra = layers.empty() ? 0 : static_cast<unsigned>(layers.size() - 1);
+        std::vector<int> factors;
+        std::size_t layered = 0;
+        for (std::uint32_t x = 0; x < n && detours; ++x) {
+            sl_row[x].assign(lids, 0);
+            for (Lid lid = 1; lid < lids; ++lid) {
+                const std::uint32_t y = target[lid].sw;
+                if (y == kNone || y == x) continue;
+                chain.clear(); // every directed switch link, from the first hop on
+                factors.clear();
+                for (std::uint32_t v = x; v != y;) {
+                    const std::uint32_t t = next_hop(v, lid);
+                    chain.push_back(g.channel(v, t));
+                    factors.push_back(link_factor[chain.back()]);
+                    v = t;
+                }
+                if (in_dor_order(factors)) continue;
+                ++layered;
+                std::size_t layer = 0;
+                while (layer < layers.size() && !layers[layer].add_chain(chain)) ++layer;
+                if (layer == layers.size()) {
+                    if (layer == kMaxLayers)
+                        throw RoutingError(fmt::format(
+                            "slimfly: the detours of the Slim Fly x FlatFly need more than {} "
+                            "layers of VLs (from {} to LID {}): too much of it is missing ({} "
+                            "switches, {} links)",
+                            kMaxLayers, display_name(f, g.node[x]), lid, s.missing_switches.size(),
+                            s.missing_links.size()));
+                    layers.emplace_back(g.incidences.size());
+                    layers.back().add_chain(chain);
+                }
+                sl_row[x][lid] = static_cast<std::uint8_t>(1 + layer);
+            }
+        }
+
+        // A product's layers are SLs 1.. beside SL 0's two VLs; a Slim Fly's layer 0 is VL 1.
+        const unsigned extra = layers.empty() ? 0
+                               : product      ? static_cast<unsigned>(layers.size())
+                                              : static_cast<unsigned>(layers.size() - 1);
         if (extra > 0) {
             r.path_sls = PathSlTable(f.num_port_slots(), r.lids.max_lid());
             for (std::uint32_t x = 0; x < n; ++x)
@@ -234,7 +310,8 @@ class SlimflyEngine final : public Engine {
             r.sl2vl = direct::sl2vl_by_port(
                 f, g, port_class, [](int in, int out, unsigned) { return hop_vl(in, out, 0); }, 16);
         else
-            r.sl2vl = direct::sl2vl_by_port(f, g, port_class, hop_vl, extra + 1);
+            r.sl2vl =
+                direct::sl2vl_by_port(f, g, port_class, product ? product_vl : hop_vl, extra + 1);
         r.data_vls = static_cast<std::uint8_t>(2 + extra);
         r.stats.emplace_back("q", double(s.q));
         r.stats.emplace_back("flatfly_dimensions", double(s.dims.size()));
@@ -244,6 +321,7 @@ class SlimflyEngine final : public Engine {
         r.stats.emplace_back("switch_pairs_2_hops", double(hops[2]));
         r.stats.emplace_back("switch_pairs_3_or_more_hops", double(hops[3]));
         r.stats.emplace_back("vl_layers", double(1 + extra));
+        if (product) r.stats.emplace_back("switch_pairs_off_dor", double(layered));
         direct::add_adaptive_sets(*this, opt, f, r);
         return r;
     }

@@ -12,8 +12,9 @@
 #           and the complete a=6, h=3 (19
 #           groups, 114 switches) without one switch, whose detours take a local hop in the
 #           intermediate group: path SLs and a third VL;
-#   slimfly a Slim Fly x FlatFly (q = 4 times K4, 128 switches; §1.5), pristine (the mapping
-#           takes only complete products).
+#   slimfly a Slim Fly x FlatFly (q = 4 times K4, 128 switches; §1.5), pristine, and without
+#           a switch and 6 random cables (paths that leave DOR's order go on VL layers, path
+#           SLs 1.. per source switch).
 # One CA per switch. For each: the LFTs read back from the switches (dump_fts) equal the
 # offline `ibrt route --lids-from-fabric` tables; opensm's SL2VL dump equals the offline one
 # row for row, and so do the SL2VL tables read from a sample of switches with `smpquery
@@ -298,9 +299,12 @@ gen dfs.net --fail-switch sw-g4-3 dragonfly --a 6 --h 3 --p 1
 
 # Slim Fly x FlatFly (paper 003 §1.5): q = 4 times K4, 128 switches, DOR on 2 VLs.
 gen sfff.net slimfly --q 4 --ff 4 --cas 1
+# Degraded: a switch and 6 random cables missing; the detours (paths that leave DOR's order)
+# go on VL layers beside DOR's two VLs, selected by path SL per source switch.
+gen sfffd.net --seed 1 --fail-links 6 --keep-connected --fail-switch sw-1.2.3-1 slimfly --q 4 --ff 4 --cas 1
 
 for c in t3:torus t3d:torus t4:torus t4d:torus hx:flatfly hxd:flatfly hc:flatfly hcd:flatfly hcl:flatfly \
-    df:dragonfly dfd:dragonfly dfl:dragonfly dfs:dragonfly sfff:slimfly; do
+    df:dragonfly dfd:dragonfly dfl:dragonfly dfs:dragonfly sfff:slimfly sfffd:slimfly; do
     # E2E_CASES="hc live" runs only those (for debugging); the default is all of them.
     [[ " ${E2E_CASES:-${c%%:*}} " == *" ${c%%:*} "* ]] || continue
     run_case "${c%%:*}" "${c#*:}" "${c%%:*}.net"

@@ -3,6 +3,7 @@
 // recognised with its q and FlatFly factor, and the recovered coordinates are the generator's
 // up to an automorphism of the MMS graph and a renumbering of each FlatFly dimension; the other
 // families are not taken for products.
+#include "../fabric/damaged.hpp"
 #include "fabric/generators/hyperx.hpp"
 #include "fabric/generators/slimfly.hpp"
 #include "fabric/generators/torus.hpp"
@@ -82,7 +83,7 @@ TEST_CASE("slimfly x flatfly: the coordinates check fails on a wrong reading",
     CHECK_FALSE(matches_generator(m.shape, m.truth));
 }
 
-TEST_CASE("slimfly x flatfly: a degraded product is not mapped, and says why",
+TEST_CASE("slimfly x flatfly: a product missing one Slim Fly cable names it",
           "[mapping][slimfly]") {
     const Fabric full = product(4, {3});
     // Without one Slim Fly cable (its two switches differ in (t, x, y), the label's first part).
@@ -107,9 +108,51 @@ TEST_CASE("slimfly x flatfly: a degraded product is not mapped, and says why",
         }
     REQUIRE(removed);
     const Fabric f = std::move(b).build();
-    const Shape s = map_fabric(f);
-    CHECK(s.family == Family::Unknown);
-    CHECK(s.why_not.find("Slim Fly x FlatFly") != std::string::npos);
+    const SwitchLinks g = switch_links(f);
+    const Shape s = map_fabric(f, g, link_classes(g));
+    INFO(s.why_not);
+    REQUIRE(s.family == Family::SlimFly);
+    CHECK(s.q == 4);
+    CHECK(s.missing_switches.empty());
+    REQUIRE(s.missing_links.size() == 1);
+    const MissingLink& m = s.missing_links[0];
+    CHECK(m.cables == 0);
+    // Same FlatFly coordinate, different Slim Fly vertices.
+    CHECK(s.coord[m.a][3] == s.coord[m.b][3]);
+    CHECK_FALSE(std::equal(s.coord[m.a].begin(), s.coord[m.a].begin() + 3, s.coord[m.b].begin()));
+    CHECK(matches_generator(s, generator_coords(f, g)));
+}
+
+// Random missing cables (and a switch) as `ibrt gen --fail-links N --fail-switches 1
+// --keep-connected` makes them: near-cliques and one smaller piece in the FlatFly classes.
+TEST_CASE("slimfly x flatfly: degraded products map with their missing switch and cables",
+          "[mapping][slimfly]") {
+    struct Case {
+        int q;
+        std::vector<int> k;
+        double links, switches;
+    };
+    for (const Case& c : {Case{4, {4}, 6, 0}, Case{4, {4}, 6, 1}, Case{3, {3}, 4, 0},
+                          Case{3, {3}, 4, 1}, Case{4, {3, 3}, 8, 1}})
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            const auto [f, rep] = test::damaged(product(c.q, c.k), c.links, c.switches, seed);
+            const Mapped m = map_relabelled(f, seed);
+            INFO("q = " << c.q << " FlatFly dims " << c.k.size() << " switches " << c.switches
+                        << " seed " << seed << ": " << m.shape.why_not);
+            REQUIRE(m.shape.family == Family::SlimFly);
+            CHECK(m.shape.q == c.q);
+            std::vector<int> want = c.k;
+            std::sort(want.begin(), want.end());
+            CHECK(sorted_k(m.shape) == want);
+            CHECK(m.shape.missing_switches.size() == rep.removed_switches.size());
+            CHECK(m.shape.missing_links.size() == rep.removed_links.size());
+            for (const MissingLink& l : m.shape.missing_links) CHECK(l.cables == 0);
+            CHECK(matches_generator(m.shape, m.truth));
+            // The missing switch's coordinates are the ones no switch has.
+            for (const auto& x : m.shape.missing_switches)
+                CHECK(std::find(m.shape.coord.begin(), m.shape.coord.end(), x) ==
+                      m.shape.coord.end());
+        }
 }
 
 TEST_CASE("slimfly x flatfly: FlatFlies, tori with rings of 3 and plain Slim Flies keep their "

@@ -175,3 +175,51 @@ TEST_CASE("slimfly: Slim Fly x FlatFly products route minimally by DOR on two VL
         CHECK_FALSE(check::check_credit_loops(f, test::fold_vl(r, 1, 0)).loops.empty());
     }
 }
+
+// Degraded products (past the paper): where DOR's next factor has no minimal hop the path
+// takes another one and leaves the order; such paths go on layers of their own VLs (2, 3, ...)
+// selected by path SL per source switch, every other path keeps the two VLs of DOR.
+TEST_CASE("slimfly: degraded Slim Fly x FlatFly products route their detours on layers of VLs",
+          "[slimfly]") {
+    struct Case {
+        int q;
+        std::vector<int> k;
+        double links, switches;
+    };
+    std::size_t with_detours = 0;
+    for (const Case& c :
+         {Case{4, {4}, 6, 0}, Case{4, {4}, 6, 1}, Case{3, {3}, 4, 1}, Case{4, {3, 3}, 8, 1}})
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            gen::SlimFlyParams p;
+            p.q = c.q;
+            p.cas_per_switch = 1;
+            p.ff_k = c.k;
+            const auto [d, rep] = test::damaged(gen::slimfly(p), c.links, c.switches, seed);
+            const Fabric f = test::relabel(d, seed).fabric;
+            INFO("q = " << c.q << " FlatFly dims " << c.k.size() << " switches " << c.switches
+                        << " seed " << seed);
+            const Routing r = test::route_with("slimfly", f);
+            CHECK(clean(f, r)); // every pair reached, minimal, no credit loop
+            CHECK(stat(r, "missing_switches") == double(rep.removed_switches.size()));
+            CHECK(stat(r, "missing_links") == double(rep.removed_links.size()));
+            const auto layers = static_cast<unsigned>(stat(r, "vl_layers"));
+            CHECK(r.data_vls == 1 + layers);
+            CHECK(r.data_vls <= 8);
+            std::set<int> want;
+            for (unsigned vl = 0; vl <= layers; ++vl) want.insert(int(vl));
+            CHECK(vls_used(r) == want);
+            if (layers > 1) {
+                ++with_detours;
+                CHECK(stat(r, "switch_pairs_off_dor") > 0);
+                CHECK(r.path_sls.max_sl() == layers - 1);
+                // Too few VLs for the layers: declined by Engine::route.
+                const auto e = make_engine("slimfly");
+                EngineOptions opt;
+                opt.default_data_vls = 2;
+                CHECK_THROWS_AS(e->route(f, nullptr, opt), RoutingError);
+            } else {
+                CHECK(r.path_sls.empty());
+            }
+        }
+    CHECK(with_detours > 0);
+}
