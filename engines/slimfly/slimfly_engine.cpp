@@ -29,12 +29,16 @@
 // link or switch is missing) the switch takes any minimal one, so the path leaves DOR's order
 // and the argument above no longer covers it. Every path that leaves it (walked on the LFTs:
 // its hops' factors not the Slim Fly's at most two hops then each FlatFly dimension at most
-// once, in order) goes, from its first hop on, into the first of further layers
-// (engines/direct/dependency_layer.hpp) whose channel dependencies stay acyclic with it;
-// layer k is path SL 1 + k (per source switch and LID) with every hop on VL 2 + k. The other
-// paths keep SL 0 and the two VLs above (they are paths of the complete product, so its
-// argument holds for them). A product needs 2 + layers VLs; a pristine one has no detour and
-// keeps its tables byte for byte.
+// once, in order) goes into the first of further layers (engines/direct/dependency_layer.hpp)
+// whose channel dependencies stay acyclic with it; layer k is path SL 1 + k (per source switch
+// and LID), its first hop (entered from a host) on VL 0 like every first hop, the rest on VL
+// 2 + k. The other paths keep SL 0 and the two VLs above (they are paths of the complete
+// product, so its argument holds for them; a Slim Fly link on VL 0 is still entered only from
+// a host). Deadlock free: a layered path's first hop adds only dependencies from VL 0 to its
+// layer's VL, and a layer's VL leads only to itself (and hosts), so a cycle would have to lie
+// within VL 0 and 1 (the complete product's) or within one layer (acyclic by construction).
+// A product needs 2 + layers VLs; a pristine one has no detour and keeps its tables byte for
+// byte.
 //
 // Degraded fabrics (past the paper): with a link or a switch missing some pairs are 3 or more
 // hops apart. The rule above still puts their first hop on VL 0 (it waits only on later hops)
@@ -76,10 +80,10 @@ std::uint8_t hop_vl(int in, int out, unsigned sl) {
     return static_cast<std::uint8_t>(in == kSwitch && out != kFlatFly ? 1 + sl : 0);
 }
 
-// A degraded product's detours: SL 0 keeps the rule above, SL k >= 1 (layer k - 1) puts every
-// hop on VL 1 + k, its own.
+// A degraded product's detours: SL 0 keeps the rule above, SL k >= 1 (layer k - 1) puts the
+// first hop on VL 0 and every later hop on VL 1 + k, its own.
 std::uint8_t product_vl(int in, int out, unsigned sl) {
-    return sl == 0 ? hop_vl(in, out, 0) : static_cast<std::uint8_t>(1 + sl);
+    return sl == 0 || in == kHost ? hop_vl(in, out, 0) : static_cast<std::uint8_t>(1 + sl);
 }
 
 constexpr unsigned kMaxLayers = 8; // VLs 1..8: layer 0 and 7 more; a product's VLs 2..9
@@ -261,12 +265,13 @@ class SlimflyEngine final : public Engine {
             for (Lid lid = 1; lid < lids; ++lid) {
                 const std::uint32_t y = target[lid].sw;
                 if (y == kNone || y == x) continue;
-                chain.clear(); // every directed switch link, from the first hop on
+                chain.clear(); // the directed links from the second hop on (the first is on VL 0)
                 factors.clear();
                 for (std::uint32_t v = x; v != y;) {
                     const std::uint32_t t = next_hop(v, lid);
-                    chain.push_back(g.channel(v, t));
-                    factors.push_back(link_factor[chain.back()]);
+                    const std::uint32_t ch = g.channel(v, t);
+                    if (v != x) chain.push_back(ch);
+                    factors.push_back(link_factor[ch]);
                     v = t;
                 }
                 if (in_dor_order(factors)) continue;
@@ -321,7 +326,7 @@ class SlimflyEngine final : public Engine {
         r.stats.emplace_back("switch_pairs_2_hops", double(hops[2]));
         r.stats.emplace_back("switch_pairs_3_or_more_hops", double(hops[3]));
         r.stats.emplace_back("vl_layers", double(1 + extra));
-        if (product) r.stats.emplace_back("switch_pairs_off_dor", double(layered));
+        if (product) r.stats.emplace_back("paths_off_dor", double(layered));
         direct::add_adaptive_sets(*this, opt, f, r);
         return r;
     }
