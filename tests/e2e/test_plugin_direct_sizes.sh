@@ -14,7 +14,7 @@
 #           intermediate group: path SLs and a third VL;
 #   slimfly a Slim Fly x FlatFly (q = 4 times K4, 128 switches; §1.5), pristine, and without
 #           a switch and 6 random cables (paths that leave DOR's order go on VL layers, path
-#           SLs 1.. per source switch).
+#           SLs 1.. per source switch; `ibrt map` names the missing switch and 6 links).
 # One CA per switch. For each: the LFTs read back from the switches (dump_fts) equal the
 # offline `ibrt route --lids-from-fabric` tables; opensm's SL2VL dump equals the offline one
 # row for row, and so do the SL2VL tables read from a sample of switches with `smpquery
@@ -302,6 +302,10 @@ gen sfff.net slimfly --q 4 --ff 4 --cas 1
 # Degraded: a switch and 6 random cables missing; the detours (paths that leave DOR's order)
 # go on VL layers beside DOR's two VLs, selected by path SL per source switch.
 gen sfffd.net --seed 1 --fail-links 6 --keep-connected --fail-switch sw-1.2.3-1 slimfly --q 4 --ff 4 --cas 1
+"$IBRT" map sfffd.net >sfffd.map || e2e_fail "ibrt map sfffd.net: exit $?"
+grep -q '^times a FlatFly: K = 4' sfffd.map && grep -qx 'missing switches: 1' sfffd.map &&
+    grep -qx '  at (1,2,3,1)' sfffd.map && grep -qx 'missing links: 6' sfffd.map ||
+    e2e_fail "ibrt map does not report sfffd.net as the product without its switch and 6 links: $(head -c 600 sfffd.map)"
 
 for c in t3:torus t3d:torus t4:torus t4d:torus hx:flatfly hxd:flatfly hc:flatfly hcd:flatfly hcl:flatfly \
     df:dragonfly dfd:dragonfly dfl:dragonfly dfs:dragonfly sfff:slimfly sfffd:slimfly; do
