@@ -10,7 +10,7 @@ struct Named {
     Selection s;
     std::string_view name;
 };
-constexpr std::array<Named, 10> kNames{{
+constexpr std::array<Named, 11> kNames{{
     {Selection::FirstFree, "ff"},
     {Selection::SwitchPriority, "ssp"},
     {Selection::DestinationPriority, "sdp"},
@@ -21,6 +21,7 @@ constexpr std::array<Named, 10> kNames{{
     {Selection::RandomPriority, "rp"},
     {Selection::TwoRandomChoices, "anca"},
     {Selection::LeastLoaded, "least-loaded"},
+    {Selection::Oblivious, "oblivious"},
 }};
 
 // Paper 004: the preferred candidate, else the first that fits after it, round the class.
@@ -84,6 +85,8 @@ std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
         return rotative_search(c, key.counter % k);
     case Selection::RandomPriority:
         return rotative_search(c, std::uint32_t(rng.below(k)));
+    case Selection::Oblivious:
+        return std::uint32_t(rng.below(k));
     case Selection::MoreCredits: {
         std::uint32_t best = k;
         for (std::uint32_t j = 0; j < k; ++j) {

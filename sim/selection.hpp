@@ -12,7 +12,9 @@
 // candidates drawn, the one with more credits taken) and NVIDIA-style least loaded (fewest
 // packets bound to the output, then most credits). MC and least loaded break ties round the
 // class from CP's counter: a fixed tie-break (the first candidate) would make them first-free
-// whenever the links are idle, i.e. at every low load.
+// whenever the links are idle, i.e. at every low load. Oblivious is not adaptive: a uniformly
+// random candidate of the best class, which the packet then waits for even when another could
+// take it now (BookSim's `nca`, a random up port per hop; RP is its adaptive counterpart).
 #pragma once
 
 #include "fabric/generators/rng.hpp"
@@ -36,6 +38,7 @@ enum class Selection : std::uint8_t {
     RandomPriority,           // RP
     TwoRandomChoices,         // BookSim's anca
     LeastLoaded,              // NVIDIA-style adaptive routing
+    Oblivious, // BookSim's nca: uniformly random, bound whether or not it can take the packet
 };
 std::string_view to_string(Selection s); // "ff", "ssp", ..., "anca", "least-loaded"
 std::optional<Selection> parse_selection(std::string_view name);
@@ -67,7 +70,7 @@ struct SelectionKey {
 };
 
 // Picks a candidate among c (one priority class, in its rotative order), at least one of which
-// fits; returns its index. `rng` serves RP and two random choices only.
+// fits (Oblivious: any); returns its index. `rng` serves RP and two random choices only.
 std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
                                const SelectionKey& key, gen::Rng& rng);
 

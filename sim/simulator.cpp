@@ -1212,7 +1212,10 @@ bool Network::bind_head(std::uint32_t b) {
     const auto cands = rf_->set(cset_[q.head]);
     views_.assign(cands.size(), CandidateView{});
     cand_vls_.assign(cands.size(), 0);
-    int best = 256; // the best priority class with a candidate that can take the packet
+    // The best priority class with a candidate that can take the packet (Oblivious: with a
+    // candidate: the packet waits for the one drawn).
+    const bool oblivious = cfg_.selection == Selection::Oblivious;
+    int best = 256;
     for (std::size_t j = 0; j < cands.size(); ++j) {
         const PortNum outp = cands[j].port;
         if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
@@ -1222,7 +1225,7 @@ bool Network::bind_head(std::uint32_t b) {
         if (ovl >= V_) continue;
         views_[j].fits = vc_router_ ? vc_free(first + outp, p.credits)
                                     : room(first + outp, ovl) >= std::int32_t(p.credits);
-        if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
+        if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
     }
     if (best == 256) {
         if (!unbound_flag_[b]) {

@@ -1,8 +1,8 @@
 #!/bin/sh
 # ibrt's simulator against BookSim2 (issue 14, "Agreement with BookSim2"): BookSim's `fattree`
 # k=4 n=4 with `nca` (a uniformly random up port per hop) against ibrt's extended switch on
-# `ibrt gen kary-ntree --k 4 --n 4` with slid's adaptive up phase under RP (a random preferred
-# up port) — the same path distribution — in ibrt's IB mode and in its VC-router mode with
+# `ibrt gen kary-ntree --k 4 --n 4` with slid's up phase as forwarding sets under the oblivious
+# selection (a uniformly random up port per hop, waited for: `nca` itself) in ibrt's IB mode and in its VC-router mode with
 # BookSim's router (--vc-router --vc-release sent: wait_for_tail_credit = 0;
 # --vc-alloc-gap-ns 1.024: the non-speculative VC-then-switch allocation turnaround of one
 # cycle; --vc-input-first: the separable input-first switch allocator). Zero-load latency
@@ -51,9 +51,9 @@ CFG
 ibrt_run() { # vcs pattern rate mode... -> "accepted latency_cycles"
     vcs=$1 pat=$2 rate=$3
     shift 3
-    "$IBRT" sim --fabric "$NET" --engine slid --engine-opt adaptive_up=true --selection rp \
+    "$IBRT" sim --fabric "$NET" --engine slid --engine-opt adaptive_up=true --selection oblivious \
         --packet-bytes 64 --credit-unit 64 --ns-per-byte 0.016 --fly-ns 1.024 --routing-ns 3.072 \
-        --credit-delay-ns 2.048 --buffer-bytes 1024 --vls "$vcs" --sl spread --load "$rate" \
+        --credit-delay-ns 2.048 --buffer-bytes 1024 --vls "$vcs" --sl spread --pattern "$pat" --load "$rate" \
         --warmup-us 5 --measure-us 20 --drain-us 5 --csv -q "$@" 2>/dev/null |
         awk -F, 'NR == 2 {printf "%s %.2f\n", $3, $5 / 1.024}'
 }

@@ -1,6 +1,7 @@
 // Selection functions (sim/selection.hpp; paper 004 §4) on hand-made congestion views: the
 // preferred candidate of each, the linear rotative search past candidates without room, MC's
-// most credits with ties broken round the class, and the draws of RP and two random choices.
+// most credits with ties broken round the class, and the draws of RP, two random choices and
+// the oblivious selection.
 #include "sim/selection.hpp"
 
 #include <catch2/catch.hpp>
@@ -86,4 +87,16 @@ TEST_CASE("RP and two random choices draw only candidates with room, all of them
     CHECK(two[0] == 0);
     CHECK(two[2] == Approx(2000).margin(150));
     CHECK(two[3] == Approx(1000).margin(150));
+}
+
+TEST_CASE("Oblivious draws every candidate uniformly, with room or not") {
+    // BookSim's nca: the packet waits for the drawn candidate (sim/simulator.cpp binds it even
+    // when it cannot take the packet now), so congestion does not bend the draw as it does RP's.
+    gen::Rng rng(7);
+    SelectionKey key;
+    std::vector<CandidateView> c = {{true, 1, 0}, {false, 0, 0}, {true, 8, 0}, {true, 3, 0}};
+    int n[4] = {};
+    for (int i = 0; i < 4000; ++i) ++n[select_candidate(Selection::Oblivious, c, key, rng)];
+    for (int k : n) CHECK(k == Approx(1000).margin(120));
+    CHECK(parse_selection("oblivious") == Selection::Oblivious);
 }
