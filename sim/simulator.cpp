@@ -1272,7 +1272,8 @@ bool Network::bind_head(std::uint32_t b) {
     }
     SelectionKey key;
     key.counter = routed_[m];
-    if (const TreeCoords& t = rf_->tree; !t.empty()) {
+    // Only the preferred-link functions read the coordinates (three more tables to read).
+    if (const TreeCoords& t = rf_->tree; !t.empty() && needs_tree_coords(cfg_.selection)) {
         key.switch_digit = t.switch_digit[m];
         key.source_digit0 = t.ca_digit(p.src, 1);
         key.dest_digit0 = t.ca_digit(p.dst, 1);
@@ -1309,8 +1310,20 @@ void Network::rebind(PortId output) {
     rebind_rr_[m] = (start + 1) % np;
     for (std::uint32_t k = 0; k < np && unbound_[m]; ++k) {
         const PortId i = first + 1 + (start + k) % np;
-        for (std::uint32_t v = 0; v < V_; ++v)
-            if (unbound_ports_[i * V_ + v] & bit) bind_head(i * V_ + v);
+        for (std::uint32_t v = 0; v < V_; ++v) {
+            const std::uint32_t b = i * V_ + v;
+            if (!(unbound_ports_[b] & bit)) continue;
+            // Its other candidates had no room when it was last refused and have gained none
+            // since: without room for it here either, it would be refused again. (A VC
+            // router's heads take any free VC, its own test.)
+            if (!vc_router_) {
+                bool fits = false;
+                for (std::uint32_t x = 0; x < V_ && !fits; ++x)
+                    fits = room(output, x) >= std::int32_t(bufs_[b].need);
+                if (!fits) continue;
+            }
+            bind_head(b);
+        }
     }
 }
 
