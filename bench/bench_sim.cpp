@@ -18,6 +18,8 @@
 // (BECN packets count as packet-hops).
 //
 //   bench_sim [--large] [--static] [--cc] [--repeat N]  (--static: without the adaptive runs)
+//   bench_sim --only slid|SELECTION [--repeat N]  (one FT(16,3) slid run, static or adaptive
+//   under that selection function: a process to time against another build)
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "sim/simulator.hpp"
@@ -129,6 +131,7 @@ double run(int m, int n, sim::Time simulated_ns, int vls, int repeat, const char
 int main(int argc, char** argv) {
     bool large = false, adaptive = true, cc = false;
     int repeat = 1;
+    const char* only = nullptr;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--large") == 0) {
             large = true;
@@ -138,10 +141,27 @@ int main(int argc, char** argv) {
             cc = true;
         } else if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
             repeat = std::max(1, std::atoi(argv[++i]));
+        } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            only = argv[++i];
         } else {
-            fmt::print(stderr, "usage: bench_sim [--large] [--static] [--cc] [--repeat N]\n");
+            fmt::print(stderr, "usage: bench_sim [--large] [--static] [--cc] [--repeat N] "
+                               "[--only slid|SELECTION]\n");
             return 2;
         }
+    }
+    if (only) {
+        if (std::strcmp(only, "slid") == 0) {
+            run(16, 3, 100 * 1000, 1, repeat, "slid");
+            return 0;
+        }
+        const auto sel = sim::parse_selection(only);
+        if (!sel) {
+            fmt::print(stderr, "bench_sim: --only takes slid or one of {}\n",
+                       sim::selection_names());
+            return 2;
+        }
+        run(16, 3, 100 * 1000, 1, repeat, "slid", sel);
+        return 0;
     }
     const double plain = run(16, 3, 100 * 1000, 1, repeat);
     if (cc) {

@@ -79,6 +79,23 @@ class RoutingFunction {
         return entries_[std::size_t(table_of_[k]) * (std::size_t(max_lid_) + 1) + dlid];
     }
 
+    // The same lookup in two steps, for the simulator: the entry's index (kNoEntry when
+    // lookup would give kNoSet at once, or the index needs more than 32 bits), computed when
+    // the packet is sent, from tables small enough to stay cached; then, when the packet is
+    // routed, the entry itself, whose cache line the event loop fetched ahead of time.
+    static constexpr std::uint32_t kNoEntry = ~std::uint32_t(0);
+    std::uint32_t entry_index(NodeId sw, unsigned in_vl, PortNum in_port, Lid dlid) const {
+        if (dlid > max_lid_ || sw >= key_begin_.size() - 1) return kNoEntry;
+        const std::uint32_t k = key_begin_[sw] +
+                                (vl_keys_ > 1 ? in_vl % vl_keys_ : 0) * ports_[sw] +
+                                (by_in_port_ ? in_port : 0);
+        if (k >= key_begin_[sw + 1]) return kNoEntry;
+        const std::size_t i = std::size_t(table_of_[k]) * (std::size_t(max_lid_) + 1) + dlid;
+        return i < kNoEntry ? std::uint32_t(i) : kNoEntry;
+    }
+    std::uint32_t entry(std::uint32_t index) const { return entries_[index]; }
+    const void* entry_address(std::uint32_t index) const { return entries_.data() + index; }
+
     Lid max_lid() const { return max_lid_; }
     unsigned vl_keys() const { return vl_keys_; }
     bool by_in_port() const { return by_in_port_; }

@@ -27,10 +27,9 @@ constexpr std::array<Named, 11> kNames{{
 // Paper 004: the preferred candidate, else the first that fits after it, round the class.
 std::uint32_t rotative_search(std::span<const CandidateView> c, std::uint32_t preferred) {
     const auto k = std::uint32_t(c.size());
-    for (std::uint32_t j = 0; j < k; ++j) {
-        const std::uint32_t i = (preferred + j) % k;
+    // preferred < k: wrapping by a compare, not a division per candidate.
+    for (std::uint32_t j = 0, i = preferred; j < k; ++j, i = i + 1 == k ? 0 : i + 1)
         if (c[i].fits) return i;
-    }
     return 0; // unreachable: the caller guarantees one fits
 }
 
@@ -88,9 +87,9 @@ std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
     case Selection::Oblivious:
         return std::uint32_t(rng.below(k));
     case Selection::MoreCredits: {
+        // Round the class from the counter: one division, not one per candidate.
         std::uint32_t best = k;
-        for (std::uint32_t j = 0; j < k; ++j) {
-            const std::uint32_t i = (key.counter + j) % k;
+        for (std::uint32_t j = 0, i = key.counter % k; j < k; ++j, i = i + 1 == k ? 0 : i + 1) {
             if (c[i].fits && (best == k || c[i].room_all > c[best].room_all)) best = i;
         }
         return best;
@@ -108,8 +107,7 @@ std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
     }
     case Selection::LeastLoaded: {
         std::uint32_t best = k;
-        for (std::uint32_t j = 0; j < k; ++j) {
-            const std::uint32_t i = (key.counter + j) % k;
+        for (std::uint32_t j = 0, i = key.counter % k; j < k; ++j, i = i + 1 == k ? 0 : i + 1) {
             if (!c[i].fits) continue;
             if (best == k || c[i].queued < c[best].queued ||
                 (c[i].queued == c[best].queued && c[i].room_all > c[best].room_all))

@@ -58,7 +58,7 @@ std::string us_text(Time ps) {
 enum EventType : std::uint8_t {
     kGen,      // a = CA, b = destination CA: generate the next message
     kTrace,    // a = trace index
-    kReady,    // a = packet, b = input slot, c = FlatLft cell: head arrived and routed
+    kReady,    // a = packet, b = input slot, c = FlatLft cell or RF entry_index: routed
     kDeliver,  // a = packet, b = CA port slot: tail arrived at the destination
     kOutFree,  // a = output slot, b = input buffer (slot * V + vl), c = credits to return
     kCredit,   // a = output slot, b = VL, c = credits
@@ -231,7 +231,8 @@ class Network {
     // when the packet reaches the head of its input buffer (bind_head), by the selection
     // function among the best priority class that has room. A head nothing could take is
     // offered again whenever an output of its switch gains room (rebind).
-    void on_ready_adaptive(std::uint32_t h, PortId d);
+    // `entry`: RoutingFunction::entry_index of the packet at d, computed when it was sent.
+    void on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry);
     bool bind_head(std::uint32_t b);
     void rebind(PortId output);
     // The VL a packet at `m` (in by `inp`) takes out of `outp` under the routing function.
@@ -258,7 +259,10 @@ class Network {
     static constexpr std::size_t kPrefetchAhead = 2;
     [[gnu::always_inline]] void prefetch_for(const Event& x) const {
         if (x.type == kReady) {
-            prefetch(flat_.address(x.c));
+            if (!rf_)
+                prefetch(flat_.address(x.c));
+            else if (x.c != RoutingFunction::kNoEntry)
+                prefetch(rf_->entry_address(x.c));
             prefetch(&pkts_[x.a]);
             prefetch(&sl_[x.b]);
             prefetch(&bufs_[x.b * V_]);
@@ -406,7 +410,12 @@ class Network {
     // head is waiting unbound, and per switch how many such heads it has; the CP counters.
     std::vector<std::uint32_t> cset_;
     std::vector<std::int32_t> claimed_; // per output slot x VL: credits of the heads bound to it
-    std::vector<std::uint8_t> unbound_flag_;
+    // Per input buffer, 0 while its head is not waiting unbound, else bit p - 1 set for each
+    // port p among the head's candidates (all bits: see bind_head). Room grows only where a
+    // credit or a freed output buffer or VC calls rebind, so a head none of whose candidates
+    // is that output would only be refused again: rebind skips it (MC left many such heads,
+    // each re-offered at every credit of its switch).
+    std::vector<std::uint64_t> unbound_ports_;
     std::vector<std::uint32_t> unbound_, routed_, rebind_rr_;
     gen::Rng selection_rng_{0};
     std::vector<CandidateView> views_, class_views_;
@@ -696,7 +705,7 @@ void Network::setup() {
              rf_->tree.ca_digits.size() != std::size_t(N_) * rf_->tree.height))
             throw std::invalid_argument("the forwarding sets' tree coordinates are not this "
                                         "fabric's");
-        unbound_flag_.assign(bufs_.size(), 0);
+        unbound_ports_.assign(bufs_.size(), 0);
         claimed_.assign(bufs_.size(), 0);
         unbound_.assign(f_.num_nodes(), 0);
         routed_.assign(f_.num_nodes(), 0);
@@ -1094,7 +1103,10 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     const PortId d = sl_[o].peer;
     p.tail = start + fly_ + ser;
     if (sl_[d].sw) {
-        const std::uint32_t cell = rf_ ? 0 : flat_.cell(sl_[d].node, p.dlid);
+        // With a routing function: the index of the packet's candidate-set entry (the VL it
+        // arrives on is ovl).
+        const std::uint32_t cell = rf_ ? rf_->entry_index(sl_[d].node, ovl, sl_[d].pnum, p.dlid)
+                                       : flat_.cell(sl_[d].node, p.dlid);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
         q_.push(p.tail, kDeliver, h, d);
@@ -1168,14 +1180,15 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     if (push_fifo(d * V_ + p.vl, h)) head_bound(p.out, inp, p.out_vl, p.credits);
 }
 
-void Network::on_ready_adaptive(std::uint32_t h, PortId d) {
+void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) {
     Packet& p = pkts_[h];
     const Slot& in = sl_[d];
     const NodeId m = in.node;
     const PortNum inp = in.pnum;
     const PortId first = d - inp;
     if (p.hops > cfg_.max_hops) return drop(h, d);
-    const std::uint32_t set = rf_->lookup(m, p.vl, inp, p.dlid);
+    const std::uint32_t set =
+        entry != RoutingFunction::kNoEntry ? rf_->entry(entry) : rf_->lookup(m, p.vl, inp, p.dlid);
     if (set == RoutingFunction::kNoSet) return drop(h, d);
     const auto cands = rf_->set(set);
     // A candidate without a cable or on a VL the ports do not run is none; a set with none
@@ -1216,6 +1229,7 @@ bool Network::bind_head(std::uint32_t b) {
     // candidate: the packet waits for the one drawn).
     const bool oblivious = cfg_.selection == Selection::Oblivious;
     int best = 256;
+    std::uint64_t ports = 0;
     for (std::size_t j = 0; j < cands.size(); ++j) {
         const PortNum outp = cands[j].port;
         if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
@@ -1223,13 +1237,17 @@ bool Network::bind_head(std::uint32_t b) {
         const std::uint8_t ovl = vc_router_ ? 0 : candidate_vl(m, in.nports, in.pnum, outp, p);
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
+        ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
         views_[j].fits = vc_router_ ? vc_free(first + outp, p.credits)
                                     : room(first + outp, ovl) >= std::int32_t(p.credits);
         if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
     }
     if (best == 256) {
-        if (!unbound_flag_[b]) {
-            unbound_flag_[b] = 1;
+        if (!unbound_ports_[b]) {
+            // A VC router's VC also frees when its allocation gap ends, with no event of that
+            // output in between: such heads are offered at every rebind, as are those on
+            // switches of more than 64 ports.
+            unbound_ports_[b] = vc_router_ || ports == 0 ? ~0ull : ports;
             ++unbound_[m];
         }
         return false;
@@ -1257,7 +1275,8 @@ bool Network::bind_head(std::uint32_t b) {
     }
     SelectionKey key;
     key.counter = routed_[m];
-    if (const TreeCoords& t = rf_->tree; !t.empty()) {
+    // Only the preferred-link functions read the coordinates (three more tables to read).
+    if (const TreeCoords& t = rf_->tree; !t.empty() && needs_tree_coords(cfg_.selection)) {
         key.switch_digit = t.switch_digit[m];
         key.source_digit0 = t.ca_digit(p.src, 1);
         key.dest_digit0 = t.ca_digit(p.dst, 1);
@@ -1267,8 +1286,8 @@ bool Network::bind_head(std::uint32_t b) {
     const std::uint32_t pick =
         class_idx_[select_candidate(cfg_.selection, class_views_, key, selection_rng_)];
     ++routed_[m];
-    if (unbound_flag_[b]) {
-        unbound_flag_[b] = 0;
+    if (unbound_ports_[b]) {
+        unbound_ports_[b] = 0;
         --unbound_[m];
     }
     const PortId o = first + cands[pick].port;
@@ -1280,18 +1299,34 @@ bool Network::bind_head(std::uint32_t b) {
     return true;
 }
 
-// An output of this switch gained room: offer it to the heads nothing could take, input ports
-// in turn from a rotating start so that no input is always first.
+// An output of this switch gained room: offer it to the heads nothing could take that have it
+// among their candidates, input ports in turn from a rotating start so that no input is always
+// first. The others would be refused (unbound_ports_), so the bindings are those of offering
+// every unbound head.
 void Network::rebind(PortId output) {
     const NodeId m = sl_[output].node;
-    const PortId first = output - sl_[output].pnum;
+    const PortNum op = sl_[output].pnum;
+    const PortId first = output - op;
     const std::uint32_t np = sl_[output].nports;
+    const std::uint64_t bit = op <= 64 ? 1ull << (op - 1) : ~0ull;
     const std::uint32_t start = rebind_rr_[m];
     rebind_rr_[m] = (start + 1) % np;
     for (std::uint32_t k = 0; k < np && unbound_[m]; ++k) {
         const PortId i = first + 1 + (start + k) % np;
-        for (std::uint32_t v = 0; v < V_; ++v)
-            if (unbound_flag_[i * V_ + v]) bind_head(i * V_ + v);
+        for (std::uint32_t v = 0; v < V_; ++v) {
+            const std::uint32_t b = i * V_ + v;
+            if (!(unbound_ports_[b] & bit)) continue;
+            // Its other candidates had no room when it was last refused and have gained none
+            // since: without room for it here either, it would be refused again. (A VC
+            // router's heads take any free VC, its own test.)
+            if (!vc_router_) {
+                bool fits = false;
+                for (std::uint32_t x = 0; x < V_ && !fits; ++x)
+                    fits = room(output, x) >= std::int32_t(bufs_[b].need);
+                if (!fits) continue;
+            }
+            bind_head(b);
+        }
     }
 }
 
@@ -1886,7 +1921,7 @@ void Network::handle(const Event& e) {
         break;
     case kReady:
         if (rf_)
-            on_ready_adaptive(e.a, e.b);
+            on_ready_adaptive(e.a, e.b, e.c);
         else
             on_ready(e.a, e.b, e.c);
         break;
