@@ -270,25 +270,21 @@ class DragonflyEngine final : public Engine {
                         layers.emplace_back(g.incidences.size());
                         seed_last_vl(layers[0]);
                     }
-                    std::size_t layer = 0;
-                    while (layer < layers.size() && !layers[layer].add_chain(chain)) ++layer;
-                    if (layer == layers.size()) {
-                        if (layer == max_layers)
-                            throw RoutingError(fmt::format(
-                                "dragonfly: the paths around {} missing local and {} missing "
-                                "global links need more than {}: {} VLs for the Static routing "
-                                "and {} layers for the paths that leave its order (from {} to "
-                                "{}), the first on its last VL, the others on one more each; too "
-                                "much of the Dragonfly is missing",
-                                s.missing_links.size(), s.missing_global_links,
-                                base_sls + max_layers == 16
-                                    ? std::string("16 SLs")
-                                    : fmt::format("the ports' {} data VLs", max_vls),
-                                plan.vls, max_layers + 1, display_name(f, g.node[x]),
-                                display_name(f, g.node[y])));
-                        layers.emplace_back(g.incidences.size());
-                        layers.back().add_chain(chain);
-                    }
+                    const std::size_t layer =
+                        direct::place_on_layer(layers, chain, g.incidences.size(), max_layers);
+                    if (layer == layers.size())
+                        throw RoutingError(fmt::format(
+                            "dragonfly: the paths around {} missing local and {} missing "
+                            "global links need more than {}: {} VLs for the Static routing "
+                            "and {} layers for the paths that leave its order (from {} to "
+                            "{}), the first on its last VL, the others on one more each; too "
+                            "much of the Dragonfly is missing",
+                            s.missing_links.size(), s.missing_global_links,
+                            base_sls + max_layers == 16
+                                ? std::string("16 SLs")
+                                : fmt::format("the ports' {} data VLs", max_vls),
+                            plan.vls, max_layers + 1, display_name(f, g.node[x]),
+                            display_name(f, g.node[y])));
                     layer_of[std::size_t(x) * n + y] = std::uint8_t(layer);
                     ++layered;
                 }

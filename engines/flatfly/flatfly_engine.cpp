@@ -341,12 +341,8 @@ class FlatflyEngine final : public Engine {
                         v = w;
                     }
                     if (!crossed && !(every_other_order && o != 0)) continue;
-                    std::size_t layer = 0;
-                    while (layer < layers.size() && !layers[layer].add_chain(chain)) ++layer;
-                    if (layer == layers.size()) {
-                        layers.emplace_back(g.incidences.size());
-                        layers.back().add_chain(chain);
-                    }
+                    const std::size_t layer =
+                        direct::place_on_layer(layers, chain, g.incidences.size());
                     sl_row[x][lid] = static_cast<std::uint8_t>(first_layer_sl + layer);
                 }
         };

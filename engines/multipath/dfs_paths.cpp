@@ -2,6 +2,8 @@
 // loops and no credit loops are in dfs_paths.hpp.
 #include "engines/multipath/dfs_paths.hpp"
 
+#include "engines/direct/dependency_layer.hpp"
+
 #include "fabric/display_name.hpp"
 #include "graph/switch_distance.hpp"
 
@@ -17,67 +19,6 @@ namespace {
 
 constexpr std::uint32_t kVlSlots = 16; // channel id = sending port * 16 + VL
 
-// The channel dependency graph grown path by path, kept acyclic: a path's new dependencies
-// are added only if none of them closes a cycle (graph/channel_dependency.hpp explains the
-// model; this one is incremental, which the batch Tarjan there is not).
-class IncrementalCdg {
-  public:
-    explicit IncrementalCdg(std::size_t port_slots)
-        : adj_(port_slots * kVlSlots), seen_(port_slots * kVlSlots, 0) {}
-
-    // Adds every dependency of `deps` or, if that would close a cycle, none; true if added.
-    bool try_add(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& deps) {
-        added_.clear();
-        for (const auto& [a, b] : deps) {
-            const std::uint64_t key = std::uint64_t(a) << 32 | b;
-            if (!edges_.insert(key).second) continue;
-            adj_[a].push_back(b);
-            added_.push_back({a, b});
-        }
-        for (const auto& [a, b] : added_) {
-            if (reaches(b, a)) {
-                for (auto it = added_.rbegin(); it != added_.rend(); ++it) {
-                    adj_[it->first].pop_back();
-                    edges_.erase(std::uint64_t(it->first) << 32 | it->second);
-                }
-                return false;
-            }
-        }
-        return true;
-    }
-    // Adds without checking (the engine's own routes, which are what they are).
-    void add(std::uint32_t a, std::uint32_t b) {
-        if (edges_.insert(std::uint64_t(a) << 32 | b).second) adj_[a].push_back(b);
-    }
-
-  private:
-    bool reaches(std::uint32_t from, std::uint32_t to) {
-        if (from == to) return true;
-        ++stamp_;
-        stack_.clear();
-        stack_.push_back(from);
-        seen_[from] = stamp_;
-        while (!stack_.empty()) {
-            const std::uint32_t c = stack_.back();
-            stack_.pop_back();
-            for (std::uint32_t n : adj_[c]) {
-                if (n == to) return true;
-                if (seen_[n] == stamp_) continue;
-                seen_[n] = stamp_;
-                stack_.push_back(n);
-            }
-        }
-        return false;
-    }
-
-    std::vector<std::vector<std::uint32_t>> adj_;
-    std::vector<std::uint32_t> seen_;
-    std::uint32_t stamp_ = 0;
-    std::vector<std::uint32_t> stack_;
-    std::unordered_set<std::uint64_t> edges_;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> added_;
-};
-
 struct Layer {
     std::uint8_t sl = 0, vl = 0;
 };
@@ -85,7 +26,7 @@ struct Layer {
 class Builder {
   public:
     Builder(const Fabric& f, const Routing& r, const DfsPathsOptions& opt)
-        : f_(f), r_(r), opt_(opt), cdg_(f.num_port_slots()) {}
+        : f_(f), r_(r), opt_(opt), cdg_(f.num_port_slots() * kVlSlots) {}
 
     Routing build();
 
@@ -113,7 +54,9 @@ class Builder {
     const Routing& r_;
     const DfsPathsOptions& opt_;
     Routing out_;
-    IncrementalCdg cdg_;
+    // The channel dependency graph grown path by path, kept acyclic, over every layer at once
+    // (a channel is a sending port and its VL).
+    direct::DependencyLayer cdg_;
     std::vector<Lid> new_of_old_;
     std::uint8_t new_lmc_ = 0;
     std::vector<PortId> src_port_; // per switch: a CA port cabled to it (the SL row), or kNoPort
@@ -256,7 +199,7 @@ void Builder::engine_dependencies() {
             for (std::uint32_t k = 0; k < (1u << r_.lids.lmc(d)); ++k) {
                 const std::uint8_t sl = r_.path_sl(s, Lid(ob + k));
                 const auto path = walk(sw, new_of_old_[ob + k]);
-                for (const auto& [a, b] : deps_of(s, path, 0, sl)) cdg_.add(a, b);
+                for (const auto& [a, b] : deps_of(s, path, 0, sl)) cdg_.add_unchecked(a, b);
             }
         }
     }
@@ -271,7 +214,7 @@ bool Builder::accept(const std::vector<PortId>& full, bool forced) {
         const std::uint8_t sl = r_.path_sl(sp, old_base);
         layer = -1;
         for (int l = 0; l <= int(layers_.size()) && layer < 0; ++l)
-            if (cdg_.try_add(deps_of(sp, full, l, sl))) layer = l;
+            if (cdg_.add(deps_of(sp, full, l, sl))) layer = l;
         if (layer < 0) {
             const unsigned j = unsigned(layers_.size()) + 1;
             const unsigned sl_j = sl_base_ + j - 1, vl_j = vl_base_ + j - 1;
@@ -286,7 +229,7 @@ bool Builder::accept(const std::vector<PortId>& full, bool forced) {
             }
             layers_.push_back({std::uint8_t(sl_j), std::uint8_t(vl_j)});
             layer = int(layers_.size());
-            const bool ok = cdg_.try_add(deps_of(sp, full, layer, sl));
+            const bool ok = cdg_.add(deps_of(sp, full, layer, sl));
             if (!ok) throw std::logic_error("a loop-free path closed a credit loop alone");
         }
         layer_of_[std::uint64_t(source_) << 32 | lid_] = std::uint8_t(layer);

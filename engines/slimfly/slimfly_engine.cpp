@@ -243,17 +243,13 @@ class SlimflyEngine final : public Engine {
                     chain.push_back(g.channel(v, t));
                     v = t;
                 }
-                std::size_t layer = 0;
-                while (layer < layers.size() && !layers[layer].add_chain(chain)) ++layer;
-                if (layer == layers.size()) {
-                    if (layer == kMaxLayers)
-                        throw RoutingError(fmt::format(
-                            "slimfly: the paths of 3 or more hops need more than {} layers of "
-                            "VLs (from {} to LID {}): too much of the Slim Fly is missing",
-                            kMaxLayers, display_name(f, g.node[x]), lid));
-                    layers.emplace_back(g.incidences.size());
-                    layers.back().add_chain(chain);
-                }
+                const std::size_t layer =
+                    direct::place_on_layer(layers, chain, g.incidences.size(), kMaxLayers);
+                if (layer == layers.size())
+                    throw RoutingError(fmt::format(
+                        "slimfly: the paths of 3 or more hops need more than {} layers of "
+                        "VLs (from {} to LID {}): too much of the Slim Fly is missing",
+                        kMaxLayers, display_name(f, g.node[x]), lid));
                 sl_row[x][lid] = static_cast<std::uint8_t>(layer);
             }
         }
@@ -276,19 +272,15 @@ class SlimflyEngine final : public Engine {
                 }
                 if (in_dor_order(factors)) continue;
                 ++layered;
-                std::size_t layer = 0;
-                while (layer < layers.size() && !layers[layer].add_chain(chain)) ++layer;
-                if (layer == layers.size()) {
-                    if (layer == kMaxLayers)
-                        throw RoutingError(fmt::format(
-                            "slimfly: the detours of the Slim Fly x FlatFly need more than {} "
-                            "layers of VLs (from {} to LID {}): too much of it is missing ({} "
-                            "switches, {} links)",
-                            kMaxLayers, display_name(f, g.node[x]), lid, s.missing_switches.size(),
-                            s.missing_links.size()));
-                    layers.emplace_back(g.incidences.size());
-                    layers.back().add_chain(chain);
-                }
+                const std::size_t layer =
+                    direct::place_on_layer(layers, chain, g.incidences.size(), kMaxLayers);
+                if (layer == layers.size())
+                    throw RoutingError(fmt::format(
+                        "slimfly: the detours of the Slim Fly x FlatFly need more than {} "
+                        "layers of VLs (from {} to LID {}): too much of it is missing ({} "
+                        "switches, {} links)",
+                        kMaxLayers, display_name(f, g.node[x]), lid, s.missing_switches.size(),
+                        s.missing_links.size()));
                 sl_row[x][lid] = static_cast<std::uint8_t>(1 + layer);
             }
         }
