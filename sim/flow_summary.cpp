@@ -5,13 +5,14 @@
 
 namespace ibrt::sim {
 
-double jain_index(const std::vector<double>& x) {
+std::optional<double> jain_index(const std::vector<double>& x) {
     double sum = 0, squares = 0;
     for (const double v : x) {
         sum += v;
         squares += v * v;
     }
-    return squares > 0 ? sum * sum / (double(x.size()) * squares) : 1.0;
+    if (squares <= 0) return std::nullopt;
+    return sum * sum / (double(x.size()) * squares);
 }
 
 FlowSummary summarize_flows(const std::vector<FlowStat>& flows) {

@@ -10,6 +10,7 @@
 #include "sim/simulator.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace ibrt::sim {
@@ -19,14 +20,15 @@ struct FlowSummary {
     // Sums over the flows, in links' worth (fractions of a source link).
     double hot_offered = 0, hot_accepted = 0, victim_offered = 0, victim_accepted = 0;
     // Jain's fairness index of the flows' accepted traffic, (sum x)^2 / (n sum x^2): 1 when
-    // every flow gets the same, 1/n when one gets everything (1 for no flow).
-    double hot_jain = 1, victim_jain = 1;
+    // every flow gets the same, 1/n when one gets everything; none when there is no flow or
+    // none got anything (fairness cannot be judged: all starved is not "perfectly fair").
+    std::optional<double> hot_jain, victim_jain;
     // Notifications the sources received for victim flows: with per-QP control, BECNs that
     // throttle a victim.
     std::uint64_t victim_becns = 0;
 };
 
-double jain_index(const std::vector<double>& x);
+std::optional<double> jain_index(const std::vector<double>& x);
 
 FlowSummary summarize_flows(const std::vector<FlowStat>& flows);
 

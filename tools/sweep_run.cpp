@@ -55,7 +55,7 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
     static std::mutex mutex;
     static std::map<std::string, std::shared_ptr<const Prepared>> cache;
     // DRB's DFS paths change the routing (tools/sim_options.hpp, apply_drb_paths).
-    const SimOptions so = sweep_sim_options(point);
+    const SimOptions so = sweep_sim_options(point, spec.base_dir);
     const std::string key =
         point["fabric"].dump() + point["routing"].dump() +
         (so.drb && so.drb_paths == "dfs" ? "dfs" + std::to_string(so.drb_max_paths)
@@ -126,11 +126,11 @@ json run_json(double load, const sim::SimResult& x) {
                       {"hot_flows", f.hot_flows},
                       {"hot_offered", f.hot_offered},
                       {"hot_accepted", f.hot_accepted},
-                      {"hot_jain", f.hot_jain},
+                      {"hot_jain", f.hot_jain ? json(*f.hot_jain) : json()},
                       {"victim_flows", f.victim_flows},
                       {"victim_offered", f.victim_offered},
                       {"victim_accepted", f.victim_accepted},
-                      {"victim_jain", f.victim_jain},
+                      {"victim_jain", f.victim_jain ? json(*f.victim_jain) : json()},
                       {"victim_becns", f.victim_becns}};
     }
     return j;
@@ -371,13 +371,16 @@ struct CcColumns {
         if (flows) {
             if (x.contains("flows")) {
                 const json& f = x["flows"];
-                row += fmt::format(",{},{},{:.6f},{:.6f},{:.6f},{},{:.6f},{:.6f},{:.6f},{}",
-                                   f["hot_destinations"].dump(), f["hot_flows"].dump(),
-                                   f["hot_offered"].get<double>(), f["hot_accepted"].get<double>(),
-                                   f["hot_jain"].get<double>(), f["victim_flows"].dump(),
-                                   f["victim_offered"].get<double>(),
-                                   f["victim_accepted"].get<double>(),
-                                   f["victim_jain"].get<double>(), f["victim_becns"].dump());
+                // An index that cannot be judged (no flow got anything) is an empty cell.
+                const auto index = [](const json& v) {
+                    return v.is_number() ? fmt::format("{:.6f}", v.get<double>()) : std::string();
+                };
+                row += fmt::format(
+                    ",{},{},{:.6f},{:.6f},{},{},{:.6f},{:.6f},{},{}", f["hot_destinations"].dump(),
+                    f["hot_flows"].dump(), f["hot_offered"].get<double>(),
+                    f["hot_accepted"].get<double>(), index(f["hot_jain"]), f["victim_flows"].dump(),
+                    f["victim_offered"].get<double>(), f["victim_accepted"].get<double>(),
+                    index(f["victim_jain"]), f["victim_becns"].dump());
             } else {
                 row += ",,,,,,,,,,";
             }
@@ -474,8 +477,7 @@ void write_flows_figure(const fs::path& dir, const std::string& title,
         const double hd = f["hot_destinations"].get<double>();
         bars[0].values.push_back(vo > 0 ? f["victim_accepted"].get<double>() / vo : NAN);
         bars[1].values.push_back(hd > 0 ? f["hot_accepted"].get<double>() / hd : NAN);
-        bars[2].values.push_back(f["hot_flows"].get<double>() > 0 ? f["hot_jain"].get<double>()
-                                                                  : NAN);
+        bars[2].values.push_back(f["hot_jain"].is_number() ? f["hot_jain"].get<double>() : NAN);
     }
     write_file_atomically(
         (dir / "flows.svg").string(),

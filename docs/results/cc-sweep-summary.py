@@ -18,7 +18,7 @@ for r in csv.DictReader(open(sys.argv[1])):
         "cct": r["cc_cct"] or "-",
         "victims": float(r["victim_accepted"]) / vo if vo else 0.0,
         "hot": float(r["hot_accepted"]),
-        "jain": float(r["hot_jain"]),
+        "jain": float(r["hot_jain"]) if r["hot_jain"] else float("nan"),  # empty: cannot judge
         "ccti": r["peak_ccti"] or "-",
         "vbecns": r["victim_becns"],
     })

@@ -43,7 +43,8 @@ cat >cc.json <<'SPEC'
   "loads": [1.0]
 }
 SPEC
-"$IBRT" sweep cc.json -j 2 -q 2>/dev/null
+# Run from elsewhere: the spec's relative files (pairs-file, opensm-conf) are the spec's.
+(cd / && "$IBRT" sweep "$T/cc.json" -j 2 -q 2>"$T/sweep.err") || fail "sweep: $(tail -3 "$T/sweep.err")"
 "$IBRT" sweep merge cc.out 2>/dev/null
 [[ -s cc.out/flows.svg ]] || fail "no flows.svg"
 # Column values by header name, one line per point: cc, fecn, ccti, victims' share, hot link.
