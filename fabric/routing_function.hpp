@@ -71,12 +71,8 @@ class RoutingFunction {
 
     // The candidate set for a packet on input VL `in_vl` entering `sw` by `in_port`.
     std::uint32_t lookup(NodeId sw, unsigned in_vl, PortNum in_port, Lid dlid) const {
-        if (dlid > max_lid_ || sw >= key_begin_.size() - 1) return kNoSet;
-        const std::uint32_t k = key_begin_[sw] +
-                                (vl_keys_ > 1 ? in_vl % vl_keys_ : 0) * ports_[sw] +
-                                (by_in_port_ ? in_port : 0);
-        if (k >= key_begin_[sw + 1]) return kNoSet;
-        return entries_[std::size_t(table_of_[k]) * (std::size_t(max_lid_) + 1) + dlid];
+        const std::size_t i = position(sw, in_vl, in_port, dlid);
+        return i == kNoPosition ? kNoSet : entries_[i];
     }
 
     // The same lookup in two steps, for the simulator: the entry's index (kNoEntry when
@@ -85,12 +81,7 @@ class RoutingFunction {
     // routed, the entry itself, whose cache line the event loop fetched ahead of time.
     static constexpr std::uint32_t kNoEntry = ~std::uint32_t(0);
     std::uint32_t entry_index(NodeId sw, unsigned in_vl, PortNum in_port, Lid dlid) const {
-        if (dlid > max_lid_ || sw >= key_begin_.size() - 1) return kNoEntry;
-        const std::uint32_t k = key_begin_[sw] +
-                                (vl_keys_ > 1 ? in_vl % vl_keys_ : 0) * ports_[sw] +
-                                (by_in_port_ ? in_port : 0);
-        if (k >= key_begin_[sw + 1]) return kNoEntry;
-        const std::size_t i = std::size_t(table_of_[k]) * (std::size_t(max_lid_) + 1) + dlid;
+        const std::size_t i = position(sw, in_vl, in_port, dlid);
         return i < kNoEntry ? std::uint32_t(i) : kNoEntry;
     }
     std::uint32_t entry(std::uint32_t index) const { return entries_[index]; }
@@ -116,6 +107,16 @@ class RoutingFunction {
     TreeCoords tree;
 
   private:
+    // Where (sw, in_vl, in_port, dlid)'s entry is in entries_, kNoPosition when there is none.
+    static constexpr std::size_t kNoPosition = ~std::size_t(0);
+    std::size_t position(NodeId sw, unsigned in_vl, PortNum in_port, Lid dlid) const {
+        if (dlid > max_lid_ || sw >= key_begin_.size() - 1) return kNoPosition;
+        const std::uint32_t k = key_begin_[sw] +
+                                (vl_keys_ > 1 ? in_vl % vl_keys_ : 0) * ports_[sw] +
+                                (by_in_port_ ? in_port : 0);
+        if (k >= key_begin_[sw + 1]) return kNoPosition;
+        return std::size_t(table_of_[k]) * (std::size_t(max_lid_) + 1) + dlid;
+    }
     Lid max_lid_ = 0;
     unsigned vl_keys_ = 1;
     bool by_in_port_ = false;

@@ -1,8 +1,10 @@
-// Hand-built fabrics with analytic answers for the simulator tests.
+// Hand-built fabrics with analytic answers for the simulator tests, and the congestion-control
+// settings the CC and DRB tests share.
 #pragma once
 
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
+#include "sim/cc_config.hpp"
 
 #include <string>
 #include <utility>
@@ -92,6 +94,21 @@ inline void ring4_vl_by_hop(SimFabric& x) {
         t[Sl2Vl::index(3, 3, 2)] = vl1;
         t[Sl2Vl::index(3, 3, 1)] = vl1;
     }
+}
+
+// Switches mark every eligible packet at threshold 8 (more than 512 bytes waiting for the port
+// VL); SL 0 is controlled per QP (flow): +1 per BECN, -1 every 5.12 us, CCT entry i an
+// injection rate delay of i packet times (4i / 2^2).
+inline sim::CcConfig marking_cc() {
+    sim::CcConfig s;
+    s.congestion_control = true;
+    s.sw_control_map = 0x1f;
+    s.threshold = 8;
+    s.ca_control_map = 1;
+    s.ca_entries[0].ccti_increase = 1;
+    s.ca_entries[0].ccti_timer = 5; // 5.12 us
+    for (std::uint16_t i = 0; i < 64; ++i) s.cct.push_back({2, std::uint16_t(i * 4)});
+    return s;
 }
 
 } // namespace ibrt::test

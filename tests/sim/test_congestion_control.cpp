@@ -192,21 +192,6 @@ SimConfig base_config() {
     return c;
 }
 
-// Switches mark every eligible packet at threshold 8 (more than 512 bytes waiting for the port
-// VL); SL 0 is controlled per QP (flow): +1 per BECN, -1 every 5.12 us, CCT entry i an
-// injection rate delay of i packet times.
-CcConfig cc_settings() {
-    CcConfig s;
-    s.congestion_control = true;
-    s.sw_control_map = 0x1f;
-    s.threshold = 8;
-    s.ca_control_map = 1;
-    s.ca_entries[0].ccti_increase = 1;
-    s.ca_entries[0].ccti_timer = 5;                                                    // 5.12 us
-    for (std::uint16_t i = 0; i < 64; ++i) s.cct.push_back({2, std::uint16_t(i * 4)}); // 4i/2^2
-    return s;
-}
-
 const FlowStat* flow(const SimResult& r, std::uint32_t src, std::uint32_t dst) {
     for (const auto& f : r.flows)
         if (f.src == src && f.dst == dst) return &f;
@@ -231,7 +216,7 @@ SimResult hot_spot(bool cc, std::uint64_t seed = 1, bool victim_mask = false) {
     c.seed = seed;
     c.trace = hot_spot_traffic(c);
     c.cc.on = cc;
-    c.cc.settings = cc_settings();
+    c.cc.settings = test::marking_cc();
     if (victim_mask) CcConfig::set_mask_bit(c.cc.settings.victim_mask, 5); // S0's port to S1
     return simulate(x.f, x.r, c);
 }
@@ -300,7 +285,7 @@ TEST_CASE("cc: idealised notifications act like packets without using the revers
     SimConfig c = base_config();
     c.trace = hot_spot_traffic(c);
     c.cc.on = true;
-    c.cc.settings = cc_settings();
+    c.cc.settings = test::marking_cc();
     c.cc.becn_delay_ps = 500 * ns;
     const SimResult r = simulate(x.f, x.r, c);
     REQUIRE_FALSE(failed(r));
@@ -319,7 +304,7 @@ TEST_CASE("cc: FECN only on a congested port, at the marking rate, not on small 
     SimConfig c = base_config();
     c.trace = streams({{0, 2, kPacket}, {1, 2, kPacket}}, c.warmup_ps + c.measure_ps);
     c.cc.on = true;
-    c.cc.settings = cc_settings();
+    c.cc.settings = test::marking_cc();
     c.cc.settings.ca_entries[0].ccti_increase = 0;
     const SimResult r0 = simulate(x.f, x.r, c);
     const std::uint64_t E = r0.cc_stats.fecn_marked;
@@ -356,7 +341,7 @@ TEST_CASE("cc: the injection rate follows the CCT entry, CCTI rises by ccti_incr
     SimConfig c = base_config();
     c.trace = streams({{0, 2, kPacket}}, c.warmup_ps + c.measure_ps);
     c.cc.on = true;
-    c.cc.settings = cc_settings();
+    c.cc.settings = test::marking_cc();
     // CCTI_Min holds the CCTI at an entry: the flow sends at B / (1 + multiplier / 2^shift).
     c.cc.settings.cct[3] = {0, 1}; // IRD 1: half rate
     c.cc.settings.cct[5] = {2, 3}; // IRD 3/4: rate 4/7
@@ -371,7 +356,7 @@ TEST_CASE("cc: the injection rate follows the CCT entry, CCTI rises by ccti_incr
 
     // Two flows into h2 congest S0 -> S1. With a timer too long to expire within the run,
     // each flow's CCTI is CCTI_Min + increase x its BECNs, up to CCTI_Limit (63).
-    c.cc.settings = cc_settings();
+    c.cc.settings = test::marking_cc();
     c.cc.settings.ca_entries[0].ccti_timer = 0xffff;
     c.cc.settings.ca_entries[0].ccti_increase = 2;
     c.cc.settings.marking_rate = 50;
@@ -401,7 +386,7 @@ TEST_CASE("cc: per-destination source flows do not block each other") {
     c.source_queue_packets = 64;
     const SimResult off = simulate(x.f, x.r, c);
     c.cc.on = true;
-    c.cc.settings = cc_settings();
+    c.cc.settings = test::marking_cc();
     const SimResult on = simulate(x.f, x.r, c);
     REQUIRE_FALSE(failed(on));
     CHECK(flow(on, 0, 1)->becns == 0);
@@ -428,7 +413,7 @@ TEST_CASE("cc: the CCTI decays by one per timer expiry, down to CCTI_Min") {
                      [](const TraceMessage& a, const TraceMessage& b) { return a.time < b.time; });
     c.trace = t;
     c.cc.on = true;
-    c.cc.settings = cc_settings();
+    c.cc.settings = test::marking_cc();
     c.cc.settings.ca_entries[0].ccti_timer = 1;
     c.cc.settings.ca_entries[0].ccti_increase = 8;
     const SimResult decayed = simulate(x.f, x.r, c);
@@ -458,7 +443,7 @@ TEST_CASE("cc: generated traffic with CC on is a function of --seed") {
         c.traffic.load = 0.8;
         c.dlid = DlidPolicy::Random;
         c.cc.on = true;
-        c.cc.settings = cc_settings();
+        c.cc.settings = test::marking_cc();
         c.cc.settings.ca_port_control = per_sl ? 1 : 0;
         c.seed = 5;
         const SimResult a = simulate(f, rt, c), b = simulate(f, rt, c);

@@ -180,20 +180,6 @@ test::SimFabric two_cables() {
     return x;
 }
 
-// Threshold 8 (more than 512 bytes waiting), every eligible packet marked; SL 0 controlled
-// per QP with a CCT whose entry i delays i packet times (when the injection delay is on).
-CcConfig cc_settings() {
-    CcConfig s;
-    s.congestion_control = true;
-    s.sw_control_map = 0x1f;
-    s.threshold = 8;
-    s.ca_control_map = 1;
-    s.ca_entries[0].ccti_increase = 1;
-    s.ca_entries[0].ccti_timer = 5;
-    for (std::uint16_t i = 0; i < 64; ++i) s.cct.push_back({2, std::uint16_t(i * 4)});
-    return s;
-}
-
 SimConfig two_flows(bool drb, bool throttle) {
     SimConfig c;
     c.ps_per_byte = 1000;
@@ -209,7 +195,7 @@ SimConfig two_flows(bool drb, bool throttle) {
         c.trace.push_back({t, 1, 3});
     }
     c.cc.on = true;
-    c.cc.settings = cc_settings();
+    c.cc.settings = test::marking_cc();
     c.cc.throttle = throttle;
     c.drb.on = drb;
     return c;
@@ -311,7 +297,7 @@ TEST_CASE("drb: generated traffic with DRB is conserved and a function of --seed
     c.traffic.hot_fraction = 0.3;
     c.traffic.load = 0.7;
     c.cc.on = true;
-    c.cc.settings = cc_settings();
+    c.cc.settings = test::marking_cc();
     c.cc.throttle = false;
     c.drb.on = true;
     c.drb.notifications_per_path = 2;
