@@ -10,7 +10,7 @@ struct Named {
     Selection s;
     std::string_view name;
 };
-constexpr std::array<Named, 11> kNames{{
+constexpr std::array<Named, 12> kNames{{
     {Selection::FirstFree, "ff"},
     {Selection::SwitchPriority, "ssp"},
     {Selection::DestinationPriority, "sdp"},
@@ -19,9 +19,10 @@ constexpr std::array<Named, 11> kNames{{
     {Selection::CyclicPriority, "cp"},
     {Selection::MoreCredits, "mc"},
     {Selection::RandomPriority, "rp"},
-    {Selection::TwoRandomChoices, "anca"},
+    {Selection::TwoRandomChoices, "two-choices"},
     {Selection::LeastLoaded, "least-loaded"},
     {Selection::Oblivious, "oblivious"},
+    {Selection::TwoRandomOblivious, "anca"},
 }};
 
 // Paper 004: the preferred candidate, else the first that fits after it, round the class.
@@ -58,7 +59,11 @@ std::string selection_names() {
 
 bool uses_load(Selection s) {
     return s == Selection::MoreCredits || s == Selection::TwoRandomChoices ||
-           s == Selection::LeastLoaded;
+           s == Selection::TwoRandomOblivious || s == Selection::LeastLoaded;
+}
+
+bool is_oblivious(Selection s) {
+    return s == Selection::Oblivious || s == Selection::TwoRandomOblivious;
 }
 
 bool needs_tree_coords(Selection s) {
@@ -86,6 +91,13 @@ std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
         return rotative_search(c, std::uint32_t(rng.below(k)));
     case Selection::Oblivious:
         return std::uint32_t(rng.below(k));
+    case Selection::TwoRandomOblivious: {
+        // As BookSim's fattree_anca: two independent draws; more credits in use means less
+        // room, and a tie keeps the first.
+        const auto a = std::uint32_t(rng.below(k));
+        const auto b = std::uint32_t(rng.below(k));
+        return c[a].room_all < c[b].room_all ? b : a;
+    }
     case Selection::MoreCredits: {
         // Round the class from the counter: one division, not one per candidate.
         std::uint32_t best = k;

@@ -8,8 +8,8 @@
 // (i = the switch's own digit o_s), SDP (the destination's digit p_0), SOP (the source's p_0),
 // SADP (the destination's digit of the switch's stage, p_s), CP (a per-switch counter of
 // packets routed), RP (uniformly random). MC takes the candidate with the most credits over
-// all VLs of its link. Beyond the paper: two random choices (BookSim's adaptive `anca`: two
-// candidates drawn, the one with more credits taken) and NVIDIA-style least loaded (fewest
+// all VLs of its link. Beyond the paper: two random choices (two candidates that fit drawn,
+// the one with more credits taken) and NVIDIA-style least loaded (fewest
 // packets bound to the output, then most credits). MC and least loaded break ties round the
 // class from CP's counter: a fixed tie-break (the first candidate) would make them first-free
 // whenever the links are idle, i.e. at every low load. Oblivious is not adaptive: a uniformly
@@ -36,18 +36,23 @@ enum class Selection : std::uint8_t {
     CyclicPriority,           // CP
     MoreCredits,              // MC
     RandomPriority,           // RP
-    TwoRandomChoices,         // BookSim's anca
+    TwoRandomChoices,         // adaptive: two of those that fit, the one with more credits
     LeastLoaded,              // NVIDIA-style adaptive routing
     Oblivious, // BookSim's nca: uniformly random, bound whether or not it can take the packet
+    // BookSim's anca: two draws (with replacement) among all candidates, the one with fewer
+    // credits in use taken (the first on a tie), bound whether or not it can take the packet.
+    TwoRandomOblivious,
 };
-std::string_view to_string(Selection s); // "ff", "ssp", ..., "anca", "least-loaded"
+std::string_view to_string(Selection s); // "ff", "ssp", ..., "two-choices", "least-loaded"
 std::optional<Selection> parse_selection(std::string_view name);
 std::string selection_names(); // for --help: "ff, ssp, ..."
 // SSP, SDP, SOP and SADP read fat-tree coordinates (fabric/routing_function.hpp TreeCoords).
 bool needs_tree_coords(Selection s);
-// MC, two random choices and least loaded read CandidateView::room_all and queued; the others
-// only `fits`.
+// MC, two random choices (both kinds) and least loaded read CandidateView::room_all and
+// queued; the others only `fits`.
 bool uses_load(Selection s);
+// nca and anca bind the packet to a candidate whether or not it can take the packet now.
+bool is_oblivious(Selection s);
 
 // What a selection function may see of one candidate (read-only).
 struct CandidateView {
@@ -70,7 +75,8 @@ struct SelectionKey {
 };
 
 // Picks a candidate among c (one priority class, in its rotative order), at least one of which
-// fits (Oblivious: any); returns its index. `rng` serves RP and two random choices only.
+// fits (the oblivious ones: any); returns its index. `rng` serves RP, two random choices,
+// nca and anca only.
 std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
                                const SelectionKey& key, gen::Rng& rng);
 

@@ -1225,9 +1225,9 @@ bool Network::bind_head(std::uint32_t b) {
     const auto cands = rf_->set(cset_[q.head]);
     views_.assign(cands.size(), CandidateView{});
     cand_vls_.assign(cands.size(), 0);
-    // The best priority class with a candidate that can take the packet (Oblivious: with a
+    // The best priority class with a candidate that can take the packet (nca, anca: with a
     // candidate: the packet waits for the one drawn).
-    const bool oblivious = cfg_.selection == Selection::Oblivious;
+    const bool oblivious = is_oblivious(cfg_.selection);
     int best = 256;
     std::uint64_t ports = 0;
     for (std::size_t j = 0; j < cands.size(); ++j) {

@@ -7,7 +7,9 @@
 # --vc-alloc-gap-ns 1.024: the non-speculative VC-then-switch allocation turnaround of one
 # cycle; --vc-input-first: the separable input-first switch allocator). Zero-load latency
 # (offered 0.01) and the highest accepted rate over the offered RATES, uniform and
-# bit-complement, 1, 2 and 4 VCs. K and N choose the tree (default 4 and 4). Prints a Markdown
+# bit-complement, 1, 2 and 4 VCs. K and N choose the tree (default 4 and 4); ROUTING=anca
+# compares BookSim's `anca` (two random up ports, the one with fewer credits in use) with ibrt's
+# `anca` selection instead of `nca` with `oblivious`. Prints a Markdown
 # table; BookSim's configuration is written next to its output in $WORK, and a BookSim output
 # already there is reused (a BookSim run takes about a minute here).
 #
@@ -24,16 +26,22 @@ BOOKSIM=${2:?path to booksim}
 WORK=${WORK:-$(mktemp -d)}
 K=${K:-4}
 N=${N:-4}
+ROUTING=${ROUTING:-nca}
+case $ROUTING in
+nca) SELECTION=oblivious ;;
+anca) SELECTION=anca ;;
+*) echo "ROUTING must be nca or anca" >&2 && exit 2 ;;
+esac
 NET="$WORK/k$K-n$N.net"
 "$IBRT" gen kary-ntree --k "$K" --n "$N" -o "$NET" >/dev/null 2>&1
 RATES=${RATES:-"0.5 0.7 0.9"}
 PATTERNS=${PATTERNS:-"uniform bitcomp"}
 VCS=${VCS:-"1 2 4"}
 booksim_run() { # vcs traffic rate -> "accepted latency"
-    out="$WORK/bs-$K-$N-$1-$2-$3"
+    out="$WORK/bs-$ROUTING-$K-$N-$1-$2-$3"
     if [ ! -s "$out.out" ]; then
         cat >"$out.cfg" <<CFG
-topology = fattree; k = $K; n = $N; routing_function = nca;
+topology = fattree; k = $K; n = $N; routing_function = $ROUTING;
 num_vcs = $1; vc_buf_size = 16; packet_size = 1; injection_rate_uses_flits = 1;
 wait_for_tail_credit = 0; hold_switch_for_packet = 1;
 vc_allocator = separable_input_first; sw_allocator = separable_input_first; alloc_iters = 1;
@@ -51,7 +59,7 @@ CFG
 ibrt_run() { # vcs pattern rate mode... -> "accepted latency_cycles"
     vcs=$1 pat=$2 rate=$3
     shift 3
-    "$IBRT" sim --fabric "$NET" --engine slid --engine-opt adaptive_up=true --selection oblivious \
+    "$IBRT" sim --fabric "$NET" --engine slid --engine-opt adaptive_up=true --selection "$SELECTION" \
         --packet-bytes 64 --credit-unit 64 --ns-per-byte 0.016 --fly-ns 1.024 --routing-ns 3.072 \
         --credit-delay-ns 2.048 --buffer-bytes 1024 --vls "$vcs" --sl spread --pattern "$pat" --load "$rate" \
         --warmup-us 5 --measure-us 20 --drain-us 5 --csv -q "$@" 2>/dev/null |
@@ -73,6 +81,6 @@ for pat in $PATTERNS; do
         si=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" | cut -d' ' -f1; done | best)
         # shellcheck disable=SC2086
         sv=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" $VC | cut -d' ' -f1; done | best)
-        echo "| $K-ary $N-tree | $pat | $vcs | $zb / $zi / $zv | $sb / $si / $sv |"
+        echo "| $K-ary $N-tree ($ROUTING) | $pat | $vcs | $zb / $zi / $zv | $sb / $si / $sv |"
     done
 done

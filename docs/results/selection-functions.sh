@@ -25,7 +25,7 @@ SIM='"ns-per-byte": 1, "fly-ns": 8, "routing-ns": 20, "packet-bytes": 1024,
      "buffer-bytes": 2048, "output-buffer-bytes": 2048, "injection": "constant",
      "warmup-us": 50, "measure-us": 200, "drain-us": 100'
 LOADS='[0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]'
-SELECTIONS="ff ssp sdp sop sadp cp mc rp anca least-loaded"
+SELECTIONS="ff ssp sdp sop sadp cp mc rp two-choices least-loaded"
 routings() { # routings K N
     for s in $SELECTIONS; do
         printf '{"label": "%s", "engine": "slid", "engine-opt": ["adaptive_up=true"], "selection": "%s"}, ' "$s" "$s"

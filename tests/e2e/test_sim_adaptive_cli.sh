@@ -16,7 +16,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 [[ -s "$T/r/forwarding-sets" ]] || fail "ibrt route wrote no forwarding-sets"
 common=(--fabric "$T/k43.net" --load 0.3,0.8 --seed 3 --pattern complement --ns-per-byte 0.25
         --vls 2 --sl spread --json)
-for sel in sadp ff mc rp anca least-loaded; do
+for sel in sadp ff mc rp two-choices anca least-loaded; do
     "$IBRT" sim "${common[@]}" --selection $sel --engine slid --engine-opt adaptive_up=true \
         >"$T/engine-$sel.json" 2>/dev/null
     "$IBRT" sim "${common[@]}" --selection $sel --lfts "$T/r/opensm-lfts.dump" \
@@ -27,7 +27,7 @@ python3 - "$T" <<'PY' || fail "results differ, packets not conserved or selectio
 import json, sys
 t = sys.argv[1]
 acc = {}
-for sel in ["sadp", "ff", "mc", "rp", "anca", "least-loaded"]:
+for sel in ["sadp", "ff", "mc", "rp", "two-choices", "anca", "least-loaded"]:
     a = json.load(open(f"{t}/engine-{sel}.json"))
     b = json.load(open(f"{t}/files-{sel}.json"))
     assert a["config"]["selection"] == sel == b["config"]["selection"], sel

@@ -100,3 +100,25 @@ TEST_CASE("Oblivious draws every candidate uniformly, with room or not") {
     for (int k : n) CHECK(k == Approx(1000).margin(120));
     CHECK(parse_selection("oblivious") == Selection::Oblivious);
 }
+
+TEST_CASE("anca is BookSim's: two draws over all candidates, fewer credits in use wins") {
+    // fattree_anca draws two up ports independently (the same one possibly twice) and takes
+    // the one with fewer used credits, keeping the first on a tie; room does not filter the
+    // draw, so the candidate without room (1) still wins the pairs it is the roomier in.
+    gen::Rng rng(11);
+    SelectionKey key;
+    std::vector<CandidateView> c = {{true, 1, 0}, {false, 2, 0}, {true, 8, 0}, {true, 8, 0}};
+    int n[4] = {};
+    for (int i = 0; i < 16000; ++i)
+        ++n[select_candidate(Selection::TwoRandomOblivious, c, key, rng)];
+    // Of the 16 ordered pairs: 0 wins only (0,0); 1 wins (0,1), (1,0), (1,1); 2 wins (2,x)
+    // for every x (the tie with 3 keeps the first) and (0,2), (1,2); 3 likewise.
+    CHECK(n[0] == Approx(1000).margin(150));
+    CHECK(n[1] == Approx(3000).margin(250));
+    CHECK(n[2] == Approx(6000).margin(300));
+    CHECK(n[3] == Approx(6000).margin(300));
+    CHECK(parse_selection("anca") == Selection::TwoRandomOblivious);
+    CHECK(parse_selection("two-choices") == Selection::TwoRandomChoices);
+    CHECK(is_oblivious(Selection::TwoRandomOblivious));
+    CHECK_FALSE(is_oblivious(Selection::TwoRandomChoices));
+}
