@@ -98,7 +98,8 @@ PathKinds walk_all(const Fabric& f, const Routing& r) {
                     }
                     const unsigned v =
                         rf.vl2vl.vl(st.sw, np, st.in, c.port, std::uint8_t(st.vl), 16);
-                    if (v >= 6 || st.hops >= 8) { // off the VLs, or a path past the bound
+                    // Off the VLs, a VL that falls between switch hops, or a path past the bound.
+                    if (v >= 6 || (st.hops > 0 && v < st.vl) || st.hops >= 8) {
                         ++k.failures;
                         continue;
                     }
@@ -166,15 +167,26 @@ TEST_CASE("dragonfly adaptive: the extended channel dependency graph is acyclic 
         CHECK(x.vls <= 6);
         CHECK(x.stuck == 0);
     }
-    // The VLs are what keeps it so: all folded onto one, the groups' local and global hops
-    // close cycles.
-    Routing r = route(f, "gsid");
-    auto folded = std::make_shared<RoutingFunction>(*r.forwarding_sets);
-    for (auto& node : folded->vl2vl.tables)
-        for (auto& t : node)
-            for (auto& v : t)
-                if (v != 15) v = 0;
-    r.forwarding_sets = folded;
+    // The second VL of the source group is what keeps S loop-free: with the second local hop
+    // on VL 0 like the first, an S hop and the minimal hop after it chain local channels on
+    // one VL round the group.
+    const mapping::SwitchLinks g = mapping::switch_links(f);
+    const mapping::Shape s = mapping::map_fabric(f, g, mapping::link_classes(g));
+    Routing r = route(f, "s");
+    auto one_vl = std::make_shared<RoutingFunction>(*r.forwarding_sets);
+    const auto local = [&](NodeId sw, PortNum p) {
+        const Port& q = f.port(sw, p);
+        return q.connected() && f.node(q.peer_node).is_switch() &&
+               s.group[g.dense[q.peer_node]] == s.group[g.dense[sw]];
+    };
+    for (NodeId sw : f.switches()) {
+        const PortNum np = f.node(sw).num_ports;
+        for (PortNum in = 1; in <= np; ++in)
+            for (PortNum out = 1; out <= np; ++out)
+                if (local(sw, in) && local(sw, out))
+                    one_vl->vl2vl.tables[sw][Sl2Vl::index(np, in, out)][0] = 0;
+    }
+    r.forwarding_sets = one_vl;
     CHECK_FALSE(check::check_forwarding_sets(f, r).deadlock.loops.empty());
 }
 
