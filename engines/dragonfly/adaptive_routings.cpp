@@ -111,12 +111,15 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     auto rf = std::make_shared<RoutingFunction>(f, max_lid, kVls, false);
     rf->vl_by_in_vl = true;
     std::vector<Candidate> cands;
+    // Toward another group the set depends on the group only: one per (group, VL) and switch.
+    std::vector<std::uint32_t> to_group(groups * kVls);
     for (std::uint32_t x = 0; x < n; ++x) {
         const NodeId sw = g.node[x];
         const std::size_t gx = group(x);
         const auto add_local = [&](std::uint32_t y, std::uint8_t prio) {
             for (PortNum p : ports.to(x, y)) cands.push_back({p, prio});
         };
+        std::fill(to_group.begin(), to_group.end(), RoutingFunction::kNoSet);
         for (std::uint32_t t = 0; t < n; ++t) {
             if (lids_of[t].empty()) continue;
             if (t == x) { // deliver, whatever the VL
@@ -129,6 +132,11 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
             }
             const std::size_t gt = group(t);
             for (unsigned v = 0; v < kVls; ++v) {
+                std::uint32_t& cached = to_group[gt * kVls + v];
+                if (gx != gt && cached != RoutingFunction::kNoSet) {
+                    for (Lid l : lids_of[t]) rf->set_entry(sw, v, 0, l, cached);
+                    continue;
+                }
                 cands.clear();
                 if (gx == gt) {
                     // Destination group: VL 1 or 3 just arrived by a global hop (D offered).
@@ -159,6 +167,7 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                             if (h != gt) cands.push_back({p, 1});
                 }
                 const std::uint32_t id = rf->intern(cands);
+                if (gx != gt) cached = id;
                 for (Lid l : lids_of[t]) rf->set_entry(sw, v, 0, l, id);
             }
         }
