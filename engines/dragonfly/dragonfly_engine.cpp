@@ -3,6 +3,10 @@
 // that has the global link to the destination group, the global hop, and in the destination
 // group a local hop to the destination switch.
 //
+// With `adaptive=static|s|d|...|gsid` the engine also produces §3.5's Static routing and its
+// G/S/I/D family as forwarding sets of the extended switch, for `ibrt sim` and `ibrt check
+// --tables` (adaptive_routings.hpp; complete Dragonflies only). The LFTs below are unchanged.
+//
 // Deadlock freedom within the IBA (§3.5: VLs from the input port's class). Channels are
 // ordered local (source group) < global < local (destination group): a packet entering from a
 // host or a local port leaves on VL 0; one entering from a global port leaves on VL 1. Every
