@@ -3,6 +3,10 @@
 // that has the global link to the destination group, the global hop, and in the destination
 // group a local hop to the destination switch.
 //
+// With `adaptive=static|s|d|...|gsid` the engine also produces §3.5's Static routing and its
+// G/S/I/D family as forwarding sets of the extended switch, for `ibrt sim` and `ibrt check
+// --tables` (adaptive_routings.hpp; complete Dragonflies only). The LFTs below are unchanged.
+//
 // Deadlock freedom within the IBA (§3.5: VLs from the input port's class). Channels are
 // ordered local (source group) < global < local (destination group): a packet entering from a
 // host or a local port leaves on VL 0; one entering from a global port leaves on VL 1. Every
@@ -62,6 +66,7 @@
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/distance_based.hpp"
 #include "engines/direct/neighbor_ports.hpp"
+#include "engines/dragonfly/adaptive_routings.hpp"
 #include "engines/dragonfly/group_detours.hpp"
 #include "engines/engine.hpp"
 #include "fabric/display_name.hpp"
@@ -82,10 +87,13 @@ enum PortClass { kHost = 0, kLocal = 1, kGlobal = 2 };
 constexpr std::uint8_t kFar = 255;      // no local path
 constexpr std::uint8_t kOffLayer = 255; // a path on the class rule, in no layer
 
+constexpr EngineParam kParams[] = {direct::kDistanceBasedParam, direct::kDeflectionParam,
+                                   direct::kAdaptiveLinksParam, dragonfly::kAdaptiveParam};
+
 class DragonflyEngine final : public Engine {
   public:
     std::string_view name() const override { return "dragonfly"; }
-    std::span<const EngineParam> params() const override { return direct::kDistanceParams; }
+    std::span<const EngineParam> params() const override { return kParams; }
 
   protected:
     Routing compute(const Fabric& f, const Lids* preassigned,
@@ -364,6 +372,14 @@ class DragonflyEngine final : public Engine {
         r.stats.emplace_back("switch_pairs_on_layers", double(layered));
         r.stats.emplace_back("vl_layers", double(layers.size()));
         direct::add_adaptive_sets(*this, opt, f, r);
+        if (const auto letters = dragonfly::parse_adaptive(param_choice(opt, "adaptive"))) {
+            if (r.forwarding_sets)
+                throw std::invalid_argument(
+                    "dragonfly: adaptive=" + std::string(param_choice(opt, "adaptive")) +
+                    " is a routing of its own; give it without "
+                    "distance_based or adaptive_links");
+            r.forwarding_sets = dragonfly::adaptive_sets(f, r.lids, *letters);
+        }
         return r;
     }
 };
