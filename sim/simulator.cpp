@@ -1257,16 +1257,21 @@ bool Network::bind_head(std::uint32_t b) {
     // Only the load-based functions read credits and queues (two more cache lines per
     // candidate); the preferred-link ones need the room test alone.
     const bool load = uses_load(cfg_.selection);
+    const bool anca = cfg_.selection == Selection::TwoRandomOblivious;
     for (std::size_t j = 0; j < cands.size(); ++j) {
         if (cands[j].priority != best) continue;
         CandidateView v = views_[j];
         const PortId o = first + cands[j].port;
         if (load && cands[j].port != 0 && cands[j].port <= in.nports) {
             // The link's credits not yet claimed: downstream credits, less what already
-            // waits in the output buffer for them.
+            // waits in the output buffer for them. BookSim's anca reads the downstream
+            // buffer's occupancy alone (GetUsedCredit), blind to packets routed to the output
+            // and still waiting for it.
             for (std::uint32_t x = 0; x < V_; ++x)
-                v.room_all += credits_[o * V_ + x] - (obuf_ ? ocap_ - ocredits_[o * V_ + x] : 0) -
-                              claimed_[o * V_ + x];
+                v.room_all += anca ? credits_[o * V_ + x]
+                                   : credits_[o * V_ + x] -
+                                         (obuf_ ? ocap_ - ocredits_[o * V_ + x] : 0) -
+                                         claimed_[o * V_ + x];
             if (cfg_.selection == Selection::LeastLoaded) // another cache line per candidate
                 v.queued = sl_[o].waiting + sl_[o].busy;
         }
