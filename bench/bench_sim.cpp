@@ -20,6 +20,11 @@
 //   bench_sim [--large] [--static] [--cc] [--repeat N]  (--static: without the adaptive runs)
 //   bench_sim --only slid|SELECTION [--repeat N]  (one FT(16,3) slid run, static or adaptive
 //   under that selection function: a process to time against another build)
+//   bench_sim --only mlid|cc-mild|cc-aggressive|cc-aggressive-marks [--repeat N]  (one FT(16,3)
+//   mlid run, CC off or with one of the settings: the CC cost as whole processes;
+//   cc-aggressive-marks marks and notifies as cc-aggressive but no source is delayed, so the
+//   traffic stays that of the run without CC: the mechanism's cost apart from what throttling
+//   does to the run)
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "sim/simulator.hpp"
@@ -57,7 +62,7 @@ double peak_rss_mb() {
 // Returns CPU seconds per million packet-hops of the median run.
 double run(int m, int n, sim::Time simulated_ns, int vls, int repeat, const char* engine = "mlid",
            std::optional<sim::Selection> sel = std::nullopt, int cc_threshold = 0,
-           int cc_marking_rate = 0) {
+           int cc_marking_rate = 0, bool cc_throttle = true) {
     const Fabric f = gen::fat_tree(m, n);
     EngineOptions opt;
     if (sel) opt.params["adaptive_up"] = "true";
@@ -84,6 +89,7 @@ double run(int m, int n, sim::Time simulated_ns, int vls, int repeat, const char
         }
         for (std::uint16_t i = 0; i < 64; ++i) s.cct.push_back({2, std::uint16_t(4 * i)});
         c.flow_stats = false; // what costs is the mechanism, not the report
+        c.cc.throttle = cc_throttle;
     }
     // The fixed cost of a run (the two-level LFT, the per-port arrays), measured by a run
     // without traffic, so that the loop's own rate can be told from it.
@@ -115,7 +121,9 @@ double run(int m, int n, sim::Time simulated_ns, int vls, int repeat, const char
         "{:.3f} s, loop alone {:.2f} M hops/s; accepted {:.3f}, latency mean {:.0f} ns; "
         "peak packets alive {}; peak RSS {:.0f} MB\n",
         m, n, engine, sel ? " adaptive " : "", sel ? sim::to_string(*sel) : "",
-        cc ? fmt::format(" CC threshold {} marking rate {}", cc_threshold, cc_marking_rate) : "",
+        cc ? fmt::format(" CC threshold {} marking rate {}{}", cc_threshold, cc_marking_rate,
+                         cc_throttle ? "" : " no injection delay")
+           : "",
         f.cas().size(), vls, simulated_ns / 1000, res.hops, res.events, mid.wall, hops / mid.wall,
         mid.cpu, hops / mid.cpu, double(res.events) / mid.cpu / 1e6, mid.setup,
         hops / (mid.cpu - mid.setup), res.accepted_fraction, res.latency_mean_ns, res.peak_packets,
@@ -145,18 +153,27 @@ int main(int argc, char** argv) {
             only = argv[++i];
         } else {
             fmt::print(stderr, "usage: bench_sim [--large] [--static] [--cc] [--repeat N] "
-                               "[--only slid|SELECTION]\n");
+                               "[--only slid|mlid|cc-mild|cc-aggressive[-marks]|SELECTION]\n");
             return 2;
         }
     }
     if (only) {
-        if (std::strcmp(only, "slid") == 0) {
-            run(16, 3, 100 * 1000, 1, repeat, "slid");
+        if (std::strcmp(only, "slid") == 0 || std::strcmp(only, "mlid") == 0) {
+            run(16, 3, 100 * 1000, 1, repeat, only);
+            return 0;
+        }
+        if (std::strcmp(only, "cc-mild") == 0 || std::strcmp(only, "cc-aggressive") == 0 ||
+            std::strcmp(only, "cc-aggressive-marks") == 0) {
+            const bool mild = only[3] == 'm';
+            run(16, 3, 100 * 1000, 1, repeat, "mlid", std::nullopt, mild ? 4 : 8, mild ? 10 : 0,
+                std::strcmp(only, "cc-aggressive-marks") != 0);
             return 0;
         }
         const auto sel = sim::parse_selection(only);
         if (!sel) {
-            fmt::print(stderr, "bench_sim: --only takes slid or one of {}\n",
+            fmt::print(stderr,
+                       "bench_sim: --only takes slid, mlid, cc-mild, cc-aggressive, "
+                       "cc-aggressive-marks or one of {}\n",
                        sim::selection_names());
             return 2;
         }
@@ -165,8 +182,12 @@ int main(int argc, char** argv) {
     }
     const double plain = run(16, 3, 100 * 1000, 1, repeat);
     if (cc) {
-        for (const auto& [thr, rate, what] : {std::tuple{4, 10, "mild"}, {8, 0, "aggressive"}}) {
-            const double with = run(16, 3, 100 * 1000, 1, repeat, "mlid", std::nullopt, thr, rate);
+        for (const auto& [thr, rate, throttle, what] :
+             {std::tuple{4, 10, true, "mild"},
+              {8, 0, true, "aggressive"},
+              {8, 0, false, "aggressive marking, no injection delay"}}) {
+            const double with =
+                run(16, 3, 100 * 1000, 1, repeat, "mlid", std::nullopt, thr, rate, throttle);
             fmt::print("  congestion control ({}) per packet-hop: {:.2f}x the run without "
                        "(target <= 1.25x)\n",
                        what, with / plain);

@@ -79,18 +79,20 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->default_val(0.1)
         ->check(real_in(0, 1))
         ->group(t);
-    sub.add_option("--hot-node", o.hot_node, "hotspot: CA index of the hot node")
+    sub.add_option("--hot-node", o.hot_node,
+                   "hotspot (and pairs with a hot window): CA index of the hot node")
         ->default_val(0)
         ->check(whole_in(0, kMax<std::uint32_t>))
         ->group(t);
     sub.add_option("--hot-start-us", o.hot_start_us,
-                   "hotspot: the hot spot starts at this time; before it the traffic is uniform")
+                   "hotspot: the hot spot starts at this time; before it the traffic is uniform "
+                   "(pairs: the pairs to --hot-node are idle before it)")
         ->default_val(0)
         ->check(real_in(0, kMaxSimUs))
         ->group(t);
     sub.add_option("--hot-end-us", o.hot_end_us,
                    "hotspot: the hot spot ends at this time; after it the traffic is uniform "
-                   "(default: never)")
+                   "(pairs: the pairs to --hot-node are idle after it; default: never)")
         ->check(real_in(0, kMaxSimUs))
         ->group(t);
     sub.add_option("--shift", o.shift, "rotation: destination = source + shift (default N/2)")
