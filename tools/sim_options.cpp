@@ -548,8 +548,10 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
     if (c.traffic.pattern == sim::Pattern::Pairs) j["pairs"] = c.traffic.pairs.size();
-    if (c.traffic.pattern == sim::Pattern::Hotspot &&
-        (c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0))) {
+    const bool windowed = c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0);
+    // The hot window of the hotspot pattern, or of the pairs to the hot node.
+    if ((c.traffic.pattern == sim::Pattern::Hotspot || c.traffic.pattern == sim::Pattern::Pairs) &&
+        windowed) {
         j["hot_start_us"] = us_of(c.traffic.hot_start_ps);
         if (c.traffic.hot_end_ps != ~std::uint64_t(0))
             j["hot_end_us"] = us_of(c.traffic.hot_end_ps);
