@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -353,9 +354,27 @@ std::vector<std::string> cc_config_notes(const CcConfig& c) {
     if (!delay)
         notes.push_back("cc_cct has no entry with a multiplier above 0: every injection delay "
                         "is 0");
-    if ((c.sw_control_map & 8u) && (c.cs_threshold & 15u))
-        notes.push_back("credit starvation (cc_sw_cong_setting_credit_starvation_*) is not "
-                        "modelled: ignored");
+    // Credit starvation: what the switches would take (control map bit 1 the credit mask, bit 3
+    // CS_Threshold and CS_ReturnDelay). Its semantics are in IBA annex A10, which is not public;
+    // the public sources (opensm's ib_types.h: "the port ... shall apply Credit Starvation",
+    // "how aggressive", "controls credit return rate") give no rule to simulate, so the
+    // settings are read and said not to run rather than guessed (docs/sim-model.md).
+    const bool credit_mask =
+        (c.sw_control_map & 2u) && std::any_of(c.credit_mask.begin(), c.credit_mask.end(),
+                                               [](std::uint8_t b) { return b != 0; });
+    const bool cs =
+        (c.sw_control_map & 8u) && ((c.cs_threshold & 15u) || c.cs_return_delay != CctEntry{});
+    if (credit_mask || cs)
+        notes.push_back(fmt::format(
+            "credit starvation ({}) is read but not simulated: IBA annex A10, which defines "
+            "what a switch does with it, is not public and no public source describes it, so "
+            "these switches run without credit starvation",
+            credit_mask && cs ? "cc_sw_cong_setting_credit_mask, "
+                                "cc_sw_cong_setting_credit_starvation_threshold and "
+                                "_return_delay"
+            : credit_mask     ? "cc_sw_cong_setting_credit_mask"
+                              : "cc_sw_cong_setting_credit_starvation_threshold and "
+                                "_return_delay"));
     return notes;
 }
 

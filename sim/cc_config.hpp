@@ -19,6 +19,8 @@
 //   cc_sw_cong_setting_packet_size N           packets smaller than N credits (64 B) unmarked
 //   cc_sw_cong_setting_credit_starvation_threshold N      4 bits sent
 //   cc_sw_cong_setting_credit_starvation_return_delay S:M a CCT entry
+//                                              (credit mask, CS threshold and return delay:
+//                                              read, not simulated; cc_config_notes says so)
 //   cc_sw_cong_setting_marking_rate N          16-bit: mean packets between marks
 //   cc_ca_cong_setting_port_control N          16-bit: bit 0 = 1 per SL (port), 0 per QP
 //   cc_ca_cong_setting_control_map N           16-bit: which SLs the CAs configure

@@ -31,6 +31,11 @@ constexpr Named kPatterns[] = {
     {Pattern::Pairs, "pairs"},
 };
 
+// Whether a hot window was given (its defaults: the whole run).
+bool windowed(const TrafficSpec& spec) {
+    return spec.hot_start_ps > 0 || spec.hot_end_ps != ~std::uint64_t(0);
+}
+
 std::uint32_t reverse_bits(std::uint32_t x, int bits) {
     std::uint32_t r = 0;
     for (int i = 0; i < bits; ++i) r |= ((x >> i) & 1u) << (bits - 1 - i);
@@ -85,10 +90,10 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
         throw std::invalid_argument("pattern transpose needs an even number of address bits, "
                                     "have " +
                                     std::to_string(n) + " end nodes");
-    if (p == Pattern::Hotspot && spec.hot_node >= n)
+    if ((p == Pattern::Hotspot || (p == Pattern::Pairs && windowed(spec))) && spec.hot_node >= n)
         throw std::invalid_argument("hot node " + std::to_string(spec.hot_node) +
                                     " out of range (0.." + std::to_string(n - 1) + ")");
-    if (p == Pattern::Hotspot && spec.hot_start_ps >= spec.hot_end_ps)
+    if ((p == Pattern::Hotspot || p == Pattern::Pairs) && spec.hot_start_ps >= spec.hot_end_ps)
         throw std::invalid_argument("the hot spot ends before it starts");
     if (p == Pattern::Hotspot && !(spec.hot_fraction >= 0 && spec.hot_fraction <= 1))
         throw std::invalid_argument("hot fraction must be in 0..1");
@@ -166,7 +171,13 @@ std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng, std::ui
         return std::uint32_t((src + 1 + counter % (n_ - 1)) % n_);
     case Pattern::Pairs: {
         const std::uint32_t b = pair_begin_[src], k = pair_begin_[src + 1] - b;
-        return k == 0 ? src : pair_dst_[b + std::uint32_t(counter % k)];
+        if (k == 0) return src;
+        const std::uint32_t d = pair_dst_[b + std::uint32_t(counter % k)];
+        // A pair to the hot node is an idle slot outside the hot window (the hot spot appears
+        // and goes within one run; with no window every slot is in it).
+        if (d == spec_.hot_node && (t_ps < spec_.hot_start_ps || t_ps >= spec_.hot_end_ps))
+            return src;
+        return d;
     }
     default:
         return fixed_[src];

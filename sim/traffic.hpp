@@ -18,7 +18,9 @@
 //                cycles through its own pairs in the order given, one per message slot, so each
 //                pair gets load / (the source's pairs); a source with no pair sends nothing.
 //                A pair repeated gets that many slots, a pair (s, s) is an idle slot (s then
-//                sends below its load). Read from a file by read_pairs.
+//                sends below its load). Read from a file by read_pairs. With a hot window
+//                the pairs to `hot_node` send only inside it (idle slots outside): the classic
+//                hot spot with victims appears and goes within one run.
 // A source whose destination is itself sends nothing. The bit patterns need N a power of two.
 //
 // Injection: `constant` generates a message every message_time / load, `bernoulli` one with
@@ -63,9 +65,10 @@ struct TrafficSpec {
     Injection injection = Injection::Bernoulli;
     double load = 0.5;          // offered load, fraction of the source link's bandwidth
     double hot_fraction = 0.1;  // hotspot
-    std::uint32_t hot_node = 0; // hotspot: CA index
+    std::uint32_t hot_node = 0; // hotspot: CA index; pairs: with a hot window
     // hotspot: the hot spot exists only for messages scheduled in [hot_start_ps, hot_end_ps);
     // outside it the traffic is uniform (paper 002 Fig. 10: a hot spot appears and goes).
+    // pairs: the pairs to hot_node send only in that window (idle slots outside it).
     std::uint64_t hot_start_ps = 0, hot_end_ps = ~std::uint64_t(0);
     std::optional<std::uint32_t> shift; // rotation; default N/2
     // pairs: (source, destination) CA indices, in the order a source cycles through them.

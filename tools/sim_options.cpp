@@ -79,18 +79,20 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->default_val(0.1)
         ->check(real_in(0, 1))
         ->group(t);
-    sub.add_option("--hot-node", o.hot_node, "hotspot: CA index of the hot node")
+    sub.add_option("--hot-node", o.hot_node,
+                   "hotspot (and pairs with a hot window): CA index of the hot node")
         ->default_val(0)
         ->check(whole_in(0, kMax<std::uint32_t>))
         ->group(t);
     sub.add_option("--hot-start-us", o.hot_start_us,
-                   "hotspot: the hot spot starts at this time; before it the traffic is uniform")
+                   "hotspot: the hot spot starts at this time; before it the traffic is uniform "
+                   "(pairs: the pairs to --hot-node are idle before it)")
         ->default_val(0)
         ->check(real_in(0, kMaxSimUs))
         ->group(t);
     sub.add_option("--hot-end-us", o.hot_end_us,
                    "hotspot: the hot spot ends at this time; after it the traffic is uniform "
-                   "(default: never)")
+                   "(pairs: the pairs to --hot-node are idle after it; default: never)")
         ->check(real_in(0, kMaxSimUs))
         ->group(t);
     sub.add_option("--shift", o.shift, "rotation: destination = source + shift (default N/2)")
@@ -546,8 +548,10 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
     if (c.traffic.pattern == sim::Pattern::Pairs) j["pairs"] = c.traffic.pairs.size();
-    if (c.traffic.pattern == sim::Pattern::Hotspot &&
-        (c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0))) {
+    const bool windowed = c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0);
+    // The hot window of the hotspot pattern, or of the pairs to the hot node.
+    if ((c.traffic.pattern == sim::Pattern::Hotspot || c.traffic.pattern == sim::Pattern::Pairs) &&
+        windowed) {
         j["hot_start_us"] = us_of(c.traffic.hot_start_ps);
         if (c.traffic.hot_end_ps != ~std::uint64_t(0))
             j["hot_end_us"] = us_of(c.traffic.hot_end_ps);

@@ -160,6 +160,50 @@ TEST_CASE("cc config: what opensm would misread is refused with file:line, the d
     on.congestion_control = true;
     const auto notes = cc_config_notes(on);
     CHECK(notes.size() == 3); // no threshold, no SL, no CCT delay
+
+    // Credit starvation is read but not simulated, and said so exactly when a switch would
+    // take a setting of it (control map bit 1: the credit mask; bit 3: CS_Threshold and
+    // CS_ReturnDelay).
+    const auto starvation = [](const CcConfig& cfg) {
+        std::vector<std::string> out;
+        for (const std::string& n : cc_config_notes(cfg))
+            if (n.starts_with("credit starvation")) out.push_back(n);
+        return out;
+    };
+    const CcConfig cs = read_cc_config_text("congestion_control TRUE\n"
+                                            "cc_sw_cong_setting_control_map 0x1f\n"
+                                            "cc_sw_cong_setting_credit_mask 0x6\n"
+                                            "cc_sw_cong_setting_credit_starvation_threshold 4\n"
+                                            "cc_sw_cong_setting_credit_starvation_return_delay "
+                                            "1:100\n",
+                                            "osm.conf");
+    CHECK(CcConfig::mask_bit(cs.credit_mask, 1));
+    CHECK(cs.cs_threshold == 4);
+    CHECK(cs.cs_return_delay == CctEntry{1, 100});
+    REQUIRE(starvation(cs).size() == 1);
+    CHECK(starvation(cs)[0] ==
+          "credit starvation (cc_sw_cong_setting_credit_mask, "
+          "cc_sw_cong_setting_credit_starvation_threshold and _return_delay) is read but not "
+          "simulated: IBA annex A10, which defines what a switch does with it, is not public and "
+          "no public source describes it, so these switches run without credit starvation");
+    CcConfig mask_only = cs;
+    mask_only.sw_control_map = 0x17; // the credit mask, not CS_Threshold / CS_ReturnDelay
+    REQUIRE(starvation(mask_only).size() == 1);
+    CHECK(starvation(mask_only)[0].starts_with(
+        "credit starvation (cc_sw_cong_setting_credit_mask) is read but not simulated"));
+    CcConfig threshold_only = cs;
+    threshold_only.sw_control_map = 0x1d;
+    REQUIRE(starvation(threshold_only).size() == 1);
+    CHECK(starvation(threshold_only)[0].starts_with(
+        "credit starvation (cc_sw_cong_setting_credit_starvation_threshold and _return_delay)"));
+    CcConfig not_taken = cs;
+    not_taken.sw_control_map = 0x15; // the switches keep the reset values: nothing to say
+    CHECK(starvation(not_taken).empty());
+    CcConfig zero = cs; // taken, but all zero (opensm's defaults): credit starvation off
+    zero.credit_mask = {};
+    zero.cs_threshold = 0x10; // the switch gets the low 4 bits: 0
+    zero.cs_return_delay = {};
+    CHECK(starvation(zero).empty());
 }
 
 namespace {

@@ -144,6 +144,36 @@ TEST_CASE("pairs: each source cycles through its own pairs; repeats weigh, (s, s
     CHECK(parse_pattern("pairs") == Pattern::Pairs);
 }
 
+TEST_CASE("pairs with a hot window: the pairs to the hot node send only inside it") {
+    TrafficSpec s;
+    s.pattern = Pattern::Pairs;
+    s.pairs = {{1, 0}, {3, 0}, {3, 5}};
+    s.hot_node = 0;
+    s.hot_start_ps = 1000;
+    s.hot_end_ps = 2000;
+    DestinationPattern d(s, 8, 1);
+    gen::Rng rng(1);
+    for (std::uint64_t t : {0, 999, 2000, 5000}) { // outside: the hot pairs idle, the rest send
+        CHECK(d.next(1, rng, 0, t) == 1);
+        CHECK(d.next(3, rng, 0, t) == 3);
+        CHECK(d.next(3, rng, 1, t) == 5);
+    }
+    for (std::uint64_t t : {1000, 1999}) {
+        CHECK(d.next(1, rng, 0, t) == 0);
+        CHECK(d.next(3, rng, 0, t) == 0);
+        CHECK(d.next(3, rng, 1, t) == 5);
+    }
+    // Without a window every slot is in it, whatever the hot node; with one, the hot node must
+    // exist.
+    TrafficSpec all = s;
+    all.hot_start_ps = 0;
+    all.hot_end_ps = ~std::uint64_t(0);
+    all.hot_node = 99;
+    CHECK(DestinationPattern(all, 8, 1).next(3, rng, 1, 0) == 5);
+    s.hot_node = 8;
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1), "hot node 8 out of range (0..7)");
+}
+
 TEST_CASE("pairs: bad lines name the file and line, end nodes out of range are refused") {
     const auto line_of = [](const char* text) {
         try {
