@@ -93,27 +93,62 @@ void complete_groups(const SwitchLinks& g, const LinkClasses& c, UnionFind& uf) 
     for (std::uint32_t l = 0; l < g.links.size(); ++l)
         if (group[g.links[l].a] != kNone || group[g.links[l].b] != kNone)
             all_lone[c.of_link[l]] = false;
-    UnionFind pieces(n);
-    std::vector<bool> in_piece(n, false);
+    // A global class among lone switches (a triangle of three damaged groups' routers) meets
+    // a group's classes at one switch each; two classes of one group (the opposite sides of
+    // a 4-cycle) share their switches. So classes sharing two switches or more are one piece.
+    std::vector<std::vector<std::uint32_t>> spanned(c.count); // switches of each class, sorted
     for (std::uint32_t l = 0; l < g.links.size(); ++l) {
         const std::uint32_t k = c.of_link[l];
         if (!all_lone[k] || c.links_in[k] < 2) continue;
-        pieces.unite(g.links[l].a, g.links[l].b);
-        in_piece[g.links[l].a] = in_piece[g.links[l].b] = true;
+        spanned[k].push_back(g.links[l].a);
+        spanned[k].push_back(g.links[l].b);
     }
-    std::map<std::uint32_t, std::vector<std::uint32_t>> members;
-    for (std::uint32_t v = 0; v < n; ++v)
-        if (in_piece[v]) members[pieces.find(v)].push_back(v);
+    std::vector<std::vector<std::uint32_t>> at(n); // eligible classes at each switch
+    for (std::uint32_t k = 0; k < c.count; ++k) {
+        auto& sw = spanned[k];
+        std::sort(sw.begin(), sw.end());
+        sw.erase(std::unique(sw.begin(), sw.end()), sw.end());
+        for (std::uint32_t v : sw) at[v].push_back(k);
+    }
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> shared;
+    UnionFind same_piece(c.count);
+    for (const auto& ks : at)
+        for (std::size_t i = 0; i < ks.size(); ++i)
+            for (std::size_t j = i + 1; j < ks.size(); ++j)
+                if (++shared[{ks[i], ks[j]}] == 2) same_piece.unite(ks[i], ks[j]);
+    std::map<std::uint32_t, std::vector<std::uint32_t>> members; // piece -> its switches
+    for (std::uint32_t k = 0; k < c.count; ++k)
+        for (std::uint32_t v : spanned[k]) members[same_piece.find(k)].push_back(v);
+    // Larger pieces first; a piece that reaches some group twice (a global class joined it
+    // to another group's) is tried again class by class.
+    std::vector<std::vector<std::uint32_t>> tries;
+    for (auto& [root, m] : members) {
+        std::sort(m.begin(), m.end());
+        m.erase(std::unique(m.begin(), m.end()), m.end());
+        tries.push_back(std::move(m));
+    }
+    const auto larger = [](const auto& x, const auto& y) { return x.size() > y.size(); };
+    std::stable_sort(tries.begin(), tries.end(), larger);
+    std::vector<std::vector<std::uint32_t>> classes_alone;
+    for (const auto& sw : spanned)
+        if (sw.size() >= 3) classes_alone.push_back(sw);
+    std::stable_sort(classes_alone.begin(), classes_alone.end(), larger);
+    tries.insert(tries.end(), classes_alone.begin(), classes_alone.end());
     bool added = false;
-    for (const auto& [root, m] : members) {
+    std::uint32_t next_id = static_cast<std::uint32_t>(n);
+    for (const auto& m : tries) {
         if (m.size() < 3) continue;
+        bool free = true; // no switch taken by an earlier piece
+        for (std::uint32_t v : m) free &= group[v] == kNone;
+        if (!free) continue;
         std::vector<std::uint32_t> reach;
         for (std::uint32_t v : m)
             for (const auto& x : g.around(v))
                 if (group[x.peer] != kNone) reach.push_back(group[x.peer]);
         std::sort(reach.begin(), reach.end());
         if (std::adjacent_find(reach.begin(), reach.end()) != reach.end()) continue;
-        for (std::uint32_t v : m) group[v] = static_cast<std::uint32_t>(n) + root;
+        for (std::uint32_t v : m) group[v] = next_id;
+        ++next_id;
         added = true;
     }
     if (added) place_lone_switches(g, group);
