@@ -8,11 +8,14 @@
 //
 //   bench_map                       time and peak RSS of mapping each configuration, and of
 //                                   mapping + routing the Slim Fly (slimfly engine)
-//   bench_map --robustness [--seeds N] [--out DIR] [--config NAME]
+//   bench_map --robustness [--seeds N] [--out DIR] [--config NAME]   (--config: that one
+//       configuration's rows are replaced in DIR/mapping-robustness.csv, the others kept)
 //       the fraction of seeds mapped correctly (mapping/shape_compare.hpp) as the fraction of
 //       missing switches and of missing links grows, around the paper's claims (FlatFly
 //       20 % / 15 %, hypercube 15 % / 10 %, Dragonfly 40 % / 10 %); CSV on stdout, and with
-//       --out DIR also DIR/mapping-robustness.csv and one SVG per configuration.
+//       --out DIR also DIR/mapping-robustness.csv and one SVG per configuration. For a
+//       Dragonfly, also the switches per seed whose group the cabling does not tell, and
+//       those the mapping left unplaced (mapping/dragonfly_groups.hpp).
 #include "engines/engine.hpp"
 #include "fabric/generators/dragonfly.hpp"
 #include "fabric/generators/failures.hpp"
@@ -45,6 +48,7 @@ struct Config {
     std::function<Fabric()> make;
     double claim_switches, claim_links; // the paper's claim; 0/0: none (the torus)
     bool robustness = true;             // in the --robustness study (not the Slim Fly)
+    bool dragonfly = false;             // groups: switches not known, not placed (CSV)
 };
 
 // A Slim Fly q (L cables per neighbour) times a FlatFly K_1 x ..., 8 CAs per switch.
@@ -74,7 +78,7 @@ std::vector<Config> configs() {
              p.groups = 128; // K*G groups: one global port per group left free (§1.4 note 4)
              return gen::dragonfly(p);
          },
-         0.40, 0.10},
+         0.40, 0.10, true, true},
         {"torus-4x8x8x8",
          [] {
              return gen::torus({{4, 8, 8, 8}, {2, 4, 4, 4}, 8, true, 0});
@@ -133,9 +137,16 @@ void speed() {
     }
 }
 
-// Fraction of `seeds` damaged copies mapped to the generator's structure.
-double correct_fraction(const Fabric& full, double switches, double links, int seeds) {
-    int ok = 0;
+// Of `seeds` damaged copies: the fraction mapped to the generator's structure, and per seed
+// on average (a Dragonfly; empty in the CSV for the others) the switches whose group the cabling
+// does not tell (mapping::dragonfly_known) and those the mapping left unplaced (Shape::unplaced). A
+// seed is correct when every switch the cabling places is where the generator put it.
+struct Outcome {
+    double correct = 0, unknown = 0, unplaced = 0;
+};
+
+Outcome measure(const Fabric& full, double switches, double links, int seeds) {
+    Outcome o;
     for (int seed = 1; seed <= seeds; ++seed) {
         gen::FailureSpec spec;
         spec.switches = switches;
@@ -145,15 +156,25 @@ double correct_fraction(const Fabric& full, double switches, double links, int s
         const Fabric f = gen::inject_failures(full, spec, rep);
         const mapping::SwitchLinks g = mapping::switch_links(f);
         const mapping::Shape s = mapping::map_fabric(f, g, mapping::link_classes(g));
-        ok += mapping::matches_generator(s, mapping::generator_coords(f, g));
+        const auto want = mapping::generator_coords(f, g);
+        o.correct += mapping::matches_generator(s, g, want);
+        if (!want.empty() && want[0].size() == 2) {
+            const std::vector<bool> known = mapping::dragonfly_known(g, want);
+            o.unknown += double(std::count(known.begin(), known.end(), false));
+        }
+        o.unplaced += double(s.unplaced.size());
     }
-    return double(ok) / seeds;
+    o.correct /= seeds;
+    o.unknown /= seeds;
+    o.unplaced /= seeds;
+    return o;
 }
 
 void robustness(int seeds, const std::string& out, const std::string& only) {
     // Fractions missing: the paper's claims (10, 15, 20 and 40 %) and past them.
     const std::vector<double> steps = {0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6};
-    std::string csv = "config,missing_switches,missing_links,seeds,correct_fraction\n";
+    std::string csv = "config,missing_switches,missing_links,seeds,correct_fraction,"
+                      "unknown_switches,unplaced_switches\n";
     fmt::print("{}", csv);
     for (const Config& c : configs()) {
         if ((!only.empty() && only != c.name) || (only.empty() && !c.robustness)) continue;
@@ -165,9 +186,12 @@ void robustness(int seeds, const std::string& out, const std::string& only) {
         for (double x : steps) {
             for (int pass = 0; pass < 2; ++pass) {
                 const double sw = pass == 0 ? x : cs, ln = pass == 0 ? cl : x;
-                const double frac = correct_fraction(full, sw, ln, seeds);
-                const std::string row =
-                    fmt::format("{},{:.2f},{:.2f},{},{:.3f}\n", c.name, sw, ln, seeds, frac);
+                const Outcome o = measure(full, sw, ln, seeds);
+                const double frac = o.correct;
+                const std::string groups =
+                    c.dragonfly ? fmt::format("{:.2f},{:.2f}", o.unknown, o.unplaced) : ",";
+                const std::string row = fmt::format("{},{:.2f},{:.2f},{},{:.3f},{}\n", c.name, sw,
+                                                    ln, seeds, frac, groups);
                 fmt::print("{}", row);
                 std::fflush(stdout);
                 csv += row;
@@ -179,7 +203,19 @@ void robustness(int seeds, const std::string& out, const std::string& only) {
                 {by_switches, by_links}, fmt::format("{}: seeds mapped correctly", c.name),
                 "missing (%)", "fraction of seeds correct");
     }
-    if (!out.empty()) std::ofstream(out + "/mapping-robustness.csv") << csv;
+    if (out.empty()) return;
+    // With --config, the other configurations' rows of an earlier run are kept.
+    const std::string path = out + "/mapping-robustness.csv";
+    if (!only.empty()) {
+        std::ifstream in(path);
+        std::string line, kept;
+        while (std::getline(in, line))
+            if (line.find(',') != std::string::npos && !line.starts_with("config,") &&
+                !line.starts_with(only + ","))
+                kept += line + "\n";
+        csv += kept;
+    }
+    std::ofstream(path) << csv;
 }
 
 } // namespace

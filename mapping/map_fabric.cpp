@@ -2,6 +2,7 @@
 #include "mapping/map_fabric.hpp"
 
 #include "fabric/display_name.hpp"
+#include "mapping/dragonfly_groups.hpp"
 #include "mapping/slimfly_map.hpp"
 #include "mapping/slimfly_product_map.hpp"
 #include "mapping/union_find.hpp"
@@ -63,6 +64,7 @@ Shape unknown(Shape s, std::string why) {
     s.coord.clear();
     s.group.clear();
     s.index_in_group.clear();
+    s.unplaced.clear();
     s.missing_switches.clear();
     s.missing_links.clear();
     return s;
@@ -73,44 +75,86 @@ std::string link_name(const Fabric& f, const SwitchLinks& g, std::uint32_t l) {
                        display_name(f, g.node[g.links[l].b]));
 }
 
-// A switch left with one or two local links has no dense class and ends up a group of its
-// own. Its group is the neighbouring group it can join without a second link between any
-// two groups: its other links are global, to groups its own group reaches only through it,
-// while any other group it is cabled to is already joined to most of those. Joined only when
-// exactly one neighbouring group qualifies. True when a switch was joined.
-bool join_lone_switches(const SwitchLinks& g, UnionFind& uf, std::vector<std::uint32_t>& grp) {
+// The groups that the dense classes leave out (below): a small group whose local links are too
+// few for the density test, and lone switches with one or two local links. First the lone
+// switches that the one-link-per-pair rule places (dragonfly_groups.hpp). Then the classes of
+// two or more links (a triangle or rectangle holds them together, which a single global link
+// between two lone switches never has) whose switches are all still lone: joined, three
+// switches or more that reach no group twice are a group. Then the rule again, from them.
+void complete_groups(const SwitchLinks& g, const LinkClasses& c, UnionFind& uf) {
     const std::size_t n = g.num_switches();
-    std::vector<std::uint32_t> size(n, 0), member(n, kNone);
-    for (std::uint32_t v = 0; v < n; ++v) {
-        ++size[grp[v]];
-        member[grp[v]] = v;
+    std::vector<std::uint32_t> grp, size(n, 0), group(n, kNone);
+    uf.classes(grp);
+    for (std::uint32_t v = 0; v < n; ++v) ++size[grp[v]];
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (size[grp[v]] > 1) group[v] = grp[v];
+    place_lone_switches(g, group);
+    std::vector<bool> all_lone(c.count, true);
+    for (std::uint32_t l = 0; l < g.links.size(); ++l)
+        if (group[g.links[l].a] != kNone || group[g.links[l].b] != kNone)
+            all_lone[c.of_link[l]] = false;
+    // A global class among lone switches (a triangle of three damaged groups' routers) meets
+    // a group's classes at one switch each; two classes of one group (the opposite sides of
+    // a 4-cycle) share their switches. So classes sharing two switches or more are one piece.
+    std::vector<std::vector<std::uint32_t>> spanned(c.count); // switches of each class, sorted
+    for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+        const std::uint32_t k = c.of_link[l];
+        if (!all_lone[k] || c.links_in[k] < 2) continue;
+        spanned[k].push_back(g.links[l].a);
+        spanned[k].push_back(g.links[l].b);
     }
-    std::set<std::pair<std::uint32_t, std::uint32_t>> pairs; // groups joined, lone ones aside
-    for (const auto& l : g.links) {
-        const std::uint32_t a = grp[l.a], b = grp[l.b];
-        if (a != b && size[a] > 1 && size[b] > 1) pairs.insert({std::min(a, b), std::max(a, b)});
+    std::vector<std::vector<std::uint32_t>> at(n); // eligible classes at each switch
+    for (std::uint32_t k = 0; k < c.count; ++k) {
+        auto& sw = spanned[k];
+        std::sort(sw.begin(), sw.end());
+        sw.erase(std::unique(sw.begin(), sw.end()), sw.end());
+        for (std::uint32_t v : sw) at[v].push_back(k);
     }
-    bool joined = false;
-    for (std::uint32_t v = 0; v < n; ++v) {
-        if (size[grp[v]] != 1) continue;
-        std::uint32_t pick = kNone, fits = 0;
-        for (const auto& x : g.around(v)) {
-            const std::uint32_t cand = grp[x.peer];
-            if (size[cand] < 2) continue;
-            bool clash = false;
-            for (const auto& y : g.around(v)) {
-                const std::uint32_t z = grp[y.peer];
-                if (z != cand && size[z] > 1 && pairs.count({std::min(cand, z), std::max(cand, z)}))
-                    clash = true;
-            }
-            if (!clash && cand != pick) {
-                pick = cand;
-                ++fits;
-            }
-        }
-        if (fits == 1) joined |= uf.unite(v, member[pick]);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> shared;
+    UnionFind same_piece(c.count);
+    for (const auto& ks : at)
+        for (std::size_t i = 0; i < ks.size(); ++i)
+            for (std::size_t j = i + 1; j < ks.size(); ++j)
+                if (++shared[{ks[i], ks[j]}] == 2) same_piece.unite(ks[i], ks[j]);
+    std::map<std::uint32_t, std::vector<std::uint32_t>> members; // piece -> its switches
+    for (std::uint32_t k = 0; k < c.count; ++k)
+        for (std::uint32_t v : spanned[k]) members[same_piece.find(k)].push_back(v);
+    // Larger pieces first; a piece that reaches some group twice (a global class joined it
+    // to another group's) is tried again class by class.
+    std::vector<std::vector<std::uint32_t>> tries;
+    for (auto& [root, m] : members) {
+        std::sort(m.begin(), m.end());
+        m.erase(std::unique(m.begin(), m.end()), m.end());
+        tries.push_back(std::move(m));
     }
-    return joined;
+    const auto larger = [](const auto& x, const auto& y) { return x.size() > y.size(); };
+    std::stable_sort(tries.begin(), tries.end(), larger);
+    std::vector<std::vector<std::uint32_t>> classes_alone;
+    for (const auto& sw : spanned)
+        if (sw.size() >= 3) classes_alone.push_back(sw);
+    std::stable_sort(classes_alone.begin(), classes_alone.end(), larger);
+    tries.insert(tries.end(), classes_alone.begin(), classes_alone.end());
+    bool added = false;
+    std::uint32_t next_id = static_cast<std::uint32_t>(n);
+    for (const auto& m : tries) {
+        if (m.size() < 3) continue;
+        bool free = true; // no switch taken by an earlier piece
+        for (std::uint32_t v : m) free &= group[v] == kNone;
+        if (!free) continue;
+        std::vector<std::uint32_t> reach;
+        for (std::uint32_t v : m)
+            for (const auto& x : g.around(v))
+                if (group[x.peer] != kNone) reach.push_back(group[x.peer]);
+        std::sort(reach.begin(), reach.end());
+        if (std::adjacent_find(reach.begin(), reach.end()) != reach.end()) continue;
+        for (std::uint32_t v : m) group[v] = next_id;
+        ++next_id;
+        added = true;
+    }
+    if (added) place_lone_switches(g, group);
+    std::map<std::uint32_t, std::uint32_t> first;
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (group[v] != kNone) uf.unite(v, first.emplace(group[v], v).first->second);
 }
 
 // §2.2 reads every class of more than one link as a group's local links. With several
@@ -160,31 +204,57 @@ std::optional<Shape> try_dragonfly(const SwitchLinks& g, const LinkClasses& c, S
         for (std::uint32_t x : ks)
             for (std::uint32_t y : ks)
                 if (x != y) meets[x].push_back(y);
+    // Damage leaves small global cliques (a triangle of three groups' routers) that meet two
+    // global classes at a switch whose group class is too sparse to be dense: an odd cycle.
+    // So each set is coloured from its largest classes out (larger first), and a class that
+    // then meets one of its own side is set aside (neither side; its switches are placed by
+    // complete_groups). Only a few may be: a FlatFly's rows of three or more dimensions meet
+    // in triangles everywhere, and that is not a Dragonfly.
     std::vector<int> side(c.count, -1);
-    std::vector<bool> is_group(c.count, false);
-    for (std::uint32_t k0 = 0; k0 < c.count; ++k0) {
-        if (!dense(k0) || side[k0] >= 0) continue;
-        std::vector<std::uint32_t> comp{k0};
+    std::vector<bool> is_group(c.count, false), aside(c.count, false);
+    std::vector<std::uint32_t> by_span;
+    for (std::uint32_t k = 0; k < c.count; ++k)
+        if (dense(k)) by_span.push_back(k);
+    std::stable_sort(by_span.begin(), by_span.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return spans[x] > spans[y]; });
+    const auto larger = [&](std::uint32_t x, std::uint32_t y) {
+        return spans[x] != spans[y] ? spans[x] > spans[y] : x < y;
+    };
+    for (std::uint32_t k0 : by_span) {
+        if (side[k0] >= 0) continue;
+        std::vector<std::uint32_t> comp;
+        std::set<std::uint32_t, decltype(larger)> todo(larger); // larger classes first
         side[k0] = 0;
-        bool bipartite = true;
-        for (std::size_t i = 0; i < comp.size(); ++i)
-            for (std::uint32_t y : meets[comp[i]]) {
+        todo.insert(k0);
+        while (!todo.empty()) {
+            const std::uint32_t x = *todo.begin();
+            todo.erase(todo.begin());
+            comp.push_back(x);
+            for (std::uint32_t y : meets[x])
                 if (side[y] < 0) {
-                    side[y] = 1 - side[comp[i]];
-                    comp.push_back(y);
-                } else if (side[y] == side[comp[i]]) {
-                    bipartite = false;
+                    side[y] = 1 - side[x];
+                    todo.insert(y);
                 }
-            }
-        if (!bipartite) return std::nullopt;
+        }
+        std::size_t links_aside = 0, links_all = 0;
+        for (std::uint32_t x : comp) {
+            links_all += c.links_in[x];
+            for (std::uint32_t y : meets[x])
+                if (side[y] == side[x] && larger(x, y) && !aside[y]) {
+                    aside[y] = true;
+                    links_aside += c.links_in[y];
+                }
+        }
+        if (20 * links_aside > links_all) return std::nullopt; // not two sides
         double sum[2] = {0, 0}, cnt[2] = {0, 0};
         for (std::uint32_t k : comp) {
+            if (aside[k]) continue;
             sum[side[k]] += spans[k];
             cnt[side[k]] += 1;
         }
         const int groups_side =
             cnt[1] == 0 || sum[0] / cnt[0] >= sum[1] / std::max(cnt[1], 1.0) ? 0 : 1;
-        for (std::uint32_t k : comp) is_group[k] = side[k] == groups_side;
+        for (std::uint32_t k : comp) is_group[k] = side[k] == groups_side && !aside[k];
     }
     std::vector<std::uint32_t> local(n, kNone);
     for (std::uint32_t v = 0; v < n; ++v)
@@ -200,7 +270,8 @@ std::optional<Shape> try_dragonfly(const SwitchLinks& g, const LinkClasses& c, S
     std::vector<std::uint32_t> grp;
     s.groups = static_cast<int>(uf.classes(grp));
     if (s.groups < 2 || std::size_t(s.groups) == n) return std::nullopt;
-    if (join_lone_switches(g, uf, grp)) s.groups = static_cast<int>(uf.classes(grp));
+    complete_groups(g, c, uf);
+    s.groups = static_cast<int>(uf.classes(grp));
     s.family = Family::Dragonfly;
     s.group.assign(grp.begin(), grp.end());
     s.index_in_group.assign(n, 0);
@@ -217,8 +288,11 @@ std::optional<Shape> try_dragonfly(const SwitchLinks& g, const LinkClasses& c, S
         if (!joined.insert({std::min(ga, gb), std::max(ga, gb)}).second) return std::nullopt;
     }
     s.globals_per_switch = *std::max_element(globals.begin(), globals.end()); // as designed
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (s.group_size > 1 && size[s.group[v]] == 1) s.unplaced.push_back(v);
     for (int gr = 0; gr < s.groups; ++gr)
-        for (int i = size[gr]; i < s.group_size; ++i) s.missing_switches.push_back({gr, i});
+        for (int i = size[gr]; i < s.group_size && (size[gr] > 1 || s.group_size == 1); ++i)
+            s.missing_switches.push_back({gr, i});
     // Local links: every two switches of a group.
     std::vector<std::vector<std::uint32_t>> members(s.groups);
     for (std::uint32_t v = 0; v < n; ++v) members[s.group[v]].push_back(v);
@@ -346,8 +420,32 @@ Shape map_cartesian(const Fabric& f, const SwitchLinks& g, const LinkClasses& c,
     // a class of a link or two whose squares are all missing has met nothing in one and would
     // join every dimension it touches, so classes much smaller than the typical one (a
     // quarter of the class size at the median link) are placed later, by the coordinates.
-    std::vector<std::uint32_t> by_link(c.of_link.size());
-    for (std::size_t l = 0; l < by_link.size(); ++l) by_link[l] = c.links_in[c.of_link[l]];
+    // A ring of 3 is a triangle, and its dimension is one class of n links, while a position
+    // of a ring of K >= 5 is a class of n / K: with rings of 3, the median link would be in a
+    // ring of 3 and every other ring's positions would look small. So the median is taken
+    // over the links on no triangle when they are a fifth of the links or more (rings of 4
+    // and more, K2 rows; not the few leftovers of a damaged FlatFly's rows).
+    std::vector<bool> in_triangle_class(c.count, false);
+    for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+        const auto na = g.around(g.links[l].a), nb = g.around(g.links[l].b);
+        for (std::size_t i = 0, j = 0; i < na.size() && j < nb.size();) // sorted by peer
+            if (na[i].peer < nb[j].peer) {
+                ++i;
+            } else if (nb[j].peer < na[i].peer) {
+                ++j;
+            } else {
+                in_triangle_class[c.of_link[l]] = true;
+                break;
+            }
+    }
+    std::vector<std::uint32_t> by_link;
+    for (std::size_t l = 0; l < c.of_link.size(); ++l)
+        if (!in_triangle_class[c.of_link[l]]) by_link.push_back(c.links_in[c.of_link[l]]);
+    if (5 * by_link.size() < c.of_link.size()) {
+        by_link.clear();
+        for (std::size_t l = 0; l < c.of_link.size(); ++l)
+            by_link.push_back(c.links_in[c.of_link[l]]);
+    }
     std::nth_element(by_link.begin(), by_link.begin() + by_link.size() / 2, by_link.end());
     const std::uint32_t major_from = std::max(1u, by_link[by_link.size() / 2] / 4);
     const auto major = [&](std::uint32_t k) { return c.links_in[k] >= major_from; };

@@ -37,6 +37,11 @@ struct Shape {
     // Dragonfly.
     int groups = 0, group_size = 0, globals_per_switch = 0;
     std::vector<int> group, index_in_group; // per dense switch
+    // Dense ids of the switches whose group the cabling does not tell (mapping/
+    // dragonfly_groups.hpp: no local link left, or more than one group they could be in).
+    // Each is a group of its own above, which keeps every pair of groups joined at most once,
+    // so the engine routes them; they are not counted against the complete shape.
+    std::vector<std::uint32_t> unplaced;
     // Slim Fly (mapping/slimfly_map.hpp): the MMS graph's q; coord holds (t, x, y) per switch:
     // subgraph t, column x, row y; 2 subgraphs of q columns of q switches when complete.
     int q = 0;

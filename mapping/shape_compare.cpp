@@ -2,6 +2,8 @@
 #include "mapping/shape_compare.hpp"
 
 #include "fabric/generators/slimfly.hpp"
+#include "mapping/dragonfly_groups.hpp"
+#include "mapping/union_find.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -62,9 +64,88 @@ bool dimension_matches(const std::vector<std::vector<int>>& got, std::size_t r,
     return true;
 }
 
+// The same groups as the generator's for the known switches; a switch not known may be
+// unplaced, or in a group of no known switch (a piece of its group cut off), but not with
+// known switches of another group.
+bool dragonfly_matches(const Shape& s, const std::vector<std::vector<int>>& want,
+                       const std::vector<bool>& known) {
+    std::vector<bool> unplaced(want.size(), false);
+    for (std::uint32_t v : s.unplaced) unplaced[v] = true;
+    std::map<int, int> to, from; // recovered group <-> generator's group, over known switches
+    for (std::size_t v = 0; v < want.size(); ++v) {
+        if (!known[v]) continue;
+        if (unplaced[v]) return false;
+        const auto a = to.emplace(s.group[v], want[v][0]).first;
+        const auto b = from.emplace(want[v][0], s.group[v]).first;
+        if (a->second != want[v][0] || b->second != s.group[v]) return false;
+    }
+    for (std::size_t v = 0; v < want.size(); ++v) {
+        if (known[v] || unplaced[v]) continue;
+        const auto it = to.find(s.group[v]);
+        if (it != to.end() && it->second != want[v][0]) return false;
+    }
+    return true;
+}
+
+bool matches(const Shape& s, const std::vector<std::vector<int>>& want,
+             const std::vector<bool>& known);
+
 } // namespace
 
+std::vector<bool> dragonfly_known(const SwitchLinks& g, const std::vector<std::vector<int>>& want) {
+    const std::size_t n = g.num_switches();
+    const auto same = [&](std::uint32_t a, std::uint32_t b) { return want[a][0] == want[b][0]; };
+    // Local links on a triangle or a rectangle of the group's links.
+    UnionFind held(n);
+    for (const auto& l : g.links) {
+        if (!same(l.a, l.b)) continue;
+        bool shown = false;
+        for (const auto& x : g.around(l.a)) {
+            if (shown) break;
+            if (x.peer == l.b || !same(x.peer, l.a)) continue;
+            if (g.link_between(x.peer, l.b) != kNone) shown = true; // triangle
+            for (const auto& y : g.around(l.b))
+                if (!shown && y.peer != l.a && y.peer != x.peer && same(y.peer, l.a) &&
+                    g.link_between(x.peer, y.peer) != kNone)
+                    shown = true; // rectangle a-b-y-x
+        }
+        if (shown) held.unite(l.a, l.b);
+    }
+    std::vector<std::uint32_t> part;
+    const std::uint32_t parts = held.classes(part);
+    std::vector<std::uint32_t> size(parts, 0);
+    for (std::uint32_t v = 0; v < n; ++v) ++size[part[v]];
+    std::map<int, std::uint32_t> largest; // generator's group -> its largest part
+    for (std::uint32_t v = 0; v < n; ++v) {
+        const auto [it, fresh] = largest.emplace(want[v][0], part[v]);
+        if (!fresh && size[part[v]] > size[it->second]) it->second = part[v];
+    }
+    std::vector<std::uint32_t> group(n, kNone);
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (largest[want[v][0]] == part[v] && size[part[v]] >= 3)
+            group[v] = static_cast<std::uint32_t>(want[v][0]);
+    place_lone_switches(g, group,
+                        [&](std::uint32_t v, std::uint32_t grp) { return int(grp) == want[v][0]; });
+    std::vector<bool> known(n);
+    for (std::uint32_t v = 0; v < n; ++v) known[v] = group[v] != kNone;
+    return known;
+}
+
 bool matches_generator(const Shape& s, const std::vector<std::vector<int>>& want) {
+    return matches(s, want, std::vector<bool>(want.size(), true));
+}
+
+bool matches_generator(const Shape& s, const SwitchLinks& g,
+                       const std::vector<std::vector<int>>& want) {
+    if (s.family != Family::Dragonfly || want.empty() || want[0].size() != 2)
+        return matches_generator(s, want);
+    return matches(s, want, dragonfly_known(g, want));
+}
+
+namespace {
+
+bool matches(const Shape& s, const std::vector<std::vector<int>>& want,
+             const std::vector<bool>& known) {
     if (s.family == Family::Unknown || want.empty()) return false;
     for (const auto& w : want)
         if (w.size() != want[0].size()) return false;
@@ -108,16 +189,8 @@ bool matches_generator(const Shape& s, const std::vector<std::vector<int>>& want
                     return false;
         return true;
     }
-    if (s.family == Family::Dragonfly) {
-        if (want[0].size() != 2) return false;
-        std::map<int, int> to, from;
-        for (std::size_t v = 0; v < want.size(); ++v) {
-            const auto a = to.emplace(s.group[v], want[v][0]).first;
-            const auto b = from.emplace(want[v][0], s.group[v]).first;
-            if (a->second != want[v][0] || b->second != s.group[v]) return false;
-        }
-        return true;
-    }
+    if (s.family == Family::Dragonfly)
+        return want[0].size() == 2 && dragonfly_matches(s, want, known);
     const std::size_t n = s.dims.size();
     if (want[0].size() != n) return false;
     std::vector<bool> used(n, false);
@@ -130,5 +203,7 @@ bool matches_generator(const Shape& s, const std::vector<std::vector<int>>& want
     }
     return true;
 }
+
+} // namespace
 
 } // namespace ibrt::mapping

@@ -8,7 +8,8 @@
 //     "dragonfly"|"slimfly"|"unknown", "why_not": str (unknown only), "switches": n,
 //     "cas_per_switch": n, "dimensions": [{"k": n, "width": n, "ring": b}]              (Cartesian
 //     families) "groups": n, "group_size": n, "globals_per_switch": n,       (Dragonfly)
-//     "missing_global_links": n,
+//     "missing_global_links": n, "unplaced": [name]  (switches whose group the cabling does
+//     not tell; each is routed as a group of its own)
 //     "coordinates": [{"switch": name, "coord": [..]}]   (Dragonfly: [group, index])
 //     "q": n, "columns": n, "link_width": n,                      (Slim Fly; coord (t, x, y))
 //     and "dimensions" for a Slim Fly x FlatFly's FlatFly factor (coord (t, x, y, c_1..c_N))
@@ -21,6 +22,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace ibrt::tools {
 namespace {
@@ -65,6 +68,10 @@ void print_text(const Fabric& f, const SwitchLinks& g, const Shape& s, const Map
         fmt::print("groups: {} of K = {} switches, G = {} global links per switch\n", s.groups,
                    s.group_size, s.globals_per_switch);
         fmt::print("missing global links (one per pair of groups): {}\n", s.missing_global_links);
+        // Counted in `groups` above, each as a group of its own (how the engine routes them).
+        fmt::print("not placed (the cabling does not tell their group): {}\n", s.unplaced.size());
+        for (std::size_t i = 0; i < s.unplaced.size() && i < a.max_examples; ++i)
+            fmt::print("  {}\n", display_name(f, g.node[s.unplaced[i]]));
     } else {
         std::vector<std::string> k, w;
         for (const auto& d : s.dims) {
@@ -85,7 +92,8 @@ void print_text(const Fabric& f, const SwitchLinks& g, const Shape& s, const Map
                    fmt::join(coord_of(s, m.b), ","),
                    m.cables ? fmt::format(": {} cables of the dimension's width", m.cables) : "");
     }
-    const std::size_t more = std::max(s.missing_switches.size(), s.missing_links.size());
+    const std::size_t more =
+        std::max({s.missing_switches.size(), s.missing_links.size(), s.unplaced.size()});
     if (more > a.max_examples)
         fmt::print("(lists cut at {}; --max-examples N or --json for all)\n", a.max_examples);
 }
@@ -105,6 +113,9 @@ nlohmann::ordered_json to_json(const Fabric& f, const SwitchLinks& g, const Shap
         j["group_size"] = s.group_size;
         j["globals_per_switch"] = s.globals_per_switch;
         j["missing_global_links"] = s.missing_global_links;
+        J unplaced = J::array();
+        for (std::uint32_t v : s.unplaced) unplaced.push_back(display_name(f, g.node[v]));
+        j["unplaced"] = unplaced;
     } else if (s.family == Family::SlimFly) {
         j["q"] = s.q;
         j["columns"] = 2 * s.q;
