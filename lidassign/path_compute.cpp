@@ -184,21 +184,38 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     // split into contiguous ranges, one per thread, each with its own YenSearch (which reuses
     // its distances destination by destination); the classes are the same in any split. By CA
     // pair one part, with the candidates of a switch pair computed on first use and shared.
-    struct Class {
-        std::uint32_t key;   // its entry in out.chosen
-        std::uint32_t first; // its first candidate in its part
-        std::uint32_t eoff;  // where its first candidate's edges start (off[first])
-        std::uint32_t mult;  // CA pairs in it
-        std::uint8_t count, alive_n, part;
-    };
+    //
+    // A class's candidates are one block of words, read as a whole by every reduction of the
+    // class: [mult][count][lengths, two 16-bit per word][edges of candidate 0, 1, ...]. A
+    // reduction then costs one random miss where it used three dependent ones (a class record,
+    // its candidates' offsets, their edges) at 16,384 hosts, where the candidates are 1 GB.
     struct Part {
-        graph::YenSearch::Flat cands; // candidate r is cands.edges[cands.off[r], cands.off[r+1])
-        std::vector<Class> classes;
-        std::vector<std::uint16_t> alive; // per class: its live candidates, a bit each
+        std::vector<std::uint32_t> blocks;
+        std::vector<std::uint32_t> pos, key; // per class: its block, its entry in out.chosen
+        std::vector<std::uint16_t> alive;    // per class: its live candidates, a bit each
     };
-    auto to_links = [&](graph::YenSearch::Flat& fl, std::size_t from) {
-        for (std::size_t x = fl.off[from]; x < fl.edges.size(); ++x)
-            fl.edges[x] = link_of[fl.edges[x]];
+    auto add_block = [&](std::vector<std::uint32_t>& blk, const graph::YenSearch::Flat& fl,
+                         std::uint32_t mult, int count) {
+        const std::size_t at = blk.size();
+        if (at > std::numeric_limits<std::uint32_t>::max() - fl.edges.size() - 64)
+            throw std::length_error("path selection: candidates exceed 2^32 words");
+        blk.push_back(mult);
+        blk.push_back(static_cast<std::uint32_t>(count));
+        for (int j = 0; j < count; j += 2) {
+            std::uint32_t w = 0;
+            for (int h = 0; h < 2 && j + h < count; ++h) {
+                const std::uint32_t len = fl.off[j + h + 1] - fl.off[j + h];
+                if (len > 0xffff) throw std::length_error("path selection: route too long");
+                w |= len << (16 * h);
+            }
+            blk.push_back(w);
+        }
+        for (const PortId e : fl.edges) blk.push_back(link_of[e]);
+        return static_cast<std::uint32_t>(at);
+    };
+    auto fresh = [](graph::YenSearch::Flat& fl) {
+        fl.edges.clear();
+        fl.off.assign(1, 0);
     };
     std::vector<Part> parts;
     if (by == PairClasses::SwitchPair) {
@@ -208,6 +225,7 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         auto run_part = [&](std::size_t p) {
             Part& part = parts[p];
             graph::YenSearch yen(f, ud);
+            graph::YenSearch::Flat cands;
             const std::size_t t0 = order.size() * p / threads,
                               t1 = order.size() * (p + 1) / threads;
             for (std::size_t ti = t0; ti < t1; ++ti) {
@@ -217,23 +235,21 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
                     const std::uint32_t nu = n_cas[out.index[u]];
                     const std::uint32_t mult = u == t ? nu * (nu - 1) : nu * nt;
                     if (mult == 0) continue;
-                    const auto first = static_cast<std::uint32_t>(part.cands.off.size() - 1);
-                    const int count = yen.run(u, t, candidates, part.cands);
+                    fresh(cands);
+                    const int count = yen.run(u, t, candidates, cands);
                     if (count == 0) continue; // no legal route: the pairs stay without a path
-                    to_links(part.cands, first);
-                    part.classes.push_back(
-                        {static_cast<std::uint32_t>(out.index[u] * ns + out.index[t]), first,
-                         part.cands.off[first], mult, std::uint8_t(count), std::uint8_t(count),
-                         std::uint8_t(p)});
+                    part.pos.push_back(add_block(part.blocks, cands, mult, count));
+                    part.key.push_back(
+                        static_cast<std::uint32_t>(out.index[u] * ns + out.index[t]));
                     part.alive.push_back(static_cast<std::uint16_t>((1u << count) - 1));
                 }
                 // The candidates take a GB at 16,384 hosts: after the first destination, reserve
                 // for the rest at its rate rather than copy on every doubling.
                 if (ti == t0) {
                     const std::size_t rest = t1 - t0;
-                    part.cands.edges.reserve(part.cands.edges.size() * rest * 21 / 20);
-                    part.cands.off.reserve(part.cands.off.size() * rest * 21 / 20);
-                    part.classes.reserve(part.classes.size() * rest);
+                    part.blocks.reserve(part.blocks.size() * rest * 21 / 20);
+                    part.pos.reserve(part.pos.size() * rest);
+                    part.key.reserve(part.key.size() * rest);
                     part.alive.reserve(part.alive.size() * rest);
                 }
                 if (p == 0 && progress && ((ti - t0) & 15) == 0)
@@ -245,8 +261,9 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         parts.resize(1);
         Part& part = parts[0];
         graph::YenSearch yen(f, ud);
-        std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its first candidate
-        std::vector<std::uint8_t> memo_n(ns * ns, 0);     // and how many
+        graph::YenSearch::Flat cands;
+        std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its block
+        std::vector<std::uint8_t> memo_n(ns * ns, 0);     // and how many candidates
         const std::size_t n = cas.size();
         out.chosen.assign(n * n, kUnset);
         std::vector<NodeId> sw_of(n, kNoNode); // the switch a CA hangs off
@@ -255,20 +272,22 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             if (p != kNoPort && f.node(f.port(p).peer_node).is_switch())
                 sw_of[i] = f.port(p).peer_node;
         }
+        std::vector<std::uint8_t> done(ns * ns, 0);
         for (std::size_t di = 0; di < n; ++di) {
             if (sw_of[di] == kNoNode) continue;
             for (std::size_t si = 0; si < n; ++si) {
                 if (si == di || sw_of[si] == kNoNode) continue;
                 const std::size_t k = std::size_t(out.index[sw_of[si]]) * ns + out.index[sw_of[di]];
-                if (memo[k] == kUnset) {
-                    memo[k] = static_cast<std::uint32_t>(part.cands.off.size() - 1);
-                    memo_n[k] = static_cast<std::uint8_t>(
-                        yen.run(sw_of[si], sw_of[di], candidates, part.cands));
-                    to_links(part.cands, memo[k]);
+                if (!done[k]) {
+                    done[k] = 1;
+                    fresh(cands);
+                    memo_n[k] =
+                        static_cast<std::uint8_t>(yen.run(sw_of[si], sw_of[di], candidates, cands));
+                    if (memo_n[k] > 0) memo[k] = add_block(part.blocks, cands, 1, memo_n[k]);
                 }
                 if (memo_n[k] == 0) continue;
-                part.classes.push_back({static_cast<std::uint32_t>(di * n + si), memo[k],
-                                        part.cands.off[memo[k]], 1, memo_n[k], memo_n[k], 0});
+                part.pos.push_back(memo[k]);
+                part.key.push_back(static_cast<std::uint32_t>(di * n + si));
                 part.alive.push_back(static_cast<std::uint16_t>((1u << memo_n[k]) - 1));
             }
             if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(n));
@@ -277,38 +296,58 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     // Classes by global id: the parts in order.
     std::vector<std::uint32_t> part_base{0};
     for (const Part& p : parts)
-        part_base.push_back(part_base.back() + static_cast<std::uint32_t>(p.classes.size()));
+        part_base.push_back(part_base.back() + static_cast<std::uint32_t>(p.pos.size()));
     const std::uint32_t num_classes = part_base.back();
-    auto cls = [&](std::uint32_t c) -> Class& {
-        const std::size_t p =
-            std::upper_bound(part_base.begin(), part_base.end(), c) - part_base.begin() - 1;
-        return parts[p].classes[c - part_base[p]];
+    // Per class, what the scan of a link's classes reads (its live candidates) and where its
+    // block is, side by side: 6 bytes a class, one miss for both.
+    struct [[gnu::packed]] ClassRef {
+        std::uint32_t pos;
+        std::uint16_t alive;
     };
-    std::vector<std::uint16_t> alive; // per class, apart from the rest: the scan of a link's
-    alive.reserve(num_classes);       // classes reads only these, 2 bytes a class
-    for (Part& p : parts) {
-        alive.insert(alive.end(), p.alive.begin(), p.alive.end());
-        std::vector<std::uint16_t>().swap(p.alive);
+    std::vector<ClassRef> cref;
+    cref.reserve(num_classes);
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        Part& x = parts[p];
+        for (std::size_t c = 0; c < x.pos.size(); ++c) cref.push_back({x.pos[c], x.alive[c]});
+        std::vector<std::uint32_t>().swap(x.pos);
+        std::vector<std::uint16_t>().swap(x.alive);
     }
-    auto route = [&](const Class& c, std::uint32_t j) {
-        const graph::YenSearch::Flat& fl = parts[c.part].cands;
-        return std::span<const std::uint32_t>(fl.edges.data() + fl.off[c.first + j],
-                                              fl.edges.data() + fl.off[c.first + j + 1]);
+    auto part_of = [&](std::uint32_t c) -> std::size_t {
+        std::size_t p = 0;
+        while (c >= part_base[p + 1]) ++p;
+        return p;
+    };
+    // Class c's block: its words, and candidate j's edges by walking the lengths.
+    struct Block {
+        const std::uint32_t* w;
+        std::uint32_t mult() const { return w[0]; }
+        std::uint32_t count() const { return w[1]; }
+        std::uint32_t len(std::uint32_t j) const {
+            return (w[2 + j / 2] >> (16 * (j & 1))) & 0xffff;
+        }
+        const std::uint32_t* edges() const { return w + 2 + (w[1] + 1) / 2; }
+        std::span<const std::uint32_t> route(std::uint32_t j) const {
+            const std::uint32_t* e = edges();
+            for (std::uint32_t x = 0; x < j; ++x) e += len(x);
+            return {e, len(j)};
+        }
+    };
+    auto block = [&](std::uint32_t c) {
+        return Block{parts[part_of(c)].blocks.data() + cref[c].pos};
     };
     // Per link, the classes with a candidate through it (ascending), and which candidates.
     std::vector<std::uint32_t> l_off(nl + 1, 0);
     std::vector<std::uint32_t> last(nl, kUnset);
     auto for_each_class = [&](auto&& fn) {
-        std::uint32_t c = 0;
-        for (const Part& p : parts)
-            for (const Class& x : p.classes) fn(c++, x);
+        for (std::uint32_t c = 0; c < num_classes; ++c) fn(c, block(c));
     };
-    for_each_class([&](std::uint32_t c, const Class& x) {
-        for (std::uint32_t j = 0; j < x.count; ++j)
-            for (std::uint32_t e : route(x, j))
-                if (last[e] != c) {
-                    last[e] = c;
-                    ++l_off[e + 1];
+    for_each_class([&](std::uint32_t c, const Block& b) {
+        const std::uint32_t* e = b.edges();
+        for (std::uint32_t j = 0; j < b.count(); ++j)
+            for (const std::uint32_t* end = e + b.len(j); e < end; ++e)
+                if (last[*e] != c) {
+                    last[*e] = c;
+                    ++l_off[*e + 1];
                 }
     });
     for (std::size_t i = 0; i < nl; ++i) l_off[i + 1] += l_off[i];
@@ -323,16 +362,17 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     {
         std::vector<std::uint32_t> fill(l_off.begin(), l_off.end() - 1);
         std::fill(last.begin(), last.end(), kUnset);
-        for_each_class([&](std::uint32_t c, const Class& x) {
-            const std::int64_t w = std::int64_t(x.mult) * (kScale / x.count);
-            for (std::uint32_t j = 0; j < x.count; ++j)
-                for (std::uint32_t e : route(x, j)) {
-                    if (last[e] != c) {
-                        last[e] = c;
-                        l_entry[fill[e]++].cls = c;
+        for_each_class([&](std::uint32_t c, const Block& b) {
+            const std::int64_t w = std::int64_t(b.mult()) * (kScale / b.count());
+            const std::uint32_t* e = b.edges();
+            for (std::uint32_t j = 0; j < b.count(); ++j)
+                for (const std::uint32_t* end = e + b.len(j); e < end; ++e) {
+                    if (last[*e] != c) {
+                        last[*e] = c;
+                        l_entry[fill[*e]++].cls = c;
                     }
-                    l_entry[fill[e] - 1].mask |= static_cast<std::uint16_t>(1u << j);
-                    load[e] += w;
+                    l_entry[fill[*e] - 1].mask |= static_cast<std::uint16_t>(1u << j);
+                    load[*e] += w;
                 }
         });
     }
@@ -351,10 +391,10 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     // so the deltas are summed per edge first and each edge's load (and tree leaf) is set once.
     std::vector<std::int64_t> delta(nl, 0);
     std::vector<std::uint32_t> touched;
-    auto adjust = [&](const Class& c, std::uint32_t j, std::int64_t d) {
-        for (std::uint32_t e : route(c, j)) {
-            if (delta[e] == 0) touched.push_back(e);
-            delta[e] += d;
+    auto adjust = [&](const std::uint32_t* e, const std::uint32_t* end, std::int64_t d) {
+        for (; e < end; ++e) {
+            if (delta[*e] == 0) touched.push_back(*e);
+            delta[*e] += d;
         }
     };
     auto apply = [&] {
@@ -380,30 +420,27 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         const std::uint32_t end = l_off[e + 1];
         for (; i < end; ++i) {
             // The scan is bound by these random reads: ask for the next ones early.
-            if (i + 16 < end) __builtin_prefetch(&alive[l_entry[i + 16].cls]);
-            const std::uint16_t live = alive[l_entry[i].cls];
+            if (i + 16 < end) __builtin_prefetch(&cref[l_entry[i + 16].cls]);
+            ClassRef& ref = cref[l_entry[i].cls];
+            const std::uint16_t live = ref.alive;
             const std::uint16_t through = live & l_entry[i].mask;
             if (through == 0 || through == live) continue; // settled
             if (reduced && load[e] <= second) break;
-            Class& c = cls(l_entry[i].cls);
-            const graph::YenSearch::Flat& fl = parts[c.part].cands;
-            // Its candidates' offsets and edges: two reads that need not wait for each other.
-            __builtin_prefetch(fl.off.data() + c.first);
-            __builtin_prefetch(fl.edges.data() + c.eoff);
+            const Block b = block(l_entry[i].cls);
             reduced = true;
-            const std::int64_t old_w = std::int64_t(c.mult) * (kScale / c.alive_n);
-            const std::uint32_t left = c.alive_n - std::popcount(through);
-            const std::int64_t new_w = std::int64_t(c.mult) * (kScale / left);
-            for (std::uint32_t j = 0; j < c.count; ++j) {
-                if (!(live >> j & 1u)) continue;
-                if (through >> j & 1u)
-                    adjust(c, j, -old_w);
-                else
-                    adjust(c, j, new_w - old_w);
+            const std::uint32_t alive_n = static_cast<std::uint32_t>(std::popcount(live));
+            const std::int64_t old_w = std::int64_t(b.mult()) * (kScale / alive_n);
+            const std::uint32_t left = alive_n - std::popcount(through);
+            const std::int64_t new_w = std::int64_t(b.mult()) * (kScale / left);
+            const std::uint32_t top = 32 - std::countl_zero(std::uint32_t(live));
+            const std::uint32_t* r = b.edges();
+            for (std::uint32_t j = 0; j < top; ++j) {
+                const std::uint32_t* next = r + b.len(j);
+                if (live >> j & 1u) adjust(r, next, (through >> j & 1u) ? -old_w : new_w - old_w);
+                r = next;
             }
             apply();
-            alive[l_entry[i].cls] = static_cast<std::uint16_t>(live & ~through);
-            c.alive_n = static_cast<std::uint8_t>(left);
+            ref.alive = static_cast<std::uint16_t>(live & ~through);
         }
         cursor[e] = i;
         if (i == end) { // nothing left to reduce, ever
@@ -415,12 +452,13 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
         if (progress && (visits & 1023) == 0) progress(0.5 + 0.5 * double(num_dead) / double(nl));
     }
     // Keep only the selected route of each class, as PortIds.
-    for_each_class([&](std::uint32_t x, const Class& c) {
-        const auto r = route(c, static_cast<std::uint32_t>(std::countr_zero(alive[x])));
-        out.chosen[c.key] = static_cast<std::uint32_t>(out.off.size() - 1);
+    for (std::uint32_t c = 0; c < num_classes; ++c) {
+        const auto r = block(c).route(static_cast<std::uint32_t>(std::countr_zero(cref[c].alive)));
+        const std::size_t p = part_of(c);
+        out.chosen[parts[p].key[c - part_base[p]]] = static_cast<std::uint32_t>(out.off.size() - 1);
         for (std::uint32_t e : r) out.edges.push_back(links[e]);
         out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
-    });
+    }
     if (progress) progress(1.0);
     return out;
 }
