@@ -91,6 +91,7 @@ namespace {
 // has just written the load it updates, so the leaf is in cache, and the tree of indices is a
 // quarter of a tree of (load, index) pairs: ~1 G updates at 16,384 hosts, bound by cache
 // misses). Dead links, and the padding to a power of two, hold negative loads.
+template <typename Index> // holds every leaf index: 16 bits up to 65,536 leaves
 class LoadMax {
   public:
     // load has a power-of-two size of at least 2; it is read, never written, and the caller
@@ -103,7 +104,7 @@ class LoadMax {
         // Up from the leaf; an ancestor whose winner stays the same other leaf is unchanged,
         // and so is everything above it.
         for (std::size_t x = (size_ + i) >> 1; x >= 1; x >>= 1) {
-            const std::uint32_t w = pick(2 * x);
+            const Index w = pick(2 * x);
             if (w == win_[x] && w != i) break;
             win_[x] = w;
         }
@@ -120,17 +121,17 @@ class LoadMax {
 
   private:
     // Node c's winner: an inner node's, or leaf c - size_ itself.
-    std::uint32_t winner(std::size_t c) const {
-        return c >= size_ ? static_cast<std::uint32_t>(c - size_) : win_[c];
+    Index winner(std::size_t c) const {
+        return c >= size_ ? static_cast<Index>(c - size_) : win_[c];
     }
     // The winner of children a and a + 1; ties (and two dead links) to the left, lower index.
-    std::uint32_t pick(std::size_t a) const {
-        const std::uint32_t l = winner(a), r = winner(a + 1);
+    Index pick(std::size_t a) const {
+        const Index l = winner(a), r = winner(a + 1);
         return load_[r] > load_[l] ? r : l;
     }
     const std::vector<std::int64_t>& load_;
     std::size_t size_;
-    std::vector<std::uint32_t> win_; // inner nodes 1 .. size_ - 1
+    std::vector<Index> win_; // inner nodes 1 .. size_ - 1
 };
 
 } // namespace
@@ -340,21 +341,37 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             return Block{parts[part_of(c)].blocks.data() + cref[c].pos};
         };
         // Per link, the classes with a candidate through it (ascending), and which candidates.
-        std::vector<std::uint32_t> l_off(nl + 1, 0);
-        std::vector<std::uint32_t> last(nl, kUnset);
-        auto for_each_class = [&](auto&& fn) {
-            for (std::uint32_t c = 0; c < num_classes; ++c) fn(c, block(c));
+        // Built part by part over the cores (a part's classes are a contiguous range, so its
+        // entries of a link follow the earlier parts' ones): counted, then filled.
+        const std::size_t np = parts.size();
+        std::vector<std::vector<std::uint32_t>> at(np); // per part and link: entries, then start
+        auto for_each_class_of = [&](std::size_t p, auto&& fn) {
+            for (std::uint32_t c = part_base[p]; c < part_base[p + 1]; ++c) fn(c, block(c));
         };
-        for_each_class([&](std::uint32_t c, const Block& b) {
-            const Id* e = b.edges();
-            for (std::uint32_t j = 0; j < b.count(); ++j)
-                for (const Id* end = e + b.len(j); e < end; ++e)
-                    if (last[*e] != c) {
-                        last[*e] = c;
-                        ++l_off[*e + 1];
-                    }
+        run_parts(np, [&](std::size_t p) {
+            std::vector<std::uint32_t>& count = at[p];
+            count.assign(nl, 0);
+            std::vector<std::uint32_t> last(nl, kUnset);
+            for_each_class_of(p, [&](std::uint32_t c, const Block& b) {
+                const Id* e = b.edges();
+                for (std::uint32_t j = 0; j < b.count(); ++j)
+                    for (const Id* end = e + b.len(j); e < end; ++e)
+                        if (last[*e] != c) {
+                            last[*e] = c;
+                            ++count[*e];
+                        }
+            });
         });
-        for (std::size_t i = 0; i < nl; ++i) l_off[i + 1] += l_off[i];
+        std::vector<std::uint32_t> l_off(nl + 1, 0);
+        for (std::size_t i = 0; i < nl; ++i) {
+            std::uint32_t x = l_off[i];
+            for (std::size_t p = 0; p < np; ++p) { // count -> where part p's entries start
+                const std::uint32_t count = at[p][i];
+                at[p][i] = x;
+                x += count;
+            }
+            l_off[i + 1] = x;
+        }
         // A class and its candidates through the link side by side: a visit starts its scan at a
         // random place in 1 GB of lists, one miss rather than two.
         struct [[gnu::packed]] Entry {
@@ -362,11 +379,13 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             std::uint16_t mask;
         };
         std::vector<Entry> l_entry(l_off.back(), Entry{0, 0});
-        std::vector<std::int64_t> load(nl, 0);
-        {
-            std::vector<std::uint32_t> fill(l_off.begin(), l_off.end() - 1);
-            std::fill(last.begin(), last.end(), kUnset);
-            for_each_class([&](std::uint32_t c, const Block& b) {
+        std::vector<std::vector<std::int64_t>> part_load(np); // integer sums: any split is exact
+        run_parts(np, [&](std::size_t p) {
+            std::vector<std::uint32_t>& fill = at[p];
+            std::vector<std::int64_t>& load = part_load[p];
+            load.assign(nl, 0);
+            std::vector<std::uint32_t> last(nl, kUnset);
+            for_each_class_of(p, [&](std::uint32_t c, const Block& b) {
                 const std::int64_t w = std::int64_t(b.mult()) * (kScale / b.count());
                 const Id* e = b.edges();
                 for (std::uint32_t j = 0; j < b.count(); ++j)
@@ -379,7 +398,12 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
                         load[*e] += w;
                     }
             });
-        }
+        });
+        at.clear();
+        std::vector<std::int64_t> load(nl, 0);
+        for (const std::vector<std::int64_t>& pl : part_load)
+            for (std::size_t e = 0; e < nl; ++e) load[e] += pl[e];
+        part_load.clear();
         // Links with no candidate through them are dead from the start; a dead link's load stays
         // far below zero whatever is added to it.
         constexpr std::int64_t kDead = std::numeric_limits<std::int64_t>::min() / 4;
@@ -390,7 +414,7 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
                 ++num_dead;
             }
         load.resize(std::max<std::size_t>(std::bit_ceil(nl), 2), kDead);
-        LoadMax heap(load);
+        LoadMax<Id> heap(load); // nl < 2^16 with 16-bit ids: at most 65,536 leaves
         // One reduction changes the weights of all of a class's candidates; their edges overlap,
         // so the deltas are summed per edge first and each edge's load (and tree leaf) is set once.
         std::vector<std::int64_t> delta(nl, 0);
@@ -422,8 +446,12 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             bool reduced = false;
             std::uint32_t i = cursor[e];
             const std::uint32_t end = l_off[e + 1];
+            // The scan is bound by random reads of the classes' live masks: ask for the first
+            // 16 at once (a visit scans ~4 entries; one by one, each waited for the last), and
+            // then 16 ahead.
+            for (std::uint32_t k = i; k < end && k < i + 16; ++k)
+                __builtin_prefetch(&cref[l_entry[k].cls]);
             for (; i < end; ++i) {
-                // The scan is bound by these random reads: ask for the next ones early.
                 if (i + 16 < end) __builtin_prefetch(&cref[l_entry[i + 16].cls]);
                 ClassRef& ref = cref[l_entry[i].cls];
                 const std::uint16_t live = ref.alive;
