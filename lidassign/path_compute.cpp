@@ -147,7 +147,7 @@ std::span<const PortId> SelectedPaths::route(std::uint32_t r) const {
 }
 
 SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses by, int candidates,
-                           const std::function<void(double)>& progress) {
+                           const std::function<void(double)>& progress, LinkIds ids) {
     constexpr std::int64_t kScale = 720720; // lcm(1..16): candidate weights stay integral
     constexpr std::uint32_t kUnset = SelectedPaths::kNone;
     candidates = std::clamp(candidates, 1, 16);
@@ -496,7 +496,7 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
         }
     };
-    if (nl <= std::numeric_limits<std::uint16_t>::max())
+    if (ids == LinkIds::Auto && nl <= std::numeric_limits<std::uint16_t>::max())
         run.template operator()<std::uint16_t>();
     else
         run.template operator()<std::uint32_t>();

@@ -81,9 +81,14 @@ struct SelectedPaths {
     std::span<const PortId> route(std::uint32_t r) const;
 };
 
+// The link ids the selection stores its candidates in: 16 bits when the fabric's switch-to-switch
+// links fit (Auto; half the memory of the loop's random reads), else 32. Wide forces 32 bits
+// (tests: the selection is the same either way).
+enum class LinkIds { Auto, Wide };
 // progress, if set, is called now and then with the fraction done (for long runs; no I/O here).
 SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses by,
-                           int candidates = 16, const std::function<void(double)>& progress = {});
+                           int candidates = 16, const std::function<void(double)>& progress = {},
+                           LinkIds ids = LinkIds::Auto);
 // The CA-level paths of a switch-level selection (CA up edge, route, CA down edge), one
 // destination at a time (a whole PathSet is one path per CA pair: 268 M at 16,384 hosts).
 class CaPaths {
