@@ -31,11 +31,13 @@
 // worse. Pair by pair took 10 M reductions on the 1,056-host Dragonfly, where tied links let
 // one visit drop one pair (docs/performance.md, "separate on real sizes").
 //
-// Data layout: candidates stored once per switch pair; state per class (a 16-bit mask of the
-// candidates still alive), each link lists the classes with a candidate through it and which
-// ones, and the most loaded link comes from a max tree over the links, updated once per edge
-// and reduction. tests/lidassign/test_path_compute.cpp keeps the plain rule (per CA pair,
-// optionally dropping a switch pair's pairs together) as the reference for both.
+// Data layout: candidates stored once per switch pair, as one block per class (weight, lengths
+// and link ids, 16-bit ids when the links fit: a reduction reads one random place); state per
+// class (a 16-bit mask of the candidates still alive, beside where its block is), each link
+// lists the classes with a candidate through it and which ones, and the most loaded link comes
+// from a max tree over the links, updated once per edge and reduction.
+// tests/lidassign/test_path_compute.cpp keeps the plain rule (per CA pair, optionally dropping a
+// switch pair's pairs together) as the reference for both.
 #pragma once
 
 #include "graph/updown.hpp"
