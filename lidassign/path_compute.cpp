@@ -91,6 +91,7 @@ namespace {
 // has just written the load it updates, so the leaf is in cache, and the tree of indices is a
 // quarter of a tree of (load, index) pairs: ~1 G updates at 16,384 hosts, bound by cache
 // misses). Dead links, and the padding to a power of two, hold negative loads.
+template <typename Index> // holds every leaf index: 16 bits up to 65,536 leaves
 class LoadMax {
   public:
     // load has a power-of-two size of at least 2; it is read, never written, and the caller
@@ -103,7 +104,7 @@ class LoadMax {
         // Up from the leaf; an ancestor whose winner stays the same other leaf is unchanged,
         // and so is everything above it.
         for (std::size_t x = (size_ + i) >> 1; x >= 1; x >>= 1) {
-            const std::uint32_t w = pick(2 * x);
+            const Index w = pick(2 * x);
             if (w == win_[x] && w != i) break;
             win_[x] = w;
         }
@@ -120,17 +121,17 @@ class LoadMax {
 
   private:
     // Node c's winner: an inner node's, or leaf c - size_ itself.
-    std::uint32_t winner(std::size_t c) const {
-        return c >= size_ ? static_cast<std::uint32_t>(c - size_) : win_[c];
+    Index winner(std::size_t c) const {
+        return c >= size_ ? static_cast<Index>(c - size_) : win_[c];
     }
     // The winner of children a and a + 1; ties (and two dead links) to the left, lower index.
-    std::uint32_t pick(std::size_t a) const {
-        const std::uint32_t l = winner(a), r = winner(a + 1);
+    Index pick(std::size_t a) const {
+        const Index l = winner(a), r = winner(a + 1);
         return load_[r] > load_[l] ? r : l;
     }
     const std::vector<std::int64_t>& load_;
     std::size_t size_;
-    std::vector<std::uint32_t> win_; // inner nodes 1 .. size_ - 1
+    std::vector<Index> win_; // inner nodes 1 .. size_ - 1
 };
 
 } // namespace
@@ -146,7 +147,7 @@ std::span<const PortId> SelectedPaths::route(std::uint32_t r) const {
 }
 
 SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses by, int candidates,
-                           const std::function<void(double)>& progress) {
+                           const std::function<void(double)>& progress, LinkIds ids) {
     constexpr std::int64_t kScale = 720720; // lcm(1..16): candidate weights stay integral
     constexpr std::uint32_t kUnset = SelectedPaths::kNone;
     candidates = std::clamp(candidates, 1, 16);
@@ -184,243 +185,321 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
     // split into contiguous ranges, one per thread, each with its own YenSearch (which reuses
     // its distances destination by destination); the classes are the same in any split. By CA
     // pair one part, with the candidates of a switch pair computed on first use and shared.
-    struct Class {
-        std::uint32_t key;   // its entry in out.chosen
-        std::uint32_t first; // its first candidate in its part
-        std::uint32_t eoff;  // where its first candidate's edges start (off[first])
-        std::uint32_t mult;  // CA pairs in it
-        std::uint8_t count, alive_n, part;
-    };
-    struct Part {
-        graph::YenSearch::Flat cands; // candidate r is cands.edges[cands.off[r], cands.off[r+1])
-        std::vector<Class> classes;
-        std::vector<std::uint16_t> alive; // per class: its live candidates, a bit each
-    };
-    auto to_links = [&](graph::YenSearch::Flat& fl, std::size_t from) {
-        for (std::size_t x = fl.off[from]; x < fl.edges.size(); ++x)
-            fl.edges[x] = link_of[fl.edges[x]];
-    };
-    std::vector<Part> parts;
-    if (by == PairClasses::SwitchPair) {
-        out.chosen.assign(ns * ns, kUnset);
-        const std::size_t threads = worker_count(order.size(), 8);
-        parts.resize(threads);
-        auto run_part = [&](std::size_t p) {
-            Part& part = parts[p];
+    //
+    // A class's candidates are one block, read as a whole by every reduction of the class:
+    // [mult][count][length of each candidate][edges of candidate 0, 1, ...], in units of Id,
+    // 16 bits when the link ids fit (2,048 switches: 47 k links), else 32. A reduction then
+    // costs one random miss where it used three dependent ones (a class record, its
+    // candidates' offsets, their edges), and at 16,384 hosts the candidates take 0.7 GB, not 1.3.
+    const auto run = [&]<typename Id>() {
+        constexpr std::size_t kMultIds = sizeof(std::uint32_t) / sizeof(Id);
+        struct Part {
+            std::vector<Id> blocks;
+            std::vector<std::uint32_t> pos, key; // per class: its block, its entry in out.chosen
+            std::vector<std::uint16_t> alive;    // per class: its live candidates, a bit each
+        };
+        auto add_block = [&](std::vector<Id>& blk, const graph::YenSearch::Flat& fl,
+                             std::uint32_t mult, int count) {
+            const std::size_t at = blk.size();
+            if (at > std::numeric_limits<std::uint32_t>::max() - fl.edges.size() - 64)
+                throw std::length_error("path selection: candidates exceed 2^32 entries");
+            for (std::size_t h = 0; h < kMultIds; ++h)
+                blk.push_back(static_cast<Id>(mult >> (8 * sizeof(Id) * h)));
+            blk.push_back(static_cast<Id>(count));
+            for (int j = 0; j < count; ++j) {
+                const std::uint32_t len = fl.off[j + 1] - fl.off[j];
+                if (len > std::numeric_limits<Id>::max())
+                    throw std::length_error("path selection: route too long");
+                blk.push_back(static_cast<Id>(len));
+            }
+            for (const PortId e : fl.edges) blk.push_back(static_cast<Id>(link_of[e]));
+            return static_cast<std::uint32_t>(at);
+        };
+        auto fresh = [](graph::YenSearch::Flat& fl) {
+            fl.edges.clear();
+            fl.off.assign(1, 0);
+        };
+        std::vector<Part> parts;
+        if (by == PairClasses::SwitchPair) {
+            out.chosen.assign(ns * ns, kUnset);
+            const std::size_t threads = worker_count(order.size(), 8);
+            parts.resize(threads);
+            auto run_part = [&](std::size_t p) {
+                Part& part = parts[p];
+                graph::YenSearch yen(f, ud);
+                graph::YenSearch::Flat cands;
+                const std::size_t t0 = order.size() * p / threads,
+                                  t1 = order.size() * (p + 1) / threads;
+                for (std::size_t ti = t0; ti < t1; ++ti) {
+                    const NodeId t = order[ti];
+                    const std::uint32_t nt = n_cas[out.index[t]];
+                    for (NodeId u : order) {
+                        const std::uint32_t nu = n_cas[out.index[u]];
+                        const std::uint32_t mult = u == t ? nu * (nu - 1) : nu * nt;
+                        if (mult == 0) continue;
+                        fresh(cands);
+                        const int count = yen.run(u, t, candidates, cands);
+                        if (count == 0) continue; // no legal route: the pairs stay without a path
+                        part.pos.push_back(add_block(part.blocks, cands, mult, count));
+                        part.key.push_back(
+                            static_cast<std::uint32_t>(out.index[u] * ns + out.index[t]));
+                        part.alive.push_back(static_cast<std::uint16_t>((1u << count) - 1));
+                    }
+                    // The candidates take a GB at 16,384 hosts: after the first destination,
+                    // reserve for the rest at its rate rather than copy on every doubling.
+                    if (ti == t0) {
+                        const std::size_t rest = t1 - t0;
+                        part.blocks.reserve(part.blocks.size() * rest * 21 / 20);
+                        part.pos.reserve(part.pos.size() * rest);
+                        part.key.reserve(part.key.size() * rest);
+                        part.alive.reserve(part.alive.size() * rest);
+                    }
+                    if (p == 0 && progress && ((ti - t0) & 15) == 0)
+                        progress(0.5 * double(ti - t0) / double(t1 - t0));
+                }
+            };
+            run_parts(threads, run_part); // progress only from part 0, the caller's thread
+        } else {
+            parts.resize(1);
+            Part& part = parts[0];
             graph::YenSearch yen(f, ud);
-            const std::size_t t0 = order.size() * p / threads,
-                              t1 = order.size() * (p + 1) / threads;
-            for (std::size_t ti = t0; ti < t1; ++ti) {
-                const NodeId t = order[ti];
-                const std::uint32_t nt = n_cas[out.index[t]];
-                for (NodeId u : order) {
-                    const std::uint32_t nu = n_cas[out.index[u]];
-                    const std::uint32_t mult = u == t ? nu * (nu - 1) : nu * nt;
-                    if (mult == 0) continue;
-                    const auto first = static_cast<std::uint32_t>(part.cands.off.size() - 1);
-                    const int count = yen.run(u, t, candidates, part.cands);
-                    if (count == 0) continue; // no legal route: the pairs stay without a path
-                    to_links(part.cands, first);
-                    part.classes.push_back(
-                        {static_cast<std::uint32_t>(out.index[u] * ns + out.index[t]), first,
-                         part.cands.off[first], mult, std::uint8_t(count), std::uint8_t(count),
-                         std::uint8_t(p)});
-                    part.alive.push_back(static_cast<std::uint16_t>((1u << count) - 1));
+            graph::YenSearch::Flat cands;
+            std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its block
+            std::vector<std::uint8_t> memo_n(ns * ns, 0);     // and how many candidates
+            const std::size_t n = cas.size();
+            out.chosen.assign(n * n, kUnset);
+            std::vector<NodeId> sw_of(n, kNoNode); // the switch a CA hangs off
+            for (std::size_t i = 0; i < n; ++i) {
+                const PortId p = first_end_port(f, cas[i]);
+                if (p != kNoPort && f.node(f.port(p).peer_node).is_switch())
+                    sw_of[i] = f.port(p).peer_node;
+            }
+            std::vector<std::uint8_t> done(ns * ns, 0);
+            for (std::size_t di = 0; di < n; ++di) {
+                if (sw_of[di] == kNoNode) continue;
+                for (std::size_t si = 0; si < n; ++si) {
+                    if (si == di || sw_of[si] == kNoNode) continue;
+                    const std::size_t k =
+                        std::size_t(out.index[sw_of[si]]) * ns + out.index[sw_of[di]];
+                    if (!done[k]) {
+                        done[k] = 1;
+                        fresh(cands);
+                        memo_n[k] = static_cast<std::uint8_t>(
+                            yen.run(sw_of[si], sw_of[di], candidates, cands));
+                        if (memo_n[k] > 0) memo[k] = add_block(part.blocks, cands, 1, memo_n[k]);
+                    }
+                    if (memo_n[k] == 0) continue;
+                    part.pos.push_back(memo[k]);
+                    part.key.push_back(static_cast<std::uint32_t>(di * n + si));
+                    part.alive.push_back(static_cast<std::uint16_t>((1u << memo_n[k]) - 1));
                 }
-                // The candidates take a GB at 16,384 hosts: after the first destination, reserve
-                // for the rest at its rate rather than copy on every doubling.
-                if (ti == t0) {
-                    const std::size_t rest = t1 - t0;
-                    part.cands.edges.reserve(part.cands.edges.size() * rest * 21 / 20);
-                    part.cands.off.reserve(part.cands.off.size() * rest * 21 / 20);
-                    part.classes.reserve(part.classes.size() * rest);
-                    part.alive.reserve(part.alive.size() * rest);
-                }
-                if (p == 0 && progress && ((ti - t0) & 15) == 0)
-                    progress(0.5 * double(ti - t0) / double(t1 - t0));
+                if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(n));
+            }
+        }
+        // Classes by global id: the parts in order.
+        std::vector<std::uint32_t> part_base{0};
+        for (const Part& p : parts)
+            part_base.push_back(part_base.back() + static_cast<std::uint32_t>(p.pos.size()));
+        const std::uint32_t num_classes = part_base.back();
+        // Per class, what the scan of a link's classes reads (its live candidates) and where its
+        // block is, side by side: 6 bytes a class, one miss for both.
+        struct [[gnu::packed]] ClassRef {
+            std::uint32_t pos;
+            std::uint16_t alive;
+        };
+        std::vector<ClassRef> cref;
+        cref.reserve(num_classes);
+        for (std::size_t p = 0; p < parts.size(); ++p) {
+            Part& x = parts[p];
+            for (std::size_t c = 0; c < x.pos.size(); ++c) cref.push_back({x.pos[c], x.alive[c]});
+            std::vector<std::uint32_t>().swap(x.pos);
+            std::vector<std::uint16_t>().swap(x.alive);
+        }
+        auto part_of = [&](std::uint32_t c) -> std::size_t {
+            std::size_t p = 0;
+            while (c >= part_base[p + 1]) ++p;
+            return p;
+        };
+        // Class c's block: its words, and candidate j's edges by walking the lengths.
+        struct Block {
+            const Id* w;
+            std::uint32_t mult() const {
+                std::uint32_t m = 0;
+                for (std::size_t h = 0; h < kMultIds; ++h) m |= std::uint32_t(w[h]) << (16 * h);
+                return m;
+            }
+            std::uint32_t count() const { return w[kMultIds]; }
+            std::uint32_t len(std::uint32_t j) const { return w[kMultIds + 1 + j]; }
+            const Id* edges() const { return w + kMultIds + 1 + count(); }
+            std::span<const Id> route(std::uint32_t j) const {
+                const Id* e = edges();
+                for (std::uint32_t x = 0; x < j; ++x) e += len(x);
+                return {e, len(j)};
             }
         };
-        run_parts(threads, run_part); // progress only from part 0, the caller's thread
-    } else {
-        parts.resize(1);
-        Part& part = parts[0];
-        graph::YenSearch yen(f, ud);
-        std::vector<std::uint32_t> memo(ns * ns, kUnset); // per switch pair: its first candidate
-        std::vector<std::uint8_t> memo_n(ns * ns, 0);     // and how many
-        const std::size_t n = cas.size();
-        out.chosen.assign(n * n, kUnset);
-        std::vector<NodeId> sw_of(n, kNoNode); // the switch a CA hangs off
-        for (std::size_t i = 0; i < n; ++i) {
-            const PortId p = first_end_port(f, cas[i]);
-            if (p != kNoPort && f.node(f.port(p).peer_node).is_switch())
-                sw_of[i] = f.port(p).peer_node;
-        }
-        for (std::size_t di = 0; di < n; ++di) {
-            if (sw_of[di] == kNoNode) continue;
-            for (std::size_t si = 0; si < n; ++si) {
-                if (si == di || sw_of[si] == kNoNode) continue;
-                const std::size_t k = std::size_t(out.index[sw_of[si]]) * ns + out.index[sw_of[di]];
-                if (memo[k] == kUnset) {
-                    memo[k] = static_cast<std::uint32_t>(part.cands.off.size() - 1);
-                    memo_n[k] = static_cast<std::uint8_t>(
-                        yen.run(sw_of[si], sw_of[di], candidates, part.cands));
-                    to_links(part.cands, memo[k]);
-                }
-                if (memo_n[k] == 0) continue;
-                part.classes.push_back({static_cast<std::uint32_t>(di * n + si), memo[k],
-                                        part.cands.off[memo[k]], 1, memo_n[k], memo_n[k], 0});
-                part.alive.push_back(static_cast<std::uint16_t>((1u << memo_n[k]) - 1));
-            }
-            if (progress && (di & 63) == 0) progress(0.5 * double(di) / double(n));
-        }
-    }
-    // Classes by global id: the parts in order.
-    std::vector<std::uint32_t> part_base{0};
-    for (const Part& p : parts)
-        part_base.push_back(part_base.back() + static_cast<std::uint32_t>(p.classes.size()));
-    const std::uint32_t num_classes = part_base.back();
-    auto cls = [&](std::uint32_t c) -> Class& {
-        const std::size_t p =
-            std::upper_bound(part_base.begin(), part_base.end(), c) - part_base.begin() - 1;
-        return parts[p].classes[c - part_base[p]];
-    };
-    std::vector<std::uint16_t> alive; // per class, apart from the rest: the scan of a link's
-    alive.reserve(num_classes);       // classes reads only these, 2 bytes a class
-    for (Part& p : parts) {
-        alive.insert(alive.end(), p.alive.begin(), p.alive.end());
-        std::vector<std::uint16_t>().swap(p.alive);
-    }
-    auto route = [&](const Class& c, std::uint32_t j) {
-        const graph::YenSearch::Flat& fl = parts[c.part].cands;
-        return std::span<const std::uint32_t>(fl.edges.data() + fl.off[c.first + j],
-                                              fl.edges.data() + fl.off[c.first + j + 1]);
-    };
-    // Per link, the classes with a candidate through it (ascending), and which candidates.
-    std::vector<std::uint32_t> l_off(nl + 1, 0);
-    std::vector<std::uint32_t> last(nl, kUnset);
-    auto for_each_class = [&](auto&& fn) {
-        std::uint32_t c = 0;
-        for (const Part& p : parts)
-            for (const Class& x : p.classes) fn(c++, x);
-    };
-    for_each_class([&](std::uint32_t c, const Class& x) {
-        for (std::uint32_t j = 0; j < x.count; ++j)
-            for (std::uint32_t e : route(x, j))
-                if (last[e] != c) {
-                    last[e] = c;
-                    ++l_off[e + 1];
-                }
-    });
-    for (std::size_t i = 0; i < nl; ++i) l_off[i + 1] += l_off[i];
-    // A class and its candidates through the link side by side: a visit starts its scan at a
-    // random place in 1 GB of lists, one miss rather than two.
-    struct [[gnu::packed]] Entry {
-        std::uint32_t cls;
-        std::uint16_t mask;
-    };
-    std::vector<Entry> l_entry(l_off.back(), Entry{0, 0});
-    std::vector<std::int64_t> load(nl, 0);
-    {
-        std::vector<std::uint32_t> fill(l_off.begin(), l_off.end() - 1);
-        std::fill(last.begin(), last.end(), kUnset);
-        for_each_class([&](std::uint32_t c, const Class& x) {
-            const std::int64_t w = std::int64_t(x.mult) * (kScale / x.count);
-            for (std::uint32_t j = 0; j < x.count; ++j)
-                for (std::uint32_t e : route(x, j)) {
-                    if (last[e] != c) {
-                        last[e] = c;
-                        l_entry[fill[e]++].cls = c;
-                    }
-                    l_entry[fill[e] - 1].mask |= static_cast<std::uint16_t>(1u << j);
-                    load[e] += w;
-                }
+        auto block = [&](std::uint32_t c) {
+            return Block{parts[part_of(c)].blocks.data() + cref[c].pos};
+        };
+        // Per link, the classes with a candidate through it (ascending), and which candidates.
+        // Built part by part over the cores (a part's classes are a contiguous range, so its
+        // entries of a link follow the earlier parts' ones): counted, then filled.
+        const std::size_t np = parts.size();
+        std::vector<std::vector<std::uint32_t>> at(np); // per part and link: entries, then start
+        auto for_each_class_of = [&](std::size_t p, auto&& fn) {
+            for (std::uint32_t c = part_base[p]; c < part_base[p + 1]; ++c) fn(c, block(c));
+        };
+        run_parts(np, [&](std::size_t p) {
+            std::vector<std::uint32_t>& count = at[p];
+            count.assign(nl, 0);
+            std::vector<std::uint32_t> last(nl, kUnset);
+            for_each_class_of(p, [&](std::uint32_t c, const Block& b) {
+                const Id* e = b.edges();
+                for (std::uint32_t j = 0; j < b.count(); ++j)
+                    for (const Id* end = e + b.len(j); e < end; ++e)
+                        if (last[*e] != c) {
+                            last[*e] = c;
+                            ++count[*e];
+                        }
+            });
         });
-    }
-    // Links with no candidate through them are dead from the start; a dead link's load stays
-    // far below zero whatever is added to it.
-    constexpr std::int64_t kDead = std::numeric_limits<std::int64_t>::min() / 4;
-    std::size_t num_dead = 0;
-    for (std::size_t e = 0; e < nl; ++e)
-        if (l_off[e + 1] == l_off[e]) {
-            load[e] = kDead;
-            ++num_dead;
-        }
-    load.resize(std::max<std::size_t>(std::bit_ceil(nl), 2), kDead);
-    LoadMax heap(load);
-    // One reduction changes the weights of all of a class's candidates; their edges overlap,
-    // so the deltas are summed per edge first and each edge's load (and tree leaf) is set once.
-    std::vector<std::int64_t> delta(nl, 0);
-    std::vector<std::uint32_t> touched;
-    auto adjust = [&](const Class& c, std::uint32_t j, std::int64_t d) {
-        for (std::uint32_t e : route(c, j)) {
-            if (delta[e] == 0) touched.push_back(e);
-            delta[e] += d;
-        }
-    };
-    auto apply = [&] {
-        for (std::uint32_t e : touched) {
-            load[e] += delta[e];
-            delta[e] = 0;
-            if (load[e] >= 0) heap.update(e);
-        }
-        touched.clear();
-    };
-    // A link's entries are in class order. Classes before the link's cursor are settled for
-    // good: they either have no candidate through the link any more or every candidate they
-    // have left uses it (and candidates only ever die), so each list is scanned once in total.
-    std::vector<std::uint32_t> cursor(l_off.begin(), l_off.end() - 1);
-    std::size_t visits = 0;
-    while (!heap.empty()) {
-        const std::size_t e = heap.top();
-        const std::int64_t second = heap.second(e);
-        // Drop, class by class (lowest class first), the candidates through e of classes that
-        // keep one avoiding e, until e is no longer above the next most loaded link.
-        bool reduced = false;
-        std::uint32_t i = cursor[e];
-        const std::uint32_t end = l_off[e + 1];
-        for (; i < end; ++i) {
-            // The scan is bound by these random reads: ask for the next ones early.
-            if (i + 16 < end) __builtin_prefetch(&alive[l_entry[i + 16].cls]);
-            const std::uint16_t live = alive[l_entry[i].cls];
-            const std::uint16_t through = live & l_entry[i].mask;
-            if (through == 0 || through == live) continue; // settled
-            if (reduced && load[e] <= second) break;
-            Class& c = cls(l_entry[i].cls);
-            const graph::YenSearch::Flat& fl = parts[c.part].cands;
-            // Its candidates' offsets and edges: two reads that need not wait for each other.
-            __builtin_prefetch(fl.off.data() + c.first);
-            __builtin_prefetch(fl.edges.data() + c.eoff);
-            reduced = true;
-            const std::int64_t old_w = std::int64_t(c.mult) * (kScale / c.alive_n);
-            const std::uint32_t left = c.alive_n - std::popcount(through);
-            const std::int64_t new_w = std::int64_t(c.mult) * (kScale / left);
-            for (std::uint32_t j = 0; j < c.count; ++j) {
-                if (!(live >> j & 1u)) continue;
-                if (through >> j & 1u)
-                    adjust(c, j, -old_w);
-                else
-                    adjust(c, j, new_w - old_w);
+        std::vector<std::uint32_t> l_off(nl + 1, 0);
+        for (std::size_t i = 0; i < nl; ++i) {
+            std::uint32_t x = l_off[i];
+            for (std::size_t p = 0; p < np; ++p) { // count -> where part p's entries start
+                const std::uint32_t count = at[p][i];
+                at[p][i] = x;
+                x += count;
             }
-            apply();
-            alive[l_entry[i].cls] = static_cast<std::uint16_t>(live & ~through);
-            c.alive_n = static_cast<std::uint8_t>(left);
+            l_off[i + 1] = x;
         }
-        cursor[e] = i;
-        if (i == end) { // nothing left to reduce, ever
-            load[e] = kDead;
-            ++num_dead;
-            heap.update(e);
+        // A class and its candidates through the link side by side: a visit starts its scan at a
+        // random place in 1 GB of lists, one miss rather than two.
+        struct [[gnu::packed]] Entry {
+            std::uint32_t cls;
+            std::uint16_t mask;
+        };
+        std::vector<Entry> l_entry(l_off.back(), Entry{0, 0});
+        std::vector<std::vector<std::int64_t>> part_load(np); // integer sums: any split is exact
+        run_parts(np, [&](std::size_t p) {
+            std::vector<std::uint32_t>& fill = at[p];
+            std::vector<std::int64_t>& load = part_load[p];
+            load.assign(nl, 0);
+            std::vector<std::uint32_t> last(nl, kUnset);
+            for_each_class_of(p, [&](std::uint32_t c, const Block& b) {
+                const std::int64_t w = std::int64_t(b.mult()) * (kScale / b.count());
+                const Id* e = b.edges();
+                for (std::uint32_t j = 0; j < b.count(); ++j)
+                    for (const Id* end = e + b.len(j); e < end; ++e) {
+                        if (last[*e] != c) {
+                            last[*e] = c;
+                            l_entry[fill[*e]++].cls = c;
+                        }
+                        l_entry[fill[*e] - 1].mask |= static_cast<std::uint16_t>(1u << j);
+                        load[*e] += w;
+                    }
+            });
+        });
+        at.clear();
+        std::vector<std::int64_t> load(nl, 0);
+        for (const std::vector<std::int64_t>& pl : part_load)
+            for (std::size_t e = 0; e < nl; ++e) load[e] += pl[e];
+        part_load.clear();
+        // Links with no candidate through them are dead from the start; a dead link's load stays
+        // far below zero whatever is added to it.
+        constexpr std::int64_t kDead = std::numeric_limits<std::int64_t>::min() / 4;
+        std::size_t num_dead = 0;
+        for (std::size_t e = 0; e < nl; ++e)
+            if (l_off[e + 1] == l_off[e]) {
+                load[e] = kDead;
+                ++num_dead;
+            }
+        load.resize(std::max<std::size_t>(std::bit_ceil(nl), 2), kDead);
+        LoadMax<Id> heap(load); // nl < 2^16 with 16-bit ids: at most 65,536 leaves
+        // One reduction changes the weights of all of a class's candidates; their edges overlap,
+        // so the deltas are summed per edge first and each edge's load (and tree leaf) is set once.
+        std::vector<std::int64_t> delta(nl, 0);
+        std::vector<std::uint32_t> touched;
+        auto adjust = [&](const Id* e, const Id* end, std::int64_t d) {
+            for (; e < end; ++e) {
+                if (delta[*e] == 0) touched.push_back(*e);
+                delta[*e] += d;
+            }
+        };
+        auto apply = [&] {
+            for (std::uint32_t e : touched) {
+                load[e] += delta[e];
+                delta[e] = 0;
+                if (load[e] >= 0) heap.update(e);
+            }
+            touched.clear();
+        };
+        // A link's entries are in class order. Classes before the link's cursor are settled for
+        // good: they either have no candidate through the link any more or every candidate they
+        // have left uses it (and candidates only ever die), so each list is scanned once in total.
+        std::vector<std::uint32_t> cursor(l_off.begin(), l_off.end() - 1);
+        std::size_t visits = 0;
+        while (!heap.empty()) {
+            const std::size_t e = heap.top();
+            const std::int64_t second = heap.second(e);
+            // Drop, class by class (lowest class first), the candidates through e of classes that
+            // keep one avoiding e, until e is no longer above the next most loaded link.
+            bool reduced = false;
+            std::uint32_t i = cursor[e];
+            const std::uint32_t end = l_off[e + 1];
+            // The scan is bound by random reads of the classes' live masks: ask for the first
+            // 16 at once (a visit scans ~4 entries; one by one, each waited for the last), and
+            // then 16 ahead.
+            for (std::uint32_t k = i; k < end && k < i + 16; ++k)
+                __builtin_prefetch(&cref[l_entry[k].cls]);
+            for (; i < end; ++i) {
+                if (i + 16 < end) __builtin_prefetch(&cref[l_entry[i + 16].cls]);
+                ClassRef& ref = cref[l_entry[i].cls];
+                const std::uint16_t live = ref.alive;
+                const std::uint16_t through = live & l_entry[i].mask;
+                if (through == 0 || through == live) continue; // settled
+                if (reduced && load[e] <= second) break;
+                const Block b = block(l_entry[i].cls);
+                reduced = true;
+                const std::uint32_t alive_n = static_cast<std::uint32_t>(std::popcount(live));
+                const std::int64_t old_w = std::int64_t(b.mult()) * (kScale / alive_n);
+                const std::uint32_t left = alive_n - std::popcount(through);
+                const std::int64_t new_w = std::int64_t(b.mult()) * (kScale / left);
+                const std::uint32_t top = 32 - std::countl_zero(std::uint32_t(live));
+                const Id* r = b.edges();
+                for (std::uint32_t j = 0; j < top; ++j) {
+                    const Id* next = r + b.len(j);
+                    if (live >> j & 1u)
+                        adjust(r, next, (through >> j & 1u) ? -old_w : new_w - old_w);
+                    r = next;
+                }
+                apply();
+                ref.alive = static_cast<std::uint16_t>(live & ~through);
+            }
+            cursor[e] = i;
+            if (i == end) { // nothing left to reduce, ever
+                load[e] = kDead;
+                ++num_dead;
+                heap.update(e);
+            }
+            ++visits;
+            if (progress && (visits & 1023) == 0)
+                progress(0.5 + 0.5 * double(num_dead) / double(nl));
         }
-        ++visits;
-        if (progress && (visits & 1023) == 0) progress(0.5 + 0.5 * double(num_dead) / double(nl));
-    }
-    // Keep only the selected route of each class, as PortIds.
-    for_each_class([&](std::uint32_t x, const Class& c) {
-        const auto r = route(c, static_cast<std::uint32_t>(std::countr_zero(alive[x])));
-        out.chosen[c.key] = static_cast<std::uint32_t>(out.off.size() - 1);
-        for (std::uint32_t e : r) out.edges.push_back(links[e]);
-        out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
-    });
+        // Keep only the selected route of each class, as PortIds.
+        for (std::uint32_t c = 0; c < num_classes; ++c) {
+            const auto r =
+                block(c).route(static_cast<std::uint32_t>(std::countr_zero(cref[c].alive)));
+            const std::size_t p = part_of(c);
+            out.chosen[parts[p].key[c - part_base[p]]] =
+                static_cast<std::uint32_t>(out.off.size() - 1);
+            for (const Id e : r) out.edges.push_back(links[e]);
+            out.off.push_back(static_cast<std::uint32_t>(out.edges.size()));
+        }
+    };
+    if (ids == LinkIds::Auto && nl <= std::numeric_limits<std::uint16_t>::max())
+        run.template operator()<std::uint16_t>();
+    else
+        run.template operator()<std::uint32_t>();
     if (progress) progress(1.0);
     return out;
 }

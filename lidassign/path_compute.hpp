@@ -31,11 +31,13 @@
 // worse. Pair by pair took 10 M reductions on the 1,056-host Dragonfly, where tied links let
 // one visit drop one pair (docs/performance.md, "separate on real sizes").
 //
-// Data layout: candidates stored once per switch pair; state per class (a 16-bit mask of the
-// candidates still alive), each link lists the classes with a candidate through it and which
-// ones, and the most loaded link comes from a max tree over the links, updated once per edge
-// and reduction. tests/lidassign/test_path_compute.cpp keeps the plain rule (per CA pair,
-// optionally dropping a switch pair's pairs together) as the reference for both.
+// Data layout: candidates stored once per switch pair, as one block per class (weight, lengths
+// and link ids, 16-bit ids when the links fit: a reduction reads one random place); state per
+// class (a 16-bit mask of the candidates still alive, beside where its block is), each link
+// lists the classes with a candidate through it and which ones, and the most loaded link comes
+// from a max tree over the links, updated once per edge and reduction.
+// tests/lidassign/test_path_compute.cpp keeps the plain rule (per CA pair, optionally dropping a
+// switch pair's pairs together) as the reference for both.
 #pragma once
 
 #include "graph/updown.hpp"
@@ -81,9 +83,14 @@ struct SelectedPaths {
     std::span<const PortId> route(std::uint32_t r) const;
 };
 
+// The link ids the selection stores its candidates in: 16 bits when the fabric's switch-to-switch
+// links fit (Auto; half the memory of the loop's random reads), else 32. Wide forces 32 bits
+// (tests: the selection is the same either way).
+enum class LinkIds { Auto, Wide };
 // progress, if set, is called now and then with the fraction done (for long runs; no I/O here).
 SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses by,
-                           int candidates = 16, const std::function<void(double)>& progress = {});
+                           int candidates = 16, const std::function<void(double)>& progress = {},
+                           LinkIds ids = LinkIds::Auto);
 // The CA-level paths of a switch-level selection (CA up edge, route, CA down edge), one
 // destination at a time (a whole PathSet is one path per CA pair: 268 M at 16,384 hosts).
 class CaPaths {

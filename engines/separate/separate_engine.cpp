@@ -10,8 +10,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <numeric>
 #include <optional>
+#include <thread>
 
 namespace ibrt {
 namespace separate {
@@ -30,6 +32,40 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     };
     std::function<void(double)> path_progress;
     if (opt.progress) path_progress = [&](double x) { report("path selection", x); };
+    // Switch port 0's forwarding (a complete tree with nothing fixed, written at the end)
+    // depends on no selected path: with a second core it is computed there while this one runs
+    // path selection's sequential loop (issue 12: 2,048 trees at 16,384 hosts), as one column
+    // of out ports per switch.
+    const auto switches = f.switches();
+    const std::vector<PortId> none(f.num_nodes(), kNoPort);
+    std::vector<std::uint32_t> port0_tree(f.num_nodes(), 0xffffffffu); // per switch: its column
+    std::vector<PortNum> port0_cols;
+    std::vector<std::uint32_t> port0_forced;
+    auto complete_port0 = [&] {
+        port0_cols.reserve(switches.size() * switches.size());
+        for (std::size_t k = 0; k < switches.size(); ++k) {
+            const CompletedTree t = complete_tree(f, ud, f.port_id(switches[k], 0), none);
+            for (NodeId s : switches)
+                port0_cols.push_back(t.out[s] != kNoPort ? f.port_num(t.out[s]) : kNoPath);
+            port0_forced.push_back(t.forced);
+            port0_tree[switches[k]] = static_cast<std::uint32_t>(k);
+        }
+    };
+    struct Background { // joined on every way out, so an exception here never meets a running one
+        std::thread t;
+        std::exception_ptr error;
+        ~Background() {
+            if (t.joinable()) t.join();
+        }
+    } port0;
+    if (worker_count(2) > 1)
+        port0.t = std::thread([&] {
+            try {
+                complete_port0();
+            } catch (...) {
+                port0.error = std::current_exception();
+            }
+        });
     // Path selection by switch pair keeps one route per switch pair; the CA-level paths are
     // generated one destination at a time (all of them at once are 268 M paths at 16,384 hosts).
     const SelectedPaths sp = select_paths(f, ud, PairClasses::SwitchPair, 16, path_progress);
@@ -191,7 +227,6 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     // A LID's entries, one per switch, are gathered for 64 LIDs and then written switch by
     // switch: written one LID at a time across all switches they were a cache miss each (67 M
     // at 16,384 hosts). kNoPath in the buffer leaves the entry as it is.
-    const auto switches = f.switches();
     constexpr std::size_t kLids = 64;
     std::vector<PortNum> lft_cols;
     std::vector<Lid> lft_lids;
@@ -211,6 +246,12 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         for (NodeId s : switches)
             lft_cols.push_back(t.out[s] != kNoPort ? f.port_num(t.out[s]) : kNoPath);
         st.forced_entries += t.forced;
+    };
+    auto write_column = [&](const PortNum* col, std::uint32_t forced, Lid lid) {
+        if (lft_lids.size() == kLids) flush_lft();
+        lft_lids.push_back(lid);
+        lft_cols.insert(lft_cols.end(), col, col + switches.size());
+        st.forced_entries += forced;
     };
     const std::size_t n = cas.size();
     r.dlid_choice.assign(n * n, 0);
@@ -424,12 +465,24 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     if (n > 0) flush((n - 1) / kBlock * kBlock, n);
     st.max_load_final = max_link_load(f, load);
     // Every other end port: CA ports besides the first, and switch port 0.
-    const std::vector<PortId> none(f.num_nodes(), kNoPort);
+    if (port0.t.joinable()) {
+        port0.t.join();
+        if (port0.error) std::rethrow_exception(port0.error);
+    } else {
+        complete_port0();
+    }
     for (PortId p = 0; p < f.num_port_slots(); ++p) {
         if (!r.lids.has_lid(p)) continue;
         const NodeId x = f.port_node(p);
         if (!f.node(x).is_switch() && p == first_end_port(f, x)) continue;
         if (!f.node(x).is_switch() && !f.port(p).connected()) continue;
+        if (f.node(x).is_switch() && f.port_num(p) == 0) {
+            const std::uint32_t k = port0_tree[x];
+            for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j)
+                write_column(port0_cols.data() + std::size_t(k) * switches.size(), port0_forced[k],
+                             Lid(r.lids.base(p) + j));
+            continue;
+        }
         const CompletedTree t = complete_tree(f, ud, p, none);
         for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j) write(t, Lid(r.lids.base(p) + j));
     }

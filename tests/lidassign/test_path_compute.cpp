@@ -285,6 +285,23 @@ TEST_CASE("path selection equals the plain most-loaded-link-first rule, by CA pa
     }
 }
 
+TEST_CASE("path selection stores link ids in 16 or 32 bits with the same result") {
+    // Fabrics of more than 65,535 links take 32-bit ids; forced here on small ones, where the
+    // reference test above checks the 16-bit selection against the plain rule.
+    for (std::uint64_t seed : {1, 2}) {
+        const Fabric f = gen::random_fabric({24, 8, 64, seed, 0});
+        const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, seed));
+        for (PairClasses by : {PairClasses::SwitchPair, PairClasses::CaPair}) {
+            const SelectedPaths narrow = select_paths(f, ud, by, 16);
+            const SelectedPaths wide = select_paths(f, ud, by, 16, {}, LinkIds::Wide);
+            REQUIRE(!narrow.edges.empty());
+            CHECK(wide.chosen == narrow.chosen);
+            CHECK(wide.off == narrow.off);
+            CHECK(wide.edges == narrow.edges);
+        }
+    }
+}
+
 TEST_CASE("CaPaths::classes_to equals route_classes on the generated paths, with each source") {
     for (std::uint64_t seed : {1, 2, 3}) {
         const Fabric f = gen::random_fabric({10, 4, 40, seed, 0});
