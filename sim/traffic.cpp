@@ -18,17 +18,12 @@ struct Named {
     std::string_view name;
 };
 constexpr Named kPatterns[] = {
-    {Pattern::Uniform, "uniform"},
-    {Pattern::Hotspot, "hotspot"},
-    {Pattern::Complement, "complement"},
-    {Pattern::BitReversal, "bitrev"},
-    {Pattern::Transpose, "transpose"},
-    {Pattern::Shuffle, "shuffle"},
-    {Pattern::Rotation, "rotation"},
-    {Pattern::Tornado, "tornado"},
-    {Pattern::RandomPermutation, "randperm"},
-    {Pattern::AllToAll, "alltoall"},
-    {Pattern::Pairs, "pairs"},
+    {Pattern::Uniform, "uniform"},       {Pattern::Hotspot, "hotspot"},
+    {Pattern::Complement, "complement"}, {Pattern::BitReversal, "bitrev"},
+    {Pattern::Transpose, "transpose"},   {Pattern::Shuffle, "shuffle"},
+    {Pattern::BitRotation, "bitrot"},    {Pattern::Rotation, "rotation"},
+    {Pattern::Tornado, "tornado"},       {Pattern::RandomPermutation, "randperm"},
+    {Pattern::AllToAll, "alltoall"},     {Pattern::Pairs, "pairs"},
 };
 
 // Whether a hot window was given (its defaults: the whole run).
@@ -82,7 +77,9 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
     while ((1u << bits_) < n) ++bits_;
     const bool pow2 = (1u << bits_) == n;
     const Pattern p = spec.pattern;
-    if ((p == Pattern::BitReversal || p == Pattern::Transpose || p == Pattern::Shuffle) && !pow2)
+    if ((p == Pattern::BitReversal || p == Pattern::Transpose || p == Pattern::Shuffle ||
+         p == Pattern::BitRotation) &&
+        !pow2)
         throw std::invalid_argument("pattern " + std::string(to_string(p)) +
                                     " needs a power-of-two number of end nodes, have " +
                                     std::to_string(n));
@@ -135,6 +132,9 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
         }
         case Pattern::Shuffle:
             fixed_[s] = bits_ == 0 ? s : (((s << 1) | (s >> (bits_ - 1))) & (n - 1));
+            break;
+        case Pattern::BitRotation:
+            fixed_[s] = bits_ == 0 ? s : ((s >> 1) | ((s & 1u) << (bits_ - 1)));
             break;
         case Pattern::Tornado:
             fixed_[s] = (s + (n + 1) / 2 - 1) % n;

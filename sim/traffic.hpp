@@ -8,8 +8,10 @@
 //   complement   N-1-s (the bitwise complement when N is a power of two);
 //   bitrev       s with its log2 N bits reversed;
 //   transpose    the upper and lower halves of the log2 N bits swapped (log2 N even);
-//   shuffle      the log2 N bits rotated left by one (perfect shuffle);
-//   rotation     (s + shift) mod N, shift default N/2;
+//   shuffle      the log2 N bits rotated left by one (perfect shuffle): d_i = s_(i-1 mod b);
+//   bitrot       the log2 N bits rotated right by one: d_i = s_(i+1 mod b) (Dally & Towles
+//                Table 3.2's "bit rotation", the "rotation" of paper 003 §4's bit patterns);
+//   rotation     (s + shift) mod N, shift default N/2 (a shift of the index, not of its bits);
 //   tornado      (s + ceil(N/2) - 1) mod N (BookSim's tornado on one dimension of N nodes);
 //   randperm     a fixed random permutation without fixed points (Sattolo), from the seed;
 //   alltoall     each source cycles s+1, s+2, ... (mod N), skipping itself;
@@ -46,6 +48,7 @@ enum class Pattern {
     BitReversal,
     Transpose,
     Shuffle,
+    BitRotation,
     Rotation,
     Tornado,
     RandomPermutation,

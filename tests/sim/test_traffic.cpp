@@ -33,10 +33,30 @@ TEST_CASE("permutation patterns on 8 and 16 nodes") {
     CHECK(map_all(Pattern::BitReversal, 8) == V{0, 4, 2, 6, 1, 5, 3, 7});
     CHECK(map_all(Pattern::Shuffle, 8) == V{0, 2, 4, 6, 1, 3, 5, 7});
     CHECK(map_all(Pattern::Tornado, 8) == V{3, 4, 5, 6, 7, 0, 1, 2});
+    // Dally & Towles Table 3.2's bit rotation, d_i = s_(i+1 mod b): paper 003 §4's "Rotn"
+    // (not the index rotation below). It is the inverse of the shuffle.
+    CHECK(map_all(Pattern::BitRotation, 8) == V{0, 4, 1, 5, 2, 6, 3, 7});
     CHECK(map_all(Pattern::Rotation, 8) == V{4, 5, 6, 7, 0, 1, 2, 3});
     CHECK(map_all(Pattern::Rotation, 8, 1) == V{1, 2, 3, 4, 5, 6, 7, 0});
     CHECK(map_all(Pattern::Transpose, 16) ==
           V{0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15});
+    const V shuffle = map_all(Pattern::Shuffle, 16), rot = map_all(Pattern::BitRotation, 16);
+    for (std::uint32_t i = 0; i < 16; ++i) CHECK(rot[shuffle[i]] == i);
+    // Each bit pattern of Dally & Towles Table 3.2, bit by bit on 2^6 nodes (b = 6).
+    const std::uint32_t b = 6, n = 1u << b;
+    const V cmp = map_all(Pattern::Complement, n), rev = map_all(Pattern::BitReversal, n),
+            shf = map_all(Pattern::Shuffle, n), brt = map_all(Pattern::BitRotation, n),
+            trn = map_all(Pattern::Transpose, n);
+    const auto bit = [](std::uint32_t x, std::uint32_t i) { return (x >> i) & 1u; };
+    for (std::uint32_t s = 0; s < n; ++s)
+        for (std::uint32_t i = 0; i < b; ++i) {
+            CHECK(bit(cmp[s], i) == 1 - bit(s, i));
+            CHECK(bit(rev[s], i) == bit(s, b - 1 - i));
+            CHECK(bit(brt[s], i) == bit(s, (i + 1) % b));
+            CHECK(bit(shf[s], i) == bit(s, (i + b - 1) % b));
+            CHECK(bit(trn[s], i) == bit(s, (i + b / 2) % b));
+        }
+    CHECK_THROWS_AS(map_all(Pattern::BitRotation, 12), std::invalid_argument);
     const V p = map_all(Pattern::RandomPermutation, 16);
     CHECK(std::set<std::uint32_t>(p.begin(), p.end()).size() == 16);
     for (std::uint32_t i = 0; i < 16; ++i) CHECK(p[i] != i);
