@@ -118,15 +118,28 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     rf->vl_by_in_vl = true;
     std::vector<Candidate> cands;
     std::vector<int> c;
+    std::vector<std::vector<std::uint32_t>> by_kind(std::size_t(nd) + 2); // per input port kind
     for (std::uint32_t x = 0; x < n; ++x) {
         const NodeId sw = g.node[x];
         const PortNum np = f.node(sw).num_ports;
         for (unsigned v = 0; v < vls; ++v) {
             const std::vector<int>& order = orders[v / per_order];
             const int twist_dim = order.back(); // the dimension the order corrects last
+            // The table depends on the input port only through its kind (port 0, a host,
+            // or the dimension), so each kind's is computed once: 36-port switches have 6.
+            for (auto& k : by_kind) k.clear();
             for (PortNum in = 0; in <= (ador || twisted ? np : 0); ++in) {
                 const int in_dim = ador ? port_dim[x][in] : -1;
                 const bool from_host = in > 0 && port_dim[x][in] < 0;
+                std::vector<std::uint32_t>& table =
+                    by_kind[in == 0 ? 0 : std::size_t(port_dim[x][in] + 2)];
+                if (!table.empty()) {
+                    for (Lid l = 1; l <= max_lid; ++l)
+                        if (table[l] != RoutingFunction::kNoSet)
+                            rf->set_entry(sw, v, in, l, table[l]);
+                    continue;
+                }
+                table.assign(std::size_t(max_lid) + 1, RoutingFunction::kNoSet);
                 for (Lid l = 1; l <= max_lid; ++l) {
                     const auto& t = target[l];
                     if (t.sw == mapping::kNone || t.port == 0) continue;
@@ -173,7 +186,8 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                             for (int z = 0; z < shape.dims[d].k; ++z)
                                 if (z != shape.coord[x][d] && z != shape.coord[t.sw][d]) add(z, 1);
                     }
-                    rf->set_entry(sw, v, in, l, rf->intern(cands));
+                    table[l] = rf->intern(cands);
+                    rf->set_entry(sw, v, in, l, table[l]);
                 }
             }
         }
