@@ -8,7 +8,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace ibrt::flatfly {
 namespace {
@@ -30,6 +33,13 @@ std::vector<std::vector<int>> mixed_orders(int n) {
 }
 
 } // namespace
+
+AdaptiveRouting adaptive_routing(std::string_view name) {
+    // kAdaptiveChoices after "none", in the enum's order.
+    for (std::size_t i = 1; i < std::size(kAdaptiveChoices); ++i)
+        if (kAdaptiveChoices[i] == name) return AdaptiveRouting(i - 1);
+    throw std::invalid_argument("adaptive FlatFly routing: unknown name " + std::string(name));
+}
 
 std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids& lids,
                                                      AdaptiveRouting kind) {
@@ -54,9 +64,13 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
             if (d.k != 2)
                 throw RoutingError("negative-first routings are for hypercubes (every "
                                    "dimension of two switches)");
-    const bool ador = kind == AdaptiveRouting::Ador || kind == AdaptiveRouting::MixedAdor;
-    const bool twisted = kind == AdaptiveRouting::TwistedDor;
-    const bool mixed = kind == AdaptiveRouting::MixedDor || kind == AdaptiveRouting::MixedAdor;
+    using enum AdaptiveRouting;
+    const bool ador =
+        kind == Ador || kind == MixedAdor || kind == TwistedAdor || kind == TwistedMixedAdor;
+    const bool twisted = kind == TwistedDor || kind == TwistedAdor || kind == TwistedMixedDor ||
+                         kind == TwistedMixedAdor;
+    const bool mixed = kind == MixedDor || kind == MixedAdor || kind == TwistedMixedDor ||
+                       kind == TwistedMixedAdor;
     const std::vector<std::vector<int>> orders =
         mixed ? mixed_orders(nd) : std::vector<std::vector<int>>{mixed_orders(nd)[0]};
     const unsigned per_order = ador || twisted ? 2 : 1; // VLs per order
@@ -104,14 +118,28 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     rf->vl_by_in_vl = true;
     std::vector<Candidate> cands;
     std::vector<int> c;
+    std::vector<std::vector<std::uint32_t>> by_kind(std::size_t(nd) + 2); // per input port kind
     for (std::uint32_t x = 0; x < n; ++x) {
         const NodeId sw = g.node[x];
         const PortNum np = f.node(sw).num_ports;
         for (unsigned v = 0; v < vls; ++v) {
             const std::vector<int>& order = orders[v / per_order];
+            const int twist_dim = order.back(); // the dimension the order corrects last
+            // The table depends on the input port only through its kind (port 0, a host,
+            // or the dimension), so each kind's is computed once: 36-port switches have 6.
+            for (auto& k : by_kind) k.clear();
             for (PortNum in = 0; in <= (ador || twisted ? np : 0); ++in) {
                 const int in_dim = ador ? port_dim[x][in] : -1;
                 const bool from_host = in > 0 && port_dim[x][in] < 0;
+                std::vector<std::uint32_t>& table =
+                    by_kind[in == 0 ? 0 : std::size_t(port_dim[x][in] + 2)];
+                if (!table.empty()) {
+                    for (Lid l = 1; l <= max_lid; ++l)
+                        if (table[l] != RoutingFunction::kNoSet)
+                            rf->set_entry(sw, v, in, l, table[l]);
+                    continue;
+                }
+                table.assign(std::size_t(max_lid) + 1, RoutingFunction::kNoSet);
                 for (Lid l = 1; l <= max_lid; ++l) {
                     const auto& t = target[l];
                     if (t.sw == mapping::kNone || t.port == 0) continue;
@@ -134,11 +162,11 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                                 c[d] = shape.coord[t.sw][d];
                                 for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, 0});
                             }
-                    } else if (twisted && from_host &&
-                               shape.coord[x][nd - 1] !=
-                                   int(host_rank[l] % unsigned(shape.dims[nd - 1].k))) {
+                    } else if (const int twist_to =
+                                   int(host_rank[l] % unsigned(shape.dims[twist_dim].k));
+                               twisted && from_host && shape.coord[x][twist_dim] != twist_to) {
                         c = shape.coord[x];
-                        c[nd - 1] = int(host_rank[l] % unsigned(shape.dims[nd - 1].k));
+                        c[twist_dim] = twist_to;
                         for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, 0});
                     } else {
                         int d = -1;
@@ -153,19 +181,22 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                             for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, prio});
                         };
                         add(shape.coord[t.sw][d], 0);
-                        if (ador && in_dim != d)
+                        // Twisted ADOR: the twist was the extra hop of its dimension.
+                        if (ador && in_dim != d && !(twisted && d == twist_dim))
                             for (int z = 0; z < shape.dims[d].k; ++z)
                                 if (z != shape.coord[x][d] && z != shape.coord[t.sw][d]) add(z, 1);
                     }
-                    rf->set_entry(sw, v, in, l, rf->intern(cands));
+                    table[l] = rf->intern(cands);
+                    rf->set_entry(sw, v, in, l, table[l]);
                 }
             }
         }
     }
     rf->compact();
 
-    // VL2VL: the order's VL block; +1 for a hop in the dimension the packet came in on (ADOR).
-    // A CA starts on its order's first VL; the source's SL names the order (Mixed).
+    // VL2VL: the order's VL block; +1 for a hop in the dimension the packet came in on (ADOR)
+    // but the twist's, and for a hop from a host into the twist's dimension (Twisted). A CA
+    // starts on its order's first VL; the source's SL names the order (Mixed).
     rf->vl2vl.tables.assign(f.num_nodes(), {});
     for (std::uint32_t x = 0; x < n; ++x) {
         const NodeId sw = g.node[x];
@@ -178,8 +209,11 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                 Sl2VlTable t = kSl2VlDropAll;
                 for (unsigned v = 0; v < vls; ++v) {
                     const unsigned base = v / per_order * per_order;
-                    const bool same = port_dim[x][in] >= 0 && port_dim[x][in] == port_dim[x][out];
-                    const bool twist = twisted && port_dim[x][in] < 0 && port_dim[x][out] == nd - 1;
+                    const int twist_dim = twisted ? orders[v / per_order].back() : -1;
+                    const bool same = port_dim[x][in] >= 0 && port_dim[x][in] == port_dim[x][out] &&
+                                      port_dim[x][out] != twist_dim;
+                    const bool twist =
+                        twisted && port_dim[x][in] < 0 && port_dim[x][out] == twist_dim;
                     t[v] = std::uint8_t(
                         port_dim[x][out] < 0 ? v : base + ((ador && same) || twist ? 1 : 0));
                 }

@@ -13,12 +13,33 @@
 //     source sets, d mod 4 for the destination host's index d within its switch; each order on
 //     its own VL (VL = SL), the order read back from the input VL.
 //   - Mixed ADOR: both, VL = 2 SL for hops in order and 2 SL + 1 for the extra hop.
-//   - Twisted DOR: a packet from a host first hops, in the last dimension, to the switch whose
-//     coordinate there is d mod K_n for the destination host's index d within its switch (none
-//     if it is already there), on VL 1; then DOR on VL 0, so packets between one pair of
-//     switches no longer all meet at the same intermediate switches. VL 1 carries only first
-//     hops out of hosts, which nothing waits on, so DOR's acyclic VL 0 stays acyclic. Tables
-//     per input port (footnote 8: the first hop is decided by where the packet came from).
+//   - Twisted DOR: a packet from a host first hops, in the last dimension of the order, to the
+//     switch whose coordinate there is d mod K for the destination host's index d within its
+//     switch (none if it is already there), on VL 1; then DOR on VL 0, so packets between one
+//     pair of switches no longer all meet at the same intermediate switches. VL 1 carries only
+//     first hops out of hosts, which nothing waits on, so DOR's acyclic VL 0 stays acyclic.
+//     Tables per input port (footnote 8: the first hop is decided by where the packet came
+//     from). §3.3 calls d "the index of the destination host" after defining it, for Mixed
+//     DOR, as the index within the destination switch; ibrt takes that one (it needs no global
+//     host numbering, and on the paper's 8 hosts per switch and K_n = 8 it is the global index
+//     mod 8 for any numbering that counts hosts switch by switch).
+//   - Twisted ADOR: the twist, then ADOR, but with no extra hop in the twist's dimension ("it
+//     has been already made at the first step"). That exception is also what keeps 2 VLs
+//     enough: the twist hop shares VL 1 with the extra hops, and since no hop in the last
+//     dimension goes VL 0 -> VL 1 any more, VL 1 of the last dimension holds only hops
+//     entered from a host. Every path then climbs (last, 1) < (1, 0) < (1, 1) < ... <
+//     (n-1, 1) < (last, 0) in (dimension, VL): the hop that corrects the twist goes on VL 0
+//     although it leaves by the dimension it came in on (VL 1 there would let twist chains
+//     s -> t -> u -> s of a row wait on each other).
+//   - Twisted Mixed DOR / Twisted Mixed ADOR: Twisted DOR / ADOR inside each of Mixed's four
+//     orders, each order on its own pair of VLs (2 SL and 2 SL + 1, 8 VLs), the VL2VL never
+//     leaving an order's pair, so the argument above holds per order. The twist is in the last
+//     dimension *of the chosen order* (for N = 4: 4, 3, 2, 1): the paper's twist goes to
+//     (x_1, ..., d mod K_n) in DOR's order (1, ..., n), i.e. into the dimension DOR corrects
+//     last, so that the intermediate switches differ; twisting in an order's first dimension
+//     would be undone by the next hop and spread nothing. d mod 4 picks the order and d mod K
+//     the twist coordinate, so with K = 8 and 8 hosts an order's packets go to 2 twist
+//     coordinates (the paper's rules, kept as written).
 //   - Hypercubes (§3.4, every dimension of two switches; a "negative" dimension is one where the
 //     current switch has coordinate 1 and the destination 0): Negative First routes adaptively
 //     among all negative dimensions, then among all others; ABO Negative First takes the
@@ -29,7 +50,9 @@
 // Every candidate goes over any of the parallel cables to the chosen switch. The routings
 // assume a complete FlatFly (the paper's setting); on a damaged one they decline and Distance
 // Based routing (engines/direct/distance_based.hpp) is the adaptive choice.
-// The flatfly engine adds them with `adaptive=ador|mixed-dor|mixed-ador`.
+// The flatfly engine adds them with `adaptive=` (kAdaptiveChoices). Hop budgets: DOR N, ADOR
+// 2N, Twisted DOR N + 1, Twisted ADOR 2N (the twist, two hops in N - 1 dimensions, one in the
+// last); Mixed as its base routing.
 #pragma once
 
 #include "engines/engine.hpp"
@@ -47,7 +70,10 @@ enum class AdaptiveRouting {
     NegativeFirst,
     AboNegativeFirst,
     AboPositiveLast,
-    TwistedDor
+    TwistedDor,
+    TwistedAdor,
+    TwistedMixedDor,
+    TwistedMixedAdor
 };
 
 inline constexpr std::string_view kAdaptiveChoices[] = {"none",
@@ -57,17 +83,24 @@ inline constexpr std::string_view kAdaptiveChoices[] = {"none",
                                                         "negative-first",
                                                         "abo-negative-first",
                                                         "abo-positive-last",
-                                                        "twisted-dor"};
+                                                        "twisted-dor",
+                                                        "twisted-ador",
+                                                        "twisted-mixed-dor",
+                                                        "twisted-mixed-ador"};
 inline constexpr EngineParam kAdaptiveParam{
     "adaptive",
     EngineParam::Kind::Choice,
     "none",
     "also produce forwarding sets of an adaptive routing of paper 003 §3.3 for `ibrt sim`: "
-    "ador, mixed-dor or mixed-ador (complete FlatFlies only); on hypercubes also negative-first, "
+    "ador, mixed-dor, mixed-ador, twisted-dor, twisted-ador, twisted-mixed-dor or "
+    "twisted-mixed-ador (complete FlatFlies only); on hypercubes also negative-first, "
     "abo-negative-first, abo-positive-last (§3.4)",
     0,
     0,
     kAdaptiveChoices};
+
+// The routing `adaptive=name` selects (name one of kAdaptiveChoices but "none").
+AdaptiveRouting adaptive_routing(std::string_view name);
 
 // Throws RoutingError when the fabric is not a complete FlatFly, HyperX or hypercube.
 std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids& lids,

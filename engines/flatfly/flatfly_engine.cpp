@@ -411,15 +411,7 @@ class FlatflyEngine final : public Engine {
                 throw std::invalid_argument("flatfly: adaptive=" + std::string(a) +
                                             " is a routing of its own; give it without "
                                             "distance_based or adaptive_links");
-            r.forwarding_sets = flatfly::adaptive_sets(
-                f, r.lids,
-                a == "ador"                 ? flatfly::AdaptiveRouting::Ador
-                : a == "mixed-dor"          ? flatfly::AdaptiveRouting::MixedDor
-                : a == "mixed-ador"         ? flatfly::AdaptiveRouting::MixedAdor
-                : a == "negative-first"     ? flatfly::AdaptiveRouting::NegativeFirst
-                : a == "abo-negative-first" ? flatfly::AdaptiveRouting::AboNegativeFirst
-                : a == "abo-positive-last"  ? flatfly::AdaptiveRouting::AboPositiveLast
-                                            : flatfly::AdaptiveRouting::TwistedDor);
+            r.forwarding_sets = flatfly::adaptive_sets(f, r.lids, flatfly::adaptive_routing(a));
         }
         return r;
     }

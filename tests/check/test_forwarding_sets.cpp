@@ -124,7 +124,7 @@ TEST_CASE("adaptive_links: every parallel cable to the LFT's next switch, the st
                       Catch::Contains("distance_based and adaptive_links are two routings"));
 }
 
-TEST_CASE("FlatFly ADOR, Mixed DOR, Mixed ADOR: every choice delivers, no credit loop") {
+TEST_CASE("FlatFly ADOR, Mixed and Twisted (A)DOR: every choice delivers, no credit loop") {
     gen::HyperXParams hp;
     hp.k = {4, 3, 3};
     hp.cas_per_switch = 2;
@@ -132,7 +132,13 @@ TEST_CASE("FlatFly ADOR, Mixed DOR, Mixed ADOR: every choice delivers, no credit
     const struct {
         const char* name;
         unsigned vls, max_hops;
-    } cases[] = {{"ador", 2, 6}, {"mixed-dor", 4, 3}, {"mixed-ador", 8, 6}, {"twisted-dor", 2, 4}};
+    } cases[] = {{"ador", 2, 6},
+                 {"mixed-dor", 4, 3},
+                 {"mixed-ador", 8, 6},
+                 {"twisted-dor", 2, 4},
+                 {"twisted-ador", 2, 6},
+                 {"twisted-mixed-dor", 8, 4},
+                 {"twisted-mixed-ador", 8, 6}};
     for (const auto& c : cases) {
         EngineOptions opt;
         opt.params["adaptive"] = c.name;
