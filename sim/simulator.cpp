@@ -497,6 +497,7 @@ class Network {
         std::uint32_t head = kNil, tail = kNil; // queued packets
         std::uint32_t prev = kNil, next = kNil; // the CA's round robin over its flows on this VL
         std::uint32_t gen = 0;                  // bumped when freed (stale kCcFree events)
+        std::uint32_t queued = 0;               // packets in its queue (--source-queue)
         Time free_at = 0;                       // a kCcFree event is pending for then
         std::uint16_t src = 0, dst = 0;
         std::uint16_t need = 0; // the head packet's credits: the scan reads no packet
@@ -516,12 +517,11 @@ class Network {
     void cc_release_flow(std::uint32_t f);
     void cc_park(std::uint32_t f, Time until);
     void cc_ready(std::uint32_t f, std::uint32_t gen);
-    std::uint32_t cc_dst_queued(std::uint32_t key) const {
-        const std::uint32_t n = dst_queued_.find(key);
-        return n == FlatMap64::kAbsent ? 0 : n;
-    }
-    // Packets queued per (source << 16 | destination), only those with some.
-    FlatMap64 dst_queued_;
+    // Packets the CA has queued for `dst` over its flows' SLs; `hint` gets the flow when the
+    // CA has used one SL only (so the message's first packet needs no second lookup).
+    std::uint32_t cc_dst_queued(std::uint32_t ca, std::uint32_t dst, std::uint32_t& hint) const;
+    // Per CA: the SLs it has had a flow on, so that the count above is one lookup, not 16.
+    std::vector<std::uint16_t> cc_sls_;
     // `slack`: the CA's link is busy that long anyway, so a delay within it binds nothing.
     void cc_flow_idle(std::uint32_t f, Time slack = 0);
     std::vector<std::int32_t> cc_queued_;      // per output slot x VL: bytes bound to it
@@ -799,8 +799,9 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     if (flow_stats_ && in_window(now_)) flow_acc(ca << 16 | dst).offered += msg;
     // With congestion control every destination has its own queue (a QP's send queue), so a
     // throttled flow cannot fill the room of the others.
+    std::uint32_t cc_last = kNil;
     const std::uint32_t queued =
-        cc_ ? (cfg_.source_queue_packets ? cc_dst_queued(ca << 16 | dst) : 0) : src_queued_[ca];
+        cc_ ? (cfg_.source_queue_packets ? cc_dst_queued(ca, dst, cc_last) : 0) : src_queued_[ca];
     if (cfg_.source_queue_packets && queued > 0 && queued + npk > cfg_.source_queue_packets) {
         throttled_ += npk;
         if (in_window(now_)) {
@@ -813,7 +814,6 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     std::uint8_t sl = 0;
     if (cfg_.sl == SlPolicy::Spread) sl = std::uint8_t(rng.below(V_));
     bool head_changed = false;
-    std::uint32_t cc_last = kNil;
     for (std::uint32_t off = 0; off < msg; off += cfg_.packet_bytes) {
         const std::uint32_t h = alloc();
         Packet& p = pkts_[h];
@@ -864,10 +864,6 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         p.out = ca_out_[ca];
         if (cc_) {
             cc_enqueue(h, cc_last);
-            if (cfg_.source_queue_packets) {
-                bool fresh;
-                ++dst_queued_.get_or_insert(ca << 16 | dst, 0, fresh);
-            }
             head_changed = true;
         } else {
             head_changed |= push_fifo(src_buf * V_ + vl, h);
@@ -1388,6 +1384,7 @@ void Network::cc_setup() {
             }
     }
     ring_.assign(std::size_t(N_) * V_, kNil);
+    cc_sls_.assign(N_, 0);
 }
 
 std::uint8_t Network::source_vl(std::uint32_t ca, std::uint8_t sl) const {
@@ -1518,6 +1515,7 @@ std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_
     fl.own.ccti = cc_min_[sl & 15];
     fl.own.tick = now_ + cc_timer_ps_[sl & 15];
     slot = f;
+    cc_sls_[src] = std::uint16_t(cc_sls_[src] | 1u << (sl & 15));
     ccs_.peak_flows = std::max(ccs_.peak_flows, ++live_flows_);
     return f;
 }
@@ -1603,7 +1601,22 @@ void Network::cc_enqueue(std::uint32_t h, std::uint32_t& last) {
         pkts_[fl.tail].next = h;
     }
     fl.tail = h;
+    ++fl.queued;
     if (!fl.in_ring && !fl.parked) cc_ring_insert(f);
+}
+
+std::uint32_t Network::cc_dst_queued(std::uint32_t ca, std::uint32_t dst,
+                                     std::uint32_t& hint) const {
+    std::uint32_t n = 0;
+    const std::uint32_t sls = cc_sls_[ca];
+    for (std::uint32_t m = sls; m != 0; m &= m - 1) {
+        const auto sl = std::uint8_t(std::countr_zero(m));
+        const std::uint32_t f = flow_of_.find(flow_key(ca, dst, sl));
+        if (f == FlatMap64::kAbsent) continue;
+        n += flows_[f].queued;
+        if (m == sls && (m & (m - 1)) == 0) hint = f;
+    }
+    return n;
 }
 
 // A flow waiting out its injection delay leaves the round robin until then, so that a CA's
@@ -1679,11 +1692,7 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     else
         fl.need = pkts_[fl.head].credits;
     const Time ser = Time(pkts_[h].size) * sl_[o].ppb;
-    if (cfg_.source_queue_packets) {
-        const std::uint32_t key = std::uint32_t(fl.src) << 16 | pkts_[h].dst;
-        bool fresh;
-        if (--dst_queued_.get_or_insert(key, 1, fresh) == 0) dst_queued_.erase(key);
-    }
+    --fl.queued;
     launch(o, h, std::uint8_t(v), kNil);
     // The injection rate delay of CCT[CCTI]: a gap of multiplier / 2^shift packet times
     // after the packet (rate B / (1 + IRD), paper 002 §3; hfi1 computes it the same way).
