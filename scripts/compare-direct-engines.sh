@@ -148,7 +148,10 @@ fabric() {
     "$IBRT" gen -q -o "$tag.gen.net" "$@"
     e2e_start_ibsim "$tag.gen.net"
     [[ -n "${ENGINES:-}" ]] || run_sm "$tag" "$ours" -F "$WORK/ibrt.conf"
-    if [[ $tag == torus* && -z "${ENGINES:-}" ]]; then
+    # torus-2QoS routes 2D and 3D tori only.
+    local dims
+    dims=$(printf '%s\n' "$@" | awk 'prev == "--k" {print split($0, k, ",")} {prev = $0}')
+    if [[ $tag == torus* && -z "${ENGINES:-}" && ${dims:-0} -le 3 ]]; then
         # torus-2QoS needs the radices and one seed link per dimension from the generator's
         # names (sw-x.y.z), by the GUIDs ibsim gave the switches.
         e2e_diag ibnetdiscover >"$tag.seed.net"
