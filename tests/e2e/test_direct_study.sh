@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Paper 003's routing study at reduced scale (issue 15): every spec of
-# docs/results/direct-topologies/reduced (seven topologies of <= 256 switches, every routing
-# ibrt has for each, the six patterns of §4, a saturation search per point) through
+# docs/results/direct-topologies/check (the reduced specs — seven topologies of <= 256
+# switches, the six patterns of §4, a saturation search per point — with fewer rows on the
+# FlatFly and the SF×FF and three patterns on the SF×FF; specs.py CHECK_ROWS) through
 # `ibrt sweep` and `ibrt sweep merge`, then the orderings of the paper's table that hold at this
 # scale, on the saturation onset (what the paper's figures are; compare.py). Which findings do
 # not hold here, and the numbers: docs/results/direct-topologies.md.
@@ -50,7 +51,7 @@ def expect(what, lhs, rhs, margin):
     bad += not ok
 
 F, H, DF = "flatfly", "hypercube", "dragonfly"
-DB = ["Distance Based"] + [f"Distance Based +{e}" for e in range(1, 5)]
+DB = ["Distance Based", "Distance Based +1", "Distance Based +4"]  # the rows check/ runs
 # §4: tori and hypercube are worst on uniform traffic; FlatFly beats them, even with DOR.
 low = max(best(t, "uniform") for t in ("torus-3d", "torus-4d", H))
 for t in (F, DF, "sfxff-1", "sfxff-2"):
@@ -73,6 +74,19 @@ for r in ("Distance Based", "Distance Based +1"):
     expect(f"Dragonfly {r} above Static on uniform", v[(DF, r, "uniform")], v[(DF, "Static", "uniform")], 5)
 # Twisted DOR's obligatory extra hop costs uniform traffic (paper 24.2 against DOR's 81.3).
 expect("FlatFly DOR above Twisted DOR on uniform", v[(F, "DOR", "uniform")], v[(F, "Twisted DOR", "uniform")], 10)
+# SF×FF: extra hops pay on the bit patterns (paper SF×FF-1: +1 39.1 against 11.7 on bitrev,
+# Deflection +2 24.2 against 9.4 on transpose; SF×FF-2: Deflection +2 11.7 against 5.5), and
+# Distance Based bounds any static minimal routing from above (footnote 11): it beats the
+# slimfly engine's static minimal tables.
+S1, S2 = "sfxff-1", "sfxff-2"
+expect("SF×FF-1 Distance Based +1 above Distance Based on bitrev", v[(S1, "Distance Based +1", "bitrev")], v[(S1, "Distance Based", "bitrev")], 10)
+expect("SF×FF-1 Deflection +2 above Distance Based on transpose", v[(S1, "Deflection +2", "transpose")], v[(S1, "Distance Based", "transpose")], 5)
+for p in ("bitrev", "transpose"):
+    expect(f"SF×FF-2 Deflection +2 above Distance Based on {p}", v[(S2, "Deflection +2", p)], v[(S2, "Distance Based", p)], 10)
+for t in (S1, S2):
+    for p in ("bitrev", "transpose"):
+        expect(f"{t} Distance Based above static minimal on {p}", v[(t, "Distance Based", p)], v[(t, "Static minimal (ibrt slimfly)", p)], 10)
+expect("SF×FF-1 Distance Based above static minimal on uniform", v[(S1, "Distance Based", "uniform")], v[(S1, "Static minimal (ibrt slimfly)", "uniform")], 10)
 # Hypercube: the turn-model routings "perform really badly" (paper 2.3-5.5 against DOR's 24.2
 # on uniform, 0.0 against 24.2 on complement).
 for r in ("Negative First", "ABO Negative First", "ABO Positive Last"):

@@ -135,13 +135,18 @@ FABRICS = {
 SATURATION = {"max": 1.0, "steps": 7, "tolerance": 0.05}
 SIM = {"warmup-us": 20, "measure-us": 20, "drain-us": 5}
 
-# `make check` (tests/e2e/test_direct_study.sh) runs check/*.json: the reduced specs, except
-# that on the two SF×FF (1,024 hosts each, ~85 s of CPU each in full) only these rows run.
-# Their points are the reduced specs' points (same ids, same figures).
+# `make check` (tests/e2e/test_direct_study.sh) runs check/*.json: the reduced specs with fewer
+# rows on the FlatFly and on the two SF×FF (1,024 hosts each, ~85 s of CPU each in full) and
+# fewer patterns on the SF×FF, to stay near 90 s of CPU. Their points are the reduced specs'
+# points (same ids, same figures).
 CHECK_ROWS = {
+    "flatfly": {"DOR", "Mixed DOR", "Twisted DOR", "ADOR", "Mixed ADOR", "Distance Based",
+                "Distance Based +1", "Distance Based +4"},
     "sfxff-1": {"Static minimal (ibrt slimfly)", "Distance Based", "Distance Based +1", "Deflection +2"},
     "sfxff-2": {"Static minimal (ibrt slimfly)", "Distance Based", "Distance Based +1", "Deflection +2"},
 }
+CHECK_PATTERNS = {"sfxff-1": ["uniform", "bitrev", "transpose"],
+                  "sfxff-2": ["uniform", "bitrev", "transpose"]}
 
 
 def vls_needed(rows, diameter):
@@ -156,7 +161,7 @@ def vls_needed(rows, diameter):
     return need
 
 
-def spec_for(scale, topo, with_pending, only=None):
+def spec_for(scale, topo, with_pending, only=None, patterns=None):
     scale_name = {"full": "full scale", "reduced": "reduced scale",
                   "check": "reduced scale, make check's rows"}
     section, rows = ROUTINGS[topo]
@@ -176,7 +181,7 @@ def spec_for(scale, topo, with_pending, only=None):
         "title": f"paper 003 §4, {section} ({scale_name[scale]}: ibrt gen {gen})",
         "fabrics": [{"gen": gen}],
         "routings": routings,
-        "patterns": PATTERNS,
+        "patterns": patterns or PATTERNS,
         "vls": [vls],
         "saturation": SATURATION,
         "sim": SIM,
@@ -193,9 +198,12 @@ def main():
         d = os.path.join(a.out, scale)
         os.makedirs(d, exist_ok=True)
         for topo in ROUTINGS:
-            only = CHECK_ROWS.get(topo) if scale == "check" else None
+            check = scale == "check"
+            only = CHECK_ROWS.get(topo) if check else None
+            patterns = CHECK_PATTERNS.get(topo) if check else None
             with open(os.path.join(d, topo + ".json"), "w") as f:
-                json.dump(spec_for(scale, topo, a.with_pending, only), f, indent=1, ensure_ascii=False)
+                json.dump(spec_for(scale, topo, a.with_pending, only, patterns), f, indent=1,
+                          ensure_ascii=False)
                 f.write("\n")
     return 0
 
