@@ -137,7 +137,7 @@ SIM = {"warmup-us": 20, "measure-us": 20, "drain-us": 5}
 
 # `make check` (tests/e2e/test_direct_study.sh) runs check/*.json: the reduced specs with fewer
 # rows on the FlatFly and on the two SF×FF (1,024 hosts each, ~85 s of CPU each in full) and
-# fewer patterns on the SF×FF, to stay near 90 s of CPU. Their points are the reduced specs'
+# fewer patterns on the SF×FF: 53 s of CPU in all. Their points are the reduced specs'
 # points (same ids, same figures).
 CHECK_ROWS = {
     "flatfly": {"DOR", "Mixed DOR", "Twisted DOR", "ADOR", "Mixed ADOR", "Distance Based",
