@@ -143,8 +143,7 @@ def findings(t, scale, name):
                     f"best bit-pattern mean: {best} {df[best]:.1f}; GID {fmt(df.get('GID'))}, GSD {fmt(df.get('GSD'))}"))
     else:
         res.append(("gid", "GID / GSD are Dragonfly's best on the bit patterns", None,
-                    "not measured: " + name + " has no GID/GSD rows (the dragonfly engine's "
-                    "G/S/I/D family is not in ibrt yet; specs.py PENDING)"))
+                    "not measured: " + name + " has no GID/GSD rows"))
     # 5. FlatFly and SF×FF-1 are the winners: top two on uniform (best routing), on the best
     # routing per bit pattern (mean of the per-pattern best), and on Distance Based.
     crit = {}

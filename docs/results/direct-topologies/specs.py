@@ -2,9 +2,7 @@
 """Paper 003's routing study (issue 15) as `ibrt sweep` specs: one spec per topology, full
 scale (§1's 2,048 switches of 36 ports, 16,384 hosts) and reduced scale (<= 256 switches, for
 `make check`). This file is the one place the routings are listed: ROUTINGS names each row of
-paper 003 §4's table by the engine and options that build it; the rows whose routings ibrt
-does not have yet are in PENDING. To switch one on once its engine option exists, remove it
-from PENDING (or run with --with-pending to try them all) and rerun:
+paper 003 §4's table by the engine and options that build it. After changing it, rerun:
 
     python3 docs/results/direct-topologies/specs.py        # rewrites full/*.json, reduced/*.json
 
@@ -84,13 +82,6 @@ def slimfly_rows():
         distance_rows("slimfly")
 
 
-# Routings the paper has and ibrt does not have yet (other helpers are adding them):
-# remove a label here once its engine option exists.
-PENDING = {
-    "flatfly": {"Twisted Mixed DOR", "Twisted ADOR", "Twisted Mixed ADOR"},
-    "dragonfly": {"S", "D", "SD", "G", "GS", "GI", "GD", "GSI", "GID", "GSD", "GSID"},
-}
-
 # topology: (the paper's table section, its rows as (label, routing, meta)).
 ROUTINGS = {
     "torus-3d": ("Torus", [("DOR 3D", engine_row("torus", adaptive=False), {})]),
@@ -161,13 +152,11 @@ def vls_needed(rows, diameter):
     return need
 
 
-def spec_for(scale, topo, with_pending, only=None, patterns=None):
+def spec_for(scale, topo, only=None, patterns=None):
     scale_name = {"full": "full scale", "reduced": "reduced scale",
                   "check": "reduced scale, make check's rows"}
     section, rows = ROUTINGS[topo]
     gen, diameter = FABRICS["reduced" if scale == "check" else scale][topo]
-    pending = set() if with_pending else PENDING.get(topo, set())
-    rows = [r for r in rows if r[0] not in pending]
     # The VL count of the whole row list, so that a subset's points are the full spec's.
     vls = vls_needed(rows, diameter)
     rows = [r for r in rows if only is None or r[0] in only]
@@ -191,7 +180,6 @@ def spec_for(scale, topo, with_pending, only=None, patterns=None):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--with-pending", action="store_true", help="include the PENDING routings")
     ap.add_argument("--out", default=HERE, help="where full/ and reduced/ go (default: beside this file)")
     a = ap.parse_args()
     for scale in ["full", "reduced", "check"]:
@@ -202,7 +190,7 @@ def main():
             only = CHECK_ROWS.get(topo) if check else None
             patterns = CHECK_PATTERNS.get(topo) if check else None
             with open(os.path.join(d, topo + ".json"), "w") as f:
-                json.dump(spec_for(scale, topo, a.with_pending, only, patterns), f, indent=1,
+                json.dump(spec_for(scale, topo, only, patterns), f, indent=1,
                           ensure_ascii=False)
                 f.write("\n")
     return 0
