@@ -77,7 +77,10 @@ run_sm() {
         return
     fi
     e2e_diag ibnetdiscover >"$tag.net"
-    local files=(--fabric "$tag.net" --lfts "$osm/opensm-lfts.dump" --guid2lid "$osm/guid2lid"
+    # check and sim read the generated fabric (the same GUIDs as the live one): its host order
+    # is the generator's, on which the bit-permutation patterns are defined; ibnetdiscover's
+    # discovery order would make them other permutations.
+    local files=(--fabric "$tag.gen.net" --lfts "$osm/opensm-lfts.dump" --guid2lid "$osm/guid2lid"
         --sl2vl "$osm/opensm-sl2vl.dump") sls=(--path-sl "$tag.psl") t0=$SECONDS
     case $label in
     ibrt*) ;; # below, once opensm is stopped
