@@ -25,9 +25,14 @@ SHORT = {"uniform": "Uniform", "complement": "Cmpl", "bitrev": "Rvrs", "bitrot":
 
 
 def failed_fraction(fabric):
-    """The --fail-links fraction of a spec's fabric name, 0 for the intact one."""
+    """The --fail-links value of a spec's fabric name (a fraction if < 1, else a count of
+    cables), 0 for the intact one."""
     m = re.search(r"--fail-links ([0-9.]+)", fabric)
     return float(m.group(1)) if m else 0.0
+
+
+def failed_name(f):
+    return f"{100 * f:g} %" if f < 1 else f"{f:g} cables"
 
 
 def read(root, topo, metric):
@@ -76,7 +81,7 @@ def main():
         order, patterns, cells, runs = read(a.root, topo, a.metric)
         fails = sorted({k[2] for k in cells} | {k[0] for k in runs})
         out.append(f"**{name}** — {a.metric}, percent: intact / " +
-                   " / ".join(f"{100 * f:g} % failed" for f in fails if f) + "\n")
+                   " / ".join(f"{failed_name(f)} failed" for f in fails if f) + "\n")
         out.append("| Routing | " + " | ".join(SHORT.get(p, p) for p in patterns) + " |")
         out.append("|---|" + "---|" * len(patterns))
         for routing in order:
@@ -87,7 +92,7 @@ def main():
         verdicts = []
         for f in fails:
             rest = {k[1]: n for k, n in runs.items() if k[0] == f and k[1] != "runs"}
-            verdicts.append(f"{100 * f:g} %: {runs[(f, 'runs')]} runs, " +
+            verdicts.append(f"{failed_name(f) if f else 'intact'}: {runs[(f, 'runs')]} runs, " +
                             (", ".join(f"{n} {w}" for w, n in sorted(rest.items())) or "all ok"))
         out.append("\nSimulation verdicts (every run of every saturation search): " +
                    "; ".join(verdicts) + ".\n")
