@@ -151,7 +151,7 @@ CHECK_PATTERNS = {"sfxff-1": ["uniform", "bitrev", "transpose"],
 # the damaged fabric's longer paths need (DEGRADED_DIAMETER: the largest switch-graph diameter
 # of the failure seeds, measured by probe_degraded.py), so the columns differ only by the cables.
 DEGRADED_FAILS = [0.05, 0.10]
-DEGRADED_SEEDS = [1]
+DEGRADED_SEEDS = [1, 2, 3]
 DEGRADED_DIAMETER = {"flatfly": 4, "hypercube": 6, "dragonfly": 5, "sfxff-1": 4, "sfxff-2": 4}
 DEGRADED_ROWS = {
     "flatfly": {"DOR", "Distance Based", "Distance Based +1", "Distance Based +2", "Deflection +2"},
