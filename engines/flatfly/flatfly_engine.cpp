@@ -382,7 +382,10 @@ class FlatflyEngine final : public Engine {
             r.sl2vl = direct::sl2vl_by_port(
                 f, g, dimension,
                 [&](int in, int out, unsigned sl) {
-                    if (sl >= used_orders) // a detour layer
+                    // With one order and no layer every SL is alike (below): SLs past the
+                    // first are not detour layers then, and mapping them to VL 1 + SL named
+                    // VLs past the ports' (VL 15, 16) on a hypercube with a few links gone.
+                    if (sls > 1 && sl >= used_orders) // a detour layer
                         return static_cast<std::uint8_t>(base_vls + sl - used_orders);
                     const unsigned extra = two_per_order && in >= 0 && in == out ? 1 : 0;
                     return static_cast<std::uint8_t>((sls > 1 ? sl : 0) * per_order + extra);

@@ -5,13 +5,15 @@
 #                                             docs/performance.md for its cost)
 #   run.sh reduced [OUT] [-- SWEEP OPTIONS]   <= 256 switches
 #   run.sh check   [OUT] [-- SWEEP OPTIONS]   the part of reduced that make check runs
+#   run.sh degraded [OUT] [-- SWEEP OPTIONS]  reduced fabrics intact and with 5 % and 10 % of
+#                                             the cables failed (degraded.py's tables)
 # Rerunning resumes (done points are skipped). IBRT (default: build/ibrt of this tree) is the
 # binary; sweep options such as `-j 2`, `--shard i/N` or `--slurm ...` pass through, e.g.
 #   docs/results/direct-topologies/run.sh full /shared/study -- --slurm --points-per-task 8
 # (then merge with `run.sh full /shared/study -- --merge-only` once the arrays are done).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-SCALE=${1:?usage: run.sh full|reduced [OUT] [-- SWEEP OPTIONS]}
+SCALE=${1:?usage: run.sh full|reduced|check|degraded [OUT] [-- SWEEP OPTIONS]}
 shift
 OUT=${1:-$HERE/$SCALE.out}
 [[ $# -gt 0 && $1 != -- ]] && shift
@@ -24,5 +26,9 @@ for spec in "$HERE/$SCALE"/*.json; do
     ((merge_only)) || "$IBRT" sweep "$spec" --out "$OUT/$topo" -q "$@"
     "$IBRT" sweep merge "$OUT/$topo" >/dev/null || echo "run.sh: $topo has missing or failed points" >&2
 done
-python3 "$HERE/compare.py" "$OUT" --scale "${SCALE/check/reduced}" >"$OUT/comparison.md"
+if [[ $SCALE == degraded ]]; then
+    python3 "$HERE/degraded.py" "$OUT" >"$OUT/comparison.md"
+else
+    python3 "$HERE/compare.py" "$OUT" --scale "${SCALE/check/reduced}" >"$OUT/comparison.md"
+fi
 echo "run.sh: $OUT/comparison.md" >&2

@@ -4,7 +4,7 @@ scale (§1's 2,048 switches of 36 ports, 16,384 hosts) and reduced scale (<= 256
 `make check`). This file is the one place the routings are listed: ROUTINGS names each row of
 paper 003 §4's table by the engine and options that build it. After changing it, rerun:
 
-    python3 docs/results/direct-topologies/specs.py        # rewrites full/*.json, reduced/*.json
+    python3 docs/results/direct-topologies/specs.py   # rewrites full/, reduced/, check/, degraded/
 
 Written specs are committed; run.sh runs them (`run.sh full` is the paper's scale).
 """
@@ -140,6 +140,33 @@ CHECK_PATTERNS = {"sfxff-1": ["uniform", "bitrev", "transpose"],
                   "sfxff-2": ["uniform", "bitrev", "transpose"]}
 
 
+# Beyond the paper (issue 15): the reduced fabrics with 5 % and 10 % of their switch-to-switch
+# cables failed (`ibrt gen ... --fail-links F --seed S --keep-connected`), beside the intact
+# one, on the routings that route a damaged fabric. The adaptive families of §3.3-§3.5 (Mixed/
+# Twisted/A-DOR, the turn models, G/S/I/D) are defined on complete fabrics and their engines
+# decline a damaged one (exit 2, naming distance_based); the torus engine declines when a cut
+# ring leaves no later dimension to detour through, which every seed tried does at 5 %
+# (probe_degraded.py checks every routing, each seed, with `ibrt check --tables` and an
+# overloaded `ibrt sim`). Each fabric's spec runs intact and damaged at one VL count, the one
+# the damaged fabric's longer paths need (DEGRADED_DIAMETER: the largest switch-graph diameter
+# of the failure seeds, measured by probe_degraded.py), so the columns differ only by the cables.
+DEGRADED_FAILS = [0.05, 0.10]
+DEGRADED_SEEDS = [1, 2, 3]
+DEGRADED_DIAMETER = {"flatfly": 4, "hypercube": 6, "dragonfly": 5, "sfxff-1": 4, "sfxff-2": 4}
+DEGRADED_ROWS = {
+    "flatfly": {"DOR", "Distance Based", "Distance Based +1", "Distance Based +2", "Deflection +2"},
+    "hypercube": {"DOR"},
+    "dragonfly": {"Static", "Distance Based", "Distance Based +1", "Distance Based +2",
+                  "Deflection +2"},
+    "sfxff-1": {"Static minimal (ibrt slimfly)", "Distance Based", "Distance Based +1"},
+    "sfxff-2": {"Static minimal (ibrt slimfly)", "Distance Based", "Distance Based +1"},
+}
+DEGRADED_PATTERNS = {"flatfly": ["uniform", "complement", "bitrev"],
+                     "hypercube": ["uniform", "complement", "bitrev"],
+                     "dragonfly": ["uniform", "complement", "bitrev"],
+                     "sfxff-1": ["uniform", "bitrev"], "sfxff-2": ["uniform", "bitrev"]}
+
+
 def vls_needed(rows, diameter):
     """8 VLs (§3: the common hardware value), more where a routing needs them: Distance Based
     +E keeps its hop budget in the VL, D + E at the source, so it needs diameter + E + 1 VLs
@@ -154,12 +181,21 @@ def vls_needed(rows, diameter):
 
 def spec_for(scale, topo, only=None, patterns=None):
     scale_name = {"full": "full scale", "reduced": "reduced scale",
-                  "check": "reduced scale, make check's rows"}
+                  "check": "reduced scale, make check's rows",
+                  "degraded": "reduced scale, intact and with 5 % and 10 % of the cables failed"}
     section, rows = ROUTINGS[topo]
-    gen, diameter = FABRICS["reduced" if scale == "check" else scale][topo]
-    # The VL count of the whole row list, so that a subset's points are the full spec's.
+    gen, diameter = FABRICS["full" if scale == "full" else "reduced"][topo]
+    fabrics = [{"gen": gen}]
+    if scale == "degraded":
+        diameter = DEGRADED_DIAMETER[topo]
+        fabrics += [{"gen": f"{gen} --fail-links {f} --keep-connected",
+                     "failure_seeds": DEGRADED_SEEDS} for f in DEGRADED_FAILS]
+    # The VL count of the whole row list, so that a subset's points are the full spec's; the
+    # degraded spec's own rows (its intact column is its own, at the damaged fabrics' VLs).
     vls = vls_needed(rows, diameter)
     rows = [r for r in rows if only is None or r[0] in only]
+    if scale == "degraded":
+        vls = vls_needed(rows, diameter)
     routings = []
     for label, r, _ in rows:
         r = dict(r, label=label)
@@ -168,7 +204,7 @@ def spec_for(scale, topo, only=None, patterns=None):
         routings.append(r)
     return {
         "title": f"paper 003 §4, {section} ({scale_name[scale]}: ibrt gen {gen})",
-        "fabrics": [{"gen": gen}],
+        "fabrics": fabrics,
         "routings": routings,
         "patterns": patterns or PATTERNS,
         "vls": [vls],
@@ -182,13 +218,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=HERE, help="where full/ and reduced/ go (default: beside this file)")
     a = ap.parse_args()
-    for scale in ["full", "reduced", "check"]:
+    for scale in ["full", "reduced", "check", "degraded"]:
         d = os.path.join(a.out, scale)
         os.makedirs(d, exist_ok=True)
         for topo in ROUTINGS:
-            check = scale == "check"
-            only = CHECK_ROWS.get(topo) if check else None
-            patterns = CHECK_PATTERNS.get(topo) if check else None
+            only = patterns = None
+            if scale == "check":
+                only, patterns = CHECK_ROWS.get(topo), CHECK_PATTERNS.get(topo)
+            elif scale == "degraded":
+                if topo not in DEGRADED_ROWS:
+                    continue
+                only, patterns = DEGRADED_ROWS[topo], DEGRADED_PATTERNS[topo]
             with open(os.path.join(d, topo + ".json"), "w") as f:
                 json.dump(spec_for(scale, topo, only, patterns), f, indent=1,
                           ensure_ascii=False)

@@ -66,6 +66,25 @@ TEST_CASE("flatfly: a missing link is detoured within its dimension on VL 1", "[
     REQUIRE_FALSE(r.sl2vl.empty());
 }
 
+TEST_CASE("flatfly: with detours but one order, every SL maps to a VL the routes have",
+          "[flatfly]") {
+    // One dimension order and no layer: the SL is not a layer, so SLs 1..15 map as SL 0 does
+    // (they once went to VL 1 + SL, i.e. VL 15 and 16 in the written SL2VL dump).
+    const Fabric f =
+        without(gen::hyperx({{4, 4, 4}, {}, 1, 0}), {"sw-0.0.0[4]", "sw-1.2.3[10]"}, {});
+    const Routing r = route(f);
+    REQUIRE(r.data_vls == 2);
+    REQUIRE(r.path_sls.empty());
+    REQUIRE_FALSE(r.sl2vl.empty());
+    for (const auto& node : r.sl2vl.tables)
+        for (const auto& table : node)
+            for (std::size_t sl = 0; sl < table.size(); ++sl) {
+                INFO("SL " << sl);
+                CHECK(table[sl] < r.data_vls);
+                CHECK(table[sl] == table[0]);
+            }
+}
+
 TEST_CASE("flatfly: on a damaged HyperX the detours' VL is what keeps it loop-free", "[flatfly]") {
     // Many detours in a row of 8: all on VL 0, the second hops of some detours wait on the
     // first hops of others and close a cycle; on VL 1 they cannot.
