@@ -150,6 +150,7 @@ class Network {
         pkts_.emplace_back();
         gen_.emplace_back();
         if (rf_) cset_.emplace_back();
+        if (early_) early_pick_.emplace_back();
         return std::uint32_t(pkts_.size() - 1);
     }
     void release(std::uint32_t h) {
@@ -235,6 +236,14 @@ class Network {
     // `entry`: RoutingFunction::entry_index of the packet at d, computed when it was sent.
     void on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry);
     bool bind_head(std::uint32_t b);
+    // bind_head's two steps: the candidates' views into views_ and cand_vls_ (returns the best
+    // priority class that can take the packet, 256 if none; `ports`: the candidates' bits),
+    // then the selection function's choice in that class (an index into the set).
+    int view_candidates(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
+                        std::uint64_t& ports);
+    std::uint32_t choose(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
+                         int best);
+    void choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry);
     void rebind(PortId output);
     // The VL a packet at `m` (in by `inp`) takes out of `outp` under the routing function.
     std::uint8_t candidate_vl(NodeId m, PortNum nports, PortNum inp, PortNum outp,
@@ -420,6 +429,9 @@ class Network {
     // The extended switch (rf_ set): each packet's candidate set; per input buffer whether its
     // head is waiting unbound, and per switch how many such heads it has; the CP counters.
     std::vector<std::uint32_t> cset_;
+    // SimConfig::select_at Entry or Sent: per packet, the candidate chosen before the head.
+    const bool early_ = rf_ && cfg_.select_at != SimConfig::SelectAt::Head;
+    std::vector<std::uint32_t> early_pick_;
     std::vector<std::int32_t> claimed_; // per output slot x VL: credits of the heads bound to it
     // Per input buffer, 0 while its head is not waiting unbound, else bit p - 1 set for each
     // port p among the head's candidates (all bits: see bind_head). Room grows only where a
@@ -1129,6 +1141,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
         // arrives on is ovl).
         const std::uint32_t cell = rf_ ? rf_->entry_index(sl_[d].node, ovl, sl_[d].pnum, p.dlid)
                                        : flat_.cell(sl_[d].node, p.dlid);
+        if (early_ && cfg_.select_at == SimConfig::SelectAt::Sent) choose_when_sent(h, d, cell);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
         q_.push(p.tail, kDeliver, h, d);
@@ -1233,6 +1246,11 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) 
     }
     cset_[h] = set;
     p.out = kNoPort; // unbound
+    if (cfg_.select_at == SimConfig::SelectAt::Entry) {
+        // Chosen now, from what the packet sees entering the buffer; bound at the head.
+        std::uint64_t ports = 0;
+        early_pick_[h] = choose(p, d, cands, view_candidates(p, d, cands, ports));
+    }
     if (push_fifo(b, h)) bind_head(b);
 }
 
@@ -1245,25 +1263,8 @@ bool Network::bind_head(std::uint32_t b) {
     const NodeId m = in.node;
     const PortId first = i - in.pnum;
     const auto cands = rf_->set(cset_[q.head]);
-    views_.assign(cands.size(), CandidateView{});
-    cand_vls_.assign(cands.size(), 0);
-    // The best priority class with a candidate that can take the packet (nca, anca: with a
-    // candidate: the packet waits for the one drawn).
-    const bool oblivious = is_oblivious(cfg_.selection);
-    int best = 256;
     std::uint64_t ports = 0;
-    for (std::size_t j = 0; j < cands.size(); ++j) {
-        const PortNum outp = cands[j].port;
-        if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
-        // VC-router mode: any free VC of the output takes the packet.
-        const std::uint8_t ovl = vc_router_ ? 0 : candidate_vl(m, in.nports, in.pnum, outp, p);
-        cand_vls_[j] = ovl;
-        if (ovl >= V_) continue;
-        ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
-        views_[j].fits = vc_router_ ? vc_free(first + outp, p.credits)
-                                    : room(first + outp, ovl) >= std::int32_t(p.credits);
-        if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
-    }
+    const int best = view_candidates(p, i, cands, ports);
     if (best == 256) {
         if (!unbound_ports_[b]) {
             // A VC router's VC also frees when its allocation gap ends, with no event of that
@@ -1274,6 +1275,70 @@ bool Network::bind_head(std::uint32_t b) {
         }
         return false;
     }
+    // Chosen earlier (oblivious selections only, so the choice is in the best class still).
+    const std::uint32_t pick = early_ ? early_pick_[q.head] : choose(p, i, cands, best);
+    ++routed_[m];
+    if (unbound_ports_[b]) {
+        unbound_ports_[b] = 0;
+        --unbound_[m];
+    }
+    const PortId o = first + cands[pick].port;
+    p.out = o;
+    p.out_vl = cand_vls_[pick];
+    if (cc_) cc_bound(p);
+    cache_head(q);
+    head_bound(o, in.pnum, p.out_vl, p.credits);
+    return true;
+}
+
+// SimConfig::SelectAt::Sent: the choice at the switch the packet is sent to, made now from its
+// state, as BookSim's lookahead routing does (routing_delay = 0: the upstream router routes
+// the flit for the next hop when it sends it). A set without a usable candidate is left to
+// on_ready_adaptive, which drops the packet.
+void Network::choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry) {
+    const Packet& p = pkts_[h];
+    const std::uint32_t set = entry != RoutingFunction::kNoEntry
+                                  ? rf_->entry(entry)
+                                  : rf_->lookup(sl_[d].node, p.vl, sl_[d].pnum, p.dlid);
+    if (set == RoutingFunction::kNoSet) return;
+    const auto cands = rf_->set(set);
+    if (cands.size() < 2) return;
+    std::uint64_t ports = 0;
+    const int best = view_candidates(p, d, cands, ports);
+    if (best != 256) early_pick_[h] = choose(p, d, cands, best);
+}
+
+int Network::view_candidates(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
+                             std::uint64_t& ports) {
+    const Slot& in = sl_[in_slot];
+    const PortId first = in_slot - in.pnum;
+    views_.assign(cands.size(), CandidateView{});
+    cand_vls_.assign(cands.size(), 0);
+    // The best priority class with a candidate that can take the packet (nca, anca: with a
+    // candidate: the packet waits for the one drawn).
+    const bool oblivious = is_oblivious(cfg_.selection);
+    int best = 256;
+    for (std::size_t j = 0; j < cands.size(); ++j) {
+        const PortNum outp = cands[j].port;
+        if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
+        // VC-router mode: any free VC of the output takes the packet.
+        const std::uint8_t ovl =
+            vc_router_ ? 0 : candidate_vl(in.node, in.nports, in.pnum, outp, p);
+        cand_vls_[j] = ovl;
+        if (ovl >= V_) continue;
+        ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
+        views_[j].fits = vc_router_ ? vc_free(first + outp, p.credits)
+                                    : room(first + outp, ovl) >= std::int32_t(p.credits);
+        if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
+    }
+    return best;
+}
+
+std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
+                              int best) {
+    const Slot& in = sl_[in_slot];
+    const NodeId m = in.node;
+    const PortId first = in_slot - in.pnum;
     class_idx_.clear();
     class_views_.clear();
     // Only the load-based functions read credits and queues (two more cache lines per
@@ -1310,20 +1375,7 @@ bool Network::bind_head(std::uint32_t b) {
         const unsigned level = t.level[m];
         key.dest_stage_digit = level >= 1 && level <= t.height ? t.ca_digit(p.dst, level) : 0;
     }
-    const std::uint32_t pick =
-        class_idx_[select_candidate(cfg_.selection, class_views_, key, selection_rng_)];
-    ++routed_[m];
-    if (unbound_ports_[b]) {
-        unbound_ports_[b] = 0;
-        --unbound_[m];
-    }
-    const PortId o = first + cands[pick].port;
-    p.out = o;
-    p.out_vl = cand_vls_[pick];
-    if (cc_) cc_bound(p);
-    cache_head(q);
-    head_bound(o, in.pnum, p.out_vl, p.credits);
-    return true;
+    return class_idx_[select_candidate(cfg_.selection, class_views_, key, selection_rng_)];
 }
 
 // An output of this switch gained room: offer it to the heads nothing could take that have it

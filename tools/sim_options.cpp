@@ -127,6 +127,14 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                        sim::selection_names())
         ->default_val("mc")
         ->group(m);
+    sub.add_option("--select-at", o.select_at,
+                   "When the oblivious selections (oblivious, anca) choose: head (when the "
+                   "packet reaches the head of its input buffer), entry (when it enters the "
+                   "buffer after its routing delay) or sent (when the upstream port sends it, "
+                   "from the next switch's state: BookSim's lookahead routing); the choice is "
+                   "kept while the packet queues")
+        ->default_val("head")
+        ->group(m);
     sub.add_flag("--vc-router", o.vc_router,
                  "Model a VC router as BookSim does, for comparisons: an output VC is held by one "
                  "packet until its tail has left the downstream buffer, and each hop takes any "
@@ -422,6 +430,18 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
                          fmt::format("unknown selection function '{}' (known: {})", a.selection,
                                      sim::selection_names()));
     c.selection = *sel;
+    if (a.select_at == "head")
+        c.select_at = sim::SimConfig::SelectAt::Head;
+    else if (a.select_at == "entry")
+        c.select_at = sim::SimConfig::SelectAt::Entry;
+    else if (a.select_at == "sent")
+        c.select_at = sim::SimConfig::SelectAt::Sent;
+    else
+        throw InputError("--select-at", 0,
+                         fmt::format("expected head, entry or sent, got '{}'", a.select_at));
+    if (c.select_at != sim::SimConfig::SelectAt::Head && !sim::is_oblivious(c.selection))
+        throw InputError("--select-at", 0,
+                         "entry and sent apply only to the oblivious selections (oblivious, anca)");
     c.warmup_ps = ps_of(a.warmup_us * 1000, "--warmup-us");
     c.measure_ps = ps_of(a.measure_us * 1000, "--measure-us");
     c.drain_ps = ps_of(a.drain_us * 1000, "--drain-us");
@@ -547,6 +567,8 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"latency_samples", c.latency_samples},
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
+    if (ran.forwarding_sets && c.select_at != sim::SimConfig::SelectAt::Head)
+        j["select_at"] = c.select_at == sim::SimConfig::SelectAt::Entry ? "entry" : "sent";
     if (c.traffic.pattern == sim::Pattern::Pairs) j["pairs"] = c.traffic.pairs.size();
     const bool windowed = c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0);
     // The hot window of the hotspot pattern, or of the pairs to the hot node.

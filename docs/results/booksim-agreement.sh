@@ -13,6 +13,14 @@
 # table; BookSim's configuration is written next to its output in $WORK, and a BookSim output
 # already there is reused (a BookSim run takes about a minute here).
 #
+# The staleness experiment (issue 14): BOOKSIM_EXTRA is appended to BookSim's configuration
+# (e.g. "routing_delay = 1;": route at the head of the input VC instead of BookSim's lookahead
+# routing, which binds the next hop's port when the upstream router sends the flit), TAG names
+# such outputs in $WORK, IBRT_EXTRA is added to ibrt's options (e.g. "--select-at entry": bind
+# when the packet enters its input buffer instead of at the head), and SIDES=booksim or
+# SIDES=ibrt runs one side only; IB=0 skips ibrt's IB mode. ROUTING_NS and GAP_NS set ibrt's
+# routing delay and allocation turnaround (4.096 and 2.048 for BookSim's routing_delay = 1).
+#
 # Timing, one cycle = 1024 ps: 64-byte packets of one flit and one credit (16 ps per byte), fly 1
 # cycle, BookSim's pipeline of VC allocation + switch allocation + switch traversal (3 cycles)
 # as ibrt's routing delay, credit delay 2 cycles, 16-packet buffers per VC.
@@ -27,9 +35,16 @@ WORK=${WORK:-$(mktemp -d)}
 K=${K:-4}
 N=${N:-4}
 ROUTING=${ROUTING:-nca}
+BOOKSIM_EXTRA=${BOOKSIM_EXTRA:-}
+IBRT_EXTRA=${IBRT_EXTRA:-}
+TAG=${TAG:-}
+SIDES=${SIDES:-both}
+IB=${IB:-1}
+ROUTING_NS=${ROUTING_NS:-3.072}
+GAP_NS=${GAP_NS:-1.024}
 case $ROUTING in
-nca) SELECTION=oblivious ;;
-anca) SELECTION=anca ;;
+nca) SELECTION=${SELECTION:-oblivious} ;;
+anca) SELECTION=${SELECTION:-anca} ;;
 *) echo "ROUTING must be nca or anca" >&2 && exit 2 ;;
 esac
 NET="$WORK/k$K-n$N.net"
@@ -38,7 +53,8 @@ RATES=${RATES:-"0.5 0.7 0.9"}
 PATTERNS=${PATTERNS:-"uniform bitcomp"}
 VCS=${VCS:-"1 2 4"}
 booksim_run() { # vcs traffic rate -> "accepted latency"
-    out="$WORK/bs-$ROUTING-$K-$N-$1-$2-$3"
+    [ "$SIDES" = ibrt ] && echo "- -" && return
+    out="$WORK/bs-$ROUTING$TAG-$K-$N-$1-$2-$3"
     if [ ! -s "$out.out" ]; then
         cat >"$out.cfg" <<CFG
 topology = fattree; k = $K; n = $N; routing_function = $ROUTING;
@@ -49,6 +65,7 @@ credit_delay = 2; routing_delay = 0; vc_alloc_delay = 1; sw_alloc_delay = 1; st_
 input_speedup = 1; output_speedup = 1; internal_speedup = 1.0;
 traffic = $2; injection_rate = $3; sim_type = latency;
 warmup_periods = 3; sample_period = 2000; sim_count = 1; max_samples = 10; priority = none;
+$BOOKSIM_EXTRA
 CFG
         "$BOOKSIM" "$out.cfg" >"$out.tmp" 2>&1 || true
         mv "$out.tmp" "$out.out"
@@ -57,16 +74,18 @@ CFG
          END {print (a == "" ? "nan" : a), (l == "" ? "nan" : l)}' "$out.out"
 }
 ibrt_run() { # vcs pattern rate mode... -> "accepted latency_cycles"
+    [ "$SIDES" = booksim ] && echo "- -" && return
     vcs=$1 pat=$2 rate=$3
     shift 3
+    # shellcheck disable=SC2086 # IBRT_EXTRA is a list of options
     "$IBRT" sim --fabric "$NET" --engine slid --engine-opt adaptive_up=true --selection "$SELECTION" \
-        --packet-bytes 64 --credit-unit 64 --ns-per-byte 0.016 --fly-ns 1.024 --routing-ns 3.072 \
+        --packet-bytes 64 --credit-unit 64 --ns-per-byte 0.016 --fly-ns 1.024 --routing-ns "$ROUTING_NS" \
         --credit-delay-ns 2.048 --buffer-bytes 1024 --vls "$vcs" --sl spread --pattern "$pat" --load "$rate" \
-        --warmup-us 5 --measure-us 20 --drain-us 5 --csv -q "$@" 2>/dev/null |
+        --warmup-us 5 --measure-us 20 --drain-us 5 --csv -q $IBRT_EXTRA "$@" 2>/dev/null |
         awk -F, 'NR == 2 {printf "%s %.2f\n", $3, $5 / 1.024}'
 }
-best() { sort -g | tail -1; }
-VC="--vc-router --vc-release sent --vc-alloc-gap-ns 1.024 --vc-input-first"
+best() { grep -v -e - -e nan | sort -g | tail -1; }
+VC="--vc-router --vc-release sent --vc-alloc-gap-ns $GAP_NS --vc-input-first"
 echo "| tree | pattern | VCs | zero-load latency (cycles): BookSim / ibrt IB / ibrt VC-router | saturation: BookSim / ibrt IB / ibrt VC-router |"
 echo "|---|---|---|---|---|"
 for pat in $PATTERNS; do
@@ -74,11 +93,13 @@ for pat in $PATTERNS; do
     [ "$pat" = bitcomp ] && ipat=complement
     for vcs in $VCS; do
         zb=$(booksim_run "$vcs" "$pat" 0.01 | cut -d' ' -f2)
-        zi=$(ibrt_run "$vcs" "$ipat" 0.01 | cut -d' ' -f2)
+        zi=-
+        [ "$IB" = 1 ] && zi=$(ibrt_run "$vcs" "$ipat" 0.01 | cut -d' ' -f2)
         # shellcheck disable=SC2086 # VC is a list of options
         zv=$(ibrt_run "$vcs" "$ipat" 0.01 $VC | cut -d' ' -f2)
         sb=$(for r in $RATES; do booksim_run "$vcs" "$pat" "$r" | cut -d' ' -f1; done | best)
-        si=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" | cut -d' ' -f1; done | best)
+        si=-
+        [ "$IB" = 1 ] && si=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" | cut -d' ' -f1; done | best)
         # shellcheck disable=SC2086
         sv=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" $VC | cut -d' ' -f1; done | best)
         echo "| $K-ary $N-tree ($ROUTING) | $pat | $vcs | $zb / $zi / $zv | $sb / $si / $sv |"
