@@ -1297,6 +1297,7 @@ bool Network::bind_head(std::uint32_t b) {
 // on_ready_adaptive, which drops the packet.
 void Network::choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry) {
     const Packet& p = pkts_[h];
+    early_pick_[h] = 0; // a set of one, or one left to on_ready_adaptive: never a stale pick
     const std::uint32_t set = entry != RoutingFunction::kNoEntry
                                   ? rf_->entry(entry)
                                   : rf_->lookup(sl_[d].node, p.vl, sl_[d].pnum, p.dlid);
