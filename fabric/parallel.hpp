@@ -58,6 +58,15 @@ template <class T> class Channel {
         not_full_.notify_one();
         return true;
     }
+    // pop() without waiting: false when nothing is waiting.
+    bool try_pop(T& x) {
+        std::lock_guard lock(m_);
+        if (q_.empty()) return false;
+        x = std::move(q_.front());
+        q_.pop_front();
+        not_full_.notify_one();
+        return true;
+    }
     void close() {
         std::lock_guard lock(m_);
         closed_ = true;

@@ -309,6 +309,8 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     };
     struct Writer { // closed and joined on every way out, so an exception never meets a running one
         Channel<OutJob> jobs{32};
+        Channel<OutJob> spent{64}; // handed back for reuse: a job's vectors are ~200 kB
+
         std::thread t;
         std::exception_ptr error;
         ~Writer() {
@@ -320,7 +322,10 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         writer.t = std::thread([&] {
             try {
                 OutJob job;
-                while (writer.jobs.pop(job)) write_out(job);
+                while (writer.jobs.pop(job)) {
+                    write_out(job);
+                    writer.spent.push(std::move(job));
+                }
             } catch (...) {
                 writer.error = std::current_exception();
                 writer.jobs.close();
@@ -446,7 +451,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                 std::uint64_t best_load = ~0ull;
                 for (std::uint32_t j = 0; j < cap; ++j) {
                     const std::uint32_t h = trees[j]->hops[leaf];
-                    if (h == graph::kFar) continue;
+                    if (h == graph::kFar || h > best_hops) continue; // cannot win: skip the walk
                     std::uint64_t mx = load[from];
                     for (PortId e : tree_walk(j, leaf)) mx = std::max(mx, load[e]);
                     if (h < best_hops || (h == best_hops && mx < best_load)) {
@@ -473,6 +478,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             k = cap;
         }
         OutJob job;
+        writer.spent.try_pop(job);
         job.di = di;
         job.target = target;
         if (target != kNoPort) {
