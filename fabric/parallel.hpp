@@ -4,8 +4,11 @@
 #pragma once
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdlib>
+#include <deque>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -29,5 +32,54 @@ template <class Fn> void run_parts(std::size_t parts, Fn&& fn) {
     fn(std::size_t{0});
     for (std::thread& t : pool) t.join();
 }
+
+// A bounded first-in first-out hand-over from one thread to another: the two stages of a
+// pipeline whose second stage takes the items in the order the first made them, so the result
+// is the same as running both stages item by item on one thread. push() waits while `capacity`
+// items are waiting; once close() is called, push() drops its item and returns false and pop()
+// returns false when nothing is left.
+template <class T> class Channel {
+  public:
+    explicit Channel(std::size_t capacity) : cap_(std::max<std::size_t>(capacity, 1)) {}
+    bool push(T x) {
+        std::unique_lock lock(m_);
+        not_full_.wait(lock, [&] { return q_.size() < cap_ || closed_; });
+        if (closed_) return false;
+        q_.push_back(std::move(x));
+        not_empty_.notify_one();
+        return true;
+    }
+    bool pop(T& x) {
+        std::unique_lock lock(m_);
+        not_empty_.wait(lock, [&] { return !q_.empty() || closed_; });
+        if (q_.empty()) return false;
+        x = std::move(q_.front());
+        q_.pop_front();
+        not_full_.notify_one();
+        return true;
+    }
+    // pop() without waiting: false when nothing is waiting.
+    bool try_pop(T& x) {
+        std::lock_guard lock(m_);
+        if (q_.empty()) return false;
+        x = std::move(q_.front());
+        q_.pop_front();
+        not_full_.notify_one();
+        return true;
+    }
+    void close() {
+        std::lock_guard lock(m_);
+        closed_ = true;
+        not_full_.notify_all();
+        not_empty_.notify_all();
+    }
+
+  private:
+    std::size_t cap_;
+    std::mutex m_;
+    std::condition_variable not_full_, not_empty_;
+    std::deque<T> q_;
+    bool closed_ = false;
+};
 
 } // namespace ibrt

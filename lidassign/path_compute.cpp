@@ -544,22 +544,20 @@ RouteClasses CaPaths::classes_to(std::size_t di, std::vector<std::uint32_t>& src
             c = static_cast<std::uint32_t>(rc.weight.size());
             rc.weight.push_back(0);
             rc.reps.add(std::span<const PortId>(&sport, 1));
+        } else if (stamp_[u] == epoch_) { // u's route is known to exist: one per switch pair
+            c = at_[u];
         } else {
             const std::uint32_t r = sp_.route_of(si, di, u, t);
             if (r == SelectedPaths::kNone) continue;
-            if (stamp_[u] == epoch_) {
-                c = at_[u];
-            } else {
-                c = static_cast<std::uint32_t>(rc.weight.size());
-                stamp_[u] = epoch_;
-                at_[u] = c;
-                rc.weight.push_back(0);
-                const auto mid = sp_.route(r);
-                rc.reps.edges.push_back(sport);
-                rc.reps.edges.insert(rc.reps.edges.end(), mid.begin(), mid.end());
-                rc.reps.edges.push_back(last);
-                rc.reps.offset.push_back(static_cast<std::uint32_t>(rc.reps.edges.size()));
-            }
+            c = static_cast<std::uint32_t>(rc.weight.size());
+            stamp_[u] = epoch_;
+            at_[u] = c;
+            rc.weight.push_back(0);
+            const auto mid = sp_.route(r);
+            rc.reps.edges.push_back(sport);
+            rc.reps.edges.insert(rc.reps.edges.end(), mid.begin(), mid.end());
+            rc.reps.edges.push_back(last);
+            rc.reps.offset.push_back(static_cast<std::uint32_t>(rc.reps.edges.size()));
         }
         ++rc.weight[c];
         rc.class_of.push_back(c);

@@ -1,7 +1,7 @@
 // Up*/Down*-legal completion of a configuration's forwarding (see complete_tree.hpp).
 #include "engines/separate/complete_tree.hpp"
 
-#include <queue>
+#include <algorithm>
 
 namespace ibrt::separate {
 
@@ -15,8 +15,34 @@ std::vector<PortId> fixed_entries(const Fabric& f, const lidassign::DestPaths& d
     return fixed;
 }
 
+InEdges::InEdges(const Fabric& f, const graph::UpDown& ud) {
+    off.assign(f.num_nodes() + 1, 0);
+    for (NodeId v = 0; v < f.num_nodes(); ++v) {
+        off[v] = static_cast<std::uint32_t>(edges.size());
+        if (!f.node(v).is_switch()) continue;
+        for (PortNum p = 1; p <= f.node(v).num_ports; ++p) {
+            const Port& port = f.port(v, p);
+            if (!port.connected()) continue;
+            const NodeId u = port.peer_node;
+            if (!f.node(u).is_switch()) continue;
+            const PortId e = f.port_id(u, port.peer_port);
+            edges.push_back({u, e, ud.up(f, e)});
+        }
+    }
+    off[f.num_nodes()] = static_cast<std::uint32_t>(edges.size());
+}
+
 CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId target,
                             const std::vector<PortId>& fixed) {
+    return complete_tree(f, ud, InEdges(f, ud), target, fixed);
+}
+
+// The searches below are Dijkstra's with unit edges from sources at any distance, so a queue of
+// buckets by hops replaces the heap: a switch's result is the least (hops, edge) over the
+// switches settled before it, whatever the order within a bucket (a relaxation from the same
+// bucket never improves it), hence the same trees as a heap.
+CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, const InEdges& in,
+                            PortId target, const std::vector<PortId>& fixed) {
     const std::size_t n = f.num_nodes();
     CompletedTree t;
     t.out.assign(n, kNoPort);
@@ -64,37 +90,53 @@ CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId tar
             cls[y] = ud.up(f, fixed[y]) ? kU : kD;
         }
     }
-    using Item = std::pair<std::uint32_t, NodeId>;
-    std::priority_queue<Item, std::vector<Item>, std::greater<>> q;
+    // Buckets by hops: bucket[h] holds the switches queued at h (duplicates allowed, stale
+    // ones skipped as a heap would skip them).
+    std::vector<std::vector<NodeId>> bucket;
+    std::size_t queued = 0;
+    auto push = [&](std::uint32_t h, NodeId v) {
+        if (bucket.size() <= h) bucket.resize(h + 1);
+        bucket[h].push_back(v);
+        ++queued;
+    };
+    std::vector<std::uint8_t> done(n, 0);
+    // Pops every queued switch in order of hops; settle(h, v) for each first, current one.
+    auto drain = [&](auto&& settle) {
+        std::fill(done.begin(), done.end(), 0);
+        for (std::uint32_t h = 0; queued > 0; ++h) {
+            if (h >= bucket.size()) break;
+            // settle() only appends to later buckets (unit edges), so bucket h is fixed here.
+            for (std::size_t i = 0; i < bucket[h].size(); ++i) {
+                const NodeId v = bucket[h][i];
+                --queued;
+                if (done[v] || h != t.hops[v]) continue;
+                done[v] = 1;
+                settle(h, v);
+            }
+            bucket[h].clear();
+        }
+    };
     // Relax free predecessors u of v over edges u -> v that satisfy `want_up`.
     auto relax_into = [&](NodeId v, bool want_up) {
-        for (PortNum p = 1; p <= f.node(v).num_ports; ++p) {
-            const Port& port = f.port(v, p);
-            if (!port.connected()) continue;
-            const NodeId u = port.peer_node;
-            if (!f.node(u).is_switch() || cls[u] != kNone) continue;
-            const PortId e = f.port_id(u, port.peer_port);
-            if (ud.up(f, e) != want_up) continue;
-            const std::uint32_t h = t.hops[v] + 1;
-            if (h < t.hops[u] || (h == t.hops[u] && e < t.out[u])) {
+        const std::uint32_t h = t.hops[v] + 1;
+        for (std::uint32_t k = in.off[v]; k < in.off[v + 1]; ++k) {
+            const InEdges::Edge& x = in.edges[k];
+            if (x.up != want_up || cls[x.from] != kNone) continue;
+            const NodeId u = x.from;
+            if (h < t.hops[u] || (h == t.hops[u] && x.out < t.out[u])) {
                 t.hops[u] = h;
-                t.out[u] = e;
-                q.push({h, u});
+                t.out[u] = x.out;
+                push(h, u);
             }
         }
     };
     auto run = [&](bool want_up, std::uint8_t label, auto&& admissible) {
         for (NodeId s : f.switches())
-            if (admissible(s)) q.push({t.hops[s], s});
-        std::vector<bool> done(n, false);
-        while (!q.empty()) {
-            auto [h, v] = q.top();
-            q.pop();
-            if (done[v] || h != t.hops[v]) continue;
-            done[v] = true;
+            if (admissible(s)) push(t.hops[s], s);
+        drain([&](std::uint32_t, NodeId v) {
             if (cls[v] == kNone) cls[v] = label;
             if (admissible(v)) relax_into(v, want_up);
-        }
+        });
     };
     // Tentative hops of free switches must not leak between phases.
     auto reset_free = [&] {
@@ -113,30 +155,23 @@ CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId tar
     for (NodeId s : f.switches()) any |= cls[s] == kNone && ud.level[s] >= 0;
     if (any) {
         for (NodeId s : f.switches())
-            if (cls[s] != kNone) q.push({t.hops[s], s});
-        std::vector<bool> done(n, false);
-        while (!q.empty()) {
-            auto [h, v] = q.top();
-            q.pop();
-            if (done[v] || h != t.hops[v]) continue;
-            done[v] = true;
+            if (cls[s] != kNone) push(t.hops[s], s);
+        drain([&](std::uint32_t h, NodeId v) {
             if (cls[v] == kNone) {
                 cls[v] = kU;
                 ++t.forced;
             }
-            for (PortNum p = 1; p <= f.node(v).num_ports; ++p) {
-                const Port& port = f.port(v, p);
-                if (!port.connected()) continue;
-                const NodeId u = port.peer_node;
-                if (!f.node(u).is_switch() || cls[u] != kNone) continue;
-                const PortId e = f.port_id(u, port.peer_port);
-                if (h + 1 < t.hops[u] || (h + 1 == t.hops[u] && e < t.out[u])) {
+            for (std::uint32_t k = in.off[v]; k < in.off[v + 1]; ++k) {
+                const InEdges::Edge& x = in.edges[k];
+                const NodeId u = x.from;
+                if (cls[u] != kNone) continue;
+                if (h + 1 < t.hops[u] || (h + 1 == t.hops[u] && x.out < t.out[u])) {
                     t.hops[u] = h + 1;
-                    t.out[u] = e;
-                    q.push({h + 1, u});
+                    t.out[u] = x.out;
+                    push(h + 1, u);
                 }
             }
-        }
+        });
     }
     return t;
 }
@@ -152,7 +187,7 @@ const CompletedTree* TreeCache::get(PortId target, std::vector<PortId>& fixed) {
     const Port& p = f_.port(target);
     const NodeId tnode = f_.port_node(target);
     if (f_.node(tnode).is_switch() || !p.connected() || !f_.node(p.peer_node).is_switch()) {
-        entries_.push_back({{}, complete_tree(f_, ud_, target, fixed)});
+        entries_.push_back({{}, complete_tree(f_, ud_, in_, target, fixed)});
         ++misses;
         return &entries_.back().tree;
     }
@@ -170,7 +205,7 @@ const CompletedTree* TreeCache::get(PortId target, std::vector<PortId>& fixed) {
             return &x.tree;
         }
     ++misses;
-    entries_.push_back({fixed, complete_tree(f_, ud_, target, fixed)});
+    entries_.push_back({fixed, complete_tree(f_, ud_, in_, target, fixed)});
     return &entries_.back().tree;
 }
 

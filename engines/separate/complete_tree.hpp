@@ -37,10 +37,28 @@ struct CompletedTree {
 std::vector<PortId> fixed_entries(const Fabric& f, const lidassign::DestPaths& d,
                                   const std::vector<std::uint32_t>& config, std::uint32_t j);
 
+// The switch-to-switch edges into each switch, in port order, with their Up*/Down* direction:
+// what complete_tree's searches read for every switch they settle (issue 12: ~36,000 trees a
+// sweep at 16,384 hosts, where looking each port up in the Fabric was a third of the
+// forwarding-table phase). Built once per fabric and orientation.
+struct InEdges {
+    struct Edge {
+        NodeId from; // the switch the edge leaves
+        PortId out;  // its port on `from`
+        bool up;     // ud.up(f, out)
+    };
+    std::vector<std::uint32_t> off; // per node: edges[off[v], off[v + 1]) enter v
+    std::vector<Edge> edges;
+    InEdges(const Fabric& f, const graph::UpDown& ud);
+};
+
 // target: an end port (a CA port, or port 0 of a switch). fixed: per node the out edge the
 // configuration fixes, kNoPort elsewhere (CA entries are ignored).
 CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId target,
                             const std::vector<PortId>& fixed);
+// The same with the fabric's InEdges built by the caller (once for many trees).
+CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, const InEdges& in,
+                            PortId target, const std::vector<PortId>& fixed);
 
 // complete_tree() for CA targets, shared by the CAs of one switch (issue 12: 4 trees per
 // destination were most of the forwarding-table pass at 16,384 hosts). complete_tree never
@@ -50,7 +68,7 @@ CompletedTree complete_tree(const Fabric& f, const graph::UpDown& ud, PortId tar
 // out[entry] set for the target: exactly complete_tree(f, ud, target, fixed).
 class TreeCache {
   public:
-    TreeCache(const Fabric& f, const graph::UpDown& ud) : f_(f), ud_(ud) {}
+    TreeCache(const Fabric& f, const graph::UpDown& ud) : f_(f), ud_(ud), in_(f, ud) {}
     // Clears fixed[entry switch] (complete_tree ignores it). The pointer stays valid until the
     // next new_destination().
     const CompletedTree* get(PortId target, std::vector<PortId>& fixed);
@@ -65,6 +83,7 @@ class TreeCache {
     };
     const Fabric& f_;
     const graph::UpDown& ud_;
+    InEdges in_;
     NodeId entry_ = kNoNode;
     std::deque<Entry> entries_; // stable addresses
 };

@@ -41,10 +41,11 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     std::vector<std::uint32_t> port0_tree(f.num_nodes(), 0xffffffffu); // per switch: its column
     std::vector<PortNum> port0_cols;
     std::vector<std::uint32_t> port0_forced;
+    const InEdges in_edges(f, ud);
     auto complete_port0 = [&] {
         port0_cols.reserve(switches.size() * switches.size());
         for (std::size_t k = 0; k < switches.size(); ++k) {
-            const CompletedTree t = complete_tree(f, ud, f.port_id(switches[k], 0), none);
+            const CompletedTree t = complete_tree(f, ud, in_edges, f.port_id(switches[k], 0), none);
             for (NodeId s : switches)
                 port0_cols.push_back(t.out[s] != kNoPort ? f.port_num(t.out[s]) : kNoPath);
             port0_forced.push_back(t.forced);
@@ -259,13 +260,12 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     // then copied row by row; pairs without a path (a CA to itself) get the base LID.
     constexpr std::size_t kBlock = 64;
     std::vector<Lid> block(kBlock * n, 0); // block[(di - b0) * n + si]
-    auto flush = [&](std::size_t b0, std::size_t b1) {
+    auto flush = [&](std::size_t b0, std::size_t b1, std::size_t parts) { // rows split in parts
         std::vector<Lid> base_of(b1 - b0, 0);
         for (std::size_t t = b0; t < b1; ++t) {
             const PortId p = first_end_port(f, cas[t]);
             if (p != kNoPort) base_of[t - b0] = r.lids.base(p);
         }
-        const std::size_t parts = worker_count(n, 4096); // rows are independent
         run_parts(parts, [&](std::size_t part) {
             for (std::size_t si = n * part / parts; si < n * (part + 1) / parts; ++si) {
                 Lid* row = r.dlid_choice.data() + si * n;
@@ -278,6 +278,67 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
         });
     };
     constexpr std::uint32_t kUnset = 0xffffffffu;
+    // Two stages, one destination at a time (issue 12: the forwarding tables were 19 s on one
+    // core at 16,384 hosts). The first decides: colouring, refits (they read and write `load`,
+    // so destinations go in order) and each out tree's fixed entries. The second, on the
+    // other core when there is one, completes the out trees and writes the LFT entries and
+    // the dlid_choice column; it takes the destinations in the same order, and only it touches
+    // r.lft, `block` and forced_entries, so the tables are those of one thread.
+    struct OutJob {
+        std::size_t di = 0;
+        PortId target = kNoPort;
+        std::vector<std::vector<PortId>> fixed; // per out tree j (the configuration's entries)
+        std::vector<std::uint32_t> src;         // per path: its source CA
+        std::vector<Lid> lid;                   // per path: its DLID
+    };
+    TreeCache out_cache(f, ud);
+    auto write_out = [&](OutJob& job) {
+        const std::size_t di = job.di;
+        if (di % kBlock == 0 && di > 0) flush(di - kBlock, di, 1);
+        out_cache.new_destination();
+        if (job.target == kNoPort) return;
+        const Lid base = r.lids.base(job.target);
+        const std::uint32_t nl = 1u << r.lids.lmc(job.target);
+        std::vector<const CompletedTree*> out_trees;
+        for (std::vector<PortId>& fx : job.fixed)
+            out_trees.push_back(out_cache.get(job.target, fx));
+        for (std::uint32_t j = 0; j < nl; ++j)
+            write(*out_trees[j % out_trees.size()], Lid(base + j));
+        Lid* col = block.data() + (di % kBlock) * n;
+        for (std::size_t i = 0; i < job.src.size(); ++i) col[job.src[i]] = job.lid[i];
+    };
+    struct Writer { // closed and joined on every way out, so an exception never meets a running one
+        Channel<OutJob> jobs{32};
+        Channel<OutJob> spent{64}; // handed back for reuse: a job's vectors are ~200 kB
+
+        std::thread t;
+        std::exception_ptr error;
+        ~Writer() {
+            jobs.close();
+            if (t.joinable()) t.join();
+        }
+    } writer;
+    if (worker_count(2) > 1)
+        writer.t = std::thread([&] {
+            try {
+                OutJob job;
+                while (writer.jobs.pop(job)) {
+                    write_out(job);
+                    writer.spent.push(std::move(job));
+                }
+            } catch (...) {
+                writer.error = std::current_exception();
+                writer.jobs.close();
+            }
+        });
+    auto hand_over = [&](OutJob&& job) {
+        if (!writer.t.joinable()) {
+            write_out(job);
+        } else if (!writer.jobs.push(std::move(job))) { // the writer failed
+            writer.t.join();
+            std::rethrow_exception(writer.error);
+        }
+    };
     TreeCache cache(f, ud);
     std::vector<std::vector<PortId>> fixed;
     std::vector<std::uint8_t> walked(f.num_nodes(), 0);
@@ -336,7 +397,6 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
     };
     for (std::size_t di = 0; di < n; ++di) {
         if ((di & 63) == 0) report("forwarding tables", double(di) / double(n));
-        if (di % kBlock == 0 && di > 0) flush(di - kBlock, di);
         cache.new_destination();
         const RouteClasses rc = ca_paths_to.classes_to(di, src);
         const std::size_t np = rc.class_of.size(); // paths
@@ -391,7 +451,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                 std::uint64_t best_load = ~0ull;
                 for (std::uint32_t j = 0; j < cap; ++j) {
                     const std::uint32_t h = trees[j]->hops[leaf];
-                    if (h == graph::kFar) continue;
+                    if (h == graph::kFar || h > best_hops) continue; // cannot win: skip the walk
                     std::uint64_t mx = load[from];
                     for (PortId e : tree_walk(j, leaf)) mx = std::max(mx, load[e]);
                     if (h < best_hops || (h == best_hops && mx < best_load)) {
@@ -417,14 +477,18 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
             }
             k = cap;
         }
+        OutJob job;
+        writer.spent.try_pop(job);
+        job.di = di;
+        job.target = target;
         if (target != kNoPort) {
             const Lid base = r.lids.base(target);
             const std::uint32_t nl = 1u << r.lids.lmc(target);
             const std::uint32_t kk = std::max<std::uint32_t>(k, 1);
-            std::vector<const CompletedTree*> out_trees;
-            fixed.resize(std::max<std::size_t>(fixed.size(), std::min(kk, nl)));
+            job.fixed.resize(std::min(kk, nl));
             for (std::uint32_t j = 0; j < kk && j < nl; ++j) {
-                bool ok = class_fixed(rc, cls_cfg, j, fixed[j]);
+                std::vector<PortId>& fx = job.fixed[j];
+                bool ok = class_fixed(rc, cls_cfg, j, fx);
                 // The refitted paths of j follow its refit tree from their source switch.
                 std::fill(walked.begin(), walked.end(), 0);
                 for (std::size_t i = 0; i < np && ok; ++i) {
@@ -432,10 +496,10 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                     const NodeId leaf = f.port(ca_port[src[i]]).peer_node;
                     if (walked[leaf]) continue;
                     walked[leaf] = 1;
-                    ok = add_fixed(tree_walk(j, leaf), fixed[j]);
+                    ok = add_fixed(tree_walk(j, leaf), fx);
                 }
                 if (!ok) { // the paths in order, as fixed_entries does
-                    fixed[j].assign(f.num_nodes(), kNoPort);
+                    fx.assign(f.num_nodes(), kNoPort);
                     const DestPaths& d = all_paths();
                     for (std::size_t i = 0; i < d.size(); ++i) {
                         const std::uint32_t c =
@@ -447,22 +511,26 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                             walk_of(*trees[j], d.path(i)[0], walk);
                         }
                         for (PortId e : walk)
-                            if (f.node(f.port_node(e)).is_switch()) fixed[j][f.port_node(e)] = e;
+                            if (f.node(f.port_node(e)).is_switch()) fx[f.port_node(e)] = e;
                     }
                 }
-                out_trees.push_back(cache.get(target, fixed[j]));
             }
-            for (std::uint32_t j = 0; j < nl; ++j)
-                write(*out_trees[j % out_trees.size()], Lid(base + j));
-            Lid* col = block.data() + (di % kBlock) * n;
+            job.src.assign(src.begin(), src.begin() + np);
+            job.lid.resize(np);
             for (std::size_t i = 0; i < np; ++i) {
                 const std::uint32_t c = best_of[i] != kUnset ? best_of[i] : cls_cfg[rc.class_of[i]];
-                col[src[i]] = static_cast<Lid>(base + c);
+                job.lid[i] = static_cast<Lid>(base + c);
             }
         }
+        hand_over(std::move(job));
         if (stats) st.paths.push_back(k == per_class.k ? all_paths() : std::move(nd));
     }
-    if (n > 0) flush((n - 1) / kBlock * kBlock, n);
+    if (writer.t.joinable()) {
+        writer.jobs.close();
+        writer.t.join();
+        if (writer.error) std::rethrow_exception(writer.error);
+    }
+    if (n > 0) flush((n - 1) / kBlock * kBlock, n, worker_count(n, 4096));
     st.max_load_final = max_link_load(f, load);
     // Every other end port: CA ports besides the first, and switch port 0.
     if (port0.t.joinable()) {
@@ -483,7 +551,7 @@ Routing route_in_order(const Fabric& f, const Lids* preassigned, const EngineOpt
                              Lid(r.lids.base(p) + j));
             continue;
         }
-        const CompletedTree t = complete_tree(f, ud, p, none);
+        const CompletedTree t = complete_tree(f, ud, in_edges, p, none);
         for (std::uint32_t j = 0; j < (1u << r.lids.lmc(p)); ++j) write(t, Lid(r.lids.base(p) + j));
     }
     flush_lft();
