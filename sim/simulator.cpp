@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -238,10 +239,20 @@ class Network {
     // The VL a packet at `m` (in by `inp`) takes out of `outp` under the routing function.
     std::uint8_t candidate_vl(NodeId m, PortNum nports, PortNum inp, PortNum outp,
                               const Packet& p) const {
-        if (rf_->vl2vl.empty())
-            return sl_mod_vls_ ? sl_vl(p.sl) : vl_at(m, nports, inp, outp, p.sl);
-        return rf_->vl2vl.vl(m, nports, inp, outp, rf_->vl_by_in_vl ? p.vl : p.sl, V_);
+        return candidate_vl_by(m, nports, inp, outp, vl2vl_by_vl_ ? p.vl : p.sl);
     }
+    // The same from what the tables read, the packet's VL (VL2VL by input VL: the VL of the
+    // buffer it waits in) or its SL, so that a head can be judged without reading the packet.
+    std::uint8_t candidate_vl_by(NodeId m, PortNum nports, PortNum inp, PortNum outp,
+                                 std::uint8_t vl_or_sl) const {
+        if (!vlx_begin_.empty())
+            return vlx_pool_[vlx_[vlx_begin_[m] + std::size_t(inp) * (nports + 1u) + outp]]
+                            [vl_or_sl & 15];
+        if (rf_->vl2vl.empty())
+            return sl_mod_vls_ ? sl_vl(vl_or_sl) : vl_at(m, nports, inp, outp, vl_or_sl);
+        return rf_->vl2vl.vl(m, nports, inp, outp, vl_or_sl, V_);
+    }
+    void vl2vl_setup();
     // Room for a packet going out of switch port o on VL v: the output buffer with output
     // buffers, else the downstream input buffer's credits — less what the heads already bound
     // to (o, v) will take (the extended switch's "can take the packet": an output whose
@@ -416,6 +427,17 @@ class Network {
     // is that output would only be refused again: rebind skips it (MC left many such heads,
     // each re-offered at every credit of its switch).
     std::vector<std::uint64_t> unbound_ports_;
+    // Per input slot, the VLs whose buffer has such a head (unbound_ports_ not 0): rebind
+    // reads one word per input port instead of one per (port, VL).
+    std::vector<std::uint16_t> unbound_vls_;
+    // The extended switch's VL2VL, read for every candidate of every head offered: per (node,
+    // in port, out port) one byte naming its table among the few distinct ones (a switch's
+    // row of candidates in one cache line, against 16 bytes per pair in the Sl2Vl tables).
+    // Empty when there are more than 256 distinct tables (the tables are read then).
+    bool vl2vl_by_vl_ = false;             // candidate_vl reads the packet's VL, not its SL
+    std::vector<std::uint32_t> vlx_begin_; // per node
+    std::vector<std::uint8_t> vlx_;        // [vlx_begin_[n] + in * (ports + 1) + out]
+    std::vector<Sl2VlTable> vlx_pool_;
     std::vector<std::uint32_t> unbound_, routed_, rebind_rr_;
     gen::Rng selection_rng_{0};
     std::vector<CandidateView> views_, class_views_;
@@ -706,11 +728,13 @@ void Network::setup() {
             throw std::invalid_argument("the forwarding sets' tree coordinates are not this "
                                         "fabric's");
         unbound_ports_.assign(bufs_.size(), 0);
+        unbound_vls_.assign(sl_.size(), 0);
         claimed_.assign(bufs_.size(), 0);
         unbound_.assign(f_.num_nodes(), 0);
         routed_.assign(f_.num_nodes(), 0);
         rebind_rr_.assign(f_.num_nodes(), 0);
         selection_rng_ = gen::Rng(cfg_.seed ^ 0x73656c6563742121ull); // "select!!"
+        vl2vl_setup();
     }
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
@@ -1219,6 +1243,10 @@ bool Network::bind_head(std::uint32_t b) {
     const NodeId m = in.node;
     const PortId first = i - in.pnum;
     const auto cands = rf_->set(cset_[q.head]);
+    // A head refused again is judged from its buffer alone (its VL, its credits): the packet
+    // is read once it is bound.
+    const std::uint8_t vl_or_sl = vl2vl_by_vl_ ? std::uint8_t(vl_of(b)) : p.sl;
+    const std::int32_t need = q.need;
     views_.assign(cands.size(), CandidateView{});
     cand_vls_.assign(cands.size(), 0);
     // The best priority class with a candidate that can take the packet (nca, anca: with a
@@ -1230,12 +1258,13 @@ bool Network::bind_head(std::uint32_t b) {
         const PortNum outp = cands[j].port;
         if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
         // VC-router mode: any free VC of the output takes the packet.
-        const std::uint8_t ovl = vc_router_ ? 0 : candidate_vl(m, in.nports, in.pnum, outp, p);
+        const std::uint8_t ovl =
+            vc_router_ ? 0 : candidate_vl_by(m, in.nports, in.pnum, outp, vl_or_sl);
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
         ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
-        views_[j].fits = vc_router_ ? vc_free(first + outp, p.credits)
-                                    : room(first + outp, ovl) >= std::int32_t(p.credits);
+        views_[j].fits =
+            vc_router_ ? vc_free(first + outp, p.credits) : room(first + outp, ovl) >= need;
         if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
     }
     if (best == 256) {
@@ -1244,6 +1273,7 @@ bool Network::bind_head(std::uint32_t b) {
             // output in between: such heads are offered at every rebind, as are those on
             // switches of more than 64 ports.
             unbound_ports_[b] = vc_router_ || ports == 0 ? ~0ull : ports;
+            unbound_vls_[i] |= std::uint16_t(1u << vl_of(b));
             ++unbound_[m];
         }
         return false;
@@ -1289,6 +1319,7 @@ bool Network::bind_head(std::uint32_t b) {
     ++routed_[m];
     if (unbound_ports_[b]) {
         unbound_ports_[b] = 0;
+        unbound_vls_[i] &= std::uint16_t(~(1u << vl_of(b)));
         --unbound_[m];
     }
     const PortId o = first + cands[pick].port;
@@ -1298,6 +1329,44 @@ bool Network::bind_head(std::uint32_t b) {
     cache_head(q);
     head_bound(o, in.pnum, p.out_vl, p.credits);
     return true;
+}
+
+void Network::vl2vl_setup() {
+    vl2vl_by_vl_ = !rf_->vl2vl.empty() && rf_->vl_by_in_vl;
+    vlx_begin_.assign(f_.num_nodes(), 0);
+    vlx_.clear();
+    vlx_pool_.clear();
+    std::map<Sl2VlTable, std::uint8_t> pool;
+    Sl2VlTable t{};
+    std::uint8_t last = 0;
+    for (NodeId n = 0; n < f_.num_nodes(); ++n) {
+        const PortNum np = f_.node(n).num_ports;
+        vlx_begin_[n] = std::uint32_t(vlx_.size());
+        for (std::uint32_t in = 0; in <= np; ++in)
+            for (std::uint32_t out = 0; out <= np; ++out) {
+                // What the tables say, key by key (the reading of candidate_vl without these).
+                for (std::uint8_t k = 0; k < 16; ++k)
+                    t[k] =
+                        rf_->vl2vl.empty()
+                            ? (sl_mod_vls_ ? sl_vl(k) : vl_at(n, np, PortNum(in), PortNum(out), k))
+                            : rf_->vl2vl.vl(n, np, PortNum(in), PortNum(out), k, V_);
+                if (vlx_pool_.empty() || vlx_pool_[last] != t) {
+                    const auto [it, added] = pool.try_emplace(t, std::uint8_t(vlx_pool_.size()));
+                    if (added) {
+                        if (vlx_pool_.size() ==
+                            256) { // too many to name in a byte: read the tables
+                            vlx_begin_.clear();
+                            vlx_.clear();
+                            vlx_pool_.clear();
+                            return;
+                        }
+                        vlx_pool_.push_back(t);
+                    }
+                    last = it->second;
+                }
+                vlx_.push_back(last);
+            }
+    }
 }
 
 // An output of this switch gained room: offer it to the heads nothing could take that have it
@@ -1315,12 +1384,22 @@ void Network::rebind(PortId output) {
     for (std::uint32_t k = 0; k < np && unbound_[m]; ++k) {
         const PortId i = first + 1 + (start + k) % np;
         for (std::uint32_t v = 0; v < V_; ++v) {
+            // The next VL with such a head, read afresh: binding one may bind or refuse others.
+            const std::uint32_t left = std::uint32_t(unbound_vls_[i]) >> v;
+            if (!left) break;
+            v += std::uint32_t(std::countr_zero(left));
             const std::uint32_t b = i * V_ + v;
             if (!(unbound_ports_[b] & bit)) continue;
             // Its other candidates had no room when it was last refused and have gained none
             // since: without room for it here either, it would be refused again. (A VC
             // router's heads take any free VC, its own test.)
-            if (!vc_router_) {
+            // With VL2VL by input VL the VL it would take here is known from the buffer: only
+            // room on that one can change the verdict.
+            if (vl2vl_by_vl_ && !vc_router_) {
+                const std::uint8_t ovl =
+                    candidate_vl_by(m, PortNum(np), sl_[i].pnum, op, std::uint8_t(v));
+                if (ovl >= V_ || room(output, ovl) < std::int32_t(bufs_[b].need)) continue;
+            } else if (!vc_router_) {
                 bool fits = false;
                 for (std::uint32_t x = 0; x < V_ && !fits; ++x)
                     fits = room(output, x) >= std::int32_t(bufs_[b].need);
