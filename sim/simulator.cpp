@@ -1267,13 +1267,15 @@ bool Network::bind_head(std::uint32_t b) {
             vc_router_ ? vc_free(first + outp, p.credits) : room(first + outp, ovl) >= need;
         if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
     }
+    // unbound_vls_ says what unbound_ports_[b] != 0 says, from a line the switch's heads share.
+    const std::uint16_t vl_bit = std::uint16_t(1u << vl_of(b));
     if (best == 256) {
-        if (!unbound_ports_[b]) {
+        if (!(unbound_vls_[i] & vl_bit)) {
             // A VC router's VC also frees when its allocation gap ends, with no event of that
             // output in between: such heads are offered at every rebind, as are those on
             // switches of more than 64 ports.
             unbound_ports_[b] = vc_router_ || ports == 0 ? ~0ull : ports;
-            unbound_vls_[i] |= std::uint16_t(1u << vl_of(b));
+            unbound_vls_[i] |= vl_bit;
             ++unbound_[m];
         }
         return false;
@@ -1317,9 +1319,9 @@ bool Network::bind_head(std::uint32_t b) {
     const std::uint32_t pick =
         class_idx_[select_candidate(cfg_.selection, class_views_, key, selection_rng_)];
     ++routed_[m];
-    if (unbound_ports_[b]) {
+    if (unbound_vls_[i] & vl_bit) {
         unbound_ports_[b] = 0;
-        unbound_vls_[i] &= std::uint16_t(~(1u << vl_of(b)));
+        unbound_vls_[i] &= std::uint16_t(~vl_bit);
         --unbound_[m];
     }
     const PortId o = first + cands[pick].port;
