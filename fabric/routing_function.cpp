@@ -15,6 +15,17 @@ std::uint64_t fnv1a(const void* data, std::size_t n) {
     return h;
 }
 
+// A DLID table's hash, a word at a time (tables are 64 KB at 16,384 hosts and every one is
+// hashed; only equal-content lookups depend on it).
+std::uint64_t table_hash(const std::uint32_t* row, std::size_t n) {
+    std::uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    for (std::size_t i = 0; i < n; ++i) {
+        h = (h ^ row[i]) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
 } // namespace
 
 RoutingFunction::RoutingFunction(const Fabric& f, Lid max_lid, unsigned vl_keys, bool by_in_port)
@@ -30,11 +41,7 @@ RoutingFunction::RoutingFunction(const Fabric& f, Lid max_lid, unsigned vl_keys,
         k += ports_[n] * vl_keys_;
     }
     key_begin_[f.num_nodes()] = k;
-    // Every key starts with its own table; compact() shares the equal ones.
-    table_of_.resize(k);
-    for (std::uint32_t i = 0; i < k; ++i) table_of_[i] = i;
-    num_tables_ = k;
-    entries_.assign(std::size_t(k) * (std::size_t(max_lid) + 1), kNoSet);
+    table_of_.assign(k, kNoTable);
 }
 
 std::uint32_t RoutingFunction::intern(std::span<const Candidate> cands) {
@@ -54,49 +61,134 @@ std::uint32_t RoutingFunction::intern(std::span<const Candidate> cands) {
     return id;
 }
 
-void RoutingFunction::set_entry(NodeId sw, unsigned vl_key, PortNum port_key, Lid dlid,
-                                std::uint32_t set_id) {
+std::uint32_t RoutingFunction::key(NodeId sw, unsigned vl_key, PortNum port_key) const {
     if (sw + 1 >= key_begin_.size() || ports_[sw] == 0)
         throw std::invalid_argument("forwarding sets for node " + std::to_string(sw) +
                                     ", which is not a switch");
-    if (vl_key >= vl_keys_ || (by_in_port_ ? port_key >= ports_[sw] : port_key != 0) ||
-        dlid > max_lid_ || (set_id != kNoSet && set_id >= num_sets()))
+    if (vl_key >= vl_keys_ || (by_in_port_ ? port_key >= ports_[sw] : port_key != 0))
         throw std::invalid_argument("forwarding set entry out of range");
-    const std::uint32_t k = key_begin_[sw] + vl_key * ports_[sw] + port_key;
-    entries_[std::size_t(table_of_[k]) * (std::size_t(max_lid_) + 1) + dlid] = set_id;
+    return key_begin_[sw] + vl_key * ports_[sw] + port_key;
+}
+
+void RoutingFunction::reserve_tables(std::size_t n) {
+    entries_.reserve(std::max(n, num_tables_) * (std::size_t(max_lid_) + 1));
+}
+
+std::uint32_t RoutingFunction::append_table(std::uint32_t owner) {
+    const std::size_t w = std::size_t(max_lid_) + 1;
+    if (entries_.size() + w > entries_.capacity()) {
+        // Room at once for a table per key not yet written (what the set_entry writers need
+        // at most) rather than doubling: growing moves every table stored.
+        std::size_t unwritten = 0;
+        for (std::uint32_t t : table_of_) unwritten += t == kNoTable || owner_[t] == kShared;
+        entries_.reserve(std::max({entries_.size() + w, (num_tables_ + unwritten) * w,
+                                   entries_.capacity() + entries_.capacity() / 2}));
+    }
+    entries_.resize(entries_.size() + w, kNoSet);
+    owner_.push_back(owner);
+    return std::uint32_t(num_tables_++);
+}
+
+std::uint32_t RoutingFunction::intern_table(std::span<const std::uint32_t> dlid_sets) {
+    const std::size_t w = std::size_t(max_lid_) + 1;
+    if (dlid_sets.size() != w)
+        throw std::invalid_argument("a forwarding table has " + std::to_string(w) + " entries");
+    for (std::uint32_t id : dlid_sets)
+        if (id != kNoSet && id >= num_sets())
+            throw std::invalid_argument("forwarding set entry out of range");
+    auto& ids = table_index_[table_hash(dlid_sets.data(), w)];
+    for (std::uint32_t t : ids)
+        if (std::equal(dlid_sets.begin(), dlid_sets.end(),
+                       entries_.begin() + std::ptrdiff_t(t * w)))
+            return t;
+    const std::uint32_t t = append_table(kShared);
+    std::copy(dlid_sets.begin(), dlid_sets.end(), entries_.begin() + std::ptrdiff_t(t * w));
+    ids.push_back(t);
+    return t;
+}
+
+void RoutingFunction::set_table(NodeId sw, unsigned vl_key, PortNum port_key,
+                                std::uint32_t table_id) {
+    const std::uint32_t k = key(sw, vl_key, port_key);
+    if (table_id >= num_tables_ || owner_[table_id] != kShared)
+        throw std::invalid_argument("set_table takes a table from intern_table");
+    table_of_[k] = table_id;
+}
+
+void RoutingFunction::set_entry(NodeId sw, unsigned vl_key, PortNum port_key, Lid dlid,
+                                std::uint32_t set_id) {
+    const std::uint32_t k = key(sw, vl_key, port_key);
+    if (dlid > max_lid_ || (set_id != kNoSet && set_id >= num_sets()))
+        throw std::invalid_argument("forwarding set entry out of range");
+    const std::size_t w = std::size_t(max_lid_) + 1;
+    std::uint32_t t = table_of_[k];
+    if (t == kNoTable || owner_[t] != k) { // copy on first write
+        const std::uint32_t own = append_table(k);
+        if (t != kNoTable)
+            std::copy_n(entries_.begin() + std::ptrdiff_t(std::size_t(t) * w), w,
+                        entries_.begin() + std::ptrdiff_t(std::size_t(own) * w));
+        table_of_[k] = t = own;
+    }
+    entries_[std::size_t(t) * w + dlid] = set_id;
 }
 
 void RoutingFunction::compact() {
     const std::size_t w = std::size_t(max_lid_) + 1;
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> seen;
-    std::vector<std::uint32_t> new_id(num_tables_, 0);
-    std::vector<std::uint32_t> kept; // old ids of the tables kept, in new id order
-    std::vector<std::uint8_t> used(num_tables_, 0);
-    for (std::uint32_t t : table_of_) used[t] = 1;
-    for (std::uint32_t t = 0; t < num_tables_; ++t) {
-        if (!used[t]) continue;
-        const std::uint32_t* row = entries_.data() + t * w;
-        auto& cands = seen[fnv1a(row, w * sizeof *row)];
-        bool found = false;
-        for (std::uint32_t k : cands)
-            if (std::equal(row, row + w, entries_.data() + std::size_t(kept[k]) * w)) {
-                new_id[t] = k;
-                found = true;
-                break;
+    constexpr std::uint32_t kUnseen = 0xffffffffu;
+    const std::uint32_t empty_src = std::uint32_t(num_tables_); // kNoTable's all-kNoSet table
+    const std::vector<std::uint32_t> no_sets(table_of_.empty() ? 0 : w, kNoSet);
+    const auto row = [&](std::uint32_t t) {
+        return t == empty_src ? no_sets.data() : entries_.data() + std::size_t(t) * w;
+    };
+    // New ids by first key, equal contents sharing one (as if every key had had its own).
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> seen; // hash -> new ids
+    std::vector<std::uint32_t> new_id(num_tables_ + 1, kUnseen);
+    std::vector<std::uint32_t> kept; // old ids (or empty_src) of the tables kept, by new id
+    for (std::uint32_t& tk : table_of_) {
+        const std::uint32_t t = tk == kNoTable ? empty_src : tk;
+        if (new_id[t] == kUnseen) {
+            const std::uint32_t* r = row(t);
+            auto& ids = seen[table_hash(r, w)];
+            for (std::uint32_t i : ids)
+                if (std::equal(r, r + w, row(kept[i]))) {
+                    new_id[t] = i;
+                    break;
+                }
+            if (new_id[t] == kUnseen) {
+                new_id[t] = std::uint32_t(kept.size());
+                ids.push_back(new_id[t]);
+                kept.push_back(t);
             }
-        if (found) continue;
-        new_id[t] = std::uint32_t(kept.size());
-        cands.push_back(new_id[t]);
-        kept.push_back(t);
+        }
+        tk = new_id[t];
     }
-    for (std::uint32_t i = 0; i < kept.size(); ++i)
-        if (kept[i] != i)
-            std::copy_n(entries_.begin() + std::ptrdiff_t(std::size_t(kept[i]) * w), w,
-                        entries_.begin() + std::ptrdiff_t(std::size_t(i) * w));
-    entries_.resize(kept.size() * w);
-    entries_.shrink_to_fit();
-    for (auto& t : table_of_) t = new_id[t];
+    // Move the kept tables to their places: in place when each comes from its place or
+    // beyond (tables written in key order, the usual case), so no second copy is held.
+    bool forward = kept.size() <= num_tables_;
+    for (std::uint32_t i = 0; i < kept.size() && forward; ++i) forward = kept[i] >= i;
+    if (forward) {
+        for (std::uint32_t i = 0; i < kept.size(); ++i) {
+            auto dst = entries_.begin() + std::ptrdiff_t(std::size_t(i) * w);
+            if (kept[i] == empty_src)
+                std::fill_n(dst, w, kNoSet);
+            else if (kept[i] != i)
+                std::copy_n(entries_.begin() + std::ptrdiff_t(std::size_t(kept[i]) * w), w, dst);
+        }
+        // Giving back the tables dropped costs a copy of those kept: worth it for many.
+        const bool shrink = (num_tables_ - kept.size()) * 4 > kept.size();
+        entries_.resize(kept.size() * w);
+        if (shrink) entries_.shrink_to_fit();
+    } else {
+        std::vector<std::uint32_t> moved(kept.size() * w);
+        for (std::uint32_t i = 0; i < kept.size(); ++i)
+            std::copy_n(row(kept[i]), w, moved.begin() + std::ptrdiff_t(std::size_t(i) * w));
+        entries_ = std::move(moved);
+    }
     num_tables_ = kept.size();
+    // Every table is now its keys' shared one: the next write copies it. Tables interned
+    // from here on are matched among themselves; the next compact merges the rest.
+    owner_.assign(num_tables_, kShared);
+    table_index_.clear();
 }
 
 RoutingFunction static_routing_function(const Fabric& f, const Routing& r) {

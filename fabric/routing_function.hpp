@@ -8,6 +8,11 @@
 // Candidate sets are stored once (a fat tree has a handful: each down port alone, and the up
 // ports that reach a leaf), and so are whole DLID tables: a switch keyed by input VL whose
 // tables for two VLs agree stores one. Lookups are two array reads.
+//
+// A key gets a table of its own only when it is written: engines that compute whole tables
+// intern them (intern_table, set_table) and store each distinct one once as they go, so a
+// routing keyed by input port (paper 003 §3.3, footnote 8: 2,048 switches × 37 ports × 16,384
+// DLIDs) never holds the tables it shares; set_entry copies a shared table on first write.
 #pragma once
 
 #include "fabric/fabric.hpp"
@@ -47,12 +52,13 @@ struct TreeCoords {
 
 class RoutingFunction {
   public:
-    static constexpr std::uint32_t kNoSet = 0xffffffffu; // no route: the packet is dropped
+    static constexpr std::uint32_t kNoSet = 0xffffffffu;   // no route: the packet is dropped
+    static constexpr std::uint32_t kNoTable = 0xffffffffu; // a key not written: all kNoSet
 
     RoutingFunction() = default;
     // Tables for every switch of `f` over DLIDs 0..max_lid, one per input VL (`vl_keys` > 1:
     // forwarding depends on the input VL) and per input port when `by_in_port`; every entry
-    // starts as kNoSet.
+    // starts as kNoSet (no memory is taken until a key is written).
     RoutingFunction(const Fabric& f, Lid max_lid, unsigned vl_keys, bool by_in_port);
 
     // The set id of these candidates (stored once; the order is kept: it is the order a
@@ -66,7 +72,14 @@ class RoutingFunction {
     // Writing: the entry of (switch, input VL key, input port key, dlid). With vl_keys == 1
     // the VL key is 0; without by_in_port the port key is 0.
     void set_entry(NodeId sw, unsigned vl_key, PortNum port_key, Lid dlid, std::uint32_t set_id);
-    // Stores identical DLID tables once. Call after the last set_entry.
+    // Writing whole tables: the id of this DLID table (max_lid + 1 set ids, stored once), and
+    // the key that uses it. Room for `n` distinct tables can be asked for ahead (address space
+    // only), so that storing them never moves the ones already stored.
+    std::uint32_t intern_table(std::span<const std::uint32_t> dlid_sets);
+    void set_table(NodeId sw, unsigned vl_key, PortNum port_key, std::uint32_t table_id);
+    void reserve_tables(std::size_t n);
+    // Stores identical DLID tables once, numbered in the order of their first key (the same
+    // numbering whichever way they were written). Call after the last write.
     void compact();
 
     // The candidate set for a packet on input VL `in_vl` entering `sw` by `in_port`.
@@ -114,17 +127,24 @@ class RoutingFunction {
         const std::uint32_t k = key_begin_[sw] +
                                 (vl_keys_ > 1 ? in_vl % vl_keys_ : 0) * ports_[sw] +
                                 (by_in_port_ ? in_port : 0);
-        if (k >= key_begin_[sw + 1]) return kNoPosition;
+        if (k >= key_begin_[sw + 1] || table_of_[k] == kNoTable) return kNoPosition;
         return std::size_t(table_of_[k]) * (std::size_t(max_lid_) + 1) + dlid;
     }
+    static constexpr std::uint32_t kShared = 0xffffffffu; // owner_ of an interned table
+    std::uint32_t key(NodeId sw, unsigned vl_key, PortNum port_key) const;
+    std::uint32_t append_table(std::uint32_t owner); // a new table, all kNoSet
     Lid max_lid_ = 0;
     unsigned vl_keys_ = 1;
     bool by_in_port_ = false;
     std::vector<std::uint32_t> key_begin_; // per node + 1: first key of the node
     std::vector<std::uint32_t> ports_;     // per node: port keys (num_ports + 1, or 1)
-    std::vector<std::uint32_t> table_of_;  // per key: its DLID table
+    std::vector<std::uint32_t> table_of_;  // per key: its DLID table, or kNoTable
     std::vector<std::uint32_t> entries_;   // table t: entries_[t * (max_lid + 1) + dlid]
     std::size_t num_tables_ = 0;
+    // Until compact: per table, the one key that may write it in place, or kShared (interned:
+    // never written again); and the interned tables by content hash.
+    std::vector<std::uint32_t> owner_;
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> table_index_;
     std::vector<std::uint32_t> set_begin_{0};
     std::vector<Candidate> cands_;
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> set_index_; // hash -> ids

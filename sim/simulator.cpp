@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -239,8 +240,8 @@ class Network {
     // bind_head's two steps: the candidates' views into views_ and cand_vls_ (returns the best
     // priority class that can take the packet, 256 if none; `ports`: the candidates' bits),
     // then the selection function's choice in that class (an index into the set).
-    int view_candidates(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
-                        std::uint64_t& ports);
+    int view_candidates(PortId in_slot, std::span<const Candidate> cands, std::uint8_t vl_or_sl,
+                        std::int32_t need, std::uint64_t& ports);
     std::uint32_t choose(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
                          int best);
     void choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry);
@@ -248,10 +249,22 @@ class Network {
     // The VL a packet at `m` (in by `inp`) takes out of `outp` under the routing function.
     std::uint8_t candidate_vl(NodeId m, PortNum nports, PortNum inp, PortNum outp,
                               const Packet& p) const {
-        if (rf_->vl2vl.empty())
-            return sl_mod_vls_ ? sl_vl(p.sl) : vl_at(m, nports, inp, outp, p.sl);
-        return rf_->vl2vl.vl(m, nports, inp, outp, rf_->vl_by_in_vl ? p.vl : p.sl, V_);
+        return candidate_vl_by(m, nports, inp, outp, vl_or_sl(p));
     }
+    // What candidate_vl_by reads of a packet: its VL (VL2VL by input VL) or its SL.
+    std::uint8_t vl_or_sl(const Packet& p) const { return vl2vl_by_vl_ ? p.vl : p.sl; }
+    // The same from what the tables read, the packet's VL (VL2VL by input VL: the VL of the
+    // buffer it waits in) or its SL, so that a head can be judged without reading the packet.
+    std::uint8_t candidate_vl_by(NodeId m, PortNum nports, PortNum inp, PortNum outp,
+                                 std::uint8_t vl_or_sl) const {
+        if (!vlx_begin_.empty())
+            return vlx_pool_[vlx_[vlx_begin_[m] + std::size_t(inp) * (nports + 1u) + outp]]
+                            [vl_or_sl & 15];
+        if (rf_->vl2vl.empty())
+            return sl_mod_vls_ ? sl_vl(vl_or_sl) : vl_at(m, nports, inp, outp, vl_or_sl);
+        return rf_->vl2vl.vl(m, nports, inp, outp, vl_or_sl, V_);
+    }
+    void vl2vl_setup();
     // Room for a packet going out of switch port o on VL v: the output buffer with output
     // buffers, else the downstream input buffer's credits — less what the heads already bound
     // to (o, v) will take (the extended switch's "can take the packet": an output whose
@@ -439,6 +452,17 @@ class Network {
     // is that output would only be refused again: rebind skips it (MC left many such heads,
     // each re-offered at every credit of its switch).
     std::vector<std::uint64_t> unbound_ports_;
+    // Per input slot, the VLs whose buffer has such a head (unbound_ports_ not 0): rebind
+    // reads one word per input port instead of one per (port, VL).
+    std::vector<std::uint16_t> unbound_vls_;
+    // The extended switch's VL2VL, read for every candidate of every head offered: per (node,
+    // in port, out port) one byte naming its table among the few distinct ones (a switch's
+    // row of candidates in one cache line, against 16 bytes per pair in the Sl2Vl tables).
+    // Empty when there are more than 256 distinct tables (the tables are read then).
+    bool vl2vl_by_vl_ = false;             // candidate_vl reads the packet's VL, not its SL
+    std::vector<std::uint32_t> vlx_begin_; // per node
+    std::vector<std::uint8_t> vlx_;        // [vlx_begin_[n] + in * (ports + 1) + out]
+    std::vector<Sl2VlTable> vlx_pool_;
     std::vector<std::uint32_t> unbound_, routed_, rebind_rr_;
     gen::Rng selection_rng_{0};
     std::vector<CandidateView> views_, class_views_;
@@ -744,11 +768,13 @@ void Network::setup() {
             throw std::invalid_argument("the forwarding sets' tree coordinates are not this "
                                         "fabric's");
         unbound_ports_.assign(bufs_.size(), 0);
+        unbound_vls_.assign(sl_.size(), 0);
         claimed_.assign(bufs_.size(), 0);
         unbound_.assign(f_.num_nodes(), 0);
         routed_.assign(f_.num_nodes(), 0);
         rebind_rr_.assign(f_.num_nodes(), 0);
         selection_rng_ = gen::Rng(cfg_.seed ^ 0x73656c6563742121ull); // "select!!"
+        vl2vl_setup();
     }
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
@@ -1249,7 +1275,8 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) 
     if (cfg_.select_at == SimConfig::SelectAt::Entry) {
         // Chosen now, from what the packet sees entering the buffer; bound at the head.
         std::uint64_t ports = 0;
-        early_pick_[h] = choose(p, d, cands, view_candidates(p, d, cands, ports));
+        early_pick_[h] =
+            choose(p, d, cands, view_candidates(d, cands, vl_or_sl(p), p.credits, ports));
     }
     if (push_fifo(b, h)) bind_head(b);
 }
@@ -1263,14 +1290,20 @@ bool Network::bind_head(std::uint32_t b) {
     const NodeId m = in.node;
     const PortId first = i - in.pnum;
     const auto cands = rf_->set(cset_[q.head]);
+    // A head refused again is judged from its buffer alone (its VL, its credits): the packet
+    // is read once it is bound.
+    const std::uint8_t vl_or_sl = vl2vl_by_vl_ ? std::uint8_t(vl_of(b)) : p.sl;
     std::uint64_t ports = 0;
-    const int best = view_candidates(p, i, cands, ports);
+    const int best = view_candidates(i, cands, vl_or_sl, q.need, ports);
+    // unbound_vls_ says what unbound_ports_[b] != 0 says, from a line the switch's heads share.
+    const std::uint16_t vl_bit = std::uint16_t(1u << vl_of(b));
     if (best == 256) {
-        if (!unbound_ports_[b]) {
+        if (!(unbound_vls_[i] & vl_bit)) {
             // A VC router's VC also frees when its allocation gap ends, with no event of that
             // output in between: such heads are offered at every rebind, as are those on
             // switches of more than 64 ports.
             unbound_ports_[b] = vc_router_ || ports == 0 ? ~0ull : ports;
+            unbound_vls_[i] |= vl_bit;
             ++unbound_[m];
         }
         return false;
@@ -1278,8 +1311,9 @@ bool Network::bind_head(std::uint32_t b) {
     // Chosen earlier (oblivious selections only, so the choice is in the best class still).
     const std::uint32_t pick = early_ ? early_pick_[q.head] : choose(p, i, cands, best);
     ++routed_[m];
-    if (unbound_ports_[b]) {
+    if (unbound_vls_[i] & vl_bit) {
         unbound_ports_[b] = 0;
+        unbound_vls_[i] &= std::uint16_t(~vl_bit);
         --unbound_[m];
     }
     const PortId o = first + cands[pick].port;
@@ -1305,12 +1339,12 @@ void Network::choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry) {
     const auto cands = rf_->set(set);
     if (cands.size() < 2) return;
     std::uint64_t ports = 0;
-    const int best = view_candidates(p, d, cands, ports);
+    const int best = view_candidates(d, cands, vl_or_sl(p), p.credits, ports);
     if (best != 256) early_pick_[h] = choose(p, d, cands, best);
 }
 
-int Network::view_candidates(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
-                             std::uint64_t& ports) {
+int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
+                             std::uint8_t vl_or_sl, std::int32_t need, std::uint64_t& ports) {
     const Slot& in = sl_[in_slot];
     const PortId first = in_slot - in.pnum;
     views_.assign(cands.size(), CandidateView{});
@@ -1324,12 +1358,12 @@ int Network::view_candidates(const Packet& p, PortId in_slot, std::span<const Ca
         if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
         // VC-router mode: any free VC of the output takes the packet.
         const std::uint8_t ovl =
-            vc_router_ ? 0 : candidate_vl(in.node, in.nports, in.pnum, outp, p);
+            vc_router_ ? 0 : candidate_vl_by(in.node, in.nports, in.pnum, outp, vl_or_sl);
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
         ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
-        views_[j].fits = vc_router_ ? vc_free(first + outp, p.credits)
-                                    : room(first + outp, ovl) >= std::int32_t(p.credits);
+        views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need))
+                                    : room(first + outp, ovl) >= need;
         if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
     }
     return best;
@@ -1379,6 +1413,44 @@ std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const C
     return class_idx_[select_candidate(cfg_.selection, class_views_, key, selection_rng_)];
 }
 
+void Network::vl2vl_setup() {
+    vl2vl_by_vl_ = !rf_->vl2vl.empty() && rf_->vl_by_in_vl;
+    vlx_begin_.assign(f_.num_nodes(), 0);
+    vlx_.clear();
+    vlx_pool_.clear();
+    std::map<Sl2VlTable, std::uint8_t> pool;
+    Sl2VlTable t{};
+    std::uint8_t last = 0;
+    for (NodeId n = 0; n < f_.num_nodes(); ++n) {
+        const PortNum np = f_.node(n).num_ports;
+        vlx_begin_[n] = std::uint32_t(vlx_.size());
+        for (std::uint32_t in = 0; in <= np; ++in)
+            for (std::uint32_t out = 0; out <= np; ++out) {
+                // What the tables say, key by key (the reading of candidate_vl without these).
+                for (std::uint8_t k = 0; k < 16; ++k)
+                    t[k] =
+                        rf_->vl2vl.empty()
+                            ? (sl_mod_vls_ ? sl_vl(k) : vl_at(n, np, PortNum(in), PortNum(out), k))
+                            : rf_->vl2vl.vl(n, np, PortNum(in), PortNum(out), k, V_);
+                if (vlx_pool_.empty() || vlx_pool_[last] != t) {
+                    const auto [it, added] = pool.try_emplace(t, std::uint8_t(vlx_pool_.size()));
+                    if (added) {
+                        if (vlx_pool_.size() ==
+                            256) { // too many to name in a byte: read the tables
+                            vlx_begin_.clear();
+                            vlx_.clear();
+                            vlx_pool_.clear();
+                            return;
+                        }
+                        vlx_pool_.push_back(t);
+                    }
+                    last = it->second;
+                }
+                vlx_.push_back(last);
+            }
+    }
+}
+
 // An output of this switch gained room: offer it to the heads nothing could take that have it
 // among their candidates, input ports in turn from a rotating start so that no input is always
 // first. The others would be refused (unbound_ports_), so the bindings are those of offering
@@ -1394,12 +1466,22 @@ void Network::rebind(PortId output) {
     for (std::uint32_t k = 0; k < np && unbound_[m]; ++k) {
         const PortId i = first + 1 + (start + k) % np;
         for (std::uint32_t v = 0; v < V_; ++v) {
+            // The next VL with such a head, read afresh: binding one may bind or refuse others.
+            const std::uint32_t left = std::uint32_t(unbound_vls_[i]) >> v;
+            if (!left) break;
+            v += std::uint32_t(std::countr_zero(left));
             const std::uint32_t b = i * V_ + v;
             if (!(unbound_ports_[b] & bit)) continue;
             // Its other candidates had no room when it was last refused and have gained none
             // since: without room for it here either, it would be refused again. (A VC
             // router's heads take any free VC, its own test.)
-            if (!vc_router_) {
+            // With VL2VL by input VL the VL it would take here is known from the buffer: only
+            // room on that one can change the verdict.
+            if (vl2vl_by_vl_ && !vc_router_) {
+                const std::uint8_t ovl =
+                    candidate_vl_by(m, PortNum(np), sl_[i].pnum, op, std::uint8_t(v));
+                if (ovl >= V_ || room(output, ovl) < std::int32_t(bufs_[b].need)) continue;
+            } else if (!vc_router_) {
                 bool fits = false;
                 for (std::uint32_t x = 0; x < V_ && !fits; ++x)
                     fits = room(output, x) >= std::int32_t(bufs_[b].need);

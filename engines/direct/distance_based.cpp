@@ -67,6 +67,10 @@ std::shared_ptr<const RoutingFunction> distance_based_sets(const Fabric& f, cons
     const Lid max_lid = lids.max_lid();
     auto rf = std::make_shared<RoutingFunction>(f, max_lid, top + 1, false);
     rf->vl_by_in_vl = true;
+    // A switch's tables are built whole and stored once each (at most one per switch and VL).
+    const std::size_t w = std::size_t(max_lid) + 1;
+    rf->reserve_tables(n * (top + 1));
+    std::vector<std::uint32_t> tables((top + 1) * w); // per VL: the switch's DLID table
 
     std::vector<Candidate> cands;
     std::vector<std::uint32_t> set_of((top + 1) * n); // per (VL, destination switch)
@@ -75,6 +79,7 @@ std::shared_ptr<const RoutingFunction> distance_based_sets(const Fabric& f, cons
     for (std::uint32_t s = 0; s < n; ++s) {
         std::fill(set_of.begin(), set_of.end(), RoutingFunction::kNoSet);
         std::fill(source_row.begin(), source_row.end(), 0);
+        std::fill(tables.begin(), tables.end(), RoutingFunction::kNoSet);
         const auto around = g.around(s);
         for (Lid l = 1; l <= max_lid; ++l) {
             const LidTarget& to = target[l];
@@ -85,7 +90,7 @@ std::shared_ptr<const RoutingFunction> distance_based_sets(const Fabric& f, cons
                 std::uint32_t& id = set_of[v * n + to.sw];
                 if (d == 0) {
                     const Candidate c{to.port, 0};
-                    rf->set_entry(g.node[s], v, 0, l, rf->intern({&c, 1}));
+                    tables[v * w + l] = rf->intern({&c, 1});
                     continue;
                 }
                 if (id == RoutingFunction::kNoSet) {
@@ -105,9 +110,12 @@ std::shared_ptr<const RoutingFunction> distance_based_sets(const Fabric& f, cons
                     }
                     id = rf->intern(cands);
                 }
-                rf->set_entry(g.node[s], v, 0, l, id);
+                tables[v * w + l] = id;
             }
         }
+        for (unsigned v = 0; v <= top; ++v)
+            rf->set_table(g.node[s], v, 0,
+                          rf->intern_table({tables.data() + std::size_t(v) * w, w}));
         rf->source_sls.set_switch_row(f, g.node[s], source_row);
     }
     rf->compact();

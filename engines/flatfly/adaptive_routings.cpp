@@ -116,9 +116,12 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
 
     auto rf = std::make_shared<RoutingFunction>(f, max_lid, vls, ador || twisted);
     rf->vl_by_in_vl = true;
+    // At most one table per (switch, VL, input port kind): stored once each as computed.
+    rf->reserve_tables(n * vls * (std::size_t(nd) + 2));
     std::vector<Candidate> cands;
     std::vector<int> c;
-    std::vector<std::vector<std::uint32_t>> by_kind(std::size_t(nd) + 2); // per input port kind
+    std::vector<std::uint32_t> table;
+    std::vector<std::uint32_t> by_kind(std::size_t(nd) + 2); // per input port kind: its table
     for (std::uint32_t x = 0; x < n; ++x) {
         const NodeId sw = g.node[x];
         const PortNum np = f.node(sw).num_ports;
@@ -127,16 +130,13 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
             const int twist_dim = order.back(); // the dimension the order corrects last
             // The table depends on the input port only through its kind (port 0, a host,
             // or the dimension), so each kind's is computed once: 36-port switches have 6.
-            for (auto& k : by_kind) k.clear();
+            std::fill(by_kind.begin(), by_kind.end(), RoutingFunction::kNoTable);
             for (PortNum in = 0; in <= (ador || twisted ? np : 0); ++in) {
                 const int in_dim = ador ? port_dim[x][in] : -1;
                 const bool from_host = in > 0 && port_dim[x][in] < 0;
-                std::vector<std::uint32_t>& table =
-                    by_kind[in == 0 ? 0 : std::size_t(port_dim[x][in] + 2)];
-                if (!table.empty()) {
-                    for (Lid l = 1; l <= max_lid; ++l)
-                        if (table[l] != RoutingFunction::kNoSet)
-                            rf->set_entry(sw, v, in, l, table[l]);
+                std::uint32_t& kind_table = by_kind[in == 0 ? 0 : std::size_t(port_dim[x][in] + 2)];
+                if (kind_table != RoutingFunction::kNoTable) {
+                    rf->set_table(sw, v, in, kind_table);
                     continue;
                 }
                 table.assign(std::size_t(max_lid) + 1, RoutingFunction::kNoSet);
@@ -187,8 +187,9 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                                 if (z != shape.coord[x][d] && z != shape.coord[t.sw][d]) add(z, 1);
                     }
                     table[l] = rf->intern(cands);
-                    rf->set_entry(sw, v, in, l, table[l]);
                 }
+                kind_table = rf->intern_table(table);
+                rf->set_table(sw, v, in, kind_table);
             }
         }
     }
