@@ -35,6 +35,31 @@ SimConfig one_flow() { // paper 000 timing, buffers of 4 packets
     return c;
 }
 
+// BookSim's fattree as booksim-agreement.sh sets it up: a 4-ary 3-tree with slid's up phase as
+// forwarding sets, one cycle = 1024 ps, 64-byte one-flit packets of one credit, fly 1 cycle,
+// routing 3, credit delay 2, 2 + 5 + 5 us of warm-up, measurement and drain.
+struct BookSimTree {
+    Fabric f = gen::kary_ntree(4, 3);
+    Routing r = make_engine("slid")->route(f, nullptr, adaptive_up());
+    static EngineOptions adaptive_up() {
+        EngineOptions opt;
+        opt.params["adaptive_up"] = "true";
+        return opt;
+    }
+    static SimConfig timing() {
+        SimConfig c;
+        c.packet_bytes = c.credit_unit = 64;
+        c.ps_per_byte = 16;
+        c.fly_ps = 1024;
+        c.routing_ps = 3 * 1024;
+        c.credit_delay_ps = 2 * 1024;
+        c.warmup_ps = 2000 * ns;
+        c.measure_ps = 5000 * ns;
+        c.drain_ps = 5000 * ns;
+        return c;
+    }
+};
+
 } // namespace
 
 TEST_CASE("VC-router mode: one packet per VC on a link, so one flow gets VCs / round trip") {
@@ -132,26 +157,17 @@ TEST_CASE("VC-router input-first allocation: one request per input matches less 
     // loses does not try its other VCs' outputs in that round, so with 4 VCs a 4-ary 3-tree
     // saturates lower than with each free output taking any input (measured against BookSim
     // in docs/results/booksim-agreement.md). Packets are conserved either way.
-    const Fabric f = gen::kary_ntree(4, 3);
-    EngineOptions opt;
-    opt.params["adaptive_up"] = "true";
-    const Routing r = make_engine("slid")->route(f, nullptr, opt);
-    SimConfig c;
+    const BookSimTree t;
+    const Fabric& f = t.f;
+    const Routing& r = t.r;
+    SimConfig c = BookSimTree::timing();
     c.vc_router = true;
     c.vc_release = SimConfig::VcRelease::Sent;
     c.selection = Selection::RandomPriority;
     c.num_vls = 4;
     c.sl = SlPolicy::Spread;
-    c.packet_bytes = c.credit_unit = 64;
-    c.ps_per_byte = 16;
-    c.fly_ps = 1024;
-    c.routing_ps = 3 * 1024;
-    c.credit_delay_ps = 2 * 1024;
     c.vc_alloc_gap_ps = 1024;
     c.traffic.load = 0.95;
-    c.warmup_ps = 2000 * ns;
-    c.measure_ps = 5000 * ns;
-    c.drain_ps = 5000 * ns;
     const SimResult greedy = simulate(f, r, c);
     c.vc_input_first = true;
     const SimResult first = simulate(f, r, c);
@@ -165,21 +181,12 @@ TEST_CASE("Oblivious selection binds the drawn up port, room or not: not RP's ad
     // BookSim's nca (docs/results/booksim-agreement.md): under saturating bit-complement traffic
     // on a 4-ary 3-tree the head waits for its drawn port, where RP moves to the next one with
     // room; the two runs differ by far more than noise, and both conserve packets.
-    const Fabric f = gen::kary_ntree(4, 3);
-    EngineOptions opt;
-    opt.params["adaptive_up"] = "true";
-    const Routing r = make_engine("slid")->route(f, nullptr, opt);
-    SimConfig c;
-    c.packet_bytes = c.credit_unit = 64;
-    c.ps_per_byte = 16;
-    c.fly_ps = 1024;
-    c.routing_ps = 3 * 1024;
-    c.credit_delay_ps = 2 * 1024;
+    const BookSimTree t;
+    const Fabric& f = t.f;
+    const Routing& r = t.r;
+    SimConfig c = BookSimTree::timing();
     c.traffic.pattern = Pattern::Complement;
     c.traffic.load = 0.9;
-    c.warmup_ps = 2000 * ns;
-    c.measure_ps = 5000 * ns;
-    c.drain_ps = 5000 * ns;
     c.selection = Selection::RandomPriority;
     const SimResult rp = simulate(f, r, c);
     c.selection = Selection::Oblivious;
@@ -195,27 +202,18 @@ TEST_CASE(
     // the flit (SimConfig::SelectAt::Sent); packets queued behind one another then pick from
     // the same occupancy and pile onto the same port. Chosen at the head, anca accepts at least
     // what the blind draw does; chosen when sent, less (docs/results/booksim-agreement.md).
-    const Fabric f = gen::kary_ntree(4, 3);
-    EngineOptions opt;
-    opt.params["adaptive_up"] = "true";
-    const Routing r = make_engine("slid")->route(f, nullptr, opt);
-    SimConfig c;
+    const BookSimTree t;
+    const Fabric& f = t.f;
+    const Routing& r = t.r;
+    SimConfig c = BookSimTree::timing();
     c.vc_router = true;
     c.vc_release = SimConfig::VcRelease::Sent;
     c.vc_input_first = true;
     c.num_vls = 2;
     c.sl = SlPolicy::Spread;
-    c.packet_bytes = c.credit_unit = 64;
     c.buffer_bytes = 16 * 64;
-    c.ps_per_byte = 16;
-    c.fly_ps = 1024;
-    c.routing_ps = 3 * 1024;
-    c.credit_delay_ps = 2 * 1024;
     c.vc_alloc_gap_ps = 1024;
     c.traffic.load = 0.9;
-    c.warmup_ps = 2000 * ns;
-    c.measure_ps = 5000 * ns;
-    c.drain_ps = 5000 * ns;
     c.selection = Selection::TwoRandomOblivious;
     const SimResult head = simulate(f, r, c);
     c.select_at = SimConfig::SelectAt::Sent;
