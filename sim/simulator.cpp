@@ -251,8 +251,6 @@ class Network {
                               const Packet& p) const {
         return candidate_vl_by(m, nports, inp, outp, vl_or_sl(p));
     }
-    // What candidate_vl_by reads of a packet: its VL (VL2VL by input VL) or its SL.
-    std::uint8_t vl_or_sl(const Packet& p) const { return vl2vl_by_vl_ ? p.vl : p.sl; }
     // The same from what the tables read, the packet's VL (VL2VL by input VL: the VL of the
     // buffer it waits in) or its SL, so that a head can be judged without reading the packet.
     std::uint8_t candidate_vl_by(NodeId m, PortNum nports, PortNum inp, PortNum outp,
@@ -264,6 +262,8 @@ class Network {
             return sl_mod_vls_ ? sl_vl(vl_or_sl) : vl_at(m, nports, inp, outp, vl_or_sl);
         return rf_->vl2vl.vl(m, nports, inp, outp, vl_or_sl, V_);
     }
+    // What candidate_vl_by reads of a packet: its VL (VL2VL by input VL) or its SL.
+    std::uint8_t vl_or_sl(const Packet& p) const { return vl2vl_by_vl_ ? p.vl : p.sl; }
     void vl2vl_setup();
     // Room for a packet going out of switch port o on VL v: the output buffer with output
     // buffers, else the downstream input buffer's credits — less what the heads already bound
