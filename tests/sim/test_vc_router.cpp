@@ -158,8 +158,6 @@ TEST_CASE("VC-router input-first allocation: one request per input matches less 
     // saturates lower than with each free output taking any input (measured against BookSim
     // in docs/results/booksim-agreement.md). Packets are conserved either way.
     const BookSimTree t;
-    const Fabric& f = t.f;
-    const Routing& r = t.r;
     SimConfig c = BookSimTree::timing();
     c.vc_router = true;
     c.vc_release = SimConfig::VcRelease::Sent;
@@ -168,13 +166,13 @@ TEST_CASE("VC-router input-first allocation: one request per input matches less 
     c.sl = SlPolicy::Spread;
     c.vc_alloc_gap_ps = 1024;
     c.traffic.load = 0.95;
-    const SimResult greedy = simulate(f, r, c);
+    const SimResult greedy = simulate(t.f, t.r, c);
     c.vc_input_first = true;
-    const SimResult first = simulate(f, r, c);
+    const SimResult first = simulate(t.f, t.r, c);
     CHECK(first.verdict == Verdict::Ok);
     CHECK(first.dropped == 0);
     CHECK(first.accepted_fraction < greedy.accepted_fraction - 0.03);
-    CHECK(simulate(f, r, c).accepted_fraction == first.accepted_fraction); // deterministic
+    CHECK(simulate(t.f, t.r, c).accepted_fraction == first.accepted_fraction); // deterministic
 }
 
 TEST_CASE("Oblivious selection binds the drawn up port, room or not: not RP's adaptive draw") {
@@ -182,15 +180,13 @@ TEST_CASE("Oblivious selection binds the drawn up port, room or not: not RP's ad
     // on a 4-ary 3-tree the head waits for its drawn port, where RP moves to the next one with
     // room; the two runs differ by far more than noise, and both conserve packets.
     const BookSimTree t;
-    const Fabric& f = t.f;
-    const Routing& r = t.r;
     SimConfig c = BookSimTree::timing();
     c.traffic.pattern = Pattern::Complement;
     c.traffic.load = 0.9;
     c.selection = Selection::RandomPriority;
-    const SimResult rp = simulate(f, r, c);
+    const SimResult rp = simulate(t.f, t.r, c);
     c.selection = Selection::Oblivious;
-    const SimResult obl = simulate(f, r, c);
+    const SimResult obl = simulate(t.f, t.r, c);
     CHECK(obl.dropped == 0);
     CHECK(obl.verdict == Verdict::Ok);
     CHECK(std::abs(obl.accepted_fraction - rp.accepted_fraction) > 0.1);
@@ -203,8 +199,6 @@ TEST_CASE(
     // the same occupancy and pile onto the same port. Chosen at the head, anca accepts at least
     // what the blind draw does; chosen when sent, less (docs/results/booksim-agreement.md).
     const BookSimTree t;
-    const Fabric& f = t.f;
-    const Routing& r = t.r;
     SimConfig c = BookSimTree::timing();
     c.vc_router = true;
     c.vc_release = SimConfig::VcRelease::Sent;
@@ -215,9 +209,9 @@ TEST_CASE(
     c.vc_alloc_gap_ps = 1024;
     c.traffic.load = 0.9;
     c.selection = Selection::TwoRandomOblivious;
-    const SimResult head = simulate(f, r, c);
+    const SimResult head = simulate(t.f, t.r, c);
     c.select_at = SimConfig::SelectAt::Sent;
-    const SimResult sent = simulate(f, r, c);
+    const SimResult sent = simulate(t.f, t.r, c);
     for (const SimResult* x : {&head, &sent}) {
         CHECK(x->verdict == Verdict::Ok);
         CHECK(x->dropped == 0);
