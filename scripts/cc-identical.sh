@@ -50,32 +50,32 @@ run() { # NAME ARGS...: one run; its exit code, if not 0, goes to NAME.err
     shift
     "$I" sim "$@" >"$O/$n.json" 2>"$O/$n.err" || echo "exit $?" >>"$O/$n.err"
 }
-CONF=$R/cc-classic/cc-base.opensm.conf
-P2=$R/congestion-control-drb/paper002.opensm.conf
+CONF="$R/cc-classic/cc-base.opensm.conf"
+P2="$R/congestion-control-drb/paper002.opensm.conf"
 FT=(--fabric ft648.net --engine slid --pattern pairs --buffer-bytes 4096 --load 1.0
     --warmup-us 20 --measure-us 60 --drain-us 20 --flow-stats -q --json)
-HV=(--pairs-file $R/cc-classic/hotspot-victims.pairs)
+HV=(--pairs-file "$R/cc-classic/hotspot-victims.pairs")
 for t in 1 4 15; do
-    run hot-t$t "${FT[@]}" "${HV[@]}" --opensm-conf $CONF --cc-option "cc_sw_cong_setting_threshold $t"
+    run hot-t$t "${FT[@]}" "${HV[@]}" --opensm-conf "$CONF" --cc-option "cc_sw_cong_setting_threshold $t"
 done
-run parking "${FT[@]}" --pairs-file $R/cc-classic/parking-lot.pairs --opensm-conf $CONF
+run parking "${FT[@]}" --pairs-file "$R/cc-classic/parking-lot.pairs" --opensm-conf "$CONF"
 run hyst --fabric ft648.net --engine slid --pattern pairs "${HV[@]}" --hot-node 0 \
     --hot-start-us 20 --hot-end-us 60 --load 1.0 --buffer-bytes 4096 --warmup-us 0 \
-    --measure-us 100 --drain-us 20 --opensm-conf $CONF \
+    --measure-us 100 --drain-us 20 --opensm-conf "$CONF" \
     --cc-option "cc_sw_cong_setting_threshold 4" --link-timeseries "$O/hyst-series.csv" \
     --timeseries-us 5 -q --json
-run portctl "${FT[@]}" "${HV[@]}" --opensm-conf $CONF --cc-option "cc_ca_cong_setting_port_control 1"
-run ideal "${FT[@]}" "${HV[@]}" --opensm-conf $CONF --cc-becn-delay-ns 500
+run portctl "${FT[@]}" "${HV[@]}" --opensm-conf "$CONF" --cc-option "cc_ca_cong_setting_port_control 1"
+run ideal "${FT[@]}" "${HV[@]}" --opensm-conf "$CONF" --cc-becn-delay-ns 500
 TC=(--fabric torus.net --engine torus --vls 15 --packet-bytes 256 -q --json --warmup-us 50
     --measure-us 150 --drain-us 50)
 for l in 0.3 0.8; do
-    run torus-iba-$l "${TC[@]}" --dlid base --opensm-conf $P2 --pattern shuffle --load $l
-    run torus-drb-$l "${TC[@]}" --opensm-conf $P2 --cc-injection-delay off --drb --drb-paths dfs \
+    run torus-iba-$l "${TC[@]}" --dlid base --opensm-conf "$P2" --pattern shuffle --load $l
+    run torus-drb-$l "${TC[@]}" --opensm-conf "$P2" --cc-injection-delay off --drb --drb-paths dfs \
         --pattern shuffle --load $l
-    run torus-drbiba-$l "${TC[@]}" --opensm-conf $P2 --drb --drb-paths dfs --pattern shuffle --load $l
+    run torus-drbiba-$l "${TC[@]}" --opensm-conf "$P2" --drb --drb-paths dfs --pattern shuffle --load $l
 done
-run torus-hot-iba "${TC[@]}" --dlid base --opensm-conf $P2 --pattern hotspot --load 0.6
-run torus-hot-drb "${TC[@]}" --opensm-conf $P2 --drb --drb-paths dfs --pattern hotspot --load 0.6
+run torus-hot-iba "${TC[@]}" --dlid base --opensm-conf "$P2" --pattern hotspot --load 0.6
+run torus-hot-drb "${TC[@]}" --opensm-conf "$P2" --drb --drb-paths dfs --pattern hotspot --load 0.6
 B=(--fabric ft163.net --engine mlid --pattern uniform --warmup-us 5 --measure-us 30
     --drain-us 10 -q --json --opensm-conf bench-aggressive.conf)
 for l in 0.5 0.7; do
