@@ -112,11 +112,23 @@ class EventQueue {
         }
     }
 
+    // A sequence number for an event the caller keeps outside the queue (and merges itself, by
+    // pop_before), so that it has its place in the (time, seq) order and every event pushed
+    // after it the number it would have had anyway.
+    std::uint64_t take_seq() { return seq_++; }
+
+    // Pops the earliest event into `out` if it comes before (time, seq) = (t, seq); false
+    // otherwise (or when empty). The caller's own events (take_seq) merge with this.
+    [[gnu::always_inline]] bool pop_before(Time t, std::uint64_t seq, Event& out) {
+        return pop_until(t, out, seq);
+    }
+
     // Pops the earliest event (of the calendar and the lanes) into `out` if its time is at most
     // `limit`; false otherwise (or when empty).
     // The merge reads the lanes' head keys from one small array and picks the least without a
     // branch per lane: which source is next is a coin toss, and branches on it mispredicted.
-    [[gnu::always_inline]] bool pop_until(Time limit, Event& out) {
+    [[gnu::always_inline]] bool pop_until(Time limit, Event& out,
+                                          std::uint64_t limit_seq = ~std::uint64_t(0)) {
         Key best{kNever, 0};
         unsigned from = kNoLane;
         if (size_ > 0) {
@@ -131,7 +143,7 @@ class EventQueue {
             from = lt ? l : from;
         }
         if (from == kNoLane && size_ == 0) return false; // empty
-        if (best.time > limit) return false;
+        if (best.time > limit || (best.time == limit && best.seq >= limit_seq)) return false;
         last_lane_ = from;
         passed_ = kNone;
         if (from != kNoLane) {

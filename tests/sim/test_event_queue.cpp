@@ -25,7 +25,10 @@ struct Ref {
 
 // A process like the simulator's: pop the earliest event, schedule a few more at or after it:
 // some at a fixed delay (lane material), some at random delays (near, tiny, far beyond the ring).
-void run(bool lanes, std::uint32_t seed) {
+// `fifo`: the events far beyond the ring are kept by the caller in a FIFO when in time order
+// (as the simulator keeps its idle flows' releases), numbered by take_seq and merged by
+// pop_before.
+void run(bool lanes, std::uint32_t seed, bool fifo = false) {
     EventQueue q;
     if (lanes)
         for (std::uint8_t t : {0, 1, 2}) q.add_lane(t);
@@ -33,15 +36,32 @@ void run(bool lanes, std::uint32_t seed) {
     std::mt19937_64 rng(seed);
     std::uint64_t seq = 0;
     std::uint32_t id = 0;
+    std::vector<Event> side;
+    std::size_t side_pos = 0, in_side = 0;
     auto push = [&](Time t, std::uint8_t type) {
-        q.push(t, type, id);
+        if (fifo && type == 5 && (side_pos == side.size() || t >= side.back().time)) {
+            side.push_back(Event{t, q.take_seq(), id, 0, 0, type});
+            ++in_side;
+        } else {
+            q.push(t, type, id);
+        }
         ref.push({t, seq++, id++});
+    };
+    auto next = [&](Event& out) {
+        if (side_pos < side.size()) {
+            const Event& f = side[side_pos];
+            if (q.pop_before(f.time, f.seq, out)) return true;
+            out = f;
+            ++side_pos;
+            return true;
+        }
+        return q.pop_until(~Time(0), out);
     };
     for (int i = 0; i < 200; ++i) push(rng() % 100000, std::uint8_t(rng() % 5));
     Time now = 0;
     std::size_t popped = 0;
     Event e;
-    while (q.pop_until(~Time(0), e)) {
+    while (next(e)) {
         REQUIRE(!ref.empty());
         const Ref want = ref.top();
         ref.pop();
@@ -69,12 +89,15 @@ void run(bool lanes, std::uint32_t seed) {
             case 4:
                 push(now + rng() % 2000000, 4);
                 break; // anywhere near
-            default:
-                push(now + 10000000 + rng() % 100000000, 4); // beyond the ring
+            default:   // beyond the ring; with `fifo`, mostly in time order, at times the same
+                push(now + (fifo ? 10000000 + (rng() % 8 == 0 ? rng() % 3000000 : 0)
+                                 : 10000000 + rng() % 100000000),
+                     fifo ? 5 : 4);
             }
         }
-        REQUIRE(q.size() == ref.size());
+        REQUIRE(q.size() + side.size() - side_pos == ref.size());
     }
+    if (fifo) REQUIRE(in_side > 500);
     REQUIRE(ref.empty());
     REQUIRE(q.empty());
     REQUIRE(popped > 50000);
@@ -88,6 +111,28 @@ TEST_CASE("the calendar queue pops in (time, seq) order") {
 
 TEST_CASE("lanes merged with the calendar keep the (time, seq) order") {
     for (std::uint32_t seed : {1u, 2u, 3u}) run(true, seed);
+}
+
+TEST_CASE("a caller's FIFO numbered by take_seq merges in (time, seq) order (pop_before)") {
+    for (std::uint32_t seed : {1u, 2u, 3u}) run(true, seed, true);
+}
+
+TEST_CASE("pop_before yields to a caller's event of the same time and a lower seq") {
+    EventQueue q;
+    q.add_lane(0);
+    q.push(500, 0, 1);
+    const std::uint64_t mine = q.take_seq();
+    q.push(500, 0, 2);
+    q.push(500, 1, 3);
+    Event e;
+    REQUIRE(q.pop_before(500, mine, e));
+    CHECK(e.a == 1);
+    CHECK_FALSE(q.pop_before(500, mine, e)); // 2 and 3 come after the caller's event
+    REQUIRE(q.pop_before(501, 0, e));
+    CHECK(e.a == 2);
+    REQUIRE(q.pop_before(501, 0, e));
+    CHECK(e.a == 3);
+    CHECK_FALSE(q.pop_before(501, 0, e));
 }
 
 TEST_CASE("equal times pop in scheduling order across lanes and the calendar") {
