@@ -38,8 +38,9 @@ std::vector<std::vector<int>> mixed_orders(int n) {
 // The routings that route round missing cables (see the header).
 bool takes_missing_links(AdaptiveRouting kind) {
     using enum AdaptiveRouting;
-    return kind == Ador || kind == MixedAdor || kind == MixedDor || kind == NegativeFirst ||
-           kind == AboNegativeFirst || kind == AboPositiveLast;
+    return kind == Ador || kind == MixedAdor || kind == MixedDor || kind == TwistedDor ||
+           kind == TwistedAdor || kind == NegativeFirst || kind == AboNegativeFirst ||
+           kind == AboPositiveLast;
 }
 
 } // namespace
@@ -87,9 +88,10 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                        kind == TwistedMixedAdor;
     const std::vector<std::vector<int>> orders =
         mixed ? mixed_orders(nd) : std::vector<std::vector<int>>{mixed_orders(nd)[0]};
-    // Detours within a row (damaged FlatFly): the second hop goes on ADOR's second VL.
+    // Detours within a row (damaged FlatFly): the second hop goes on ADOR's second VL, in the
+    // twist's dimension on a third one (see the header).
     const bool detours = damaged && !cube_routing;
-    const unsigned per_order = ador || twisted || detours ? 2 : 1; // VLs per order
+    const unsigned per_order = twisted && detours ? 3 : ador || twisted || detours ? 2 : 1;
     const unsigned vls = unsigned(orders.size()) * per_order;
 
     // The dimension each switch port runs in (-1: a host or nothing), and per switch and
@@ -117,6 +119,13 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     };
     for (std::uint32_t s = 0; s < n; ++s) at[index(shape.coord[s])] = s;
 
+    // Whether x's cable to its row's switch at coordinate `to` in dimension d is there (always
+    // on a complete FlatFly); where the twist's is not, the packet goes on untwisted.
+    const auto twist_cabled = [&](std::uint32_t x, int d, int to) {
+        std::vector<int> w = shape.coord[x];
+        w[std::size_t(d)] = to;
+        return ports.linked(x, at[index(w)]);
+    };
     const std::vector<direct::LidTarget> target = direct::lid_targets(f, g, lids);
     const Lid max_lid = lids.max_lid();
     // The destination host's index within its switch (its rank among the host ports).
@@ -180,7 +189,8 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                             }
                     } else if (const int twist_to =
                                    int(host_rank[l] % unsigned(shape.dims[twist_dim].k));
-                               twisted && from_host && shape.coord[x][twist_dim] != twist_to) {
+                               twisted && from_host && shape.coord[x][twist_dim] != twist_to &&
+                               twist_cabled(x, twist_dim, twist_to)) {
                         c = shape.coord[x];
                         c[twist_dim] = twist_to;
                         for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, 0});
@@ -204,7 +214,9 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                         // damaged fabric the extra hop goes only where the straight hop after
                         // it is cabled, and DOR takes it only where the direct cable is
                         // missing (row_detours.hpp).
-                        const bool start = in_dim != d;
+                        // A dimension's first hop; on a damaged fabric also the twist's
+                        // correction, which may need a detour too (see the header).
+                        const bool start = in_dim != d || (twisted && detours && d == twist_dim);
                         if ((ador && start && !(twisted && d == twist_dim)) ||
                             (detours && start && cands.empty())) {
                             row_detours(
@@ -252,6 +264,15 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                                       port_dim[x][out] != twist_dim;
                     const bool twist =
                         twisted && port_dim[x][in] < 0 && port_dim[x][out] == twist_dim;
+                    // Damaged, in the twist's dimension from that dimension: the hop correcting
+                    // the twist (in on base + 1) goes on base + 0 as before, a detour's second
+                    // hop (in on base + 0) on base + 2.
+                    if (twisted && detours && port_dim[x][in] >= 0 &&
+                        port_dim[x][in] == twist_dim && port_dim[x][out] == twist_dim) {
+                        t[v] = v == base + 2 ? kSl2VlDropAll[0]
+                                             : std::uint8_t(v == base ? base + 2 : base);
+                        continue;
+                    }
                     t[v] =
                         std::uint8_t(port_dim[x][out] < 0
                                          ? v

@@ -9,7 +9,7 @@
 # deadlock. The families' own adaptive routings (§3.3-§3.5) are defined on complete fabrics;
 # those with a rule for missing cables (docs/engines/direct.md, "Damaged fabrics": FlatFly
 # Mixed ADOR, hypercube ABO Negative First, Dragonfly GSID) must pass the same checks within
-# their hop budgets, and those without (Twisted ADOR) or whose letters cannot get round a lost
+# their hop budgets, and those without (Twisted Mixed ADOR) or whose letters cannot get round a lost
 # global cable (Dragonfly Static) must decline with exit 2 naming distance_based.
 # docs/results/direct-topologies.md ("Degraded fabrics") has the saturation figures.
 set -euo pipefail
@@ -116,7 +116,7 @@ done
 
 # Those without such a rule decline a damaged fabric: exit 2, naming the routing to use. The
 # Dragonfly seed loses a global cable, which Static (no G) cannot get round.
-for case in "flatfly adaptive=twisted-ador" "dragonfly adaptive=static"; do
+for case in "flatfly adaptive=twisted-mixed-ador" "dragonfly adaptive=static"; do
     fam=${case%% *} opt=${case#* }
     set +e
     "$IBRT" route --engine "${ENGINE[$fam]}" --engine-opt "$opt" --fabric "$T/$fam.net" \

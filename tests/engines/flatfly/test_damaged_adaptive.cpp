@@ -59,14 +59,20 @@ std::string cable(const Fabric& f, const std::string& a, const std::string& b) {
 
 } // namespace
 
-TEST_CASE("damaged FlatFly: ADOR, Mixed ADOR and Mixed DOR deliver every pair, no credit loop",
+TEST_CASE("damaged FlatFly: ADOR, Mixed ADOR, Mixed DOR, Twisted DOR and Twisted ADOR deliver "
+          "every pair, no credit loop",
           "[flatfly]") {
     // 4x4x4, 2 hosts per switch (Mixed uses orders 0 and 1): budgets 2N = 6 (an extra or
-    // detour hop per dimension); ADOR 2 VLs, Mixed 2 per order.
+    // detour hop per dimension), the Twisted ones 2N + 1 (and the twist); ADOR 2 VLs, Mixed 2
+    // per order, Twisted 3 (the twist's dimension detours on a third).
     const struct {
         const char* name;
-        unsigned vls;
-    } routings[] = {{"ador", 2}, {"mixed-ador", 8}, {"mixed-dor", 8}};
+        unsigned vls, max_hops;
+    } routings[] = {{"ador", 2, 6},
+                    {"mixed-ador", 8, 6},
+                    {"mixed-dor", 8, 6},
+                    {"twisted-dor", 3, 7},
+                    {"twisted-ador", 3, 7}};
     const Fabric full = gen::hyperx({{4, 4, 4}, {}, 2, 0});
     std::size_t routed = 0, detoured = 0;
     for (double fail : {0.05, 0.1})
@@ -77,7 +83,7 @@ TEST_CASE("damaged FlatFly: ADOR, Mixed ADOR and Mixed DOR deliver every pair, n
                 INFO(rt.name << ", " << fail << " failed, seed " << seed);
                 const Routing r =
                     test::route_with("flatfly", d.fabric, {std::string("adaptive=") + rt.name});
-                sound(d.fabric, r, 6, rt.vls);
+                sound(d.fabric, r, rt.max_hops, rt.vls);
                 ++routed;
                 // Somewhere the direct cable is missing and only priority-1 hops are left.
                 const RoutingFunction& rf = *r.forwarding_sets;
@@ -91,8 +97,8 @@ TEST_CASE("damaged FlatFly: ADOR, Mixed ADOR and Mixed DOR deliver every pair, n
                 detoured += only_detours;
             }
         }
-    CHECK(routed == 18);
-    CHECK(detoured == 18);
+    CHECK(routed == 30);
+    CHECK(detoured == 30);
 }
 
 TEST_CASE("damaged FlatFly: on an intact FlatFly the damaged rules change nothing", "[flatfly]") {
@@ -124,10 +130,10 @@ TEST_CASE("damaged FlatFly: a row with no detour left is declined, naming distan
                                      Catch::Contains("use distance_based"));
         }
     }
-    // The static engine's DOR still routes it (another dimension order), and so would the
-    // Twisted routings' decline stand: they take no damaged fabric.
+    // The static engine's DOR still routes it (another dimension order); the Twisted Mixed
+    // routings take no damaged fabric (they would need 3 VLs per order, 12).
     CHECK_NOTHROW(test::route_with("flatfly", f));
-    CHECK_THROWS_WITH(test::route_with("flatfly", f, {"adaptive=twisted-ador"}),
+    CHECK_THROWS_WITH(test::route_with("flatfly", f, {"adaptive=twisted-mixed-ador"}),
                       Catch::Contains("needs a complete FlatFly"));
 }
 
