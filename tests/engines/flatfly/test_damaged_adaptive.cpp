@@ -177,3 +177,55 @@ TEST_CASE("damaged hypercube: a node cut off from its only first-phase path take
     CHECK(x.vls == 2);
     CHECK(x.max_hops == 3);
 }
+
+namespace {
+
+// The same routing with VL `from` folded into VL `to` in every VL2VL table of its sets.
+Routing fold_set_vl(const Routing& r, std::uint8_t from, std::uint8_t to) {
+    auto rf = std::make_shared<RoutingFunction>(*r.forwarding_sets);
+    for (auto& node : rf->vl2vl.tables)
+        for (auto& t : node)
+            for (auto& vl : t)
+                if (vl == from) vl = to;
+    Routing out = r;
+    out.forwarding_sets = rf;
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("damaged FlatFly and hypercube: the extra VLs are what keeps them deadlock-free",
+          "[flatfly]") {
+    // Folding the VL a rule adds back onto the one it would otherwise share closes credit
+    // loops. The hypercube's turn VL onto VL 0: somewhere among the study's damaged 6-cubes.
+    std::size_t cube_loops = 0;
+    for (double fail : {0.05, 0.1})
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            const test::Damaged cube = test::damaged(gen::hypercube(6, 1, 1), fail, 0, seed);
+            const Routing nf =
+                test::route_with("flatfly", cube.fabric, {"adaptive=negative-first"});
+            cube_loops += !check::check_forwarding_sets(cube.fabric, fold_set_vl(nf, 1, 0))
+                               .deadlock.loops.empty();
+        }
+    CHECK(cube_loops > 0);
+    // The Twisted routings' third VL onto VL 0 or onto VL 1 (the twists'): a row a, b, c, d
+    // of the twist's dimension
+    // without its diagonals a-c and b-d detours a -> b -> c, b -> c -> d, c -> d -> a and
+    // d -> a -> b, whose hops wait on each other in a ring. Every dimension gets such a row,
+    // so the twist's has one whichever the mapping makes last; 4 hosts per switch, so that
+    // packets end their twist-dimension hop from every coordinate (the twist goes to d mod K).
+    const Fabric full = gen::hyperx({{4, 4, 4}, {}, 4, 0});
+    const Fabric f =
+        test::without(full,
+                      {cable(full, "sw-0.0.0", "sw-2.0.0"), cable(full, "sw-1.0.0", "sw-3.0.0"),
+                       cable(full, "sw-0.0.0", "sw-0.2.0"), cable(full, "sw-0.1.0", "sw-0.3.0"),
+                       cable(full, "sw-0.0.0", "sw-0.0.2"), cable(full, "sw-0.0.1", "sw-0.0.3")},
+                      {});
+    for (const char* name : {"twisted-dor", "twisted-ador"}) {
+        INFO(name);
+        const Routing r = test::route_with("flatfly", f, {std::string("adaptive=") + name});
+        sound(f, r, 7, 3);
+        CHECK_FALSE(check::check_forwarding_sets(f, fold_set_vl(r, 2, 0)).deadlock.loops.empty());
+        CHECK_FALSE(check::check_forwarding_sets(f, fold_set_vl(r, 2, 1)).deadlock.loops.empty());
+    }
+}
