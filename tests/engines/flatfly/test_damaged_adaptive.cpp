@@ -3,8 +3,9 @@
 // and 10 % of the cables failed (the degraded study's `--fail-links F --seed S
 // --keep-connected`), under every choice a selection function may make every packet reaches
 // its destination within the routing's hop budget, and the extended channel dependency graph
-// is acyclic on the VLs the header promises (the forwarding-sets check); where a row has no
-// detour left, the routing declines naming distance_based.
+// is acyclic on the VLs the header promises (the forwarding-sets check), and folding the VLs
+// the damaged rules add closes credit loops; where a row has no detour left, the routing
+// declines naming distance_based.
 #include "../../fabric/damaged.hpp"
 #include "../direct_checks.hpp"
 #include "check/forwarding_sets.hpp"
