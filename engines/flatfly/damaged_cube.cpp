@@ -128,6 +128,8 @@ std::shared_ptr<const RoutingFunction> damaged_cube_sets(const Fabric& f,
         for (const auto& in : g.around(x)) nbr[x].push_back(in.peer);
         std::sort(nbr[x].begin(), nbr[x].end());
         nbr[x].erase(std::unique(nbr[x].begin(), nbr[x].end()), nbr[x].end());
+        if (nbr[x].size() > 32) // one neighbour per dimension: candidate masks are 32 bits
+            throw RoutingError("adaptive hypercube routing: more than 32 dimensions");
     }
     // The VLs: 1 + the most turns a packet from a host (state (x, 0, first phase)) needs.
     unsigned vls = 1;
