@@ -142,10 +142,11 @@ class Network {
                        std::uint8_t sl) const {
         return r_.sl2vl.vl(node, nports, in, out, sl, V_);
     }
-    // Buffer index -> slot and VL, and SL mod VLs: with one VL (the common case) no division,
-    // which costs more than the rest of a credit or link-free event.
-    std::uint32_t slot_of(std::uint32_t b) const { return V_ == 1 ? b : b / V_; }
-    std::uint32_t vl_of(std::uint32_t b) const { return V_ == 1 ? 0 : b % V_; }
+    // Buffer index -> slot and VL, and SL mod VLs: a shift and a mask where the VLs are a
+    // power of two (1, 2, 4 or 8: nearly every run), not a division, which costs more than the
+    // rest of a link-free event.
+    std::uint32_t slot_of(std::uint32_t b) const { return vshift_ < 32 ? b >> vshift_ : b / V_; }
+    std::uint32_t vl_of(std::uint32_t b) const { return vshift_ < 32 ? b & (V_ - 1) : b % V_; }
     std::uint8_t sl_vl(std::uint8_t sl) const { return V_ == 1 ? 0 : Sl2Vl::default_vl(sl, V_); }
 
     std::uint32_t alloc() {
@@ -358,7 +359,18 @@ class Network {
     const Routing& r_;
     const SimConfig& cfg_;
     const FlatLft& flat_;
-    const RoutingFunction* rf_ = nullptr;     // forwarding sets, or null for the static LFT path
+    const RoutingFunction* rf_ = nullptr; // forwarding sets, or null for the static LFT path
+    // Per switch slot x arrival VL: RoutingFunction::entry_index of DLID 0 there (kNoEntry
+    // when the key has no table), so that a hop's entry index is an add and a compare, not
+    // entry_index's three dependent reads of three tables.
+    std::vector<std::uint32_t> rf_base_;
+    std::uint32_t rf_entry_index(PortId d, std::uint32_t vl, Lid dlid) const {
+        const std::uint32_t base = rf_base_[d * V_ + vl];
+        if (base == RoutingFunction::kNoEntry || dlid > rf_->max_lid())
+            return RoutingFunction::kNoEntry;
+        const std::uint64_t i = std::uint64_t(base) + dlid; // as entry_index: kNoEntry past 32 bits
+        return i < RoutingFunction::kNoEntry ? std::uint32_t(i) : RoutingFunction::kNoEntry;
+    }
     std::unique_ptr<RoutingFunction> own_rf_; // the LFT as one-candidate sets (VC-router mode)
     // VC-router mode: per output slot x VC whether a packet holds it, and where the round
     // robin over free VCs starts.
@@ -392,6 +404,7 @@ class Network {
     // No SL2VL tables at all: SL mod VLs everywhere, without a lookup.
     const bool sl_mod_vls_;
     const std::uint32_t V_;
+    const unsigned vshift_ = std::has_single_bit(V_) ? unsigned(std::countr_zero(V_)) : 32;
     DestinationPattern pattern_;
     VlArbConfig vlarb_; // cfg_.vlarb, or every VL weight 1 in the low table when both are empty
 
@@ -823,6 +836,11 @@ void Network::setup() {
         rebind_rr_.assign(f_.num_nodes(), 0);
         selection_rng_ = gen::Rng(cfg_.seed ^ 0x73656c6563742121ull); // "select!!"
         vl2vl_setup();
+        rf_base_.assign(P * V_, RoutingFunction::kNoEntry);
+        for (PortId s = 0; s < P; ++s)
+            if (sl_[s].sw)
+                for (std::uint32_t v = 0; v < V_; ++v)
+                    rf_base_[s * V_ + v] = rf_->entry_index(sl_[s].node, v, sl_[s].pnum, 0);
     }
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
@@ -1198,8 +1216,11 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     if (sw && p.tail > now_ + ser) start = p.tail - ser; // the tail cannot leave before it came
     const Time lo = std::max(start, win_lo_), hi = std::min(start + ser, win_hi_);
     if (hi > lo) {
-        busy_ps_[o] += hi - lo;
-        if (V_ > 1) vl_busy_ps_[o * V_ + ovl] += hi - lo; // with one VL: busy_ps_, at the end
+        // One line written per hop: with VLs a port's busy time is its VLs' sum, at the end.
+        if (V_ > 1)
+            vl_busy_ps_[o * V_ + ovl] += hi - lo;
+        else
+            busy_ps_[o] += hi - lo;
     }
     if (series_step_) series_add(o, start, start + ser);
     p.vl = ovl;
@@ -1216,8 +1237,8 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     if (sl_[d].sw) {
         // With a routing function: the index of the packet's candidate-set entry (the VL it
         // arrives on is ovl).
-        const std::uint32_t cell = rf_ ? rf_->entry_index(sl_[d].node, ovl, sl_[d].pnum, p.dlid)
-                                       : flat_.cell(sl_[d].node, p.dlid);
+        const std::uint32_t cell =
+            rf_ ? rf_entry_index(d, ovl, p.dlid) : flat_.cell(sl_[d].node, p.dlid);
         if (early_ && cfg_.select_at == SimConfig::SelectAt::Sent) choose_when_sent(h, d, cell);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
@@ -2411,6 +2432,9 @@ SimResult Network::run(const ProgressFn& progress) {
 
     res.vl_util_mean.assign(V_, 0);
     std::size_t nlinks = 0;
+    if (V_ > 1)
+        for (PortId s = 0; s < sl_.size(); ++s)
+            for (std::uint32_t v = 0; v < V_; ++v) busy_ps_[s] += vl_busy_ps_[s * V_ + v];
     for (PortId s = 0; s < sl_.size(); ++s) {
         if (sl_[s].peer == kNoPort) continue;
         LinkUse u;
