@@ -1,6 +1,7 @@
 // Paper 003 §3.5's Dragonfly routings (engines/dragonfly/adaptive_routings.hpp).
 #include "engines/dragonfly/adaptive_routings.hpp"
 
+#include "engines/direct/dead_ends.hpp"
 #include "engines/direct/neighbor_ports.hpp"
 #include "fabric/display_name.hpp"
 #include "mapping/link_classes.hpp"
@@ -46,8 +47,10 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     if (shape.family != mapping::Family::Dragonfly)
         throw RoutingError("adaptive Dragonfly routing: the fabric is not a Dragonfly (" +
                            mapping::why_not_wanted(shape) + ")");
-    if (!shape.missing_switches.empty() || !shape.missing_links.empty() ||
-        shape.missing_global_links > 0)
+    // Missing cables are routed round by the same rules over the cables present, pruned of
+    // dead ends (see the header); missing switches decline.
+    bool damaged = !shape.missing_links.empty() || shape.missing_global_links > 0;
+    if (!shape.missing_switches.empty())
         throw RoutingError(fmt::format(
             "adaptive Dragonfly routing needs a complete Dragonfly ({} switches, {} local and "
             "{} global links are missing); use distance_based for damaged fabrics",
@@ -58,27 +61,20 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     for (std::uint32_t v = 0; v < n; ++v) members[std::size_t(shape.group[v])].push_back(v);
     const auto group = [&](std::uint32_t v) { return std::size_t(shape.group[v]); };
 
-    // gate[a * groups + b]: the switch of group a cabled to group b; every pair must be joined
-    // and every group complete (the mapping's counts say so; this is what the tables rely on).
+    // gate[a * groups + b]: the switch of group a cabled to group b (kNone: not joined).
     std::vector<std::uint32_t> gate(groups * groups, kNone);
     for (const auto& l : g.links)
         if (group(l.a) != group(l.b)) {
             gate[group(l.a) * groups + group(l.b)] = l.a;
             gate[group(l.b) * groups + group(l.a)] = l.b;
         }
+    // A pair of groups not joined or a group not complete is damage too, whatever the
+    // mapping's counts say.
     for (std::size_t a = 0; a < groups; ++a)
-        for (std::size_t b = 0; b < groups; ++b)
-            if (a != b && gate[a * groups + b] == kNone)
-                throw RoutingError(fmt::format("adaptive Dragonfly routing: groups {} and {} are "
-                                               "not joined; use distance_based",
-                                               a, b));
+        for (std::size_t b = 0; b < groups; ++b) damaged |= a != b && gate[a * groups + b] == kNone;
     for (const auto& m : members)
         for (std::uint32_t u : m)
-            for (std::uint32_t w : m)
-                if (u != w && !ports.linked(u, w))
-                    throw RoutingError("adaptive Dragonfly routing: " + display_name(f, g.node[u]) +
-                                       " and " + display_name(f, g.node[w]) +
-                                       " share a group but no cable; use distance_based");
+            for (std::uint32_t w : m) damaged |= u != w && !ports.linked(u, w);
 
     // Each switch port's class, and each switch's global ports with the group they lead to.
     std::vector<std::vector<std::uint8_t>> port_class(n);
@@ -117,7 +113,16 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
         const NodeId sw = g.node[x];
         const std::size_t gx = group(x);
         const auto add_local = [&](std::uint32_t y, std::uint8_t prio) {
+            if (y == kNone) return; // a damaged fabric's missing gateway
             for (PortNum p : ports.to(x, y)) cands.push_back({p, prio});
+        };
+        // Damaged: where the minimal local hop's cable is missing, the hop S, I or D would
+        // take instead (where the letter is not there to offer it), to the switches of the
+        // group cabled to its target (see the header).
+        const auto detour_to = [&](std::uint32_t to) {
+            if (!damaged || !cands.empty() || to == kNone) return;
+            for (std::uint32_t y : members[gx])
+                if (y != x && y != to && ports.linked(y, to)) add_local(y, 1);
         };
         std::fill(to_group.begin(), to_group.end(), RoutingFunction::kNoSet);
         for (std::uint32_t t = 0; t < n; ++t) {
@@ -141,6 +146,7 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                 if (gx == gt) {
                     // Destination group: VL 1 or 3 just arrived by a global hop (D offered).
                     add_local(t, 0);
+                    if (((v == 1 || v == 3) && !letters.d) || v == kFresh) detour_to(t);
                     if (letters.d && (v == 1 || v == 3))
                         for (std::uint32_t y : members[gx])
                             if (y != x && y != t) add_local(y, 1);
@@ -151,6 +157,7 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                             if (h == gt) cands.push_back({p, 0});
                     } else {
                         add_local(gw, 0);
+                        if ((v == kFresh && !letters.s) || (v == 1 && !letters.i)) detour_to(gw);
                     }
                     // S: fresh from the host; from the gateway only with G (see the header).
                     if (letters.s && v == kFresh && (x != gw || letters.g))
@@ -215,6 +222,7 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
         tab.assign(Sl2Vl::size(np), kSl2VlDropAll);
         for (PortNum p = 1; p <= np; ++p) tab[Sl2Vl::index(np, 0, p)] = fresh;
     }
+    if (damaged) return direct::prune_dead_ends(f, lids, *rf, kVls, "adaptive Dragonfly routing");
     return rf;
 }
 

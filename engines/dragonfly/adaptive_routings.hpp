@@ -72,11 +72,25 @@
 // VL 1 leads to VL 2 or 3, one on VL 3 to VL 4. So the extended channel dependency graph is
 // acyclic (`ibrt check --tables` confirms it).
 //
-// The routings need a complete Dragonfly: complete groups and one global link between every
-// two groups (paper 003's reference omits one global port per group and still joins every
-// pair). On a degraded one they decline; Distance Based routing (engines/direct/
-// distance_based.hpp) is the adaptive choice there. The dragonfly engine adds them with
-// `adaptive=static|s|d|sd|g|gs|gi|gd|gsi|gid|gsd|gsid`.
+// The routings are defined on a complete Dragonfly: complete groups and one global link between
+// every two groups (paper 003's reference omits one global port per group and still joins
+// every pair). On a damaged one (past the paper: cables missing, no switch) the same rules
+// apply to the cables present: a missing gateway or local cable drops the candidate that
+// needed it. Where that was the minimal local hop (fresh in the source group, or within one
+// group; just arrived in an intermediate or the destination group), the hop S, I or D would
+// take there is offered whatever the letters, to each switch of the group cabled to the
+// hop's target (priority 1): the VL2VL tables already carry a second local hop in each group.
+// That can still leave a packet where nothing is offered (a group with no global cable to the
+// destination's, for a routing without G), so candidates leading to such dead ends are then
+// removed until none is left (engines/direct/dead_ends.hpp); the routing declines, naming a
+// source and DLID, only when a host's own switch is left without a candidate, i.e. where the
+// letters cannot get round the damage (Static, S, D and SD lose every pair of groups whose
+// global cable is missing; G gets round it through an intermediate group).
+// Deadlock freedom needs nothing new: the rank argument above is a property of the VL2VL
+// tables alone (every (in class, out class, VL) entry they map climbs the rank, and the rest
+// drop), so it holds for any candidates, and the rank also bounds every path (one rank up per
+// hop: at most 8 switch hops), so with no dead end left every packet is delivered. The dragonfly
+// engine adds the routings with `adaptive=static|s|d|sd|g|gs|gi|gd|gsi|gid|gsd|gsid`.
 #pragma once
 
 #include "engines/engine.hpp"
@@ -102,7 +116,8 @@ inline constexpr EngineParam kAdaptiveParam{
     EngineParam::Kind::Choice,
     "none",
     "also produce forwarding sets of a Dragonfly routing of paper 003 §3.5 for `ibrt sim` "
-    "(6 VLs; complete Dragonflies only): static, or the letters of the extra hops allowed, "
+    "(6 VLs; on damaged Dragonflies, missing cables but no switch): static, or the letters of the "
+    "extra hops allowed, "
     "g (global, to an intermediate group), s, i, d (local, in the source, intermediate, "
     "destination group): s, d, sd, g, gs, gi, gd, gsi, gid, gsd, gsid",
     0,
@@ -113,7 +128,8 @@ inline constexpr EngineParam kAdaptiveParam{
 // anything not in kAdaptiveChoices.
 std::optional<AdaptiveLetters> parse_adaptive(std::string_view choice);
 
-// Throws RoutingError when the fabric is not a complete Dragonfly.
+// Throws RoutingError when the fabric is not a Dragonfly, misses switches, or misses cables
+// its letters cannot get round.
 std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids& lids,
                                                      AdaptiveLetters letters);
 

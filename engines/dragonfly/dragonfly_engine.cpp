@@ -5,7 +5,8 @@
 //
 // With `adaptive=static|s|d|...|gsid` the engine also produces §3.5's Static routing and its
 // G/S/I/D family as forwarding sets of the extended switch, for `ibrt sim` and `ibrt check
-// --tables` (adaptive_routings.hpp; complete Dragonflies only). The LFTs below are unchanged.
+// --tables` (adaptive_routings.hpp; damaged ones: missing cables, not switches). The LFTs below are
+// unchanged.
 //
 // Deadlock freedom within the IBA (§3.5: VLs from the input port's class). Channels are
 // ordered local (source group) < global < local (destination group): a packet entering from a

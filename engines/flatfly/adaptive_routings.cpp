@@ -2,6 +2,9 @@
 #include "engines/flatfly/adaptive_routings.hpp"
 
 #include "engines/direct/neighbor_ports.hpp"
+#include "engines/flatfly/damaged_cube.hpp"
+#include "engines/flatfly/row_detours.hpp"
+#include "fabric/display_name.hpp"
 #include "mapping/link_classes.hpp"
 #include "mapping/map_fabric.hpp"
 
@@ -32,6 +35,14 @@ std::vector<std::vector<int>> mixed_orders(int n) {
     return out;
 }
 
+// The routings that route round missing cables (see the header).
+bool takes_missing_links(AdaptiveRouting kind) {
+    using enum AdaptiveRouting;
+    return kind == Ador || kind == MixedAdor || kind == MixedDor || kind == TwistedDor ||
+           kind == TwistedAdor || kind == NegativeFirst || kind == AboNegativeFirst ||
+           kind == AboPositiveLast;
+}
+
 } // namespace
 
 AdaptiveRouting adaptive_routing(std::string_view name) {
@@ -49,7 +60,10 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
         throw RoutingError("adaptive FlatFly routing: the fabric is not a FlatFly, HyperX or "
                            "hypercube (" +
                            mapping::why_not_wanted(shape) + ")");
-    if (!shape.missing_switches.empty() || !shape.missing_links.empty())
+    // Missing cables (not switches) are routed round by the rules of row_detours.hpp and
+    // damaged_cube.hpp for the routings that have one; the others decline.
+    const bool damaged = !shape.missing_links.empty();
+    if (!shape.missing_switches.empty() || (damaged && !takes_missing_links(kind)))
         throw RoutingError(fmt::format(
             "adaptive FlatFly routing needs a complete FlatFly ({} switches and {} links are "
             "missing); use distance_based for damaged fabrics",
@@ -64,6 +78,7 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
             if (d.k != 2)
                 throw RoutingError("negative-first routings are for hypercubes (every "
                                    "dimension of two switches)");
+    if (cube_routing && damaged) return damaged_cube_sets(f, g, shape, lids, kind);
     using enum AdaptiveRouting;
     const bool ador =
         kind == Ador || kind == MixedAdor || kind == TwistedAdor || kind == TwistedMixedAdor;
@@ -73,7 +88,10 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                        kind == TwistedMixedAdor;
     const std::vector<std::vector<int>> orders =
         mixed ? mixed_orders(nd) : std::vector<std::vector<int>>{mixed_orders(nd)[0]};
-    const unsigned per_order = ador || twisted ? 2 : 1; // VLs per order
+    // Detours within a row (damaged FlatFly): the second hop goes on ADOR's second VL, in the
+    // twist's dimension on a third one (see the header).
+    const bool detours = damaged && !cube_routing;
+    const unsigned per_order = twisted && detours ? 3 : ador || twisted || detours ? 2 : 1;
     const unsigned vls = unsigned(orders.size()) * per_order;
 
     // The dimension each switch port runs in (-1: a host or nothing), and per switch and
@@ -101,6 +119,13 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     };
     for (std::uint32_t s = 0; s < n; ++s) at[index(shape.coord[s])] = s;
 
+    // Whether x's cable to its row's switch at coordinate `to` in dimension d is there (always
+    // on a complete FlatFly); where the twist's is not, the packet goes on untwisted.
+    const auto twist_cabled = [&](std::uint32_t x, int d, int to) {
+        std::vector<int> w = shape.coord[x];
+        w[std::size_t(d)] = to;
+        return ports.linked(x, at[index(w)]);
+    };
     const std::vector<direct::LidTarget> target = direct::lid_targets(f, g, lids);
     const Lid max_lid = lids.max_lid();
     // The destination host's index within its switch (its rank among the host ports).
@@ -120,7 +145,7 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     rf->reserve_tables(n * vls * (std::size_t(nd) + 2));
     std::vector<Candidate> cands;
     std::vector<int> c;
-    std::vector<std::uint32_t> table;
+    std::vector<std::uint32_t> table, via;
     std::vector<std::uint32_t> by_kind(std::size_t(nd) + 2); // per input port kind: its table
     for (std::uint32_t x = 0; x < n; ++x) {
         const NodeId sw = g.node[x];
@@ -164,7 +189,8 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                             }
                     } else if (const int twist_to =
                                    int(host_rank[l] % unsigned(shape.dims[twist_dim].k));
-                               twisted && from_host && shape.coord[x][twist_dim] != twist_to) {
+                               twisted && from_host && shape.coord[x][twist_dim] != twist_to &&
+                               twist_cabled(x, twist_dim, twist_to)) {
                         c = shape.coord[x];
                         c[twist_dim] = twist_to;
                         for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, 0});
@@ -176,17 +202,40 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                                 break;
                             }
                         c = shape.coord[x];
-                        const auto add = [&](int coordinate, std::uint8_t prio) {
+                        const auto in_row = [&](int coordinate) {
                             c[d] = coordinate;
-                            for (PortNum p : ports.to(x, at[index(c)])) cands.push_back({p, prio});
+                            return at[index(c)];
                         };
-                        add(shape.coord[t.sw][d], 0);
-                        // Twisted ADOR: the twist was the extra hop of its dimension.
-                        if (ador && in_dim != d && !(twisted && d == twist_dim))
-                            for (int z = 0; z < shape.dims[d].k; ++z)
-                                if (z != shape.coord[x][d] && z != shape.coord[t.sw][d]) add(z, 1);
+                        const auto add = [&](std::uint32_t to, std::uint8_t prio) {
+                            for (PortNum p : ports.to(x, to)) cands.push_back({p, prio});
+                        };
+                        add(in_row(shape.coord[t.sw][d]), 0);
+                        // Twisted ADOR: the twist was the extra hop of its dimension. On a
+                        // damaged fabric the extra hop goes only where the straight hop after
+                        // it is cabled, and DOR takes it only where the direct cable is
+                        // missing (row_detours.hpp).
+                        // A dimension's first hop; on a damaged fabric also the twist's
+                        // correction, which may need a detour too (see the header).
+                        const bool start = in_dim != d || (twisted && detours && d == twist_dim);
+                        if ((ador && start && !(twisted && d == twist_dim)) ||
+                            (detours && start && cands.empty())) {
+                            row_detours(
+                                shape.dims[d].k, shape.coord[x][d], shape.coord[t.sw][d], in_row,
+                                [&](std::uint32_t a, std::uint32_t b) {
+                                    return !damaged || ports.linked(a, b);
+                                },
+                                via);
+                            for (std::uint32_t z : via) add(z, 1);
+                        }
+                        if (cands.empty() && start)
+                            throw RoutingError(fmt::format(
+                                "adaptive FlatFly routing: no route from {} toward "
+                                "{} in dimension {}: its cable and every detour through its row "
+                                "are missing; use distance_based for damaged fabrics",
+                                display_name(f, sw), display_name(f, g.node[t.sw]), d + 1));
                     }
-                    table[l] = rf->intern(cands);
+                    // Empty only on a damaged fabric, for a state no packet reaches.
+                    table[l] = cands.empty() ? RoutingFunction::kNoSet : rf->intern(cands);
                 }
                 kind_table = rf->intern_table(table);
                 rf->set_table(sw, v, in, kind_table);
@@ -215,8 +264,19 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                                       port_dim[x][out] != twist_dim;
                     const bool twist =
                         twisted && port_dim[x][in] < 0 && port_dim[x][out] == twist_dim;
-                    t[v] = std::uint8_t(
-                        port_dim[x][out] < 0 ? v : base + ((ador && same) || twist ? 1 : 0));
+                    // Damaged, in the twist's dimension from that dimension: the hop correcting
+                    // the twist (in on base + 1) goes on base + 0 as before, a detour's second
+                    // hop (in on base + 0) on base + 2.
+                    if (twisted && detours && port_dim[x][in] >= 0 &&
+                        port_dim[x][in] == twist_dim && port_dim[x][out] == twist_dim) {
+                        t[v] = v == base + 2 ? kSl2VlDropAll[0]
+                                             : std::uint8_t(v == base ? base + 2 : base);
+                        continue;
+                    }
+                    t[v] =
+                        std::uint8_t(port_dim[x][out] < 0
+                                         ? v
+                                         : base + (((ador || detours) && same) || twist ? 1 : 0));
                 }
                 tab[Sl2Vl::index(np, in, out)] = t;
             }
@@ -227,6 +287,9 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
         tab.assign(Sl2Vl::size(np), kSl2VlDropAll);
         Sl2VlTable t = kSl2VlDropAll;
         for (unsigned sl = 0; sl < orders.size(); ++sl) t[sl] = std::uint8_t(sl * per_order);
+        // Damaged: the static engine's path SLs (other orders, detour layers) may be what the
+        // source sets; one order then starts on its VL 0 whatever the SL.
+        if (damaged && !mixed) t.fill(0);
         for (PortNum p = 1; p <= np; ++p) tab[Sl2Vl::index(np, 0, p)] = t;
     }
     if (mixed) {

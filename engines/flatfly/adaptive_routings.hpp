@@ -47,9 +47,34 @@
 //     dimensions and dimension 1 first. All candidates are minimal (priority 0) and on VL 0;
 //     whether a variant is deadlock-free on one VL is for `ibrt check --tables` to say (the
 //     turn-model argument covers Negative First).
-// Every candidate goes over any of the parallel cables to the chosen switch. The routings
-// assume a complete FlatFly (the paper's setting); on a damaged one they decline and Distance
-// Based routing (engines/direct/distance_based.hpp) is the adaptive choice.
+// Every candidate goes over any of the parallel cables to the chosen switch.
+// Damaged fabrics (past the paper, whose fabrics are complete; missing cables, not switches):
+//   - ADOR, Mixed ADOR: the same candidates over the cables present, and an extra hop to z
+//     only where z is cabled on to the dimension's target t (row_detours.hpp). Where the
+//     cable x-t is missing the extra hop is then the only way, and it exists unless every
+//     switch of the row misses a cable to x or t. Every path is a path of the complete
+//     routing, on the same VLs, so the (dimension, VL) order above still holds.
+//   - Mixed DOR: where the cable x-t is missing, the detours x -> z -> t through every such z
+//     (priority 1), the second hop on a second VL per order, 2 SL + 1 (so 8 VLs), as in Mixed
+//     ADOR: its paths are Mixed ADOR paths, and so deadlock-free by the same order. Tables stay
+//     per VL only: z is cabled to t, so at z the direct hop is what DOR takes anyway.
+//   - Twisted DOR, Twisted ADOR: the twist only where its cable is there (else the packet goes
+//     on untwisted, from VL 0, as one whose switch is at the twist's coordinate already); the
+//     other dimensions as Mixed DOR and ADOR above, their detours' second hops on VL 1; in the
+//     twist's dimension, where the last hop's cable is missing, a detour whose second hop goes
+//     on a third VL, 2 (VL2VL: a hop in that dimension from that dimension goes from VL 1 to 0
+//     as before, the twist's correction, and from VL 0 to 2, a detour's second hop). Every path
+//     then climbs (last, 1) < (1, 0) < (1, 1) < ... < (last, 0) < (last, 2): a detour's second
+//     hop in the last dimension cannot share VL 1 with the twists (which lead on to the first
+//     dimension) nor VL 0 with its first hops (the detours of a row would wait on each other).
+//     Twisted Mixed would need 3 VLs per order, 12: it declines.
+//   - Negative First, ABO Negative First, ABO Positive Last: damaged_cube.hpp (non-minimal
+//     hops, and one VL up per turn back to the first phase).
+//   Mixed DOR on a hypercube has no row to detour in: it declines at a missing cable.
+//   Hop budgets: as on the complete fabric, but Mixed DOR 2N, Twisted DOR and ADOR 2N + 1.
+//   Where a row has no detour left the routing declines naming the switches, as do the
+//   Twisted Mixed routings and every routing on a fabric missing a switch; Distance Based
+//   routing (engines/direct/distance_based.hpp) is the adaptive choice there.
 // The flatfly engine adds them with `adaptive=` (kAdaptiveChoices). Hop budgets: DOR N, ADOR
 // 2N, Twisted DOR N + 1, Twisted ADOR 2N (the twist, two hops in N - 1 dimensions, one in the
 // last); Mixed as its base routing.
@@ -93,8 +118,8 @@ inline constexpr EngineParam kAdaptiveParam{
     "none",
     "also produce forwarding sets of an adaptive routing of paper 003 §3.3 for `ibrt sim`: "
     "ador, mixed-dor, mixed-ador, twisted-dor, twisted-ador, twisted-mixed-dor or "
-    "twisted-mixed-ador (complete FlatFlies only); on hypercubes also negative-first, "
-    "abo-negative-first, abo-positive-last (§3.4)",
+    "twisted-mixed-ador (the Twisted Mixed ones on complete FlatFlies only); on hypercubes also "
+    "negative-first, abo-negative-first, abo-positive-last (§3.4)",
     0,
     0,
     kAdaptiveChoices};
@@ -102,7 +127,8 @@ inline constexpr EngineParam kAdaptiveParam{
 // The routing `adaptive=name` selects (name one of kAdaptiveChoices but "none").
 AdaptiveRouting adaptive_routing(std::string_view name);
 
-// Throws RoutingError when the fabric is not a complete FlatFly, HyperX or hypercube.
+// Throws RoutingError when the fabric is not a FlatFly, HyperX or hypercube, or is damaged
+// beyond what the routing gets round (see above).
 std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids& lids,
                                                      AdaptiveRouting kind);
 

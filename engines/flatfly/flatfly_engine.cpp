@@ -50,6 +50,7 @@
 #include "engines/direct/neighbor_ports.hpp"
 #include "engines/engine.hpp"
 #include "engines/flatfly/adaptive_routings.hpp"
+#include "engines/flatfly/row_detours.hpp"
 #include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
 #include "mapping/map_fabric.hpp"
@@ -145,12 +146,7 @@ std::vector<std::uint32_t> dor_next(const mapping::Shape& s, const Grid& grid,
                 next[std::size_t(x) * n + y] = t;
                 continue;
             }
-            via.clear();
-            for (int w = 0; w < grid.k[d]; ++w) {
-                if (w == cx[d] || w == cy[d]) continue;
-                const std::uint32_t z = in_row(w);
-                if (z != kNone && linked(x, z) && linked(z, t)) via.push_back(z);
-            }
+            flatfly::row_detours(grid.k[d], cx[d], cy[d], in_row, linked, via);
             if (!via.empty()) {
                 next[std::size_t(x) * n + y] = via[y % via.size()];
                 ++detours;

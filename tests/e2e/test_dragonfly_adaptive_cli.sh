@@ -2,8 +2,9 @@
 # Paper 003 §3.5's Dragonfly routings from the command line (engines/dragonfly/
 # adaptive_routings.hpp): for each `adaptive=` choice, `ibrt route` writes forwarding sets that
 # `ibrt check --tables` passes (every choice delivers, no livelock, no credit loop) with the
-# routing's longest path, and a short `ibrt sim` at overload delivers with no deadlock; a
-# damaged Dragonfly is declined (exit 2) naming distance_based.
+# routing's longest path, and a short `ibrt sim` at overload delivers with no deadlock; on a
+# damaged Dragonfly GSID still passes the check and Static declines (exit 2) naming
+# distance_based.
 set -euo pipefail
 : "${IBRT:?}"
 T=$(mktemp -d)
@@ -35,13 +36,24 @@ assert p["delivered"] > 0 and p["dropped"] == 0 and p["misdelivered"] == 0, p
 PY
 done
 
+# A damaged Dragonfly (two global cables and two local ones lost): GSID gets round it (check
+# --tables passes), Static cannot (a pair of groups lost its global cable) and declines with
+# exit 2 naming distance_based (docs/engines/direct.md, "Damaged fabrics").
 "$IBRT" gen dragonfly --balanced 2 --omit-one-global --fail-links 0.05 --seed 3 \
     -o "$T/bad.net" >/dev/null 2>&1
+"$IBRT" route --engine dragonfly --engine-opt adaptive=gsid --fabric "$T/bad.net" --out "$T/bad-gsid" \
+    --no-load >/dev/null 2>"$T/e" || fail "a damaged Dragonfly, gsid: $(cat "$T/e")"
+"$IBRT" check --fabric "$T/bad.net" --lfts "$T/bad-gsid/opensm-lfts.dump" \
+    --guid2lid "$T/bad-gsid/guid2lid" --sl2vl "$T/bad-gsid/opensm-sl2vl.dump" \
+    --path-sl "$T/bad-gsid/path-sl" --tables "$T/bad-gsid/forwarding-sets" >"$T/c-bad.txt" 2>&1 ||
+    fail "check --tables, a damaged Dragonfly, gsid: $(grep FAIL "$T/c-bad.txt")"
+grep -q "PASS forwarding sets: .* 0 stuck, 0 misrouted, 0 livelocks, .*no credit loop" "$T/c-bad.txt" ||
+    fail "a damaged Dragonfly, gsid: $(grep -i 'forwarding sets' "$T/c-bad.txt")"
 set +e
-"$IBRT" route --engine dragonfly --engine-opt adaptive=gsid --fabric "$T/bad.net" --out "$T/bad" \
+"$IBRT" route --engine dragonfly --engine-opt adaptive=static --fabric "$T/bad.net" --out "$T/bad" \
     >/dev/null 2>"$T/e"
 rc=$?
 set -e
-[[ $rc == 2 ]] || fail "a damaged Dragonfly: exit $rc"
+[[ $rc == 2 ]] || fail "a damaged Dragonfly, static: exit $rc"
 grep -q "use distance_based" "$T/e" || fail "$(cat "$T/e")"
 echo "PASS test_dragonfly_adaptive_cli"

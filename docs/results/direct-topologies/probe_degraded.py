@@ -9,7 +9,7 @@ extended channel dependency graph, longest path within the routing's hop budget)
 overloaded `ibrt sim` (offered load 1.0, uniform and complement) end `ok`, with no deadlock.
 
     python3 docs/results/direct-topologies/probe_degraded.py [--topo T ...] [--fail 0.05 0.1]
-            [--seeds 1 2 3] [--out DIR] > probe.tsv
+            [--seeds 1 2 3] [--labels L ...] [--out DIR] > probe.tsv
 
 IBRT (default: build/ibrt of this tree) is the binary. The hop budget of Distance Based +E
 (and Deflection +E) is the degraded fabric's switch-graph diameter plus E (§3.7: VL = D + E
@@ -157,6 +157,7 @@ def main():
     ap.add_argument("--topo", nargs="*", default=list(specs.ROUTINGS))
     ap.add_argument("--fail", nargs="*", type=float, default=[0.05, 0.10])
     ap.add_argument("--seeds", nargs="*", type=int, default=[1, 2, 3])
+    ap.add_argument("--labels", nargs="*", help="only the routings with these labels (specs.ROUTINGS)")
     ap.add_argument("--out", help="keep the fabrics here (default: a temporary directory)")
     a = ap.parse_args()
     wd = a.out or tempfile.mkdtemp(prefix="probe-degraded.")
@@ -176,6 +177,8 @@ def main():
                 diam = diameter_of(fabric)
                 vls = specs.vls_needed(rows, diam)
                 for label, routing, meta in rows:
+                    if a.labels and label not in a.labels:
+                        continue
                     routing = dict(routing)
                     if vls > 8:
                         routing["data-vls"] = 15

@@ -142,9 +142,13 @@ CHECK_PATTERNS = {"sfxff-1": ["uniform", "bitrev", "transpose"],
 
 # Beyond the paper (issue 15): the reduced fabrics with 5 % and 10 % of their switch-to-switch
 # cables failed (`ibrt gen ... --fail-links F --seed S --keep-connected`), beside the intact
-# one, on the routings that route a damaged fabric. The adaptive families of §3.3-§3.5 (Mixed/
-# Twisted/A-DOR, the turn models, G/S/I/D) are defined on complete fabrics and their engines
-# decline a damaged one (exit 2, naming distance_based); the torus engine declines when a cut
+# one, on the routings that route a damaged fabric. The adaptive families of §3.3-§3.5 are
+# defined on complete fabrics; ADOR, Mixed DOR, Mixed ADOR, Twisted DOR and ADOR, the three
+# turn models and the Dragonfly's letters have rules for missing cables (docs/engines/
+# direct.md, "Damaged fabrics"), the Twisted Mixed routings decline (exit 2, naming
+# distance_based), and GS and GSID
+# decline the two 10 % Dragonfly seeds the mapping reads as missing a switch; the torus engine
+# declines when a cut
 # ring leaves no later dimension to detour through, which every seed tried does at 5 %
 # (probe_degraded.py checks every routing, each seed, with `ibrt check --tables` and an
 # overloaded `ibrt sim`). Each fabric's spec runs intact and damaged at one VL count, the one
@@ -154,10 +158,11 @@ DEGRADED_FAILS = [0.05, 0.10]
 DEGRADED_SEEDS = [1, 2, 3]
 DEGRADED_DIAMETER = {"flatfly": 4, "hypercube": 6, "dragonfly": 5, "sfxff-1": 4, "sfxff-2": 4}
 DEGRADED_ROWS = {
-    "flatfly": {"DOR", "Distance Based", "Distance Based +1", "Distance Based +2", "Deflection +2"},
-    "hypercube": {"DOR"},
+    "flatfly": {"DOR", "Distance Based", "Distance Based +1", "Distance Based +2", "Deflection +2",
+                "ADOR", "Mixed DOR", "Mixed ADOR", "Twisted DOR", "Twisted ADOR"},
+    "hypercube": {"DOR", "Negative First", "ABO Negative First", "ABO Positive Last"},
     "dragonfly": {"Static", "Distance Based", "Distance Based +1", "Distance Based +2",
-                  "Deflection +2"},
+                  "Deflection +2", "GS", "GSID"},
     "sfxff-1": {"Static minimal (ibrt slimfly)", "Distance Based", "Distance Based +1"},
     "sfxff-2": {"Static minimal (ibrt slimfly)", "Distance Based", "Distance Based +1"},
 }

@@ -2,8 +2,7 @@
 // on balanced Dragonflies mapped from relabelled cabling, every choice of every routing
 // delivers every pair within the family's hop budget (at most 8), each kind of extra hop is
 // taken only under the letter that allows it (and is taken under it), the extended channel
-// dependency graph is acyclic on 6 VLs, Static's sets are the engine's LFT routing, and a
-// damaged Dragonfly is declined.
+// dependency graph is acyclic on 6 VLs, and Static's sets are the engine's LFT routing.
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
 #include "check/forwarding_sets.hpp"
@@ -245,15 +244,8 @@ TEST_CASE("dragonfly adaptive: non-minimal candidates at priority 1, and only wh
     }
 }
 
-TEST_CASE("dragonfly adaptive: a damaged Dragonfly is declined, Distance Based named",
-          "[dragonfly]") {
-    // Ports of (4, 2, 2): 1-2 CAs, 3-5 local, 6-7 global.
-    const Fabric local = test::without(make_dragonfly(4, 2, 2), {"sw-g0-0[3]"}, {});
-    const Fabric global = test::without(make_dragonfly(4, 2, 2), {"sw-g0-0[6]"}, {});
-    for (const Fabric* f : {&local, &global}) {
-        CHECK_NOTHROW(test::route_with("dragonfly", *f)); // Static LFTs still route it
-        CHECK_THROWS_WITH(route(*f, "gsid"), Catch::Contains("use distance_based"));
-    }
+TEST_CASE("dragonfly adaptive: a bad choice or combination is declined", "[dragonfly]") {
+    // Damaged Dragonflies: test_damaged_adaptive.cpp.
     CHECK_THROWS_WITH(route(make_dragonfly(4, 2, 2), "gx"), Catch::Contains("adaptive"));
     CHECK_THROWS_WITH(
         test::route_with("dragonfly", make_dragonfly(4, 2, 2), {"adaptive=gs", "distance_based=1"}),
