@@ -125,7 +125,8 @@ class Network {
     Network(const Fabric& f, const Routing& r, const SimConfig& cfg, const FlatLft& flat)
         : f_(f), r_(r), cfg_(cfg), flat_(flat), rf_(r.forwarding_sets.get()),
           vc_router_(cfg.vc_router), cc_(cfg.cc.on), sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
-          pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed) {
+          pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed,
+                   host_order(f, cfg.traffic.host_order, cfg.seed)) {
         setup();
     }
 

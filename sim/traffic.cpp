@@ -71,9 +71,27 @@ std::string_view to_string(Injection i) {
     return i == Injection::Bernoulli ? "bernoulli" : "constant";
 }
 
-DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n, std::uint64_t seed)
+DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n, std::uint64_t seed,
+                                       std::vector<std::uint32_t> order)
     : spec_(spec), n_(n) {
     if (n == 0) throw std::invalid_argument("no end nodes to send traffic");
+    if (!order.empty()) {
+        std::vector<std::uint32_t> rank(n, n);
+        if (order.size() != n)
+            throw std::invalid_argument("host order of " + std::to_string(order.size()) +
+                                        " hosts for " + std::to_string(n) + " end nodes");
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (order[i] >= n || rank[order[i]] != n)
+                throw std::invalid_argument("host order is not a permutation");
+            rank[order[i]] = i;
+        }
+        bool identity = true;
+        for (std::uint32_t i = 0; i < n && identity; ++i) identity = order[i] == i;
+        if (!identity) {
+            order_ = std::move(order);
+            rank_ = std::move(rank);
+        }
+    }
     while ((1u << bits_) < n) ++bits_;
     const bool pow2 = (1u << bits_) == n;
     const Pattern p = spec.pattern;
@@ -147,6 +165,13 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
     // The permutations `ibrt check --pattern` also uses (fabric/permutations.hpp).
     if (p == Pattern::Rotation) fixed_ = shift_permutation(n, spec.shift.value_or(n / 2));
     if (p == Pattern::RandomPermutation) fixed_ = random_permutation(n, seed);
+    // The host order, the one mapping of every pattern's hosts to CAs: CA order[s] sends to
+    // CA order[fixed(s)].
+    if (!order_.empty()) {
+        std::vector<std::uint32_t> by_ca(n);
+        for (std::uint32_t s = 0; s < n; ++s) by_ca[order_[s]] = order_[fixed_[s]];
+        fixed_ = std::move(by_ca);
+    }
 }
 
 std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng, std::uint64_t counter,
@@ -168,6 +193,7 @@ std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng, std::ui
     }
     case Pattern::AllToAll:
         if (n_ < 2) return src;
+        if (!order_.empty()) return order_[(rank_[src] + 1 + counter % (n_ - 1)) % n_];
         return std::uint32_t((src + 1 + counter % (n_ - 1)) % n_);
     case Pattern::Pairs: {
         const std::uint32_t b = pair_begin_[src], k = pair_begin_[src + 1] - b;

@@ -1,6 +1,8 @@
 // Synthetic traffic: destination patterns and injection processes.
 //
-// Patterns map a source CA index s in 0..N-1 (Fabric::cas() order) to a destination:
+// Patterns map a source host s in 0..N-1 to a destination host; host s is the end node
+// order[s] of Fabric::cas() (sim/host_order.hpp: natural, the default, is the identity), and
+// DestinationPattern applies that order to every pattern below, in one place:
 //   uniform      a uniformly random other CA;
 //   hotspot      with probability `hot_fraction` the hot CA, else uniform (paper 000 §5.2's
 //                "10 % centric": 10 of 100 packets go to one particular node); optionally
@@ -24,6 +26,8 @@
 //                the pairs to `hot_node` send only inside it (idle slots outside): the classic
 //                hot spot with victims appears and goes within one run.
 // A source whose destination is itself sends nothing. The bit patterns need N a power of two.
+// uniform is the same under every order; hotspot's hot node and the pairs are CA indices
+// (Fabric::cas() order) whatever the order.
 //
 // Injection: `constant` generates a message every message_time / load, `bernoulli` one with
 // probability `load` per message time (geometric gaps), where message_time is the message's
@@ -31,6 +35,7 @@
 #pragma once
 
 #include "fabric/generators/rng.hpp"
+#include "sim/host_order.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -73,7 +78,8 @@ struct TrafficSpec {
     // outside it the traffic is uniform (paper 002 Fig. 10: a hot spot appears and goes).
     // pairs: the pairs to hot_node send only in that window (idle slots outside it).
     std::uint64_t hot_start_ps = 0, hot_end_ps = ~std::uint64_t(0);
-    std::optional<std::uint32_t> shift; // rotation; default N/2
+    std::optional<std::uint32_t> shift;        // rotation; default N/2
+    HostOrder host_order = HostOrder::Natural; // which end node host i is (sim/host_order.hpp)
     // pairs: (source, destination) CA indices, in the order a source cycles through them.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
 };
@@ -85,10 +91,13 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> read_pairs(std::string_view
                                                                 const std::string& source);
 
 // Destination chooser for N sources. Throws std::invalid_argument when the pattern cannot be
-// applied to N (bit patterns on a non-power of two, hot node out of range).
+// applied to N (bit patterns on a non-power of two, hot node out of range) or `order` is not
+// a permutation of 0..N-1. `order` is host_order() of spec.host_order (order[i]: the CA index
+// of host i); empty means the identity. Sources and destinations of next() are CA indices.
 class DestinationPattern {
   public:
-    DestinationPattern(const TrafficSpec& spec, std::uint32_t n, std::uint64_t seed);
+    DestinationPattern(const TrafficSpec& spec, std::uint32_t n, std::uint64_t seed,
+                       std::vector<std::uint32_t> order = {});
     // The destination of the next message of `src`, or src itself when it sends nothing.
     // `rng` is the source's own generator; `counter` its message count (alltoall); `t_ps` when
     // the message is due (hotspot's window).
@@ -100,6 +109,8 @@ class DestinationPattern {
     std::uint32_t n_ = 0;
     int bits_ = 0;
     std::vector<std::uint32_t> fixed_; // precomputed destinations of the permutation patterns
+    // alltoall under a host order other than the identity: order_[host], rank_[CA] (its host).
+    std::vector<std::uint32_t> order_, rank_;
     // pairs: source s's destinations are pair_dst_[pair_begin_[s] .. pair_begin_[s + 1]).
     std::vector<std::uint32_t> pair_begin_, pair_dst_;
 };

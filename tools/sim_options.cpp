@@ -98,6 +98,13 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
     sub.add_option("--shift", o.shift, "rotation: destination = source + shift (default N/2)")
         ->check(whole_in(1, kMax<std::int32_t>))
         ->group(t);
+    sub.add_option("--host-order", o.host_order,
+                   "Which end node a pattern's host index names: natural (Fabric order: by "
+                   "switch, the host's port last), port-major (the host's index on its switch "
+                   "first, then the switch) or random (a bijection from --seed); uniform, "
+                   "hotspot and pairs do not depend on it")
+        ->default_val("natural")
+        ->group(t);
     sub.add_option("--pairs-file", o.pairs_file,
                    "pairs: the flows, one 'SOURCE DESTINATION' pair of CA indices per line; a "
                    "source cycles through its pairs (a pair (s, s) is an idle slot)")
@@ -405,6 +412,12 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
             throw InputError("--hot-end-us", 0, "the hot spot must end after it starts");
     }
     if (a.shift >= 0) c.traffic.shift = std::uint32_t(a.shift);
+    const auto order = sim::parse_host_order(a.host_order);
+    if (!order)
+        throw InputError("--host-order", 0,
+                         fmt::format("unknown host order '{}' (known: {})", a.host_order,
+                                     sim::host_order_names()));
+    c.traffic.host_order = *order;
     c.packet_bytes = a.packet_bytes;
     c.message_bytes = a.message_bytes;
     if (a.dlid == "auto")
@@ -569,6 +582,9 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
     if (ran.forwarding_sets && c.select_at != sim::SimConfig::SelectAt::Head)
         j["select_at"] = c.select_at == sim::SimConfig::SelectAt::Entry ? "entry" : "sent";
+    // Only when not the default, so that the default's output is what it was before the option.
+    if (c.traffic.host_order != sim::HostOrder::Natural)
+        j["host_order"] = sim::to_string(c.traffic.host_order);
     if (c.traffic.pattern == sim::Pattern::Pairs) j["pairs"] = c.traffic.pairs.size();
     const bool windowed = c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0);
     // The hot window of the hotspot pattern, or of the pairs to the hot node.

@@ -27,8 +27,9 @@ struct SimOptions {
     std::string selection = "mc";
     double hot_fraction = 0.1;
     std::uint32_t hot_node = 0;
-    int shift = -1;         // rotation; -1 = N/2
-    std::string pairs_file; // pairs: SOURCE DESTINATION per line (sim::read_pairs)
+    int shift = -1;                     // rotation; -1 = N/2
+    std::string host_order = "natural"; // sim/host_order.hpp
+    std::string pairs_file;             // pairs: SOURCE DESTINATION per line (sim::read_pairs)
     std::uint32_t packet_bytes = 256, message_bytes = 0;
     // Model.
     std::uint32_t buffer_bytes = 1024, output_buffer_bytes = 0, source_queue = 256;

@@ -431,3 +431,22 @@ TEST_CASE("cc: the merge has a column per option, the counters and the flow summ
     CHECK(svg.find("cct=") == std::string::npos); // the same CCT everywhere CC runs
     for (const auto& d : {d1, d2}) fs::remove_all(d);
 }
+
+TEST_CASE("host-order passes from a spec's sim block to the run's traffic") {
+    const char* spec = R"({
+  "fabrics": [{"gen": "dragonfly --a 4 --h 2 --p 2 --omit-one-global"}],
+  "routings": ["dragonfly"],
+  "patterns": ["transpose"],
+  "sim": {"host-order": ["natural", "port-major", "random"], "measure-us": 2},
+  "loads": [0.1]
+})";
+    const SweepSpec s = parse_sweep_spec(spec, "h.json");
+    REQUIRE(s.points.size() == 3);
+    const sim::HostOrder want[] = {sim::HostOrder::Natural, sim::HostOrder::PortMajor,
+                                   sim::HostOrder::Random};
+    for (std::size_t i = 0; i < 3; ++i)
+        CHECK(make_sim_config(sweep_sim_options(s.points[i].json)).traffic.host_order == want[i]);
+    std::string bad = spec;
+    bad.replace(bad.find("\"random\""), 8, "\"bogus\"");
+    CHECK(error_line(bad) == 5); // the "sim" line
+}
