@@ -356,6 +356,13 @@ class Network {
             if (cc_) cc_prefetch_ring(x.a);
         }
     }
+    // Port p of node m (first: its port 0's slot) has a cable: one word per switch
+    // (cabled_) instead of one slot per candidate, the slots' lines read only for the
+    // candidates the selection compares.
+    bool cabled(NodeId m, PortId first, PortNum p) const {
+        return !cabled_.empty() ? (cabled_[m] >> (p - 1) & 1u) != 0
+                                : sl_[first + p].peer != kNoPort;
+    }
     void on_deliver(std::uint32_t h, PortId d);
     [[gnu::noinline]] void on_deliver_cc(std::uint32_t h, PortId d);
     void drop(std::uint32_t h, PortId at);
@@ -512,6 +519,7 @@ class Network {
     std::vector<std::uint8_t> vlx_;        // [vlx_begin_[n] + in * (ports + 1) + out]
     std::vector<Sl2VlTable> vlx_pool_;
     std::vector<std::uint32_t> unbound_, routed_, rebind_rr_;
+    std::vector<std::uint64_t> cabled_; // per node, bit p - 1: port p has a cable (see cabled)
     gen::Rng selection_rng_{0};
     std::vector<CandidateView> views_, class_views_;
     std::vector<std::uint8_t> cand_vls_;
@@ -831,6 +839,12 @@ void Network::setup() {
         selection_rng_ = gen::Rng(cfg_.seed ^ 0x73656c6563742121ull); // "select!!"
         vl2vl_setup();
         source_tables_setup();
+        cabled_.assign(f_.num_nodes(), 0);
+        for (NodeId n = 0; n < f_.num_nodes() && !cabled_.empty(); ++n) {
+            if (f_.node(n).num_ports > 64) cabled_.clear(); // read the slots
+            for (PortNum q = 1; q <= f_.node(n).num_ports && !cabled_.empty(); ++q)
+                if (sl_[f_.port_id(n, q)].peer != kNoPort) cabled_[n] |= 1ull << (q - 1);
+        }
     }
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
@@ -1308,7 +1322,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) 
     // drops the packet here, as an LFT entry to nowhere does.
     bool any = false;
     for (const Candidate& c : cands)
-        if (c.port != 0 && c.port <= in.nports && sl_[first + c.port].peer != kNoPort &&
+        if (c.port != 0 && c.port <= in.nports && cabled(m, first, c.port) &&
             (vc_router_ || candidate_vl(m, in.nports, inp, c.port, p) < V_)) {
             any = true;
             break;
@@ -1407,7 +1421,7 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
     int best = 256;
     for (std::size_t j = 0; j < cands.size(); ++j) {
         const PortNum outp = cands[j].port;
-        if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
+        if (outp == 0 || outp > in.nports || !cabled(in.node, first, outp)) continue;
         // VC-router mode: any free VC of the output takes the packet.
         const std::uint8_t ovl =
             vc_router_ ? 0 : candidate_vl_by(in.node, in.nports, in.pnum, outp, vl_or_sl);
