@@ -268,8 +268,8 @@ class Network {
     }
     // The same from what the tables read, the packet's VL (VL2VL by input VL: the VL of the
     // buffer it waits in) or its SL, so that a head can be judged without reading the packet.
-    std::uint8_t candidate_vl_by(NodeId m, PortNum nports, PortNum inp, PortNum outp,
-                                 std::uint8_t vl_or_sl) const {
+    [[gnu::always_inline]] std::uint8_t candidate_vl_by(NodeId m, PortNum nports, PortNum inp,
+                                                        PortNum outp, std::uint8_t vl_or_sl) const {
         if (!vlx_begin_.empty())
             return vlx_pool_[vlx_[vlx_begin_[m] + std::size_t(inp) * (nports + 1u) + outp]]
                             [vl_or_sl & 15];
@@ -1428,6 +1428,9 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
         ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
+        // A candidate of a worse class than one that can take the packet is never chosen
+        // (choose reads the best class alone): its room, a cache line, is not read.
+        if (cands[j].priority > best) continue;
         views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need))
                                     : room(first + outp, ovl) >= need;
         if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
