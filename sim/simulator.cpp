@@ -207,6 +207,21 @@ class Network {
     }
 
     void generate(std::uint32_t ca, std::uint32_t dst);
+    // With forwarding sets every message read two tables scattered over the fabric (its
+    // source's SL row, 33 MB on 16,384 hosts, and the CA's VL2VL entry): the rows the CAs use,
+    // copied (src_sl_rows_, row src_sl_row_[ca] of src_sl_width_ DLIDs), so that the event
+    // loop can fetch the SL ahead (prefetch_for), and per CA one byte naming its VL table
+    // among the few distinct ones. Empty without forwarding sets (the static path reads r_),
+    // src_vlt_ also with more than 256 distinct tables.
+    void source_tables_setup();
+    std::vector<std::uint8_t> src_sl_rows_;
+    std::vector<std::uint32_t> src_sl_row_;
+    std::uint32_t src_sl_width_ = 0;
+    const std::uint8_t* src_sl(std::uint32_t ca) const {
+        return src_sl_rows_.data() + std::size_t(src_sl_row_[ca]) * src_sl_width_;
+    }
+    std::vector<std::uint8_t> src_vlt_;
+    std::vector<Sl2VlTable> src_vl_pool_;
     // The destination is drawn when the message is scheduled, not when it is made, so that the
     // loop can prefetch its path selection entry (a 2 MB table on FT(16,3)). The source's
     // random stream is drawn in the same order as before (gap, destination, [SL, DLID], gap,
@@ -234,7 +249,7 @@ class Network {
     // The head of an input buffer of port `inp` is now bound for output `out`: count it there
     // and let the output arbitrate.
     void head_bound(PortId out, PortNum inp, std::uint32_t ovl, std::uint32_t need) {
-        if (rf_) claimed_[out * V_ + ovl] += std::int32_t(need);
+        if (rf_) claim(out, ovl, std::int32_t(need));
         ++sl_[out].waiting;
         if (use_req_) sl_[out].req |= 1ull << (inp - 1);
         arbitrate(out);
@@ -263,8 +278,8 @@ class Network {
     }
     // The same from what the tables read, the packet's VL (VL2VL by input VL: the VL of the
     // buffer it waits in) or its SL, so that a head can be judged without reading the packet.
-    std::uint8_t candidate_vl_by(NodeId m, PortNum nports, PortNum inp, PortNum outp,
-                                 std::uint8_t vl_or_sl) const {
+    [[gnu::always_inline]] std::uint8_t candidate_vl_by(NodeId m, PortNum nports, PortNum inp,
+                                                        PortNum outp, std::uint8_t vl_or_sl) const {
         if (!vlx_begin_.empty())
             return vlx_pool_[vlx_[vlx_begin_[m] + std::size_t(inp) * (nports + 1u) + outp]]
                             [vl_or_sl & 15];
@@ -280,8 +295,27 @@ class Network {
     // to (o, v) will take (the extended switch's "can take the packet": an output whose
     // credits are all spoken for by waiting packets cannot, though none has left yet).
     std::int32_t room(PortId o, std::uint32_t v) const {
-        return (obuf_ && sl_[o].sw ? ocredits_[o * V_ + v] : credits_[o * V_ + v]) -
-               claimed_[o * V_ + v];
+        return ov_[o * V_ + v].avail - ov_[o * V_ + v].claimed;
+    }
+    // Credits and claims change only through these three, so that with forwarding sets the
+    // selection's copies (ov_, room_all_) stay equal to what they sum.
+    void add_credits(PortId o, std::uint32_t v, std::int32_t d) {
+        credits_[o * V_ + v] += d;
+        if (rf_) {
+            if (!(obuf_ && sl_[o].sw)) ov_[o * V_ + v].avail += d;
+            room_all_[o] += d;
+        }
+    }
+    void add_ocredits(PortId o, std::uint32_t v, std::int32_t d) { // a switch's output buffer
+        ocredits_[o * V_ + v] += d;
+        if (rf_) {
+            ov_[o * V_ + v].avail += d;
+            room_all_[o] += d;
+        }
+    }
+    void claim(PortId o, std::uint32_t v, std::int32_t d) { // with forwarding sets only
+        ov_[o * V_ + v].claimed += d;
+        room_all_[o] -= d;
     }
     // Most of an event's time went to waiting for the one cache line of a table or a packet
     // it needs (the path selection table alone is 2 MB on FT(16,3)). The event queue knows the
@@ -305,6 +339,10 @@ class Network {
         } else if (x.type == kGen) {
             if (dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty())
                 prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
+            // The source's SL for the base LID (the source_sls row; what a path selection or
+            // a random LID picks is not known yet).
+            if (!src_sl_row_.empty() && dlid_ == DlidPolicy::Base && ca_base_[x.b] < src_sl_width_)
+                prefetch(src_sl(x.a) + ca_base_[x.b]);
             // The message's flow lookup (its first SL's cell; a CA that has used none inserts).
             if (cc_ && cc_sls_[x.a] != 0)
                 flow_of_.prefetch(flow_key(x.a, x.b, std::uint8_t(std::countr_zero(cc_sls_[x.a]))));
@@ -325,8 +363,16 @@ class Network {
             prefetch(&sl_[x.a]);
             if (V_ > 1) prefetch(&arb_[x.a]);
             prefetch(&credits_[x.a * V_ + x.b]);
+            if (rf_) prefetch(&ov_[x.a * V_ + x.b]);
             if (cc_) cc_prefetch_ring(x.a);
         }
+    }
+    // Port p of node m (first: its port 0's slot) has a cable: one word per switch
+    // (cabled_) instead of one slot per candidate, the slots' lines read only for the
+    // candidates the selection compares.
+    bool cabled(NodeId m, PortId first, PortNum p) const {
+        return !cabled_.empty() ? (cabled_[m] >> (p - 1) & 1u) != 0
+                                : sl_[first + p].peer != kNoPort;
     }
     void on_deliver(std::uint32_t h, PortId d);
     [[gnu::noinline]] void on_deliver_cc(std::uint32_t h, PortId d);
@@ -477,7 +523,16 @@ class Network {
     // SimConfig::select_at Entry or Sent: per packet, the candidate chosen before the head.
     const bool early_ = rf_ && cfg_.select_at != SimConfig::SelectAt::Head;
     std::vector<std::uint32_t> early_pick_;
-    std::vector<std::int32_t> claimed_; // per output slot x VL: credits of the heads bound to it
+    // Per output slot x VL, what room() reads, in one cache line: the credits the packet
+    // needs (the output buffer's with output buffers, else downstream: a copy of ocredits_
+    // or credits_) and those of the heads bound to it (claimed). Per slot, the link's credits
+    // not yet claimed summed over its VLs, what the load-based selections compare
+    // (CandidateView::room_all): one word per candidate instead of three arrays x VLs.
+    struct OutVl {
+        std::int32_t avail = 0, claimed = 0;
+    };
+    std::vector<OutVl> ov_;
+    std::vector<std::int32_t> room_all_;
     // Per input buffer, 0 while its head is not waiting unbound, else bit p - 1 set for each
     // port p among the head's candidates (all bits: see bind_head). Room grows only where a
     // credit or a freed output buffer or VC calls rebind, so a head none of whose candidates
@@ -496,6 +551,7 @@ class Network {
     std::vector<std::uint8_t> vlx_;        // [vlx_begin_[n] + in * (ports + 1) + out]
     std::vector<Sl2VlTable> vlx_pool_;
     std::vector<std::uint32_t> unbound_, routed_, rebind_rr_;
+    std::vector<std::uint64_t> cabled_; // per node, bit p - 1: port p has a cable (see cabled)
     gen::Rng selection_rng_{0};
     std::vector<CandidateView> views_, class_views_;
     std::vector<std::uint8_t> cand_vls_;
@@ -831,7 +887,14 @@ void Network::setup() {
                                         "fabric's");
         unbound_ports_.assign(bufs_.size(), 0);
         unbound_vls_.assign(sl_.size(), 0);
-        claimed_.assign(bufs_.size(), 0);
+        ov_.assign(bufs_.size(), OutVl{});
+        room_all_.assign(sl_.size(), 0);
+        for (PortId o = 0; o < sl_.size(); ++o)
+            for (std::uint32_t v = 0; v < V_; ++v) {
+                const std::size_t i = std::size_t(o) * V_ + v;
+                ov_[i].avail = obuf_ && sl_[o].sw ? ocredits_[i] : credits_[i];
+                room_all_[o] += credits_[i] - (obuf_ ? ocap_ - ocredits_[i] : 0);
+            }
         unbound_.assign(f_.num_nodes(), 0);
         routed_.assign(f_.num_nodes(), 0);
         rebind_rr_.assign(f_.num_nodes(), 0);
@@ -842,6 +905,13 @@ void Network::setup() {
             if (sl_[s].sw)
                 for (std::uint32_t v = 0; v < V_; ++v)
                     rf_base_[s * V_ + v] = rf_->entry_index(sl_[s].node, v, sl_[s].pnum, 0);
+        source_tables_setup();
+        cabled_.assign(f_.num_nodes(), 0);
+        for (NodeId n = 0; n < f_.num_nodes() && !cabled_.empty(); ++n) {
+            if (f_.node(n).num_ports > 64) cabled_.clear(); // read the slots
+            for (PortNum q = 1; q <= f_.node(n).num_ports && !cabled_.empty(); ++q)
+                if (sl_[f_.port_id(n, q)].peer != kNoPort) cabled_[n] |= 1ull << (q - 1);
+        }
     }
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
@@ -921,7 +991,6 @@ void Network::schedule_next_gen(std::uint32_t ca) {
 
 void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
-    const NodeId n = ca_node_[ca];
     const PortNum port = sl_[ca_out_[ca]].pnum;
     const PortId src_buf = ca_out_[ca] - port; // slot 0: the source queue
     // A full source queue refuses the whole message (unless empty: any message fits an empty
@@ -973,9 +1042,9 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
             p.dlid = drb_->pick(ca, dst, p.dlid, now_, rank);
             p.cc = std::uint8_t(rank << kDrbRankShift);
         }
-        p.sl = cfg_.sl == SlPolicy::Spread       ? sl
-               : rf_ && !rf_->source_sls.empty() ? rf_->source_sls.sl(ca_out_[ca], p.dlid)
-                                                 : r_.path_sl(ca_out_[ca], p.dlid);
+        p.sl = cfg_.sl == SlPolicy::Spread ? sl
+               : !src_sl_row_.empty()      ? (p.dlid < src_sl_width_ ? src_sl(ca)[p.dlid] : 0)
+                                           : r_.path_sl(ca_out_[ca], p.dlid);
         p.measured = in_window(now_);
         ++generated_;
         if (p.measured) {
@@ -984,11 +1053,8 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         }
         // The source's VL: the forwarding sets' table for this CA when they give one ("(Source,
         // Destination) -> (DLID, VL)"), else its SL2VL.
-        const PortNum np = sl_[ca_out_[ca]].nports;
-        const Sl2VlTable* own = rf_ ? rf_->vl2vl.find(n, np, 0, port) : nullptr;
-        const std::uint8_t vl = own           ? (*own)[p.sl & 15]
-                                : sl_mod_vls_ ? sl_vl(p.sl)
-                                              : vl_at(n, np, 0, port, p.sl);
+        const std::uint8_t vl =
+            !src_vlt_.empty() ? src_vl_pool_[src_vlt_[ca]][p.sl & 15] : source_vl(ca, p.sl);
         if (vl >= V_) {
             drop(h, kNoPort);
             continue;
@@ -1160,9 +1226,9 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
         if (rf_) {
             // The packet's claim on its output becomes the credits it takes; the packet behind,
             // bound already (one candidate), claims its own.
-            claimed_[o * V_ + p.out_vl] -= std::int32_t(p.credits);
+            claim(o, p.out_vl, -std::int32_t(p.credits));
             if (bufs_[b].out != kNoPort)
-                claimed_[bufs_[b].out * V_ + bufs_[b].ovl] += std::int32_t(bufs_[b].need);
+                claim(bufs_[b].out, bufs_[b].ovl, std::int32_t(bufs_[b].need));
         }
         if (use_req_) {
             const std::uint64_t bit = 1ull << (sl_[in].pnum - 1);
@@ -1179,7 +1245,7 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
         // buffer; the input buffer is free when the tail has crossed.
         const Time ser = Time(p.size) * sl_[o].ppb;
         const Time start = p.tail > now_ + ser ? p.tail - ser : now_;
-        ocredits_[o * V_ + ovl] -= std::int32_t(p.credits);
+        add_ocredits(o, ovl, -std::int32_t(p.credits));
         sl_[o].xbar_busy = 1;
         p.tail = start + ser;
         p.out_vl = ovl;
@@ -1208,7 +1274,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     const bool sw = sl_[o].sw;
     const std::uint32_t c = p.credits;
     const bool becn = becn_lanes_ && (p.cc & kCcBecn);
-    credits_[o * V_ + ovl] -= std::int32_t(c);
+    add_credits(o, ovl, -std::int32_t(c));
     if (vc_router_ && cfg_.vc_release == SimConfig::VcRelease::Drained) vc_held_[o * V_ + ovl] = 1;
     sl_[o].busy = 1;
     if (cc_ && sw) cc_switch_out(o, ovl, p);
@@ -1329,7 +1395,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) 
     // drops the packet here, as an LFT entry to nowhere does.
     bool any = false;
     for (const Candidate& c : cands)
-        if (c.port != 0 && c.port <= in.nports && sl_[first + c.port].peer != kNoPort &&
+        if (c.port != 0 && c.port <= in.nports && cabled(m, first, c.port) &&
             (vc_router_ || candidate_vl(m, in.nports, inp, c.port, p) < V_)) {
             any = true;
             break;
@@ -1428,13 +1494,16 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
     int best = 256;
     for (std::size_t j = 0; j < cands.size(); ++j) {
         const PortNum outp = cands[j].port;
-        if (outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort) continue;
+        if (outp == 0 || outp > in.nports || !cabled(in.node, first, outp)) continue;
         // VC-router mode: any free VC of the output takes the packet.
         const std::uint8_t ovl =
             vc_router_ ? 0 : candidate_vl_by(in.node, in.nports, in.pnum, outp, vl_or_sl);
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
         ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
+        // A candidate of a worse class than one that can take the packet is never chosen
+        // (choose reads the best class alone): its room, a cache line, is not read.
+        if (cands[j].priority > best) continue;
         views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need))
                                     : room(first + outp, ovl) >= need;
         if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
@@ -1462,11 +1531,11 @@ std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const C
             // waits in the output buffer for them. BookSim's anca reads the downstream
             // buffer's occupancy alone (GetUsedCredit), blind to packets routed to the output
             // and still waiting for it.
-            for (std::uint32_t x = 0; x < V_; ++x)
-                v.room_all += anca ? credits_[o * V_ + x]
-                                   : credits_[o * V_ + x] -
-                                         (obuf_ ? ocap_ - ocredits_[o * V_ + x] : 0) -
-                                         claimed_[o * V_ + x];
+            if (anca) {
+                for (std::uint32_t x = 0; x < V_; ++x) v.room_all += credits_[o * V_ + x];
+            } else {
+                v.room_all = room_all_[o];
+            }
             if (cfg_.selection == Selection::LeastLoaded) // another cache line per candidate
                 v.queued = sl_[o].waiting + sl_[o].busy;
         }
@@ -1521,6 +1590,39 @@ void Network::vl2vl_setup() {
                 }
                 vlx_.push_back(last);
             }
+    }
+}
+
+void Network::source_tables_setup() {
+    if (const PathSlTable& t = rf_->source_sls; !t.empty()) {
+        // The table answers SL 0 from its row's end on: so does generate.
+        src_sl_width_ = std::uint32_t(r_.lids.max_lid()) + 1;
+        src_sl_row_.resize(N_);
+        std::map<std::uint32_t, std::uint32_t> copied; // the table's row -> ours
+        for (std::uint32_t ca = 0; ca < N_; ++ca) {
+            const auto [it, added] =
+                copied.try_emplace(t.row_of(ca_out_[ca]), std::uint32_t(copied.size()));
+            if (added)
+                for (std::uint32_t dlid = 0; dlid < src_sl_width_; ++dlid)
+                    src_sl_rows_.push_back(t.sl(ca_out_[ca], Lid(dlid)));
+            src_sl_row_[ca] = it->second;
+        }
+    }
+    std::map<Sl2VlTable, std::uint8_t> pool;
+    src_vlt_.resize(N_);
+    for (std::uint32_t ca = 0; ca < N_; ++ca) {
+        Sl2VlTable t{};
+        for (std::uint8_t k = 0; k < 16; ++k) t[k] = source_vl(ca, k);
+        const auto [it, added] = pool.try_emplace(t, std::uint8_t(src_vl_pool_.size()));
+        if (added) {
+            if (src_vl_pool_.size() == 256) { // too many to name in a byte: read the tables
+                src_vlt_.clear();
+                src_vl_pool_.clear();
+                return;
+            }
+            src_vl_pool_.push_back(t);
+        }
+        src_vlt_[ca] = it->second;
     }
 }
 
@@ -2216,7 +2318,7 @@ void Network::handle(const Event& e) {
         break;
     }
     case kCredit:
-        credits_[e.a * V_ + e.b] += std::int32_t(e.c);
+        add_credits(e.a, e.b, std::int32_t(e.c));
         if (vc_router_) vc_held_[e.a * V_ + e.b] = 0; // the holder's tail left downstream
         if (obuf_ && sl_[e.a].sw) {
             link_arbitrate(e.a);
@@ -2237,7 +2339,7 @@ void Network::handle(const Event& e) {
     }
     case kLinkFree:
         sl_[e.a].busy = 0;
-        ocredits_[e.a * V_ + e.b] += std::int32_t(e.c);
+        add_ocredits(e.a, e.b, std::int32_t(e.c));
         arbitrate(e.a); // room in the output buffer for the crossbar
         link_arbitrate(e.a);
         if (rf_ && unbound_[sl_[e.a].node]) rebind(e.a);
