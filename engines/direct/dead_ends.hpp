@@ -10,9 +10,8 @@
 // keeps whatever deadlock freedom its VL rules give.
 //
 // States are (switch, input port, input VL) per destination LID of a CA, reached from every CA
-// port
-// on the VL its VL2VL (CA table, input 0) gives the source's SL (the routing's source_sls,
-// else 0). A set shared by several input ports (tables not keyed by input port) loses a
+// port on the VL its VL2VL (CA table, input 0) gives the source's SL (the routing's
+// source_sls, else 0). A set shared by several input ports (tables not keyed by input port) loses a
 // candidate when it is a dead end from any of them that packets reach.
 #pragma once
 
