@@ -53,7 +53,7 @@ AdaptiveRouting adaptive_routing(std::string_view name) {
 }
 
 std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids& lids,
-                                                     AdaptiveRouting kind) {
+                                                     AdaptiveRouting kind, bool twist_in_n) {
     const mapping::SwitchLinks g = mapping::switch_links(f);
     const mapping::Shape shape = mapping::map_fabric(f, g, mapping::link_classes(g));
     if (shape.family != mapping::Family::FlatFly && shape.family != mapping::Family::Hypercube)
@@ -93,6 +93,10 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
     const bool detours = damaged && !cube_routing;
     const unsigned per_order = twisted && detours ? 3 : ador || twisted || detours ? 2 : 1;
     const unsigned vls = unsigned(orders.size()) * per_order;
+    // The twist's dimension (kTwistParam): the one the order corrects last, or dimension n.
+    const auto twist_dim_of = [&](const std::vector<int>& order) {
+        return twist_in_n ? nd - 1 : order.back();
+    };
 
     // The dimension each switch port runs in (-1: a host or nothing), and per switch and
     // dimension the ports to each coordinate.
@@ -152,7 +156,7 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
         const PortNum np = f.node(sw).num_ports;
         for (unsigned v = 0; v < vls; ++v) {
             const std::vector<int>& order = orders[v / per_order];
-            const int twist_dim = order.back(); // the dimension the order corrects last
+            const int twist_dim = twist_dim_of(order);
             // The table depends on the input port only through its kind (port 0, a host,
             // or the dimension), so each kind's is computed once: 36-port switches have 6.
             std::fill(by_kind.begin(), by_kind.end(), RoutingFunction::kNoTable);
@@ -259,7 +263,7 @@ std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids
                 Sl2VlTable t = kSl2VlDropAll;
                 for (unsigned v = 0; v < vls; ++v) {
                     const unsigned base = v / per_order * per_order;
-                    const int twist_dim = twisted ? orders[v / per_order].back() : -1;
+                    const int twist_dim = twisted ? twist_dim_of(orders[v / per_order]) : -1;
                     const bool same = port_dim[x][in] >= 0 && port_dim[x][in] == port_dim[x][out] &&
                                       port_dim[x][out] != twist_dim;
                     const bool twist =

@@ -39,7 +39,8 @@
 //     last, so that the intermediate switches differ; twisting in an order's first dimension
 //     would be undone by the next hop and spread nothing. d mod 4 picks the order and d mod K
 //     the twist coordinate, so with K = 8 and 8 hosts an order's packets go to 2 twist
-//     coordinates (the paper's rules, kept as written).
+//     coordinates (the paper's rules, kept as written). `twist=n` (kTwistParam, below) twists
+//     in dimension n for every order instead.
 //   - Hypercubes (§3.4, every dimension of two switches; a "negative" dimension is one where the
 //     current switch has coordinate 1 and the destination 0): Negative First routes adaptively
 //     among all negative dimensions, then among all others; ABO Negative First takes the
@@ -127,9 +128,27 @@ inline constexpr EngineParam kAdaptiveParam{
 // The routing `adaptive=name` selects (name one of kAdaptiveChoices but "none").
 AdaptiveRouting adaptive_routing(std::string_view name);
 
+// Where the Twisted Mixed routings twist. §3.3 gives the twist as (x_1, ..., d mod K_n), always
+// dimension n, and says only that Twisted Mixed "combines" Twisted and Mixed; `order` (the
+// default) reads that as each order's own last dimension, `n` takes the formula as written.
+// Either is deadlock-free by the same argument: the twist's (dimension, odd VL) channels carry
+// only packets fresh from a host, and no extra hop is offered in the twist's dimension. The
+// Twisted (one order) routings twist in dimension n either way.
+inline constexpr std::string_view kTwistChoices[] = {"order", "n"};
+inline constexpr EngineParam kTwistParam{
+    "twist",
+    EngineParam::Kind::Choice,
+    "order",
+    "with adaptive=twisted-mixed-dor or twisted-mixed-ador, the dimension of the twist: order "
+    "(the last dimension of the packet's dimension order) or n (dimension n for every order, "
+    "paper 003 §3.3's formula as written)",
+    0,
+    0,
+    kTwistChoices};
+
 // Throws RoutingError when the fabric is not a FlatFly, HyperX or hypercube, or is damaged
 // beyond what the routing gets round (see above).
 std::shared_ptr<const RoutingFunction> adaptive_sets(const Fabric& f, const Lids& lids,
-                                                     AdaptiveRouting kind);
+                                                     AdaptiveRouting kind, bool twist_in_n = false);
 
 } // namespace ibrt::flatfly

@@ -200,6 +200,7 @@ constexpr EngineParam kParams[] = {
     direct::kDeflectionParam,
     direct::kAdaptiveLinksParam,
     flatfly::kAdaptiveParam,
+    flatfly::kTwistParam,
 };
 
 class FlatflyEngine final : public Engine {
@@ -405,12 +406,17 @@ class FlatflyEngine final : public Engine {
         r.stats.emplace_back("cross_dimension_detours", double(cross_detours));
         r.stats.emplace_back("detour_layers", double(layers.size()));
         direct::add_adaptive_sets(*this, opt, f, r);
+        const bool twist_in_n = param_choice(opt, "twist") == "n";
+        if (twist_in_n && !param_choice(opt, "adaptive").starts_with("twisted-mixed"))
+            throw std::invalid_argument("flatfly: twist=n applies to adaptive=twisted-mixed-dor "
+                                        "and twisted-mixed-ador only");
         if (const std::string_view a = param_choice(opt, "adaptive"); a != "none") {
             if (r.forwarding_sets)
                 throw std::invalid_argument("flatfly: adaptive=" + std::string(a) +
                                             " is a routing of its own; give it without "
                                             "distance_based or adaptive_links");
-            r.forwarding_sets = flatfly::adaptive_sets(f, r.lids, flatfly::adaptive_routing(a));
+            r.forwarding_sets =
+                flatfly::adaptive_sets(f, r.lids, flatfly::adaptive_routing(a), twist_in_n);
         }
         return r;
     }

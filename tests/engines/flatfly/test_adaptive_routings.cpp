@@ -22,9 +22,10 @@ using namespace ibrt;
 
 namespace {
 
-Routing route_adaptive(const Fabric& f, const char* name) {
+Routing route_adaptive(const Fabric& f, const char* name, const char* twist = "order") {
     EngineOptions opt;
     opt.params["adaptive"] = name;
+    opt.params["twist"] = twist;
     return make_engine("flatfly")->route(f, nullptr, opt);
 }
 
@@ -42,22 +43,32 @@ TEST_CASE("Twisted ADOR and Twisted Mixed DOR/ADOR: every pair, hop budget, no c
     // but the last one hop (DOR) or two where K > 2 (ADOR), then one in the last dimension.
     // 2x4x4x4: the mapping puts K = 2 first, so Twisted ADOR's order (1,2,3,4) has no extra
     // hop in dimension 1 (7), while Mixed's order (4,3,2,1) twists in dimension 1 and takes
-    // extra hops in the three others (8).
+    // extra hops in the three others (8). With twist=n every order twists in dimension 4 and
+    // takes no extra hop there (7, as Twisted ADOR).
     const struct {
         std::vector<int> k;
         int hosts;
         const char* name;
         unsigned vls, max_hops;
+        const char* twist = "order";
     } cases[] = {
-        {{4, 4, 4}, 4, "twisted-ador", 2, 6},         {{4, 4, 4}, 4, "twisted-mixed-dor", 8, 4},
-        {{4, 4, 4}, 4, "twisted-mixed-ador", 8, 6},   {{2, 4, 4, 4}, 4, "twisted-ador", 2, 7},
-        {{2, 4, 4, 4}, 4, "twisted-mixed-dor", 8, 5}, {{2, 4, 4, 4}, 4, "twisted-mixed-ador", 8, 8},
+        {{4, 4, 4}, 4, "twisted-ador", 2, 6},
+        {{4, 4, 4}, 4, "twisted-mixed-dor", 8, 4},
+        {{4, 4, 4}, 4, "twisted-mixed-ador", 8, 6},
+        {{2, 4, 4, 4}, 4, "twisted-ador", 2, 7},
+        {{2, 4, 4, 4}, 4, "twisted-mixed-dor", 8, 5},
+        {{2, 4, 4, 4}, 4, "twisted-mixed-ador", 8, 8},
+        {{4, 4, 4}, 4, "twisted-mixed-dor", 8, 4, "n"},
+        {{4, 4, 4}, 4, "twisted-mixed-ador", 8, 6, "n"},
+        {{2, 4, 4, 4}, 4, "twisted-mixed-dor", 8, 5, "n"},
+        {{2, 4, 4, 4}, 4, "twisted-mixed-ador", 8, 7, "n"},
     };
     for (const auto& c : cases) {
         const Fabric f = flatfly(c.k, c.hosts, 7);
-        const Routing r = route_adaptive(f, c.name);
+        const Routing r = route_adaptive(f, c.name, c.twist);
         const check::ForwardingSetsReport x = check::check_forwarding_sets(f, r);
-        INFO(c.name << " on " << c.k.size() << "-D, " << f.switches().size() << " switches");
+        INFO(c.name << " twist=" << c.twist << " on " << c.k.size() << "-D, " << f.switches().size()
+                    << " switches");
         std::string problems;
         for (const auto& e : x.examples) problems += e + "\n";
         INFO(problems);
@@ -72,21 +83,29 @@ TEST_CASE("Twisted ADOR and Twisted Mixed DOR/ADOR: every pair, hop budget, no c
     }
 }
 
-TEST_CASE("the twist goes to d mod K in the order's last dimension, on the order's second VL") {
+TEST_CASE("the twist goes to d mod K in the order's last dimension (twist=n: in dimension n), on "
+          "the order's second VL") {
     // 2x4x4x4 with 4 hosts per switch: host index d picks Mixed's order d mod 4, whose last
     // dimensions are 4, 3, 2, 1 (paper 003 §3.3's orders (1,2,3,4), (2,4,1,3), (3,1,4,2),
-    // (4,3,2,1)); plain Twisted always twists in dimension 4. Coordinates are the mapping's.
+    // (4,3,2,1)); plain Twisted always twists in dimension 4, and so does Mixed with twist=n.
+    // Coordinates are the mapping's.
     const Fabric f = flatfly({2, 4, 4, 4}, 4, 11);
     const mapping::SwitchLinks g = mapping::switch_links(f);
     const mapping::Shape shape = mapping::map_fabric(f, g, mapping::link_classes(g));
     REQUIRE(shape.dims.size() == 4);
     REQUIRE(shape.dims[0].k == 2);
     // Destination LID -> (switch, host index within it), by port number as §3.3's d.
-    for (const char* name :
-         {"twisted-dor", "twisted-ador", "twisted-mixed-dor", "twisted-mixed-ador"}) {
-        INFO(name);
+    const struct {
+        const char* name;
+        const char* twist;
+    } cases[] = {{"twisted-dor", "order"},       {"twisted-ador", "order"},
+                 {"twisted-mixed-dor", "order"}, {"twisted-mixed-ador", "order"},
+                 {"twisted-mixed-dor", "n"},     {"twisted-mixed-ador", "n"}};
+    for (const auto& [name, twist] : cases) {
+        INFO(name << " twist=" << twist);
         const bool mixed = std::string(name).find("mixed") != std::string::npos;
-        const Routing r = route_adaptive(f, name);
+        const bool in_n = std::string(twist) == "n";
+        const Routing r = route_adaptive(f, name, twist);
         const RoutingFunction& rf = *r.forwarding_sets;
         std::size_t twists = 0, straight = 0;
         for (std::uint32_t t = 0; t < g.num_switches(); ++t) {
@@ -97,7 +116,7 @@ TEST_CASE("the twist goes to d mod K in the order's last dimension, on the order
                 if (!host.connected() || f.node(host.peer_node).is_switch()) continue;
                 const Lid dlid = r.lids.base(f.port_id(host.peer_node, host.peer_port));
                 const unsigned order = mixed ? unsigned(d) % 4 : 0;
-                const std::size_t twist_dim = 3 - order; // orders' last: 4, 3, 2, 1
+                const std::size_t twist_dim = in_n ? 3 : 3 - order; // orders' last: 4, 3, 2, 1
                 const int twist_to = d % shape.dims[twist_dim].k;
                 const unsigned vl = mixed ? 2 * order : 0; // the source's SL is the order
                 if (mixed) CHECK(rf.source_sls.sl(f.port_id(g.node[0], 0), dlid) == order);
@@ -142,5 +161,14 @@ TEST_CASE("the twist goes to d mod K in the order's last dimension, on the order
         }
         // Most first hops are twists (d mod K misses x's coordinate K - 1 times in K).
         CHECK(twists > 2 * straight);
+    }
+}
+
+TEST_CASE("twist=n is refused where it means nothing") {
+    const Fabric f = flatfly({4, 4, 4}, 4, 3);
+    for (const char* name : {"twisted-dor", "ador", "none"}) {
+        INFO(name);
+        CHECK_THROWS_WITH(route_adaptive(f, name, "n"),
+                          Catch::Contains("twist=n applies to adaptive=twisted-mixed"));
     }
 }
