@@ -1,10 +1,13 @@
 // Test support for the direct-topology engines (flatfly, dragonfly, torus): route with
-// parameters, judge the result with the checker library (every pair reached, no credit loop),
+// parameters, judge the result with the checker library (every pair reached, no credit loop;
+// for forwarding sets, every choice delivered),
 // take a VL away, damage a fabric by name, and read a decline's reason.
 #pragma once
 
 #include "check/credit_loops.hpp"
+#include "check/forwarding_sets.hpp"
 #include "check/reachability.hpp"
+#include "check/report.hpp"
 #include "engines/engine.hpp"
 #include "fabric/generators/failures.hpp"
 
@@ -30,6 +33,25 @@ inline bool clean(const Fabric& f, const Routing& r) {
     CHECK(fw.reach.failures() == 0);
     CHECK(check::check_credit_loops(f, r).loops.empty());
     return fw.minimal.non_minimal == 0;
+}
+
+// The forwarding-sets check of an adaptive routing, with what it found printed on failure:
+// under every choice a selection function may make, every destination is reached, nothing is
+// stuck, misrouted or livelocked, and the extended channel dependency graph has no credit loop.
+// The caller checks the hop budget and the VLs, which differ per routing.
+inline check::ForwardingSetsReport sets_sound(const Fabric& f, const Routing& r) {
+    REQUIRE(r.forwarding_sets);
+    const check::ForwardingSetsReport x = check::check_forwarding_sets(f, r);
+    std::string problems;
+    for (const auto& e : x.examples) problems += e + "\n";
+    INFO(problems);
+    CHECK(check::forwarding_sets_ok(x));
+    CHECK(x.destinations == f.cas().size());
+    CHECK(x.stuck == 0);
+    CHECK(x.misrouted == 0);
+    CHECK(x.livelocks == 0);
+    CHECK(x.deadlock.loops.empty());
+    return x;
 }
 
 // The same routing with VL `from` folded into VL `to` in every SL2VL table.

@@ -30,18 +30,9 @@ Fabric reduced_dragonfly() { // `ibrt gen dragonfly --a 4 --h 2 --p 2 --omit-one
     return gen::dragonfly(d);
 }
 
+// Every choice delivers within 8 switch hops, no credit loop in the extended CDG, on 6 VLs.
 void sound(const Fabric& f, const Routing& r) {
-    REQUIRE(r.forwarding_sets);
-    const check::ForwardingSetsReport x = check::check_forwarding_sets(f, r);
-    std::string problems;
-    for (const auto& e : x.examples) problems += e + "\n";
-    INFO(problems);
-    CHECK(check::forwarding_sets_ok(x));
-    CHECK(x.destinations == f.cas().size());
-    CHECK(x.stuck == 0);
-    CHECK(x.misrouted == 0);
-    CHECK(x.livelocks == 0);
-    CHECK(x.deadlock.loops.empty());
+    const check::ForwardingSetsReport x = test::sets_sound(f, r);
     CHECK(x.max_hops <= 8);
     CHECK(x.vls <= 6);
 }
