@@ -4,7 +4,10 @@ with the global cable to the destination group, the global hop, a local hop to t
 destination switch) under a bit pattern and a host order, on any Dragonfly fabric file with
 ibrt gen's labels ("sw-g<group>-<switch>"): the most flows on one channel, so 1 / that is the
 Static routing's saturation bound. No simulation: it says which channel a pattern overloads
-(docs/results/direct-topologies.md, "Transpose and reversal on the Dragonfly").
+(docs/results/direct-topologies.md, "Transpose and reversal on the Dragonfly"). PATTERN
+uniform gives the expected load instead (each host spreads its injection rate over the N - 1
+others; the host order does not matter): the most load on a local and on a global channel,
+in units of one host's injection rate ("Full scale: the Dragonfly", Static on uniform).
 
 The host orders are ibrt's (sim/host_order.hpp): natural, port-major, random (the same
 bijection as `ibrt sim --host-order random --seed SEED`: xoshiro256** as in
@@ -90,6 +93,8 @@ def main():
         order = [k[2] for k in sorted(key)]
     else:
         sys.exit("static_load.py: order must be natural, port-major or random")
+    if pat == "uniform":
+        return uniform_load(fab, n, ca_sw, owner)
     h = b // 2
     f = {
         "complement": lambda s: n - 1 - s,
@@ -123,6 +128,35 @@ def main():
     mx = max(glob, loc)
     print("%s %s %s: most flows on a global channel %d, on a local one %d -> Static bound "
           "%.1f %%" % (fab, order_name, pat, glob, loc, 100.0 / mx))
+
+
+def uniform_load(fab, n, ca_sw, owner):
+    hosts = collections.Counter(ca_sw)
+    sws = sorted(hosts)
+    group = {s: s.split("-")[1] for s in sws}
+    load = collections.Counter()
+    for a in sws:
+        for z in sws:
+            if a == z:
+                continue
+            w = hosts[a] * hosts[z] / (n - 1)
+            ga, gz = group[a], group[z]
+            if ga == gz:
+                load[(a, z)] += w
+                continue
+            o, land = owner[(ga, gz)]
+            if o != a:
+                load[(a, o)] += w
+            load[(o, land)] += w
+            if land != z:
+                load[(land, z)] += w
+    glob = [v for (x, y), v in load.items() if group[x] != group[y]]
+    loc = [v for (x, y), v in load.items() if group[x] == group[y]]
+    mx = max(glob + loc)
+    print("%s uniform: expected load per host injection rate: global channels %.3f..%.3f "
+          "(mean %.3f), local channels %.3f..%.3f (mean %.3f) -> Static bound %.1f %%"
+          % (fab, min(glob), max(glob), sum(glob) / len(glob), min(loc), max(loc),
+             sum(loc) / len(loc), 100.0 / mx))
 
 
 if __name__ == "__main__":
