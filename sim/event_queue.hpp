@@ -85,33 +85,6 @@ class EventQueue {
                 return;
             }
         }
-        push_calendar(t, seq, type, a, b, c);
-    }
-
-    // Whether a push of `type` at time t now would go into its lane.
-    bool lane_takes(std::uint8_t type, Time t) const {
-        const unsigned l = type < lane_of_.size() ? lane_of_[type] : kNoLane;
-        if (l == kNoLane) return false;
-        const Lane& x = lanes_[l];
-        return x.pos == x.end || t >= x.ev[x.end - 1].time;
-    }
-
-    // An event with a sequence number taken earlier (take_seq): it takes its place in the
-    // (time, seq) order as if it had been pushed when the number was taken. It goes to the
-    // calendar, never a lane (whose order its old number could break).
-    void push_keyed(Time t, std::uint64_t seq, std::uint8_t type, std::uint32_t a,
-                    std::uint32_t b = 0, std::uint32_t c = 0) {
-        push_calendar(t, seq, type, a, b, c);
-    }
-
-    // A sequence number for an event the caller keeps outside the queue (and merges itself, by
-    // pop_before, or pushes later by push_keyed), so that it has its place in the (time, seq)
-    // order and every event pushed after it the number it would have had anyway.
-    std::uint64_t take_seq() { return seq_++; }
-
-  private:
-    [[gnu::always_inline]] void push_calendar(Time t, std::uint64_t seq, std::uint8_t type,
-                                              std::uint32_t a, std::uint32_t b, std::uint32_t c) {
         const Event e{t, seq, a, b, c, type};
         ++size_;
         const std::uint64_t k = t >> shift_;
@@ -139,7 +112,11 @@ class EventQueue {
         }
     }
 
-  public:
+    // A sequence number for an event the caller keeps outside the queue (and merges itself, by
+    // pop_before), so that it has its place in the (time, seq) order and every event pushed
+    // after it the number it would have had anyway.
+    std::uint64_t take_seq() { return seq_++; }
+
     // Pops the earliest event into `out` if it comes before (time, seq) = (t, seq); false
     // otherwise (or when empty). The caller's own events (take_seq) merge with this.
     [[gnu::always_inline]] bool pop_before(Time t, std::uint64_t seq, Event& out) {

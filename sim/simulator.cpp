@@ -84,10 +84,6 @@ enum EventType : std::uint8_t {
     // which credits are in the kCredit lane is what the watchdog's pending-events test reads.)
     kDeliverBecn,
     kOutFreeBecn,
-    // A lazy credit (Network::return_credits) that an output able to arbitrate again needs as
-    // an event after all: a = output slot, b = VL, c = credits, with the (time, seq) its
-    // kCredit would have had. Handled as kCredit, outside the credit lane.
-    kCreditLate,
 };
 
 // Packet::cc bits.
@@ -255,7 +251,6 @@ class Network {
     void head_bound(PortId out, PortNum inp, std::uint32_t ovl, std::uint32_t need) {
         if (rf_) claim(out, ovl, std::int32_t(need));
         ++sl_[out].waiting;
-        lazy_mark(out);
         if (use_req_) sl_[out].req |= 1ull << (inp - 1);
         arbitrate(out);
     }
@@ -364,7 +359,7 @@ class Network {
                 prefetch(&bufs_[x.b]);
             }
             if (cc_) cc_prefetch_ring(x.a);
-        } else if (x.type == kCredit || x.type == kCreditLate) {
+        } else if (x.type == kCredit) {
             prefetch(&sl_[x.a]);
             if (V_ > 1) prefetch(&arb_[x.a]);
             prefetch(&credits_[x.a * V_ + x.b]);
@@ -437,7 +432,7 @@ class Network {
     std::vector<std::uint8_t> in_ptr_;
     void try_arbitrate_vc(PortId o);
     // The output input slot i requests under SimConfig::vc_input_first, or kNoPort.
-    PortId requested_output(PortId i);
+    PortId requested_output(PortId i) const;
     // VC v of output o can take a packet of `need` credits (SimConfig::VcRelease), and, when
     // `timed`, its allocation gap is over (a gap always ends: the deadlock walk leaves it out).
     bool vc_usable(PortId o, std::uint32_t v, std::uint32_t need, bool timed = true) const {
@@ -461,73 +456,9 @@ class Network {
     VlArbConfig vlarb_; // cfg_.vlarb, or every VL weight 1 in the low table when both are empty
 
     EventQueue q_;
-    // Lazy credits: fewer events per hop, the same run. A kCredit event adds to the counters
-    // and lets its output arbitrate (and, with unbound heads at its switch, offers them the
-    // output: rebind). When at its time the output is transmitting or has no head waiting for
-    // it (a CA: nothing in its source queues), and its switch has no unbound head, that
-    // arbitration returns at once and the event changes the counters alone. Such a credit
-    // needs no event: it waits in its output's short list with the (time, seq) its event
-    // would have had (the number taken from the queue, so every other event keeps its own).
-    //   - Every read of an output's credits first applies those of its list due before the
-    //     event being handled (settle), so it reads what the events would have left.
-    //   - Whatever can let the output arbitrate again (its link frees, a head is bound to it,
-    //     its source queue fills, a head of its switch is left unbound) marks it (lazy_mark);
-    //     after the event, a marked output that can arbitrate pushes the credits of its list
-    //     still to come back into the queue with their own keys (kCreditLate), where they are
-    //     handled as before.
-    // So each credit is applied where its event would have been, in the same order against
-    // every event that can tell; `events` counts the lazy ones as they fall due. Off with
-    // output buffers and congestion control (their arbiters read credits elsewhere). Only a
-    // credit that would have joined the credit lane is lazy: the watchdog's "anything left
-    // but credits" counts the credits outside that lane (see watchdog()).
-    struct LazyCredit {
-        Time t;
-        std::uint64_t seq;
-        std::uint32_t c, vl;
-    };
-    static constexpr unsigned kLazyMax = 6; // per output; a full list sends events
-    bool lazy_on_ = false;
-    std::vector<LazyCredit> lazy_;     // per slot x kLazyMax, in (time, seq) order
-    std::vector<std::uint8_t> lazy_n_; // per slot: how many
-    std::vector<PortId> lazy_check_;   // marked during the event being handled
-    std::uint64_t cur_seq_ = 0;        // the sequence number of the event being handled
-    std::uint64_t late_queued_ = 0;    // kCreditLate events in the queue
     void return_credits(PortId o, std::uint32_t vl, std::uint32_t c) {
-        const Time t = now_ + credit_delay_;
-        if (lazy_on_ && lazy_n_[o] < kLazyMax && credit_idle(o) && q_.lane_takes(kCredit, t)) {
-            lazy_[std::size_t(o) * kLazyMax + lazy_n_[o]++] = LazyCredit{t, q_.take_seq(), c, vl};
-            return;
-        }
-        q_.push(t, kCredit, o, vl, c);
+        q_.push(now_ + credit_delay_, kCredit, o, vl, c);
     }
-    // A credit reaching output o now would change nothing but the counters (see above).
-    bool credit_idle(PortId o) const {
-        const Slot& s = sl_[o];
-        if (s.sw) return (s.busy || s.waiting == 0) && !(rf_ && unbound_[s.node]);
-        if (s.busy) return true;
-        const std::uint32_t ca = ca_of_node_[s.node];
-        return ca == kNil || ca_out_[ca] != o || src_queued_[ca] == 0;
-    }
-    void lazy_mark(PortId o) {
-        if (lazy_n_[o]) lazy_check_.push_back(o);
-    }
-    [[gnu::always_inline]] void settle(PortId o) {
-        if (lazy_n_[o]) settle_due(o);
-    }
-    void settle_due(PortId o);
-    void settle_all() {
-        for (PortId o = 0; o < lazy_n_.size(); ++o) settle(o);
-    }
-    void apply_credit(PortId o, const LazyCredit& x) {
-        add_credits(o, x.vl, std::int32_t(x.c));
-        if (vc_router_) vc_held_[o * V_ + x.vl] = 0; // as kCredit
-        ++events_;
-    }
-    void check_lazy();
-    // The run would have ended at a lazy credit due before event e: true, and the clock set
-    // there.
-    bool lazy_end_before(const Event& e);
-    void lazy_finish(bool exhausted, bool& complete);
     Time now_ = 0, win_lo_ = 0, win_hi_ = 0, end_ = 0, fly_ = 0, credit_delay_ = 0;
     Time deadlock_ps_ = 0;
     DlidPolicy dlid_ = DlidPolicy::Base; // cfg_.dlid resolved
@@ -846,9 +777,6 @@ void Network::setup() {
     bufs_.assign(P * V_, Buf{});
     credits_.assign(P * V_, 0);
     obuf_ = cfg_.output_buffer_bytes > 0;
-    lazy_on_ = !obuf_ && !cc_;
-    lazy_n_.assign(P, 0);
-    if (lazy_on_) lazy_.assign(P * kLazyMax, LazyCredit{});
     pops_.assign((obuf_ ? 2 : 1) * P * V_, 0);
     pops_seen_.assign(pops_.size(), 0);
     busy_seen_.assign(pops_.size(), 0);
@@ -1142,14 +1070,10 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         peak_src_queued_ = std::max(peak_src_queued_, ++src_queued_[ca]);
     }
     peak_live_ = std::max(peak_live_, live_);
-    if (head_changed) {
-        lazy_mark(ca_out_[ca]);
-        arbitrate(ca_out_[ca]);
-    }
+    if (head_changed) arbitrate(ca_out_[ca]);
 }
 
 void Network::try_arbitrate(PortId o) {
-    settle(o);
     if (vc_router_) return try_arbitrate_vc(o);
     if (sl_[o].peer == kNoPort) return;
     const bool xbar = obuf_ && sl_[o].sw; // into the output buffers, not onto the link
@@ -1273,13 +1197,12 @@ void Network::try_arbitrate_vc(PortId o) {
     }
 }
 
-PortId Network::requested_output(PortId i) {
+PortId Network::requested_output(PortId i) const {
     const std::uint32_t np = sl_[i].nports;
     PortId best = kNoPort;
     std::uint32_t best_dist = np;
     for (std::uint32_t v = 0; v < V_; ++v) {
         const Buf& q = bufs_[i * V_ + v];
-        if (q.out != kNoPort) settle(q.out);
         if (q.out == kNoPort || (!in_free_at_.empty() && in_free_at_[i * V_ + v] > now_) ||
             !vc_free(q.out, q.need))
             continue;
@@ -1299,10 +1222,7 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
     Packet& p = pkts_[h];
     if (sw) {
         --sl_[o].waiting;
-        if (bufs_[b].out != kNoPort) {
-            ++sl_[bufs_[b].out].waiting;
-            lazy_mark(bufs_[b].out);
-        }
+        if (bufs_[b].out != kNoPort) ++sl_[bufs_[b].out].waiting;
         if (rf_) {
             // The packet's claim on its output becomes the credits it takes; the packet behind,
             // bound already (one candidate), claims its own.
@@ -1523,8 +1443,7 @@ bool Network::bind_head(std::uint32_t b) {
             // switches of more than 64 ports.
             unbound_ports_[b] = vc_router_ || ports == 0 ? ~0ull : ports;
             unbound_vls_[i] |= vl_bit;
-            if (unbound_[m]++ == 0) // the switch's outputs now rebind on a credit
-                for (PortNum x = 1; x <= in.nports; ++x) lazy_mark(first + x);
+            ++unbound_[m];
         }
         return false;
     }
@@ -1585,7 +1504,6 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
         // A candidate of a worse class than one that can take the packet is never chosen
         // (choose reads the best class alone): its room, a cache line, is not read.
         if (cands[j].priority > best) continue;
-        settle(first + outp);
         views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need))
                                     : room(first + outp, ovl) >= need;
         if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
@@ -1609,7 +1527,6 @@ std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const C
         CandidateView v = views_[j];
         const PortId o = first + cands[j].port;
         if (load && cands[j].port != 0 && cands[j].port <= in.nports) {
-            settle(o);
             // The link's credits not yet claimed: downstream credits, less what already
             // waits in the output buffer for them. BookSim's anca reads the downstream
             // buffer's occupancy alone (GetUsedCredit), blind to packets routed to the output
@@ -1721,7 +1638,6 @@ void Network::rebind(PortId output) {
     const std::uint64_t bit = op <= 64 ? 1ull << (op - 1) : ~0ull;
     const std::uint32_t start = rebind_rr_[m];
     rebind_rr_[m] = (start + 1) % np;
-    settle(output);
     for (std::uint32_t k = 0; k < np && unbound_[m]; ++k) {
         const PortId i = first + 1 + (start + k) % np;
         for (std::uint32_t v = 0; v < V_; ++v) {
@@ -2388,7 +2304,6 @@ void Network::handle(const Event& e) {
     case kOutFreeBecn: {
         const PortId o = e.a;
         sl_[o].busy = 0;
-        lazy_mark(o);
         if (e.b != kNil) {
             const PortId in = slot_of(e.b);
             --sl_[in].reads;
@@ -2402,9 +2317,6 @@ void Network::handle(const Event& e) {
         }
         break;
     }
-    case kCreditLate:
-        --late_queued_;
-        [[fallthrough]];
     case kCredit:
         add_credits(e.a, e.b, std::int32_t(e.c));
         if (vc_router_) vc_held_[e.a * V_ + e.b] = 0; // the holder's tail left downstream
@@ -2462,7 +2374,6 @@ void Network::handle(const Event& e) {
 // full buffers form a cycle, else stuck. Otherwise a partial deadlock while other traffic
 // still moves: a cycle of buffers whose head packets have all sat there for a whole period.
 void Network::watchdog() {
-    settle_all(); // the cycle search reads every output's credits
     if (in_network_ > 0 && hops_ == hops_at_tick_) {
         std::vector<std::uint32_t> cyc = blocked_cycle();
         const Verdict v = cyc.empty() ? Verdict::Stuck : Verdict::Deadlock;
@@ -2475,9 +2386,8 @@ void Network::watchdog() {
         return;
     }
     hops_at_tick_ = hops_;
-    // Credits alone make no packets: with nothing else to come, the run is over. (The credits
-    // outside their lane count, as they always have; a kCreditLate stands for one in it.)
-    if (live_ > 0 || q_.size_except_lane(kCredit) - late_queued_ + (ccf_.size() - ccf_pos_) > 0)
+    // Credits alone make no packets: with nothing else to come, the run is over.
+    if (live_ > 0 || q_.size_except_lane(kCredit) + (ccf_.size() - ccf_pos_) > 0)
         q_.push(now_ + deadlock_ps_, kWatchdog, 0);
 }
 
@@ -2509,24 +2419,13 @@ SimResult Network::run(const ProgressFn& progress) {
     auto wall_last = std::chrono::steady_clock::now();
     bool complete = false; // every packet of the window delivered or dropped
     Event e;
-    bool exhausted = false; // no event left up to end_
     for (;;) {
-        if (!next_event(end_, e)) {
-            exhausted = true;
-            break;
-        }
+        if (!next_event(end_, e)) break;
         if (const Event* x = q_.passed()) prefetch_for(*x);
         now_ = e.time;
-        cur_seq_ = e.seq;
-        if (lazy_on_ && now_ >= win_hi_ && measured_open_ == 0 && cfg_.trace.empty() &&
-            lazy_end_before(e)) {
-            complete = true;
-            break;
-        }
         ++events_;
         if (const Event* x = q_.ahead(kPrefetchAhead)) prefetch_for(*x);
         handle(e);
-        if (!lazy_check_.empty()) check_lazy();
         if (verdict_ != Verdict::Ok) break;
         if (now_ >= win_hi_ && measured_open_ == 0 && cfg_.trace.empty()) {
             complete = true;
@@ -2540,7 +2439,6 @@ SimResult Network::run(const ProgressFn& progress) {
             }
         }
     }
-    if (lazy_on_) lazy_finish(exhausted, complete);
     // Notification packets are counted apart from data (CcStats).
     const std::uint64_t becn_packets = cfg_.cc.becn_delay_ps ? 0 : becn_live_;
     const std::uint64_t data_live = live_ - becn_packets;
@@ -2714,81 +2612,10 @@ void Network::extend_for(const std::vector<std::uint32_t>& cyc) {
     Event e;
     while (verdict_ == Verdict::Ok && live_ > 0 && next_event(limit, e)) {
         now_ = e.time;
-        cur_seq_ = e.seq;
         if (e.type == kGen || e.type == kTrace) continue; // no new traffic
         handle(e);
-        if (!lazy_check_.empty()) check_lazy();
         if (moved()) return;
     }
-}
-
-void Network::settle_due(PortId o) {
-    LazyCredit* x = &lazy_[std::size_t(o) * kLazyMax];
-    const unsigned n = lazy_n_[o];
-    unsigned k = 0;
-    for (; k < n && (x[k].t < now_ || (x[k].t == now_ && x[k].seq < cur_seq_)); ++k)
-        apply_credit(o, x[k]);
-    if (k == 0) return;
-    std::copy(x + k, x + n, x);
-    lazy_n_[o] = std::uint8_t(n - k);
-}
-
-// After an event: a marked output that can arbitrate now needs the credits still to come as
-// events, for their arbitration (the list is empty again).
-void Network::check_lazy() {
-    for (const PortId o : lazy_check_) {
-        if (!lazy_n_[o] || credit_idle(o)) continue;
-        settle(o);
-        const LazyCredit* x = &lazy_[std::size_t(o) * kLazyMax];
-        for (unsigned k = 0; k < lazy_n_[o]; ++k)
-            q_.push_keyed(x[k].t, x[k].seq, kCreditLate, o, x[k].vl, x[k].c);
-        late_queued_ += lazy_n_[o];
-        lazy_n_[o] = 0;
-    }
-    lazy_check_.clear();
-}
-
-// The loop ends after the first event at or past the window's end once every measured packet
-// is out. Before event e (at or past it, with none open) that first event may have been a lazy
-// credit: none since the last event was, or the loop would have ended there.
-bool Network::lazy_end_before(const Event& e) {
-    const LazyCredit* first = nullptr;
-    for (PortId o = 0; o < lazy_n_.size(); ++o)
-        for (unsigned k = 0; k < lazy_n_[o]; ++k) {
-            const LazyCredit& x = lazy_[std::size_t(o) * kLazyMax + k];
-            const bool before_e = x.t < e.time || (x.t == e.time && x.seq < e.seq);
-            if (before_e && x.t >= win_hi_ &&
-                (!first || x.t < first->t || (x.t == first->t && x.seq < first->seq)))
-                first = &x;
-        }
-    if (!first) return false;
-    now_ = first->t;
-    cur_seq_ = first->seq + 1; // lazy_finish applies it and those before
-    return true;
-}
-
-// The loop is over: the lazy credits due before where it stopped are applied and counted, as
-// their events were. When it ran out of events, those due by end_ were the run's last events,
-// and the window's end test ran after each.
-void Network::lazy_finish(bool exhausted, bool& complete) {
-    if (exhausted && !complete) {
-        std::vector<std::pair<Time, std::uint64_t>> due;
-        for (PortId o = 0; o < lazy_n_.size(); ++o)
-            for (unsigned k = 0; k < lazy_n_[o]; ++k)
-                if (const LazyCredit& x = lazy_[std::size_t(o) * kLazyMax + k]; x.t <= end_)
-                    due.emplace_back(x.t, x.seq);
-        std::sort(due.begin(), due.end());
-        for (const auto& [t, seq] : due) {
-            if (t < now_ || (t == now_ && seq < cur_seq_)) continue; // before the last event
-            now_ = t;
-            cur_seq_ = seq + 1;
-            if (now_ >= win_hi_ && measured_open_ == 0 && cfg_.trace.empty()) {
-                complete = true;
-                break;
-            }
-        }
-    }
-    settle_all();
 }
 
 } // namespace
