@@ -336,9 +336,6 @@ class Network {
         } else if (x.type == kDeliver) {
             prefetch(&pkts_[x.a]);
             if (x.c != 0) prefetch(&r_.dlid_choice[x.c - 1]); // the BECN's DLID (cc_notify)
-            // The packet's generation time for its latency: 85 % of on_deliver_cc's samples
-            // waited on it (a saturated CC run holds twice the packets, the array is colder).
-            if (cc_or_flows_) prefetch(&gen_[x.a]);
         } else if (x.type == kDeliverBecn) {
             prefetch(&pkts_[x.a]);
             flow_of_.prefetch_hint(x.c); // the source's flow lookup (cc_becn)
@@ -696,20 +693,16 @@ class Network {
     // ring's last flow, the one after); the array is the CA's own few lines. A turn that
     // serves the flow at place k moves places 0..k to the back (what advancing a ring's start
     // past that flow does); flows leave the ring only from the places a scan has read. Each
-    // place holds the flow, the hint of its flow map cell (FlatMap64::hint) and its head
-    // packet, so that the look-ahead fetches what the CA's arbitration will read — the flow,
-    // the packet it launches, the cell its release erases (cc_prefetch_ring) — all at once,
+    // place holds the flow and, above it, the hint of its flow map cell (FlatMap64::hint), so
+    // that the look-ahead fetches the cell the flow's release will erase (cc_prefetch_ring)
     // without waiting for the flow's record.
-    struct Place {
-        std::uint32_t f = kNil, hint = 0, pkt = 0;
-    };
     struct RingQ {
-        std::vector<Place> a; // capacity a power of two (or 0)
+        std::vector<std::uint64_t> a; // capacity a power of two (or 0)
         std::uint32_t head = 0, n = 0;
-        Place& at(std::uint32_t i) { return a[(head + i) & (a.size() - 1)]; }
-        void push_back(const Place& x) {
+        std::uint64_t& at(std::uint32_t i) { return a[(head + i) & (a.size() - 1)]; }
+        void push_back(std::uint64_t x) {
             if (n == a.size()) {
-                std::vector<Place> b(a.empty() ? 4 : 2 * a.size());
+                std::vector<std::uint64_t> b(a.empty() ? 4 : 2 * a.size());
                 for (std::uint32_t i = 0; i < n; ++i) b[i] = at(i);
                 a.swap(b);
                 head = 0;
@@ -741,17 +734,17 @@ class Network {
     void cc_prefetch_ring(PortId o) const {
         const std::uint32_t ca = cc_port_ca_[o];
         if (ca == kNil) return;
-        if (const Place& x = ring_front_[ca * V_]; x.f != kNil) {
-            prefetch(&flows_[x.f]);
-            prefetch(&pkts_[x.pkt]);
-            flow_of_.prefetch_hint(x.hint);
+        if (const RingQ& q = rings_[ca * V_]; q.n != 0) {
+            const std::uint64_t x = q.a[q.head];
+            prefetch(&flows_[std::uint32_t(x)]);
+            flow_of_.prefetch_hint(std::uint32_t(x >> 32));
         }
     }
-    // The record a new flow will take (cc_flow writes it whole): the free list's last, usually
-    // freed a while ago by another CA and cold; new flows come with most messages and most late
-    // BECNs.
+    // The record a new flow will take (cc_flow reads its generation): the free list's last,
+    // usually freed a while ago by another CA and cold; new flows come with most messages and
+    // most late BECNs.
     void cc_prefetch_free() const {
-        if (!flow_free_.empty()) prefetch(&flows_[std::uint32_t(flow_free_.back())]);
+        if (!flow_free_.empty()) prefetch(&flows_[flow_free_.back()]);
     }
     // Per CA: notifications in its source FIFOs. Most arbitrations find none, and reading the
     // FIFOs to learn it missed the cache (a third of cc_ca_arbitrate's samples).
@@ -772,13 +765,9 @@ class Network {
     std::vector<CctEntry> cct_;    // CCT[0..CCTI_Limit]
     std::vector<Throttle> sl_thr_; // per CA x 16 SLs (per-SL control)
     std::vector<Flow> flows_;
-    std::vector<std::uint64_t> flow_free_; // freed flows: generation << 32 | flow
+    std::vector<std::uint32_t> flow_free_;
     FlatMap64 flow_of_;
-    std::vector<RingQ> rings_; // per CA x VL
-    // Per CA x VL: a copy of its ring's front place (kNil flow when empty), for the look-ahead:
-    // reading the ring itself there (its record, then its array) waited on two lines.
-    std::vector<Place> ring_front_;
-    void cc_front(std::uint32_t i) { ring_front_[i] = rings_[i].n ? rings_[i].at(0) : Place{}; }
+    std::vector<RingQ> rings_;        // per CA x VL
     std::vector<std::uint32_t> park_; // flows a scan found waiting out their delay
     std::uint64_t live_flows_ = 0, becn_live_ = 0, becn_in_window_bytes_ = 0;
     CcStats ccs_;
@@ -1782,7 +1771,6 @@ void Network::cc_setup() {
             }
     }
     rings_.assign(std::size_t(N_) * V_, RingQ{});
-    ring_front_.assign(std::size_t(N_) * V_, Place{});
     cc_sls_.assign(N_, 0);
     becn_queued_.assign(N_, 0);
     cc_port_ca_.assign(P, kNil);
@@ -1899,17 +1887,17 @@ std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_
     bool fresh;
     std::uint32_t& slot = flow_of_.get_or_insert(flow_key(src, dst, sl), 0, fresh);
     if (!fresh) return slot;
-    std::uint32_t f, gen = 0;
+    std::uint32_t f;
     if (!flow_free_.empty()) {
-        f = std::uint32_t(flow_free_.back());
-        gen = std::uint32_t(flow_free_.back() >> 32);
+        f = flow_free_.back();
         flow_free_.pop_back();
     } else {
         f = std::uint32_t(flows_.size());
         flows_.emplace_back();
     }
     Flow& fl = flows_[f];
-    fl = Flow{}; // written, not read: the free list keeps its generation
+    const std::uint32_t gen = fl.gen;
+    fl = Flow{};
     fl.gen = gen;
     fl.live = true;
     fl.src = std::uint16_t(src);
@@ -1927,10 +1915,8 @@ std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_
 void Network::cc_ring_insert(std::uint32_t f) {
     Flow& fl = flows_[f];
     fl.in_ring = true;
-    const std::uint32_t i = fl.src * V_ + fl.vl;
-    // Last in the round-robin order.
-    rings_[i].push_back(Place{f, FlatMap64::hint(flow_key(fl.src, fl.dst, fl.sl)), fl.head});
-    if (rings_[i].n == 1) cc_front(i);
+    const std::uint64_t hint = FlatMap64::hint(flow_key(fl.src, fl.dst, fl.sl));
+    rings_[fl.src * V_ + fl.vl].push_back(hint << 32 | f); // last in the round-robin order
 }
 
 void Network::cc_release_flow(std::uint32_t f) {
@@ -1938,7 +1924,7 @@ void Network::cc_release_flow(std::uint32_t f) {
     flow_of_.erase(flow_key(fl.src, fl.dst, fl.sl));
     fl.live = false;
     ++fl.gen;
-    flow_free_.push_back(std::uint64_t(fl.gen) << 32 | f);
+    flow_free_.push_back(f);
     --live_flows_;
 }
 
@@ -2059,7 +2045,7 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
         const std::size_t parked0 = park_.size();
         std::uint32_t k = 0;
         for (; k < q.n; ++k) {
-            const std::uint32_t f = q.at(k).f;
+            const auto f = std::uint32_t(q.at(k));
             Flow& fl = flows_[f];
             const Throttle& t = throttle(fl);
             // With per-SL control a flow's delay may have begun with another flow's packet.
@@ -2076,8 +2062,8 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
             std::size_t w = park_.size();
             std::uint32_t to = k;
             for (std::uint32_t j = k; j-- > 0;) {
-                const Place x = q.at(j);
-                if (w > parked0 && park_[w - 1] == x.f)
+                const std::uint64_t x = q.at(j);
+                if (w > parked0 && park_[w - 1] == std::uint32_t(x))
                     --w;
                 else
                     q.at(--to) = x;
@@ -2085,7 +2071,6 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
             q.head = std::uint32_t((q.head + to) & (q.a.size() - 1));
             q.n -= to;
             k -= to;
-            cc_front(ca * V_ + v);
         }
         pick[v] = k;
     }
@@ -2097,7 +2082,7 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
         if (v == kNoVl) return;
     }
     RingQ& q = rings_[ca * V_ + std::uint32_t(v)];
-    const std::uint32_t f = q.at(pick[v]).f;
+    const auto f = std::uint32_t(q.at(pick[v]));
     q.rotate_past(pick[v]); // the next turn starts after this flow, now the ring's last
     Flow& fl = flows_[f];
     const std::uint32_t h = fl.head;
@@ -2126,10 +2111,7 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     } else if (t.next_send > now_ + ser) {
         --q.n;
         cc_park(f, t.next_send); // the link is free before the flow may send again
-    } else {
-        q.at(q.n - 1).pkt = fl.head;
     }
-    cc_front(ca * V_ + std::uint32_t(v));
 }
 
 void Network::on_deliver(std::uint32_t h, PortId d) {
