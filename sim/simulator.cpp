@@ -333,13 +333,9 @@ class Network {
             prefetch(&pkts_[x.a]);
             prefetch(&sl_[x.b]);
             prefetch(&bufs_[x.b * V_]);
-        } else if (x.type == kDeliver) {
+        } else if (x.type == kDeliver || x.type == kDeliverBecn) {
             prefetch(&pkts_[x.a]);
             if (x.c != 0) prefetch(&r_.dlid_choice[x.c - 1]); // the BECN's DLID (cc_notify)
-        } else if (x.type == kDeliverBecn) {
-            prefetch(&pkts_[x.a]);
-            flow_of_.prefetch_hint(x.c); // the source's flow lookup (cc_becn)
-            cc_prefetch_free();
         } else if (x.type == kGen) {
             if (dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty())
                 prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
@@ -350,7 +346,6 @@ class Network {
             // The message's flow lookup (its first SL's cell; a CA that has used none inserts).
             if (cc_ && cc_sls_[x.a] != 0)
                 flow_of_.prefetch(flow_key(x.a, x.b, std::uint8_t(std::countr_zero(cc_sls_[x.a]))));
-            if (cc_) cc_prefetch_free();
         } else if (x.type == kCcFree) {
             prefetch(&flows_[x.a]);
             flow_of_.prefetch_hint(x.c); // the erase when the flow is freed
@@ -389,12 +384,6 @@ class Network {
     std::uint32_t becn_dlid_hint(const Packet& p, PortId d) const {
         if (!becn_dlid_table_ || !(p.cc & kCcFecn)) return 0;
         return std::uint32_t(std::size_t(ca_of_node_[sl_[d].node]) * N_ + p.src + 1);
-    }
-    // A BECN packet's kDeliverBecn event carries the hint of the flow map cell its source's
-    // lookup (cc_becn) will probe, for the look-ahead to fetch; the flow is usually gone, so
-    // the lookup inserts there.
-    std::uint32_t becn_flow_hint(const Packet& p) const {
-        return FlatMap64::hint(flow_key(p.dst, p.src, std::uint8_t(p.sl & 15)));
     }
     void drop(std::uint32_t h, PortId at);
     [[gnu::always_inline]] inline void handle(const Event& e);
@@ -666,12 +655,13 @@ class Network {
         const std::uint16_t lo = cc_min_[sl];
         if (t.ccti > lo) t.ccti = std::uint16_t(t.ccti - std::min<Time>(k, t.ccti - lo));
     }
-    // The fields the round robin's scan reads (own.next_send, need, head) come first, so that
-    // they share a cache line: a flow waiting in the ring is usually cold.
+    // The fields the round robin's scan reads (own.next_send, need, next, head) come first, so
+    // that they share a cache line: a flow waiting in the ring is usually cold.
     struct Flow {
         Throttle own;           // per QP (flow) control
         std::uint16_t need = 0; // the head packet's credits: the scan reads no packet
         std::uint16_t src = 0;
+        std::uint32_t next = kNil, prev = kNil; // the CA's round robin over its flows on this VL
         std::uint32_t head = kNil, tail = kNil; // queued packets
         std::uint32_t gen = 0;                  // bumped when freed (stale kCcFree events)
         std::uint32_t queued = 0;               // packets in its queue (--source-queue)
@@ -687,39 +677,9 @@ class Network {
         return std::uint64_t(src) << 21 | std::uint64_t(dst) << 4 | sl;
     }
     std::uint32_t cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_t sl, std::uint8_t vl);
-    // A CA's round robin over its flows on one VL, as a circular array of flow ids in turn
-    // order (front: the flow served next). It was a doubly linked list through the flow
-    // records, so every insert and removal wrote two neighbours' records, usually cold (the
-    // ring's last flow, the one after); the array is the CA's own few lines. A turn that
-    // serves the flow at place k moves places 0..k to the back (what advancing a ring's start
-    // past that flow does); flows leave the ring only from the places a scan has read. Each
-    // place holds the flow and, above it, the hint of its flow map cell (FlatMap64::hint), so
-    // that the look-ahead fetches the cell the flow's release will erase (cc_prefetch_ring)
-    // without waiting for the flow's record.
-    struct RingQ {
-        std::vector<std::uint64_t> a; // capacity a power of two (or 0)
-        std::uint32_t head = 0, n = 0;
-        std::uint64_t& at(std::uint32_t i) { return a[(head + i) & (a.size() - 1)]; }
-        void push_back(std::uint64_t x) {
-            if (n == a.size()) {
-                std::vector<std::uint64_t> b(a.empty() ? 4 : 2 * a.size());
-                for (std::uint32_t i = 0; i < n; ++i) b[i] = at(i);
-                a.swap(b);
-                head = 0;
-            }
-            a[(head + n++) & (a.size() - 1)] = x;
-        }
-        // Places 0..k to the back, in order. Each write lands on a free place or on a place
-        // already moved (the copy runs forward), so no flow is overwritten before it is read.
-        void rotate_past(std::uint32_t k) {
-            const std::size_t m = a.size() - 1;
-            for (std::uint32_t j = 0; j <= k; ++j) a[(head + n + j) & m] = a[(head + j) & m];
-            head = std::uint32_t((head + k + 1) & m);
-        }
-    };
     void cc_ring_insert(std::uint32_t f);
+    void cc_ring_remove(std::uint32_t f);
     void cc_release_flow(std::uint32_t f);
-    // Flow f, already out of its ring, waits out its delay until `until`.
     void cc_park(std::uint32_t f, Time until);
     void cc_ready(std::uint32_t f, std::uint32_t gen);
     // Packets the CA has queued for `dst` over its flows' SLs; `hint` gets the flow when the
@@ -734,17 +694,7 @@ class Network {
     void cc_prefetch_ring(PortId o) const {
         const std::uint32_t ca = cc_port_ca_[o];
         if (ca == kNil) return;
-        if (const RingQ& q = rings_[ca * V_]; q.n != 0) {
-            const std::uint64_t x = q.a[q.head];
-            prefetch(&flows_[std::uint32_t(x)]);
-            flow_of_.prefetch_hint(std::uint32_t(x >> 32));
-        }
-    }
-    // The record a new flow will take (cc_flow reads its generation): the free list's last,
-    // usually freed a while ago by another CA and cold; new flows come with most messages and
-    // most late BECNs.
-    void cc_prefetch_free() const {
-        if (!flow_free_.empty()) prefetch(&flows_[flow_free_.back()]);
+        if (const std::uint32_t f = ring_[ca * V_]; f != kNil) prefetch(&flows_[f]);
     }
     // Per CA: notifications in its source FIFOs. Most arbitrations find none, and reading the
     // FIFOs to learn it missed the cache (a third of cc_ca_arbitrate's samples).
@@ -767,7 +717,7 @@ class Network {
     std::vector<Flow> flows_;
     std::vector<std::uint32_t> flow_free_;
     FlatMap64 flow_of_;
-    std::vector<RingQ> rings_;        // per CA x VL
+    std::vector<std::uint32_t> ring_; // per CA x VL: the flow served next, kNil when none
     std::vector<std::uint32_t> park_; // flows a scan found waiting out their delay
     std::uint64_t live_flows_ = 0, becn_live_ = 0, becn_in_window_bytes_ = 0;
     CcStats ccs_;
@@ -1359,8 +1309,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
         if (early_ && cfg_.select_at == SimConfig::SelectAt::Sent) choose_when_sent(h, d, cell);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
-        q_.push(p.tail, becn ? kDeliverBecn : kDeliver, h, d,
-                becn ? becn_flow_hint(p) : becn_dlid_hint(p, d));
+        q_.push(p.tail, becn ? kDeliverBecn : kDeliver, h, d, becn_dlid_hint(p, d));
     }
     if (sw && !vc_free_at_.empty() && in_buf != kNil) {
         const Time t = start + ser + cfg_.vc_alloc_gap_ps;
@@ -1770,7 +1719,7 @@ void Network::cc_setup() {
                 t.tick = cc_timer_ps_[sl];
             }
     }
-    rings_.assign(std::size_t(N_) * V_, RingQ{});
+    ring_.assign(std::size_t(N_) * V_, kNil);
     cc_sls_.assign(N_, 0);
     becn_queued_.assign(N_, 0);
     cc_port_ca_.assign(P, kNil);
@@ -1914,9 +1863,31 @@ std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_
 
 void Network::cc_ring_insert(std::uint32_t f) {
     Flow& fl = flows_[f];
+    std::uint32_t& r = ring_[fl.src * V_ + fl.vl];
     fl.in_ring = true;
-    const std::uint64_t hint = FlatMap64::hint(flow_key(fl.src, fl.dst, fl.sl));
-    rings_[fl.src * V_ + fl.vl].push_back(hint << 32 | f); // last in the round-robin order
+    if (r == kNil) {
+        fl.prev = fl.next = f;
+        r = f;
+        return;
+    }
+    // Last in the round-robin order: just before the flow served next.
+    fl.next = r;
+    fl.prev = flows_[r].prev;
+    flows_[fl.prev].next = f;
+    flows_[r].prev = f;
+}
+
+void Network::cc_ring_remove(std::uint32_t f) {
+    Flow& fl = flows_[f];
+    std::uint32_t& r = ring_[fl.src * V_ + fl.vl];
+    fl.in_ring = false;
+    if (fl.next == f) {
+        r = kNil;
+        return;
+    }
+    flows_[fl.prev].next = fl.next;
+    flows_[fl.next].prev = fl.prev;
+    if (r == f) r = fl.next;
 }
 
 void Network::cc_release_flow(std::uint32_t f) {
@@ -2004,7 +1975,7 @@ std::uint32_t Network::cc_dst_queued(std::uint32_t ca, std::uint32_t dst,
 // arbitration visits only flows that may send.
 void Network::cc_park(std::uint32_t f, Time until) {
     Flow& fl = flows_[f];
-    fl.in_ring = false;
+    cc_ring_remove(f);
     fl.parked = true;
     q_.push(until, kCcReady, f, fl.gen);
 }
@@ -2035,44 +2006,27 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
         }
     }
     std::uint32_t mask = 0;
-    std::uint32_t pick[16]; // the place of the flow found in its VL's ring
+    std::uint32_t pick[16];
     park_.clear();
     for (std::uint32_t v = 0; v < V_; ++v) {
-        RingQ& q = rings_[ca * V_ + v];
-        if (q.n == 0) continue;
+        const std::uint32_t start = ring_[ca * V_ + v];
+        if (start == kNil) continue;
         const std::int32_t room = credits_[o * V_ + v];
         if (room < cc_min_need_) continue; // no head fits: skip the flows unread
-        const std::size_t parked0 = park_.size();
-        std::uint32_t k = 0;
-        for (; k < q.n; ++k) {
-            const auto f = std::uint32_t(q.at(k));
+        std::uint32_t f = start;
+        do {
             Flow& fl = flows_[f];
             const Throttle& t = throttle(fl);
             // With per-SL control a flow's delay may have begun with another flow's packet.
             if (t.next_send > now_) {
                 park_.push_back(f);
             } else if (room >= std::int32_t(fl.need)) {
+                pick[v] = f;
                 mask |= 1u << v;
                 break;
             }
-        }
-        if (park_.size() > parked0) {
-            // The waiting flows leave the ring, the others keep their order: the read places
-            // 0..k-1 close up toward place k (the waiting ones are park_'s tail, in order).
-            std::size_t w = park_.size();
-            std::uint32_t to = k;
-            for (std::uint32_t j = k; j-- > 0;) {
-                const std::uint64_t x = q.at(j);
-                if (w > parked0 && park_[w - 1] == std::uint32_t(x))
-                    --w;
-                else
-                    q.at(--to) = x;
-            }
-            q.head = std::uint32_t((q.head + to) & (q.a.size() - 1));
-            q.n -= to;
-            k -= to;
-        }
-        pick[v] = k;
+            f = fl.next;
+        } while (f != start);
     }
     for (std::uint32_t f : park_) cc_park(f, throttle(flows_[f]).next_send);
     if (mask == 0) return; // a parked flow's kCcReady, or credits, will call again
@@ -2081,10 +2035,9 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
         v = vl_arbitrate(vlarb_, arb_[o], mask, cfg_.packet_bytes);
         if (v == kNoVl) return;
     }
-    RingQ& q = rings_[ca * V_ + std::uint32_t(v)];
-    const auto f = std::uint32_t(q.at(pick[v]));
-    q.rotate_past(pick[v]); // the next turn starts after this flow, now the ring's last
+    const std::uint32_t f = pick[v];
     Flow& fl = flows_[f];
+    ring_[ca * V_ + std::uint32_t(v)] = fl.next; // the next turn starts after this flow
     const std::uint32_t h = fl.head;
     fl.head = pkts_[h].next;
     if (fl.head == kNil) {
@@ -2105,11 +2058,9 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     const CctEntry& e = cct_[t.ccti];
     t.next_send = now_ + ser + (cfg_.cc.throttle ? (ser * e.multiplier) >> e.shift : 0);
     if (fl.head == kNil) {
-        --q.n; // out of the ring (its last)
-        fl.in_ring = false;
+        cc_ring_remove(f);
         cc_flow_idle(f, ser);
     } else if (t.next_send > now_ + ser) {
-        --q.n;
         cc_park(f, t.next_send); // the link is free before the flow may send again
     }
 }
