@@ -9,8 +9,8 @@
 // simulator prefetches a key's cell when it knows the key an event ahead (`prefetch`).
 // PackedFlatMap is the same table for keys and values that fit one 8-byte cell together: the
 // congestion control flow map (a 37-bit key), whose table at 20,000 live flows was 1 MB of the
-// saturated run's working set; halved, the aggressive CC run of bench_sim is ~2 % cheaper
-// (docs/performance.md, CC sixth round).
+// saturated run's working set; halved, the aggressive CC run of bench_sim is 1-2 % cheaper at
+// most (docs/performance.md, CC sixth round).
 #pragma once
 
 #include "sim/prefetch.hpp"
