@@ -7,10 +7,6 @@
 // A key and its value share one 16-byte cell: with ~20,000 live flows the table (1 MB) does not
 // stay in the cache, and separate key and value arrays missed twice per hit or erase. The
 // simulator prefetches a key's cell when it knows the key an event ahead (`prefetch`).
-// PackedFlatMap is the same table for keys and values that fit one 8-byte cell together: the
-// congestion control flow map (a 37-bit key), whose table at 20,000 live flows was 1 MB of the
-// saturated run's working set; halved, the aggressive CC run of bench_sim is 1-2 % cheaper at
-// most (docs/performance.md, CC sixth round).
 #pragma once
 
 #include "sim/prefetch.hpp"
@@ -102,86 +98,6 @@ class FlatMap64 {
         std::uint32_t val = 0;
     };
     std::vector<Cell> cells_;
-    std::size_t mask_ = 0, size_ = 0;
-    unsigned shift_ = 64;
-};
-
-// The same map for keys below 2^KeyBits - 1 and values below 2^(64 - KeyBits), packed into
-// one 8-byte cell (key + 1 above the value): half FlatMap64's table for the same keys.
-template <unsigned KeyBits> class PackedFlatMap {
-    static constexpr unsigned kValBits = 64 - KeyBits;
-    static constexpr std::uint64_t kValMask = (std::uint64_t(1) << kValBits) - 1;
-
-  public:
-    static constexpr std::uint32_t kAbsent = 0xffffffffu;
-    static constexpr std::uint64_t kMaxValue = kValMask;
-
-    PackedFlatMap() { rehash(16); }
-    std::size_t size() const { return size_; }
-
-    std::uint32_t find(std::uint64_t key) const {
-        const std::uint64_t k = key + 1;
-        for (std::size_t i = slot(k);; i = (i + 1) & mask_) {
-            const std::uint64_t c = cells_[i];
-            if (c >> kValBits == k) return std::uint32_t(c & kValMask);
-            if (c == 0) return kAbsent;
-        }
-    }
-    void prefetch(std::uint64_t key) const { sim::prefetch(&cells_[slot(key + 1)]); }
-    static std::uint32_t hint(std::uint64_t key) { return std::uint32_t(hash(key + 1) >> 32); }
-    void prefetch_hint(std::uint32_t h) const {
-        sim::prefetch(&cells_[std::size_t(h >> (shift_ - 32)) & mask_]);
-    }
-    // The value of `key`, or kAbsent after reserving the cell `fill` will give it (no other
-    // call in between).
-    std::uint32_t find_or_reserve(std::uint64_t key, std::size_t& at) {
-        if (2 * (size_ + 1) > cells_.size()) rehash(2 * cells_.size());
-        const std::uint64_t k = key + 1;
-        std::size_t i = slot(k);
-        for (; cells_[i] != 0; i = (i + 1) & mask_)
-            if (cells_[i] >> kValBits == k) return std::uint32_t(cells_[i] & kValMask);
-        at = i;
-        return kAbsent;
-    }
-    void fill(std::size_t at, std::uint64_t key, std::uint32_t value) {
-        cells_[at] = (key + 1) << kValBits | value;
-        ++size_;
-    }
-    void erase(std::uint64_t key) {
-        const std::uint64_t k = key + 1;
-        std::size_t i = slot(k);
-        while (cells_[i] >> kValBits != k) {
-            if (cells_[i] == 0) return;
-            i = (i + 1) & mask_;
-        }
-        for (std::size_t j = (i + 1) & mask_; cells_[j] != 0; j = (j + 1) & mask_) {
-            const std::size_t home = slot(cells_[j] >> kValBits);
-            if (((j - home) & mask_) >= ((j - i) & mask_)) {
-                cells_[i] = cells_[j];
-                i = j;
-            }
-        }
-        cells_[i] = 0;
-        --size_;
-    }
-
-  private:
-    static std::uint64_t hash(std::uint64_t k) { return k * 0x9e3779b97f4a7c15ull; }
-    std::size_t slot(std::uint64_t k) const { return std::size_t(hash(k) >> shift_); }
-    void rehash(std::size_t cap) {
-        std::vector<std::uint64_t> cells(cap);
-        cells.swap(cells_);
-        mask_ = cap - 1;
-        shift_ = 64;
-        for (std::size_t c = cap; c > 1; c >>= 1) --shift_;
-        for (const std::uint64_t c : cells) {
-            if (c == 0) continue;
-            std::size_t j = slot(c >> kValBits);
-            while (cells_[j] != 0) j = (j + 1) & mask_;
-            cells_[j] = c;
-        }
-    }
-    std::vector<std::uint64_t> cells_;
     std::size_t mask_ = 0, size_ = 0;
     unsigned shift_ = 64;
 };

@@ -716,9 +716,7 @@ class Network {
     std::vector<Throttle> sl_thr_; // per CA x 16 SLs (per-SL control)
     std::vector<Flow> flows_;
     std::vector<std::uint32_t> flow_free_;
-    // Keys are flow_key's 37 bits; a cell also holds the flow (below 2^26), 8 bytes in all.
-    using FlowMap = PackedFlatMap<38>;
-    FlowMap flow_of_;
+    FlatMap64 flow_of_;
     std::vector<std::uint32_t> ring_; // per CA x VL: the flow served next, kNil when none
     std::vector<std::uint32_t> park_; // flows a scan found waiting out their delay
     std::uint64_t live_flows_ = 0, becn_live_ = 0, becn_in_window_bytes_ = 0;
@@ -1835,18 +1833,15 @@ void Network::cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl, std:
 
 std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_t sl,
                                std::uint8_t vl) {
-    std::size_t at = 0;
-    if (const std::uint32_t g = flow_of_.find_or_reserve(flow_key(src, dst, sl), at);
-        g != FlowMap::kAbsent)
-        return g;
+    bool fresh;
+    std::uint32_t& slot = flow_of_.get_or_insert(flow_key(src, dst, sl), 0, fresh);
+    if (!fresh) return slot;
     std::uint32_t f;
     if (!flow_free_.empty()) {
         f = flow_free_.back();
         flow_free_.pop_back();
     } else {
         f = std::uint32_t(flows_.size());
-        if (f >= FlowMap::kMaxValue)
-            throw std::runtime_error("congestion control: more than 2^26 live flows");
         flows_.emplace_back();
     }
     Flow& fl = flows_[f];
@@ -1860,7 +1855,7 @@ std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_
     fl.vl = vl;
     fl.own.ccti = cc_min_[sl & 15];
     fl.own.tick = now_ + cc_timer_ps_[sl & 15];
-    flow_of_.fill(at, flow_key(src, dst, sl), f);
+    slot = f;
     cc_sls_[src] = std::uint16_t(cc_sls_[src] | 1u << (sl & 15));
     ccs_.peak_flows = std::max(ccs_.peak_flows, ++live_flows_);
     return f;
@@ -1922,7 +1917,7 @@ void Network::cc_flow_idle(std::uint32_t f, Time slack) {
     if (until <= now_) return cc_release_flow(f);
     if (fl.free_at != 0 && fl.free_at <= until) return; // a check is pending
     fl.free_at = until;
-    const std::uint32_t hint = FlowMap::hint(flow_key(fl.src, fl.dst, fl.sl));
+    const std::uint32_t hint = FlatMap64::hint(flow_key(fl.src, fl.dst, fl.sl));
     if (ccf_pos_ == ccf_.size()) {
         ccf_.clear();
         ccf_pos_ = 0;
@@ -1969,7 +1964,7 @@ std::uint32_t Network::cc_dst_queued(std::uint32_t ca, std::uint32_t dst,
     for (std::uint32_t m = sls; m != 0; m &= m - 1) {
         const auto sl = std::uint8_t(std::countr_zero(m));
         const std::uint32_t f = flow_of_.find(flow_key(ca, dst, sl));
-        if (f == FlowMap::kAbsent) continue;
+        if (f == FlatMap64::kAbsent) continue;
         n += flows_[f].queued;
         if (m == sls && (m & (m - 1)) == 0) hint = f;
     }
