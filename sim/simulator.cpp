@@ -180,8 +180,12 @@ class Network {
         q.out = p.out;
         q.ovl = p.out_vl;
         q.need = std::uint16_t(p.credits);
-        // The packet behind is read when this one leaves, at least a packet time from now.
-        if (p.next != kNil) prefetch(&pkts_[p.next]);
+        // The packet behind is read when this one leaves, at least a packet time from now
+        // (with candidates, bind_head then reads its set id too).
+        if (p.next != kNil) {
+            prefetch(&pkts_[p.next]);
+            if (rf_) prefetch(&cset_[p.next]);
+        }
     }
     // FIFO of buffer b; returns true when the packet became the head.
     bool push_fifo(std::uint32_t b, std::uint32_t h) {
@@ -1528,8 +1532,12 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
                              std::uint8_t vl_or_sl, std::int32_t need, std::uint64_t& ports) {
     const Slot& in = sl_[in_slot];
     const PortId first = in_slot - in.pnum;
-    views_.assign(cands.size(), CandidateView{});
-    cand_vls_.assign(cands.size(), 0);
+    // Entries past the first worse class are left as they were: choose reads the best class
+    // alone, which comes before it.
+    if (views_.size() < cands.size()) {
+        views_.resize(cands.size());
+        cand_vls_.resize(cands.size());
+    }
     // The best priority class with a candidate that can take the packet (nca, anca: with a
     // candidate: the packet waits for the one drawn).
     const bool oblivious = is_oblivious(cfg_.selection);
@@ -1539,6 +1547,8 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
         // (choose reads the best class alone), and the candidates come by class
         // (candidates()): none after it can be. Its ports are read only when none fits.
         if (cands[j].priority > best) break;
+        views_[j] = CandidateView{};
+        cand_vls_[j] = 0;
         const PortNum outp = cands[j].port;
         if (outp == 0 || outp > in.nports || !cabled(in.node, first, outp)) continue;
         // VC-router mode: any free VC of the output takes the packet.
