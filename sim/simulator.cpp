@@ -180,8 +180,12 @@ class Network {
         q.out = p.out;
         q.ovl = p.out_vl;
         q.need = std::uint16_t(p.credits);
-        // The packet behind is read when this one leaves, at least a packet time from now.
-        if (p.next != kNil) prefetch(&pkts_[p.next]);
+        // The packet behind is read when this one leaves, at least a packet time from now
+        // (with candidates, bind_head then reads its set id too).
+        if (p.next != kNil) {
+            prefetch(&pkts_[p.next]);
+            if (rf_) prefetch(&cset_[p.next]);
+        }
     }
     // FIFO of buffer b; returns true when the packet became the head.
     bool push_fifo(std::uint32_t b, std::uint32_t h) {
@@ -263,8 +267,9 @@ class Network {
     void on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry);
     bool bind_head(std::uint32_t b);
     // bind_head's two steps: the candidates' views into views_ and cand_vls_ (returns the best
-    // priority class that can take the packet, 256 if none; `ports`: the candidates' bits),
-    // then the selection function's choice in that class (an index into the set).
+    // priority class that can take the packet, 256 if none; `ports`: the candidates' bits,
+    // all of them when it is 256), then the selection function's choice in that class (an
+    // index into the set). `cands` come by class (candidates()).
     int view_candidates(PortId in_slot, std::span<const Candidate> cands, std::uint8_t vl_or_sl,
                         std::int32_t need, std::uint64_t& ports);
     std::uint32_t choose(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
@@ -551,6 +556,39 @@ class Network {
     std::vector<std::uint8_t> vlx_;        // [vlx_begin_[n] + in * (ports + 1) + out]
     std::vector<Sl2VlTable> vlx_pool_;
     std::vector<std::uint32_t> unbound_, routed_, rebind_rr_;
+    // Per switch output slot, bit j: input port j + 1 may have a head waiting unbound with this
+    // output among its candidates (set when a head is refused, cleared when rebind finds none
+    // there: a superset), so that rebind visits those inputs alone, without a division per
+    // port or a read of every unbound head's candidate ports. Unused (rebind scans every
+    // input) with switches of more than 64 ports (use_req_ false).
+    std::vector<std::uint64_t> want_;
+    // Per candidate set (by id), its candidates ordered by priority class, each class in the
+    // set's own order (the rotative order the selection functions follow, so every choice is
+    // the same): view_candidates stops at the first candidate of a class worse than one that
+    // can take the packet instead of reading every candidate's VL and cable. Empty when every
+    // set is in that order already (rf_->set is read then). The deadlock walk reads the sets
+    // as stored (its first waits name the reported cycle).
+    // Sets of at most 31 candidates (every one on the 16,384-host FlatFly: 27 at most) are
+    // kept one to a cache line at a fixed stride (set_lines_), so that a packet's set is one
+    // read from its id, not two dependent ones (its start, then its candidates).
+    struct alignas(64) SetLine {
+        std::uint8_t n = 0;
+        Candidate c[31];
+    };
+    static_assert(sizeof(Candidate) == 2 && sizeof(SetLine) == 64);
+    std::vector<SetLine> set_lines_;
+    std::vector<std::uint32_t> by_class_begin_;
+    std::vector<Candidate> by_class_;
+    std::span<const Candidate> candidates(std::uint32_t set) const {
+        if (!set_lines_.empty()) return {set_lines_[set].c, set_lines_[set].n};
+        if (by_class_begin_.empty()) return rf_->set(set);
+        return {by_class_.data() + by_class_begin_[set],
+                by_class_.data() + by_class_begin_[set + 1]};
+    }
+    void by_class_setup();
+    // rebind's visit of input slot i: offers `output` (port bit `bit`) to its unbound heads
+    // that have it among their candidates; false when there is none.
+    bool rebind_input(PortId output, PortId i, std::uint64_t bit);
     std::vector<std::uint64_t> cabled_; // per node, bit p - 1: port p has a cable (see cabled)
     gen::Rng selection_rng_{0};
     std::vector<CandidateView> views_, class_views_;
@@ -898,6 +936,8 @@ void Network::setup() {
         unbound_.assign(f_.num_nodes(), 0);
         routed_.assign(f_.num_nodes(), 0);
         rebind_rr_.assign(f_.num_nodes(), 0);
+        want_.assign(use_req_ ? sl_.size() : 0, 0);
+        by_class_setup();
         selection_rng_ = gen::Rng(cfg_.seed ^ 0x73656c6563742121ull); // "select!!"
         vl2vl_setup();
         rf_base_.assign(P * V_, RoutingFunction::kNoEntry);
@@ -1390,7 +1430,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) 
     const std::uint32_t set =
         entry != RoutingFunction::kNoEntry ? rf_->entry(entry) : rf_->lookup(m, p.vl, inp, p.dlid);
     if (set == RoutingFunction::kNoSet) return drop(h, d);
-    const auto cands = rf_->set(set);
+    const auto cands = candidates(set);
     // A candidate without a cable or on a VL the ports do not run is none; a set with none
     // drops the packet here, as an LFT entry to nowhere does.
     bool any = false;
@@ -1428,7 +1468,7 @@ bool Network::bind_head(std::uint32_t b) {
     const Slot& in = sl_[i];
     const NodeId m = in.node;
     const PortId first = i - in.pnum;
-    const auto cands = rf_->set(cset_[q.head]);
+    const auto cands = candidates(cset_[q.head]);
     // A head refused again is judged from its buffer alone (its VL, its credits): the packet
     // is read once it is bound.
     const std::uint8_t vl_or_sl = vl2vl_by_vl_ ? std::uint8_t(vl_of(b)) : p.sl;
@@ -1444,6 +1484,12 @@ bool Network::bind_head(std::uint32_t b) {
             unbound_ports_[b] = vc_router_ || ports == 0 ? ~0ull : ports;
             unbound_vls_[i] |= vl_bit;
             ++unbound_[m];
+            if (!want_.empty()) {
+                const std::uint64_t all = in.nports == 64 ? ~0ull : (1ull << in.nports) - 1;
+                const std::uint64_t in_bit = 1ull << (in.pnum - 1);
+                for (std::uint64_t w = unbound_ports_[b] & all; w; w &= w - 1)
+                    want_[first + 1 + unsigned(std::countr_zero(w))] |= in_bit;
+            }
         }
         return false;
     }
@@ -1475,7 +1521,7 @@ void Network::choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry) {
                                   ? rf_->entry(entry)
                                   : rf_->lookup(sl_[d].node, p.vl, sl_[d].pnum, p.dlid);
     if (set == RoutingFunction::kNoSet) return;
-    const auto cands = rf_->set(set);
+    const auto cands = candidates(set);
     if (cands.size() < 2) return;
     std::uint64_t ports = 0;
     const int best = view_candidates(d, cands, vl_or_sl(p), p.credits, ports);
@@ -1486,13 +1532,23 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
                              std::uint8_t vl_or_sl, std::int32_t need, std::uint64_t& ports) {
     const Slot& in = sl_[in_slot];
     const PortId first = in_slot - in.pnum;
-    views_.assign(cands.size(), CandidateView{});
-    cand_vls_.assign(cands.size(), 0);
+    // Entries past the first worse class are left as they were: choose reads the best class
+    // alone, which comes before it.
+    if (views_.size() < cands.size()) {
+        views_.resize(cands.size());
+        cand_vls_.resize(cands.size());
+    }
     // The best priority class with a candidate that can take the packet (nca, anca: with a
     // candidate: the packet waits for the one drawn).
     const bool oblivious = is_oblivious(cfg_.selection);
     int best = 256;
     for (std::size_t j = 0; j < cands.size(); ++j) {
+        // A candidate of a worse class than one that can take the packet is never chosen
+        // (choose reads the best class alone), and the candidates come by class
+        // (candidates()): none after it can be. Its ports are read only when none fits.
+        if (cands[j].priority > best) break;
+        views_[j] = CandidateView{};
+        cand_vls_[j] = 0;
         const PortNum outp = cands[j].port;
         if (outp == 0 || outp > in.nports || !cabled(in.node, first, outp)) continue;
         // VC-router mode: any free VC of the output takes the packet.
@@ -1501,9 +1557,6 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
         ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
-        // A candidate of a worse class than one that can take the packet is never chosen
-        // (choose reads the best class alone): its room, a cache line, is not read.
-        if (cands[j].priority > best) continue;
         views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need))
                                     : room(first + outp, ovl) >= need;
         if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
@@ -1593,6 +1646,43 @@ void Network::vl2vl_setup() {
     }
 }
 
+void Network::by_class_setup() {
+    set_lines_.clear();
+    by_class_begin_.clear();
+    by_class_.clear();
+    const auto by_priority = [](const Candidate& a, const Candidate& b) {
+        return a.priority < b.priority;
+    };
+    std::size_t largest = 0;
+    bool sorted = true;
+    for (std::uint32_t id = 0; id < rf_->num_sets(); ++id) {
+        const auto set = rf_->set(id);
+        largest = std::max(largest, set.size());
+        sorted = sorted && std::is_sorted(set.begin(), set.end(), by_priority);
+    }
+    if (largest <= std::size(SetLine{}.c)) {
+        set_lines_.resize(rf_->num_sets());
+        for (std::uint32_t id = 0; id < rf_->num_sets(); ++id) {
+            const auto set = rf_->set(id);
+            SetLine& line = set_lines_[id];
+            line.n = std::uint8_t(set.size());
+            std::copy(set.begin(), set.end(), line.c);
+            std::stable_sort(line.c, line.c + line.n, by_priority);
+        }
+        return;
+    }
+    if (sorted) return;
+    by_class_begin_.reserve(rf_->num_sets() + 1);
+    for (std::uint32_t id = 0; id < rf_->num_sets(); ++id) {
+        by_class_begin_.push_back(std::uint32_t(by_class_.size()));
+        const auto set = rf_->set(id);
+        by_class_.insert(by_class_.end(), set.begin(), set.end());
+        std::stable_sort(by_class_.end() - std::ptrdiff_t(set.size()), by_class_.end(),
+                         by_priority);
+    }
+    by_class_begin_.push_back(std::uint32_t(by_class_.size()));
+}
+
 void Network::source_tables_setup() {
     if (const PathSlTable& t = rf_->source_sls; !t.empty()) {
         // The table answers SL 0 from its row's end on: so does generate.
@@ -1633,38 +1723,65 @@ void Network::source_tables_setup() {
 void Network::rebind(PortId output) {
     const NodeId m = sl_[output].node;
     const PortNum op = sl_[output].pnum;
-    const PortId first = output - op;
     const std::uint32_t np = sl_[output].nports;
     const std::uint64_t bit = op <= 64 ? 1ull << (op - 1) : ~0ull;
     const std::uint32_t start = rebind_rr_[m];
-    rebind_rr_[m] = (start + 1) % np;
-    for (std::uint32_t k = 0; k < np && unbound_[m]; ++k) {
-        const PortId i = first + 1 + (start + k) % np;
-        for (std::uint32_t v = 0; v < V_; ++v) {
-            // The next VL with such a head, read afresh: binding one may bind or refuse others.
-            const std::uint32_t left = std::uint32_t(unbound_vls_[i]) >> v;
-            if (!left) break;
-            v += std::uint32_t(std::countr_zero(left));
-            const std::uint32_t b = i * V_ + v;
-            if (!(unbound_ports_[b] & bit)) continue;
-            // Its other candidates had no room when it was last refused and have gained none
-            // since: without room for it here either, it would be refused again. (A VC
-            // router's heads take any free VC, its own test.)
-            // With VL2VL by input VL the VL it would take here is known from the buffer: only
-            // room on that one can change the verdict.
-            if (vl2vl_by_vl_ && !vc_router_) {
-                const std::uint8_t ovl =
-                    candidate_vl_by(m, PortNum(np), sl_[i].pnum, op, std::uint8_t(v));
-                if (ovl >= V_ || room(output, ovl) < std::int32_t(bufs_[b].need)) continue;
-            } else if (!vc_router_) {
-                bool fits = false;
-                for (std::uint32_t x = 0; x < V_ && !fits; ++x)
-                    fits = room(output, x) >= std::int32_t(bufs_[b].need);
-                if (!fits) continue;
-            }
-            bind_head(b);
-        }
+    rebind_rr_[m] = start + 1 == np ? 0 : start + 1;
+    const PortId first = output - op;
+    if (want_.empty()) {
+        for (std::uint32_t k = 0; k < np && unbound_[m]; ++k)
+            rebind_input(output, first + 1 + (start + k) % np, bit);
+        return;
     }
+    // The same visits in the same order (ports start + 1 .. np, then 1 .. start), skipping the
+    // inputs want_ rules out; read afresh after each visit, since binding a head may bind or
+    // refuse others. An input found without such a head leaves want_ (nothing changed there).
+    std::uint32_t j = start, end = np;
+    for (bool wrapped = false; unbound_[m];) {
+        const std::uint64_t w = j < end ? want_[output] >> j : 0;
+        if (w != 0 && (j += std::uint32_t(std::countr_zero(w))) < end) {
+            if (!rebind_input(output, first + 1 + j, bit)) want_[output] &= ~(1ull << j);
+            ++j;
+            continue;
+        }
+        if (wrapped) break;
+        wrapped = true;
+        j = 0;
+        end = start;
+    }
+}
+
+bool Network::rebind_input(PortId output, PortId i, std::uint64_t bit) {
+    const NodeId m = sl_[output].node;
+    const PortNum op = sl_[output].pnum;
+    const std::uint32_t np = sl_[output].nports;
+    bool found = false;
+    for (std::uint32_t v = 0; v < V_; ++v) {
+        // The next VL with such a head, read afresh: binding one may bind or refuse others.
+        const std::uint32_t left = std::uint32_t(unbound_vls_[i]) >> v;
+        if (!left) break;
+        v += std::uint32_t(std::countr_zero(left));
+        const std::uint32_t b = i * V_ + v;
+        if (!(unbound_ports_[b] & bit)) continue;
+        found = true;
+        // Its other candidates had no room when it was last refused and have gained none
+        // since: without room for it here either, it would be refused again. (A VC
+        // router's heads take any free VC, its own test.)
+        // With VL2VL by input VL the VL it would take here is known from the buffer: only
+        // room on that one can change the verdict.
+        if (vl2vl_by_vl_ && !vc_router_) {
+            const std::uint8_t ovl =
+                candidate_vl_by(m, PortNum(np), sl_[i].pnum, op, std::uint8_t(v));
+            if (ovl >= V_ || room(output, ovl) < std::int32_t(bufs_[b].need)) continue;
+        } else if (!vc_router_) {
+            bool fits = false;
+            for (std::uint32_t x = 0; x < V_ && !fits; ++x)
+                fits = room(output, x) >= std::int32_t(bufs_[b].need);
+            if (!fits) continue;
+        }
+        bind_head(b);
+    }
+    return found;
 }
 
 // ---- Congestion control (IBA vol. 1 annex A10; paper 002 §3-4; docs/sim-model.md) ----
