@@ -179,7 +179,7 @@ void RoutingFunction::compact() {
         entries_.resize(kept.size() * w);
         if (shrink) entries_.shrink_to_fit();
     } else {
-        std::vector<std::uint32_t> moved(kept.size() * w);
+        HugeVector<std::uint32_t> moved(kept.size() * w);
         for (std::uint32_t i = 0; i < kept.size(); ++i)
             std::copy_n(row(kept[i]), w, moved.begin() + std::ptrdiff_t(std::size_t(i) * w));
         entries_ = std::move(moved);

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "fabric/fabric.hpp"
+#include "fabric/huge_pages.hpp"
 #include "fabric/path_sl_table.hpp"
 #include "fabric/routing.hpp"
 
@@ -99,6 +100,8 @@ class RoutingFunction {
     }
     std::uint32_t entry(std::uint32_t index) const { return entries_[index]; }
     const void* entry_address(std::uint32_t index) const { return entries_.data() + index; }
+    // Every entry of every table (the simulator puts them on huge pages).
+    std::span<const std::uint32_t> entries() const { return entries_; }
 
     Lid max_lid() const { return max_lid_; }
     unsigned vl_keys() const { return vl_keys_; }
@@ -139,7 +142,7 @@ class RoutingFunction {
     std::vector<std::uint32_t> key_begin_; // per node + 1: first key of the node
     std::vector<std::uint32_t> ports_;     // per node: port keys (num_ports + 1, or 1)
     std::vector<std::uint32_t> table_of_;  // per key: its DLID table, or kNoTable
-    std::vector<std::uint32_t> entries_;   // table t: entries_[t * (max_lid + 1) + dlid]
+    HugeVector<std::uint32_t> entries_;    // table t: entries_[t * (max_lid + 1) + dlid]
     std::size_t num_tables_ = 0;
     // Until compact: per table, the one key that may write it in place, or kShared (interned:
     // never written again); and the interned tables by content hash.

@@ -2,6 +2,8 @@
 // shared patterns), on transparent huge pages where available.
 #include "sim/flat_lft.hpp"
 
+#include "fabric/huge_pages.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -9,14 +11,10 @@
 #include <stdexcept>
 #include <vector>
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
-
 namespace ibrt::sim {
 
 void FlatLft::Free::operator()(std::uint16_t* p) const {
-    std::free(p);
+    huge_free(p);
 }
 
 FlatLft::FlatLft(const Fabric& f, const Routing& r) {
@@ -43,15 +41,9 @@ bool FlatLft::build(const Routing& r, unsigned shift) {
     const std::size_t cells = std::size_t(rows) * blocks_;
     if (cells >= 0xffffffffu) return false; // cells are 32-bit (an event field)
     no_path_ = std::uint32_t(cells);
-    // Whole 2 MB pages, aligned, so the kernel can map every one of them as a huge page.
-    constexpr std::size_t kHuge = std::size_t(2) << 20;
-    const std::size_t alloc = ((cells + 1) * 2 + kHuge - 1) / kHuge * kHuge;
-    auto* t = static_cast<std::uint16_t*>(std::aligned_alloc(kHuge, alloc));
-    if (!t) throw std::bad_alloc();
+    // On huge pages (fabric/huge_pages.hpp): every hop reads a random cell of it.
+    auto* t = static_cast<std::uint16_t*>(huge_alloc((std::size_t(cells) + 1) * 2));
     table_.reset(t);
-#ifdef __linux__
-    madvise(t, alloc, MADV_HUGEPAGE); // a hint: without THP the table still works
-#endif
     t[no_path_] = kNoPath;
     patterns_.clear();
     // Open addressing on a hash of the block, the bytes compared against the stored pattern:

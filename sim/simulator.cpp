@@ -15,6 +15,7 @@
 
 #include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
+#include "fabric/huge_pages.hpp"
 #include "fabric/routing_function.hpp"
 #include "sim/config_check.hpp"
 #include "sim/drb.hpp"
@@ -218,7 +219,7 @@ class Network {
     // among the few distinct ones. Empty without forwarding sets (the static path reads r_),
     // src_vlt_ also with more than 256 distinct tables.
     void source_tables_setup();
-    std::vector<std::uint8_t> src_sl_rows_;
+    HugeVector<std::uint8_t> src_sl_rows_;
     std::vector<std::uint32_t> src_sl_row_;
     std::uint32_t src_sl_width_ = 0;
     const std::uint8_t* src_sl(std::uint32_t ca) const {
@@ -415,7 +416,7 @@ class Network {
     // Per switch slot x arrival VL: RoutingFunction::entry_index of DLID 0 there (kNoEntry
     // when the key has no table), so that a hop's entry index is an add and a compare, not
     // entry_index's three dependent reads of three tables.
-    std::vector<std::uint32_t> rf_base_;
+    HugeVector<std::uint32_t> rf_base_;
     std::uint32_t rf_entry_index(PortId d, std::uint32_t vl, Lid dlid) const {
         const std::uint32_t base = rf_base_[d * V_ + vl];
         if (base == RoutingFunction::kNoEntry || dlid > rf_->max_lid())
@@ -476,8 +477,8 @@ class Network {
     std::vector<std::uint32_t> cycle_;
     double log1p_load_ = 0; // log1p(-load), the same for every message
 
-    std::vector<Packet> pkts_;
-    std::vector<Time> gen_; // by packet: generation time
+    HugeVector<Packet> pkts_;
+    HugeVector<Time> gen_; // by packet: generation time
     std::uint32_t free_ = kNil;
     std::uint64_t live_ = 0;
 
@@ -501,30 +502,30 @@ class Network {
         std::uint8_t xbar_busy = 0; // output buffers: a crossbar move into this output
         std::uint8_t xvl_rr = 0;    // output buffers: next VL the crossbar serves
     };
-    std::vector<Slot> sl_;
+    HugeVector<Slot> sl_;
     // Slot::req, bit j: some FIFO head at input port j+1 of this (switch) output's node is routed
     // here. Arbitration visits only these inputs instead of scanning every port x VL; switches of
     // more than 64 ports (none in practice) fall back to the scan.
     bool use_req_ = true;
-    std::vector<VlArbState> arb_;
+    HugeVector<VlArbState> arb_;
     std::vector<std::uint8_t> is_switch_; // by node
     // Per slot x VL: the input buffers (a CA's slot 0: its source queue).
-    std::vector<Buf> bufs_;
-    std::vector<std::int32_t> credits_;
+    HugeVector<Buf> bufs_;
+    HugeVector<std::int32_t> credits_;
     // Per buffer (input buffers, then output buffers): packets that left it, and at the last
     // watchdog tick that count and whether it was occupied (the stall timer).
-    std::vector<std::uint32_t> pops_, pops_seen_;
+    HugeVector<std::uint32_t> pops_, pops_seen_;
     std::vector<std::uint8_t> busy_seen_;
     // Output buffers (SimConfig::output_buffer_bytes > 0), per switch slot x VL: FIFOs, free
     // space in credits, and per slot the crossbar-write busy flag and the VL round robin.
     bool obuf_ = false;
-    std::vector<std::uint32_t> ohead_, otail_;
-    std::vector<std::int32_t> ocredits_;
+    HugeVector<std::uint32_t> ohead_, otail_;
+    HugeVector<std::int32_t> ocredits_;
     std::int32_t ocap_ = 0; // an output buffer's credits
-    std::vector<Time> busy_ps_, vl_busy_ps_;
+    HugeVector<Time> busy_ps_, vl_busy_ps_;
     // The extended switch (rf_ set): each packet's candidate set; per input buffer whether its
     // head is waiting unbound, and per switch how many such heads it has; the CP counters.
-    std::vector<std::uint32_t> cset_;
+    HugeVector<std::uint32_t> cset_;
     // SimConfig::select_at Entry or Sent: per packet, the candidate chosen before the head.
     const bool early_ = rf_ && cfg_.select_at != SimConfig::SelectAt::Head;
     std::vector<std::uint32_t> early_pick_;
@@ -536,14 +537,14 @@ class Network {
     struct OutVl {
         std::int32_t avail = 0, claimed = 0;
     };
-    std::vector<OutVl> ov_;
-    std::vector<std::int32_t> room_all_;
+    HugeVector<OutVl> ov_;
+    HugeVector<std::int32_t> room_all_;
     // Per input buffer, 0 while its head is not waiting unbound, else bit p - 1 set for each
     // port p among the head's candidates (all bits: see bind_head). Room grows only where a
     // credit or a freed output buffer or VC calls rebind, so a head none of whose candidates
     // is that output would only be refused again: rebind skips it (MC left many such heads,
     // each re-offered at every credit of its switch).
-    std::vector<std::uint64_t> unbound_ports_;
+    HugeVector<std::uint64_t> unbound_ports_;
     // Per input slot, the VLs whose buffer has such a head (unbound_ports_ not 0): rebind
     // reads one word per input port instead of one per (port, VL).
     std::vector<std::uint16_t> unbound_vls_;
@@ -561,7 +562,7 @@ class Network {
     // there: a superset), so that rebind visits those inputs alone, without a division per
     // port or a read of every unbound head's candidate ports. Unused (rebind scans every
     // input) with switches of more than 64 ports (use_req_ false).
-    std::vector<std::uint64_t> want_;
+    HugeVector<std::uint64_t> want_;
     // Per candidate set (by id), its candidates ordered by priority class, each class in the
     // set's own order (the rotative order the selection functions follow, so every choice is
     // the same): view_candidates stops at the first candidate of a class worse than one that
@@ -576,7 +577,7 @@ class Network {
         Candidate c[31];
     };
     static_assert(sizeof(Candidate) == 2 && sizeof(SetLine) == 64);
-    std::vector<SetLine> set_lines_;
+    HugeVector<SetLine> set_lines_;
     std::vector<std::uint32_t> by_class_begin_;
     std::vector<Candidate> by_class_;
     std::span<const Candidate> candidates(std::uint32_t set) const {
