@@ -1558,15 +1558,27 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
         ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
+        if (oblivious) { // blind to room: the output's line is not read
+            best = std::min<int>(best, cands[j].priority);
+            continue;
+        }
         views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need))
                                     : room(first + outp, ovl) >= need;
-        if (views_[j].fits || oblivious) best = std::min<int>(best, cands[j].priority);
+        if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
     }
     return best;
 }
 
 std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
                               int best) {
+    if (cfg_.selection == Selection::Oblivious) {
+        // BookSim's nca: select_candidate's uniform draw over the best class, which reads no
+        // view, so none is gathered. The candidates come by class: the class is one run.
+        std::uint32_t j = 0, k = 0;
+        while (cands[j].priority != best) ++j;
+        while (j + k < cands.size() && cands[j + k].priority == best) ++k;
+        return j + std::uint32_t(selection_rng_.below(k));
+    }
     const Slot& in = sl_[in_slot];
     const NodeId m = in.node;
     const PortId first = in_slot - in.pnum;
