@@ -287,8 +287,8 @@ class Network {
     [[gnu::always_inline]] std::uint8_t candidate_vl_by(NodeId m, PortNum nports, PortNum inp,
                                                         PortNum outp, std::uint8_t vl_or_sl) const {
         if (!vlx_begin_.empty())
-            return vlx_pool_[vlx_[vlx_begin_[m] + std::size_t(inp) * (nports + 1u) + outp]]
-                            [vl_or_sl & 15];
+            return vlx_pool_[vlx_rows_[std::size_t(vlx_row_[vlx_begin_[m] + inp]) * vlx_width_ +
+                                       outp]][vl_or_sl & 15];
         if (rf_->vl2vl.empty())
             return sl_mod_vls_ ? sl_vl(vl_or_sl) : vl_at(m, nports, inp, outp, vl_or_sl);
         return rf_->vl2vl.vl(m, nports, inp, outp, vl_or_sl, V_);
@@ -549,12 +549,18 @@ class Network {
     // reads one word per input port instead of one per (port, VL).
     std::vector<std::uint16_t> unbound_vls_;
     // The extended switch's VL2VL, read for every candidate of every head offered: per (node,
-    // in port, out port) one byte naming its table among the few distinct ones (a switch's
-    // row of candidates in one cache line, against 16 bytes per pair in the Sl2Vl tables).
-    // Empty when there are more than 256 distinct tables (the tables are read then).
+    // in port, out port) one byte naming its table among the few distinct ones (16 bytes per
+    // pair in the Sl2Vl tables). Those bytes form one row per (node, in port), and the rows
+    // repeat (Distance Based has 3 tables and a handful of rows: one for a host's input, one
+    // for a switch's): each (node, in port) names its row among the distinct ones, so that the
+    // whole structure stays in the cache (as one byte per pair it was 2.8 MB on the
+    // 16,384-host FlatFly, and its read missed for nearly every head offered). Empty when
+    // there are more than 256 distinct tables or 65,536 distinct rows (the tables are read).
     bool vl2vl_by_vl_ = false;             // candidate_vl reads the packet's VL, not its SL
-    std::vector<std::uint32_t> vlx_begin_; // per node
-    std::vector<std::uint8_t> vlx_;        // [vlx_begin_[n] + in * (ports + 1) + out]
+    std::vector<std::uint32_t> vlx_begin_; // per node: its first (node, in port) in vlx_row_
+    std::vector<std::uint16_t> vlx_row_;   // [vlx_begin_[n] + in]: the row's index
+    std::vector<std::uint8_t> vlx_rows_;   // [row * vlx_width_ + out]: the table's index
+    std::uint32_t vlx_width_ = 0;          // the most ports of a node, plus one
     std::vector<Sl2VlTable> vlx_pool_;
     std::vector<std::uint32_t> unbound_, routed_, rebind_rr_;
     // Per switch output slot, bit j: input port j + 1 may have a head waiting unbound with this
@@ -1624,15 +1630,28 @@ std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const C
 void Network::vl2vl_setup() {
     vl2vl_by_vl_ = !rf_->vl2vl.empty() && rf_->vl_by_in_vl;
     vlx_begin_.assign(f_.num_nodes(), 0);
-    vlx_.clear();
+    vlx_row_.clear();
     vlx_pool_.clear();
+    vlx_width_ = 1;
+    for (NodeId n = 0; n < f_.num_nodes(); ++n)
+        vlx_width_ = std::max<std::uint32_t>(vlx_width_, f_.node(n).num_ports + 1u);
+    vlx_rows_.clear();
+    const auto give_up = [&] { // too many to name: read the tables
+        vlx_begin_.clear();
+        vlx_row_.clear();
+        vlx_rows_.clear();
+        vlx_pool_.clear();
+    };
     std::map<Sl2VlTable, std::uint8_t> pool;
+    std::map<std::vector<std::uint8_t>, std::uint16_t> rows;
+    std::vector<std::uint8_t> row(vlx_width_);
     Sl2VlTable t{};
     std::uint8_t last = 0;
     for (NodeId n = 0; n < f_.num_nodes(); ++n) {
         const PortNum np = f_.node(n).num_ports;
-        vlx_begin_[n] = std::uint32_t(vlx_.size());
-        for (std::uint32_t in = 0; in <= np; ++in)
+        vlx_begin_[n] = std::uint32_t(vlx_row_.size());
+        for (std::uint32_t in = 0; in <= np; ++in) {
+            std::fill(row.begin(), row.end(), std::uint8_t(0));
             for (std::uint32_t out = 0; out <= np; ++out) {
                 // What the tables say, key by key (the reading of candidate_vl without these).
                 for (std::uint8_t k = 0; k < 16; ++k)
@@ -1643,19 +1662,20 @@ void Network::vl2vl_setup() {
                 if (vlx_pool_.empty() || vlx_pool_[last] != t) {
                     const auto [it, added] = pool.try_emplace(t, std::uint8_t(vlx_pool_.size()));
                     if (added) {
-                        if (vlx_pool_.size() ==
-                            256) { // too many to name in a byte: read the tables
-                            vlx_begin_.clear();
-                            vlx_.clear();
-                            vlx_pool_.clear();
-                            return;
-                        }
+                        if (vlx_pool_.size() == 256) return give_up();
                         vlx_pool_.push_back(t);
                     }
                     last = it->second;
                 }
-                vlx_.push_back(last);
+                row[out] = last;
             }
+            const auto [it, added] = rows.try_emplace(row, std::uint16_t(rows.size()));
+            if (added) {
+                if (rows.size() > 0x10000) return give_up();
+                vlx_rows_.insert(vlx_rows_.end(), row.begin(), row.end());
+            }
+            vlx_row_.push_back(it->second);
+        }
     }
 }
 
