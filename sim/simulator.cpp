@@ -1153,21 +1153,24 @@ void Network::try_arbitrate(PortId o) {
         std::uint32_t matched = 0;
         // Visits input port inp; false once every head routed here has been seen or every VL
         // has its candidate.
+        // The input's buffers are read only up to its last head routed here: with 9 VLs they
+        // are three cache lines, and a static routing's heads all sit in the first.
+        const std::uint32_t waiting = sl_[o].waiting;
         const auto visit = [&](PortNum inp) {
             const PortId i = first + inp;
             const bool can_read = sl_[i].reads < cfg_.speedup;
             for (std::uint32_t v = 0; v < V_; ++v) {
                 const std::uint32_t b = i * V_ + v;
                 if (bufs_[b].out != o) continue;
-                ++matched;
                 const std::uint32_t ovl = bufs_[b].ovl;
-                if (!can_read || (mask >> ovl & 1u)) continue;
-                if (room[o * V_ + ovl] < bufs_[b].need) continue;
-                mask |= 1u << ovl;
-                cand_in[ovl] = i;
-                cand_vl[ovl] = v;
+                if (can_read && !(mask >> ovl & 1u) && room[o * V_ + ovl] >= bufs_[b].need) {
+                    mask |= 1u << ovl;
+                    cand_in[ovl] = i;
+                    cand_vl[ovl] = v;
+                }
+                if (++matched == waiting || mask == all) break;
             }
-            return matched != sl_[o].waiting && mask != all;
+            return matched != waiting && mask != all;
         };
         if (use_req_) {
             // Inputs start, start+1, ..., np-1, 0, ..., start-1 (0-based), as the scan below.
@@ -1280,7 +1283,7 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
         if (use_req_) {
             const std::uint64_t bit = 1ull << (sl_[in].pnum - 1);
             bool still = false;
-            for (std::uint32_t v = 0; v < V_; ++v) still |= bufs_[in * V_ + v].out == o;
+            for (std::uint32_t v = 0; v < V_ && !still; ++v) still = bufs_[in * V_ + v].out == o;
             if (!still) sl_[o].req &= ~bit;
             if (bufs_[b].out != kNoPort) sl_[bufs_[b].out].req |= bit;
         }
