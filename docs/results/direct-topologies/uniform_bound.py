@@ -15,6 +15,17 @@ of its injection bandwidth; a packet crossing D switch-to-switch cables loads D 
   switch evenly over all its cables to switches one hop nearer (Distance Based's high-priority
   candidates, each taken alike): the busiest cable's load, so 1 / that is where this oblivious
   minimal routing saturates. Flow is conserved hop by hop, so this is exact, not sampled.
+- one shortest path: the load of the traffic whose shortest path, as a chain of switches, is
+  forced up to that cable (each switch before it has one nearer neighbour). Every minimal
+  routing puts it there (spread alike over parallel cables), so 1 / the busiest cable's bounds
+  every minimal routing, adaptive or not. Weak where paths are many (a product); tight on a
+  Slim Fly, where most pairs have one.
+
+On a product such as SF×FF, run it on a factor alone too (`ibrt gen slimfly --q 4 --parallel 2
+--cas 8`): a path crosses at least the factor's distance in the factor's cables, whose
+per-cable load is the factor's times (h'/(N-1)) / (h/(M-1)) (h' hosts per factor node and N
+hosts in the product, h and M in the factor run alone: 0.996 for SF×FF-1, 0.999 for SF×FF-2),
+so its lines bound the product more tightly.
 
 Loads are in units of one host's injection rate; parallel cables count one each.
 usage: uniform_bound.py FABRIC.net   (ibnetdiscover / ibsim format as `ibrt gen` writes it;
