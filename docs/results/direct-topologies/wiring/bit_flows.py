@@ -16,8 +16,9 @@ fabric file, a host order and a pattern this prints
     carry under any minimal routing, each parallel cable a channel; 1 / that bounds the
     onset of every minimal routing (Distance Based; no simulation; not a bound for +E,
     whose extra hops may leave by any cable). It misses cuts inside the fabric: complement
-    on the FlatFly makes every flow cross, in each dimension, the one cable from x to
-    K - 1 - x, 8 flows a cable for any minimal routing, which the endpoints do not show;
+    on the FlatFly 4x8x8x8 makes every flow cross, in each dimension of 8, a cable from x to
+    7 - x, one per switch: 8 flows a cable on average for any minimal routing, which the
+    endpoints do not show;
   - the most flows on one channel when every flow splits evenly over its minimal next hops
     at every switch: what an oblivious minimal routing loads (an adaptive one can do better);
   - whether the flows are the same set as under the natural order.
