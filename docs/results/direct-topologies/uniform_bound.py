@@ -31,38 +31,9 @@ Loads are in units of one host's injection rate; parallel cables count one each.
 usage: uniform_bound.py FABRIC.net   (ibnetdiscover / ibsim format as `ibrt gen` writes it;
 standard library only; about 3 minutes for 2,048 switches)
 """
-import re
 import sys
 
-
-def read_fabric(path):
-    """Switches, their switch-to-switch cables (neighbour -> count) and CAs per switch."""
-    kind = {}
-    links = {}
-    node = None
-    for ln in open(path):
-        m = re.match(r'(Ca|Switch)\s+\d+\s+"([^"]+)"', ln)
-        if m:
-            node = m.group(2)
-            kind[node] = m.group(1)
-            links.setdefault(node, [])
-            continue
-        m = re.match(r'\[\d+\]\S*\s+"([^"]+)"', ln)
-        if m and node is not None:
-            links[node].append(m.group(1))
-    switches = sorted(n for n, k in kind.items() if k == "Switch")
-    index = {s: i for i, s in enumerate(switches)}
-    adj = [dict() for _ in switches]
-    hosts = [0] * len(switches)
-    for s in switches:
-        i = index[s]
-        for peer in links[s]:
-            if kind.get(peer) == "Switch":
-                j = index[peer]
-                adj[i][j] = adj[i].get(j, 0) + 1
-            elif kind.get(peer) == "Ca":
-                hosts[i] += 1
-    return switches, [sorted(a.items()) for a in adj], hosts
+from fabric_file import read_fabric
 
 
 def bounds(adj, hosts):
@@ -114,10 +85,13 @@ def bounds(adj, hosts):
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    switches, adj, hosts = read_fabric(sys.argv[1])
-    N, cables, mean_hops, worst, must = bounds(adj, hosts)
+    fab = read_fabric(sys.argv[1])
+    hosts = [0] * len(fab.switches)
+    for s in fab.ca_sw:
+        hosts[s] += 1
+    N, cables, mean_hops, worst, must = bounds([sorted(a.items()) for a in fab.adj], hosts)
     avg = N * mean_hops / cables
-    print(f"{len(switches)} switches, {N} hosts, {cables} directed switch-to-switch cables")
+    print(f"{len(fab.switches)} switches, {N} hosts, {cables} directed switch-to-switch cables")
     print(f"mean switch hops of a uniform packet: {mean_hops:.4f}")
     print(f"average cable load {avg:.4f} -> any routing saturates at or below "
           f"{100 * min(1.0, 1 / avg):.1f} %")

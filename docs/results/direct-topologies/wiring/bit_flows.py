@@ -24,7 +24,7 @@ fabric file, a host order and a pattern this prints
   - whether the flows are the same set as under the natural order.
 
 Host orders are ibrt's (sim/host_order.hpp): natural, port-major, random (`--seed`, the
-bijection `ibrt sim --host-order random` draws; wiring/static_load.py's generator). `--on
+bijection `ibrt sim --host-order random` draws; fabric_file.py). `--on
 switches` applies the pattern to the switch index instead of the host index and keeps the
 host's port (host p of switch s sends to host p of switch P(s)): every pattern then moves a
 switch's hosts as one block, which a numbering of the hosts cannot do (no set of 3 of the 14
@@ -40,37 +40,10 @@ usage: bit_flows.py FABRIC.net ORDER PATTERN [--seed S] [--on hosts|switches] [-
 import argparse
 import collections
 import os
-import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from static_load import random_permutation  # noqa: E402  (the order's generator, shared)
-
-
-def read_fabric(path):
-    """CA -> switch index (file order), and the switch graph: adj[a] = {b: cables}."""
-    sw_index, ca_cable, links = {}, [], collections.Counter()
-    kind, cur = None, None
-    for ln in open(path):
-        m = re.match(r'(Ca|Switch)\s+\d+\s+"([^"]+)"', ln)
-        if m:
-            kind, cur = m.group(1), m.group(2)
-            if kind == "Switch":
-                sw_index.setdefault(cur, len(sw_index))
-            continue
-        m = re.match(r'\[\d+\]\S*\s+"([^"]+)"', ln)
-        if not m:
-            continue
-        peer = m.group(1)
-        if kind == "Ca":
-            ca_cable.append(peer)  # a CA's one cable: its switch
-        elif kind == "Switch" and peer.startswith("sw-"):
-            links[(cur, peer)] += 1
-    ca_sw = [sw_index[s] for s in ca_cable]
-    adj = [dict() for _ in range(len(sw_index))]
-    for (a, b), w in links.items():
-        adj[sw_index[a]][sw_index[b]] = w
-    return ca_sw, adj
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from fabric_file import bit_pattern, host_order, read_fabric  # noqa: E402
 
 
 def distances(adj):
@@ -100,35 +73,6 @@ def distances(adj):
         reach = nxt
         if not grown:
             return dist
-
-
-def host_order(name, ca_sw, seed):
-    n = len(ca_sw)
-    if name == "natural":
-        return list(range(n))
-    if name == "random":
-        return random_permutation(n, seed ^ 0x686F73742D6F7264)
-    if name == "port-major":
-        fill = collections.Counter()
-        key = []
-        for i, s in enumerate(ca_sw):
-            key.append((fill[s], s, i))
-            fill[s] += 1
-        return [k[2] for k in sorted(key)]
-    sys.exit("bit_flows.py: order must be natural, port-major or random")
-
-
-def bit_pattern(name, b):
-    n = 1 << b
-    h = b // 2
-    rotr = lambda s, k: ((s >> k) | (s << (b - k))) & (n - 1)
-    return {
-        "complement": lambda s: n - 1 - s,
-        "bitrev": lambda s: int(format(s, "0%db" % b)[::-1], 2),
-        "transpose": lambda s: rotr(s, h),
-        "shuffle": lambda s: rotr(s, b - 1),
-        "bitrot": lambda s: rotr(s, 1),
-    }[name]
 
 
 def flows_of(ca_sw, order, pattern, on):
@@ -208,7 +152,8 @@ def main():
     ap.add_argument("--on", choices=["hosts", "switches"], default="hosts")
     ap.add_argument("--pairs")
     a = ap.parse_args()
-    ca_sw, adj = read_fabric(a.fabric)
+    fab = read_fabric(a.fabric)
+    ca_sw, adj = fab.ca_sw, fab.adj
     order = host_order(a.order, ca_sw, a.seed)
     flows = flows_of(ca_sw, order, a.pattern, a.on)
     if a.pairs:
