@@ -1151,11 +1151,11 @@ void Network::try_arbitrate(PortId o) {
         const std::uint32_t start = out.rr;
         const std::uint32_t all = (1u << V_) - 1;
         std::uint32_t matched = 0;
-        // Visits input port inp; false once every head routed here has been seen or every VL
-        // has its candidate.
-        // The input's buffers are read only up to its last head routed here: with 9 VLs they
-        // are three cache lines, and a static routing's heads all sit in the first.
         const std::uint32_t waiting = sl_[o].waiting;
+        // Visits input port inp; false once every head routed here has been seen or every VL
+        // has its candidate. The input's buffers are read only up to its last head routed
+        // here: with 9 VLs they are three cache lines, and a static routing's heads all sit
+        // in the first.
         const auto visit = [&](PortNum inp) {
             const PortId i = first + inp;
             const bool can_read = sl_[i].reads < cfg_.speedup;
