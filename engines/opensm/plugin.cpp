@@ -15,8 +15,10 @@
 #include "engines/engine.hpp"
 #include "engines/opensm/path_lids_answer.hpp"
 #include "engines/opensm/path_sl_answer.hpp"
+#include "engines/opensm/path_sl_dump.hpp"
 #include "engines/opensm/plugin_options.hpp"
 #include "engines/opensm/subnet_snapshot.hpp"
+#include "fabric/path_sl_file.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -323,7 +325,59 @@ void plugin_delete(void* ctx) {
     delete static_cast<PluginContext*>(ctx);
 }
 
-void plugin_report(void*, osm_epi_event_id_t, void*) {}
+// path_sl=PATH: at every SUBNET UP, the SL the SA would hand out for every pair (see
+// path_sl_dump.hpp), from whichever engine routed, ours or opensm's. Under the shared lock, as
+// the SA asks; the state manager holds no lock when it reports SUBNET UP.
+void write_sa_path_sls(osm_opensm_t* osm, const std::string& path) {
+    const auto t0 = std::chrono::steady_clock::now();
+    struct SharedLock {
+        cl_plock_t* lock;
+        explicit SharedLock(cl_plock_t* l) : lock(l) { cl_plock_acquire(lock); }
+        ~SharedLock() { cl_plock_release(lock); }
+    };
+    std::string engine = "none";
+    Fabric fabric;
+    Routing r;
+    {
+        const SharedLock held(&osm->lock);
+        osm::SubnetSnapshot snap = osm::snapshot_subnet(osm->subn);
+        const osm_routing_engine_t* re = osm->routing_engine_used;
+        if (re && re->name) engine = re->name;
+        if (re && re->path_sl)
+            r.path_sls = osm::ask_path_sls(snap.fabric, snap.lids, [&](Lid slid, Lid dlid) {
+                return re->path_sl(re->context, OSM_DEFAULT_SL, cl_hton16(slid), cl_hton16(dlid));
+            });
+        fabric = std::move(snap.fabric);
+        r.lids = std::move(snap.lids);
+    }
+    const std::string tmp = path + ".tmp";
+    PathSlWriteStats st;
+    {
+        std::ofstream out(tmp);
+        out << "# opensm routing engine " << engine << "\n";
+        st = write_path_sl(out, fabric, r);
+        out.flush();
+        if (!out) throw std::runtime_error("cannot write " + tmp);
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        throw std::runtime_error("cannot rename " + tmp + " to " + path);
+    OSM_LOG(&osm->log, OSM_LOG_INFO,
+            "ibrt: path SLs of engine %s written to %s: %zu sources, %zu paths, %.1f s\n",
+            engine.c_str(), path.c_str(), st.sources, st.lines,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+}
+
+void plugin_report(void* ctx, osm_epi_event_id_t id, void*) {
+    auto* plugin = static_cast<PluginContext*>(ctx);
+    if (id != OSM_EVENT_ID_SUBNET_UP || plugin->options.path_sl.empty()) return;
+    try {
+        write_sa_path_sls(plugin->osm, plugin->options.path_sl);
+    } catch (const std::exception& err) {
+        OSM_LOG(&plugin->osm->log, OSM_LOG_ERROR, "ERR IB08: ibrt path_sl=%s: %s\n",
+                plugin->options.path_sl.c_str(), err.what());
+    } catch (...) {
+    }
+}
 
 } // namespace
 

@@ -46,12 +46,17 @@ PluginOptions parse_plugin_options(std::string_view text, const std::vector<std:
                 o.errors.push_back(bad + "empty path; no report is written");
             else
                 o.report = std::string(val);
+        } else if (key == "path_sl") {
+            if (val.empty())
+                o.errors.push_back(bad + "empty path; no path-SL file is written");
+            else
+                o.path_sl = std::string(val);
         } else if (key == "seed") {
             if (!parse_number(val, o.seed))
                 o.errors.push_back(bad + "not an unsigned integer; using seed=1");
         } else {
             o.errors.push_back("unknown option '" + std::string(key) +
-                               "' ignored (known: report, seed, ENGINE.param)");
+                               "' ignored (known: report, path_sl, seed, ENGINE.param)");
         }
     }
     return o;

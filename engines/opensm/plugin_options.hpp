@@ -16,6 +16,7 @@ namespace ibrt::osm {
 
 struct PluginOptions {
     std::string report;     // report=PATH: JSON summary of every routing run
+    std::string path_sl;    // path_sl=PATH: the SA's path SLs for every pair, at each SUBNET UP
     std::uint64_t seed = 1; // seed=N: engines' tie-breaking seed
     // ENGINE.key=value tokens: (engine name, "key=value"), in the order given.
     std::vector<std::pair<std::string, std::string>> engine_params;

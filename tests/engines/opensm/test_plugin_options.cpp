@@ -5,19 +5,22 @@
 using ibrt::osm::parse_plugin_options;
 
 TEST_CASE("plugin options: keys, prefixes and other plugins' tokens") {
-    auto o = parse_plugin_options("ibrt.report=/tmp/r.json, seed=7 other.x=y");
+    auto o = parse_plugin_options("ibrt.report=/tmp/r.json, seed=7 other.x=y path_sl=/tmp/p.sl");
     CHECK(o.errors.empty());
     CHECK(o.report == "/tmp/r.json");
+    CHECK(o.path_sl == "/tmp/p.sl");
     CHECK(o.seed == 7);
 }
 
 TEST_CASE("plugin options: every bad value is reported and ignored") {
-    auto o = parse_plugin_options("seed=-1 lmc=2 report= lonely");
-    REQUIRE(o.errors.size() == 4);
+    auto o = parse_plugin_options("seed=-1 lmc=2 report= lonely path_sl=");
+    REQUIRE(o.errors.size() == 5);
     CHECK(o.errors[0] == "option 'seed=-1': not an unsigned integer; using seed=1");
-    CHECK(o.errors[1] == "unknown option 'lmc' ignored (known: report, seed, ENGINE.param)");
+    CHECK(o.errors[1] == "unknown option 'lmc' ignored (known: report, path_sl, seed, "
+                         "ENGINE.param)");
     CHECK(o.errors[2] == "option 'report=': empty path; no report is written");
     CHECK(o.errors[3] == "option 'lonely' has no '=value'");
+    CHECK(o.errors[4] == "option 'path_sl=': empty path; no path-SL file is written");
     CHECK(o.seed == 1);
     CHECK(parse_plugin_options("").errors.empty());
 }
