@@ -11,9 +11,15 @@
 # Usage: scripts/compare-direct-engines.sh [BUILD_DIR] [OUTPUT_MD]
 #   BUILD_DIR  default build; needs BUILD_DIR/ibrt and BUILD_DIR/engines/opensm/libibrt.so
 #   OUTPUT_MD  default docs/results/direct-engines.md ('-' = stdout)
-#   ONLY="TAG ..." only these fabrics; ENGINES="dor updn" only these of opensm's engines
+#   ONLY="TAG ..." only these fabrics; ENGINES="dor updn" only these engines ("ibrt": ibrt's
+#     engine for the family; "torus-2QoS": on the 2D and 3D tori; "nue-8vls": nue with
+#     nue_max_num_vls 8; default: all of them)
 #   PATTERNS="uniform complement ..." the traffic patterns, a saturation column each (default
-#     uniform and complement)
+#     uniform and complement; "none": no simulation)
+#   TABLES=DIR    also keep what each run read back, for other simulations: DIR/TAG/fabric.net
+#     (the generated fabric) and DIR/TAG/ENGINE/ (opensm-lfts.dump, guid2lid, opensm-sl2vl.dump,
+#     path.sl, check.json), ENGINE as in the rows ("ibrt flatfly" as ibrt-flatfly)
+#   IBSIM_FLAGS, OSM_TIMEOUT (seconds to SUBNET UP, default 120): for large fabrics
 #   FABRICS=FILE  the fabrics instead of the built-in list: one per line, "TAG ENGINE GEN_ARGS..."
 #     (ENGINE: ibrt's engine for it; GEN_ARGS: `ibrt gen`'s arguments; # starts a comment)
 #   ROWS=FILE     also keep the rows as TSV (tag, routing, routes, reachable, SLs, VLs, credit
@@ -40,6 +46,10 @@ KEEP_ROWS=${ROWS:-}
 [[ -z "$KEEP_ROWS" || "$KEEP_ROWS" == /* ]] || KEEP_ROWS="$PWD/$KEEP_ROWS"
 [[ -z "${FABRICS:-}" || "$FABRICS" == /* ]] || FABRICS="$PWD/$FABRICS"
 read -r -a PATTERN_LIST <<<"${PATTERNS:-uniform complement}"
+[[ ${PATTERN_LIST[*]} != none ]] || PATTERN_LIST=()
+TABLES=${TABLES:-}
+[[ -z "$TABLES" || "$TABLES" == /* ]] || TABLES="$PWD/$TABLES"
+ENGINE_LIST=${ENGINES:-ibrt torus-2QoS dor lash dfsssp nue nue-8vls updn}
 ROWS="$WORK/rows.tsv"
 : >"$ROWS"
 
@@ -48,18 +58,18 @@ ROWS="$WORK/rows.tsv"
 SIM=(--vls 8 --sl path --packet-bytes 256 --buffer-bytes 1024 --source-queue 0 --warmup-us 10
     --measure-us 40 --drain-us 40 --saturation --saturation-steps 6 --json -q)
 
-# run_sm TAG ENGINE [ibrt] [opensm args]: a running SM routes with ENGINE (libibrt.so's engine
-# when the third argument is "ibrt"; when it fails, opensm falls back to minhop and the row says
-# so), and every measurement is taken from it; one row into $ROWS.
+# run_sm TAG ENGINE LABEL [opensm args]: a running SM routes with ENGINE (when it fails, opensm
+# falls back to minhop and the row says so), and every measurement is taken from it; one row
+# into $ROWS, named LABEL. $CONF_LINES: more opensm.conf lines for this run.
 run_sm() {
-    local tag=$1 engine=$2
-    shift 2
-    local osm="$WORK/osm" label=$engine
-    [[ ${1:-} == ibrt ]] && label="ibrt $engine" && shift
+    local tag=$1 engine=$2 label=$3
+    shift 3
+    local osm="$WORK/osm"
     rm -rf "$osm"
     mkdir -p "$osm"
+    { cat "$WORK/ibrt.conf" && printf '%s\n' "${CONF_LINES:-}"; } >"$WORK/run.conf"
     OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
-        opensm -e -d2 -s 0 -Q -R "$engine" -F "$WORK/ibrt.conf" -f "$osm/osm.log" \
+        opensm -e -d2 -s 0 -Q -R "$engine" -F "$WORK/run.conf" -f "$osm/osm.log" \
         --dump_files_dir "$osm" -D 0x43 "$@" >"$osm/opensm.out" 2>&1 </dev/null &
     local pid=$! deadline=$((SECONDS + ${OSM_TIMEOUT:-120}))
     E2E_PIDS+=("$pid")
@@ -105,6 +115,13 @@ run_sm() {
     local rc=0
     "$IBRT" check --json --no-balance --end-ports-only "${files[@]}" "${sls[@]}" >"$tag.check.json" || rc=$?
     ((rc <= 1)) || e2e_fail "$tag/$engine: ibrt check exited $rc"
+    if [[ -n $TABLES ]]; then
+        local keep="$TABLES/$tag/${label// /-}"
+        mkdir -p "$keep"
+        cp "$osm/opensm-lfts.dump" "$osm/guid2lid" "$osm/opensm-sl2vl.dump" "$keep/"
+        cp "$tag.psl" "$keep/path.sl"
+        cp "$tag.check.json" "$keep/check.json"
+    fi
     local sat_files=()
     for pattern in "${PATTERN_LIST[@]}"; do
         rc=0
@@ -139,12 +156,14 @@ fabric() {
     [[ -z "${ONLY:-}" || " $ONLY " == *" $tag "* ]] || return 0
     echo "$tag" >&2
     "$IBRT" gen -q -o "$tag.gen.net" "$@"
-    e2e_start_ibsim "$tag.gen.net"
-    [[ -n "${ENGINES:-}" ]] || run_sm "$tag" "$ours" ibrt
+    # shellcheck disable=SC2086 # IBSIM_FLAGS: e.g. "-N 20000 -S 2100 -P 131072" for 16,384 hosts
+    e2e_start_ibsim "$tag.gen.net" ${IBSIM_FLAGS:-}
+    if [[ -n $TABLES ]]; then mkdir -p "$TABLES/$tag" && cp "$tag.gen.net" "$TABLES/$tag/fabric.net"; fi
+    [[ " $ENGINE_LIST " != *" ibrt "* ]] || run_sm "$tag" "$ours" "ibrt $ours"
     # torus-2QoS routes 2D and 3D tori only.
     local dims
     dims=$(printf '%s\n' "$@" | awk 'prev == "--k" {print split($0, k, ",")} {prev = $0}')
-    if [[ $tag == torus* && -z "${ENGINES:-}" && ${dims:-0} -le 3 ]]; then
+    if [[ $tag == torus* && " $ENGINE_LIST " == *" torus-2QoS "* && ${dims:-0} -le 3 ]]; then
         # torus-2QoS needs the radices and one seed link per dimension from the generator's
         # names (sw-x.y.z), by the GUIDs ibsim gave the switches.
         e2e_diag ibnetdiscover >"$tag.seed.net"
@@ -163,9 +182,16 @@ for d, axis in enumerate("xyz"[:len(k)]):
     print(f"{axis}p_link {name(a)} {name(plus)}")
     print(f"{axis}m_link {name(a)} {name(minus)}")
 PY
-        run_sm "$tag" torus-2QoS --torus_config "$WORK/torus-2QoS.conf"
+        run_sm "$tag" torus-2QoS torus-2QoS --torus_config "$WORK/torus-2QoS.conf"
     fi
-    for engine in ${ENGINES:-dor lash dfsssp nue updn}; do run_sm "$tag" "$engine"; done
+    for engine in $ENGINE_LIST; do
+        case $engine in
+        ibrt | torus-2QoS) ;;
+        # nue on all 8 VLs (opensm's default, nue_max_num_vls 1, makes it deadlock-free on one)
+        nue-8vls) CONF_LINES="nue_max_num_vls 8" run_sm "$tag" nue nue-8vls ;;
+        *) run_sm "$tag" "$engine" "$engine" ;;
+        esac
+    done
     e2e_stop_ibsim
 }
 
