@@ -102,7 +102,7 @@ run_sm() {
     # The path SLs: the plugin's file, every pair. Held against the SA's own answers on a seeded
     # sample of pairs (a saquery per pair: all of them take hours past 256 hosts); dfsssp draws
     # among a layer's copies at each query, so its sample is judged by `ibrt check` alone.
-    cp "$osm/path.sl" "$tag.psl"
+    mv "$osm/path.sl" "$tag.psl"
     "$IBRT" sa-path-sls -q -j 4 --to-end-ports --sample "${SA_SAMPLE:-48}" --fabric "$tag.net" \
         --guid2lid "$osm/guid2lid" --out "$tag.sa-sample.psl" \
         --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery" >/dev/null ||
@@ -122,9 +122,12 @@ run_sm() {
     if [[ -n $TABLES ]]; then
         local keep="$TABLES/$tag/${label// /-}"
         mkdir -p "$keep"
-        cp "$osm/opensm-lfts.dump" "$osm/guid2lid" "$osm/opensm-sl2vl.dump" "$keep/"
-        cp "$tag.psl" "$keep/path.sl"
-        cp "$tag.check.json" "$keep/check.json"
+        # Hard links where they can be: at 16,384 hosts the LFTs and path SLs are ~10 GB a run.
+        local f
+        for f in "$osm/opensm-lfts.dump" "$osm/guid2lid" "$osm/opensm-sl2vl.dump" "$tag.psl:path.sl" \
+            "$tag.check.json:check.json"; do
+            ln -f "${f%%:*}" "$keep/${f##*[/:]}" 2>/dev/null || cp "${f%%:*}" "$keep/${f##*[/:]}"
+        done
     fi
     local sat_files=()
     for pattern in "${PATTERN_LIST[@]}"; do
