@@ -124,10 +124,11 @@ run_sm() {
         mkdir -p "$keep"
         # Hard links where they can be: at 16,384 hosts the LFTs and path SLs are ~10 GB a run.
         local f
-        for f in "$osm/opensm-lfts.dump" "$osm/guid2lid" "$osm/opensm-sl2vl.dump" "$tag.psl:path.sl" \
-            "$tag.check.json:check.json"; do
+        # (Only of files the next run replaces, never rewrites: $tag.check.json is rewritten.)
+        for f in "$osm/opensm-lfts.dump" "$osm/guid2lid" "$osm/opensm-sl2vl.dump" "$tag.psl:path.sl"; do
             ln -f "${f%%:*}" "$keep/${f##*[/:]}" 2>/dev/null || cp "${f%%:*}" "$keep/${f##*[/:]}"
         done
+        cp "$tag.check.json" "$keep/check.json"
     fi
     local sat_files=()
     for pattern in "${PATTERN_LIST[@]}"; do
