@@ -238,6 +238,16 @@ def main():
                 json.dump(spec_for(scale, topo, only, patterns), f, indent=1,
                           ensure_ascii=False)
                 f.write("\n")
+    # The same fabrics for scripts/compare-direct-engines.sh (opensm's engines, FABRICS=): the
+    # topology as the tag, ibrt's static engine for it (its first routing without a selection).
+    os.makedirs(os.path.join(a.out, "opensm"), exist_ok=True)
+    for scale in ["full", "reduced"]:
+        with open(os.path.join(a.out, "opensm", f"fabrics-{scale}.txt"), "w") as f:
+            f.write(f"# written by specs.py: the study's {scale} fabrics for scripts/compare-direct-"
+                    "engines.sh (FABRICS=): topology, ibrt's static engine, `ibrt gen` arguments\n")
+            for topo in ROUTINGS:
+                static = next(r for _, r, _ in ROUTINGS[topo][1] if "selection" not in r)
+                f.write(f"{topo} {static['engine']} {FABRICS[scale][topo][0]}\n")
     return 0
 
 
