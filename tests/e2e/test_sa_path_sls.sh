@@ -85,4 +85,25 @@ assert r["pairs"] == 20, r' "$WORK/last.out" || e2e_fail "--end-ports-only did n
     wait "$pid" 2>/dev/null || true
     echo "ok: $engine ($nsl SLs)"
 done
+
+# A path_sl= file that cannot be written costs the file, nothing else: ERR IB08, and the
+# subnet is up with the engine's tables.
+osm="$WORK/osm-unwritable"
+mkdir -p "$osm"
+printf 'event_plugin_name ibrt\nevent_plugin_options path_sl=/nonexistent/dir/psl\n' >"$osm/conf"
+OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
+    opensm -e -d2 -s 0 -Q -R lash -F "$osm/conf" -f "$osm/osm.log" --dump_files_dir "$osm" \
+    >"$osm/opensm.out" 2>&1 </dev/null &
+pid=$!
+E2E_PIDS+=("$pid")
+deadline=$((SECONDS + 60))
+until grep -q "ERR IB08" "$osm/osm.log" 2>/dev/null; do
+    kill -0 "$pid" 2>/dev/null || e2e_fail "unwritable path_sl=: opensm died: $(tail -n 5 "$osm/opensm.out")"
+    ((SECONDS < deadline)) || e2e_fail "unwritable path_sl=: no ERR IB08 in 60 s"
+    sleep 0.1
+done
+grep -q "SUBNET UP" "$osm/osm.log" || e2e_fail "unwritable path_sl=: no SUBNET UP before ERR IB08"
+grep -q "lash tables configured on all switches" "$osm/osm.log" || e2e_fail "unwritable path_sl=: lash did not route"
+kill -0 "$pid" 2>/dev/null || e2e_fail "unwritable path_sl=: opensm exited"
+echo "ok: unwritable path_sl= ($(grep -o 'ERR IB08.*' "$osm/osm.log" | head -n 1))"
 e2e_pass
