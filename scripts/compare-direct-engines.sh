@@ -111,8 +111,12 @@ run_sm() {
     wait "$pid" 2>/dev/null || true
     if [[ $engine != dfsssp ]]; then
         local bad
-        bad=$(awk 'NR == FNR { if (/^0x/) sl[$1 " " $2] = $3; next }
-            /^0x/ && (sl[$1 " " $2] + 0) != $3 { print; exit }' "$tag.psl" "$tag.sa-sample.psl")
+        # The sample is held in memory and the file streamed past it (it has 3e8 lines at 16,384
+        # hosts); a pair the file leaves out has SL 0.
+        bad=$(awk 'NR == FNR { if (/^0x/) want[$1 " " $2] = $3; next }
+            /^0x/ && ($1 " " $2) in want { got[$1 " " $2] = $3 }
+            END { for (k in want) if (got[k] + 0 != want[k]) { print k, want[k]; exit } }' \
+            "$tag.sa-sample.psl" "$tag.psl")
         [[ -z "$bad" ]] || e2e_fail "$tag/$engine: the SA answers '$bad', the path_sl= file differs"
     fi
     echo "  $label: path SLs in $((SECONDS - t0)) s" >&2
