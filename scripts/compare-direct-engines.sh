@@ -124,15 +124,17 @@ run_sm() {
     "$IBRT" check --json --no-balance --end-ports-only "${files[@]}" "${sls[@]}" >"$tag.check.json" || rc=$?
     ((rc <= 1)) || e2e_fail "$tag/$engine: ibrt check exited $rc"
     if [[ -n $TABLES ]]; then
-        local keep="$TABLES/$tag/${label// /-}"
-        mkdir -p "$keep"
+        # Complete or absent (made aside, then renamed): a reader may be listing TABLES.
+        local keep="$TABLES/$tag/${label// /-}" f
+        rm -rf "$keep" "$keep.tmp"
+        mkdir -p "$keep.tmp"
         # Hard links where they can be: at 16,384 hosts the LFTs and path SLs are ~10 GB a run.
-        local f
         # (Only of files the next run replaces, never rewrites: $tag.check.json is rewritten.)
         for f in "$osm/opensm-lfts.dump" "$osm/guid2lid" "$osm/opensm-sl2vl.dump" "$tag.psl:path.sl"; do
-            ln -f "${f%%:*}" "$keep/${f##*[/:]}" 2>/dev/null || cp "${f%%:*}" "$keep/${f##*[/:]}"
+            ln -f "${f%%:*}" "$keep.tmp/${f##*[/:]}" 2>/dev/null || cp "${f%%:*}" "$keep.tmp/${f##*[/:]}"
         done
-        cp "$tag.check.json" "$keep/check.json"
+        cp "$tag.check.json" "$keep.tmp/check.json"
+        mv "$keep.tmp" "$keep"
     fi
     local sat_files=()
     for pattern in "${PATTERN_LIST[@]}"; do

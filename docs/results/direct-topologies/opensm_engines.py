@@ -34,9 +34,10 @@ ORDER = ["torus-2QoS", "dor", "lash", "dfsssp", "nue", "nue-8vls", "updn"]
 
 
 def engines_of(tables, topo):
-    """The engines that routed TOPO (a directory of tables each), in ORDER."""
+    """The engines that routed TOPO (a directory of tables each; NAME.tmp is one being
+    written), in ORDER."""
     d = os.path.join(tables, topo)
-    found = [e for e in os.listdir(d) if os.path.isdir(os.path.join(d, e))]
+    found = [e for e in os.listdir(d) if os.path.isdir(os.path.join(d, e)) and not e.endswith(".tmp")]
     return sorted(found, key=lambda e: (ORDER.index(e) if e in ORDER else len(ORDER), e))
 
 
