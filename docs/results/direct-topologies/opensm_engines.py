@@ -4,7 +4,7 @@ static engines ... and opensm's own engines beside the paper's routings").
 
     opensm_engines.py run TABLES OUT [--scale reduced|full] [--ibrt BIN] [--patterns P,...]
                       [--only TOPOLOGY,...] [-- SWEEP OPTIONS]
-    opensm_engines.py table OUT [--scale reduced|full] [--results DIR]
+    opensm_engines.py table OUT [--scale reduced|full] [--results DIR] [--write DOC]
 
 `run` simulates the tables a running opensm 3.3.23 programmed on the study's fabrics
 (scripts/compare-direct-engines.sh with TABLES=DIR and FABRICS lines named as the study's
@@ -23,6 +23,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -131,6 +132,7 @@ def mean_md(vals):
 
 
 def table(a):
+    out = []  # the lines, for stdout or for --write's DOC
     study, _ = read_ours(a.results or os.path.join(HERE, a.scale + "-results"), "onset")
     with open(os.path.join(a.out, "checks.tsv"), newline="") as f:
         checks = {(r["topology"], r["routing"]): r for r in csv.DictReader(f, delimiter="\t")}
@@ -141,20 +143,20 @@ def table(a):
         spec = json.load(open(os.path.join(HERE, a.scale, topo + ".json")))
         static = [r["label"] for r in spec["routings"] if "selection" not in r]
         adaptive = [r["label"] for r in spec["routings"] if "selection" in r]
-        print(f"\n{name}\n")
-        print("| routing | SLs | VLs | credit loops | reachable | " + " | ".join(HEAD) + " | mean |")
-        print("|---|---|---|---|---|" + "---|" * (len(HEAD) + 1))
+        out.append(f"\n**{name}**\n")
+        out.append("| routing | SLs | VLs | credit loops | reachable | " + " | ".join(HEAD) + " | mean |")
+        out.append("|---|---|---|---|---|" + "---|" * (len(HEAD) + 1))
         for (t, routing), c in checks.items():
             if t != topo:
                 continue
             got = [ours.get((routing, p)) for p in PATTERNS]
             cells = ["–" if g is None else fmt(g[0]) if g[1] is None else
                      f"{fmt(g[0])}, deadlock from {g[1]:.1f}" for g in got]
-            print(f"| {routing} | {c['SLs']} | {c['VLs']} | {c['credit loops']} | {c['reachable']} | "
+            out.append(f"| {routing} | {c['SLs']} | {c['VLs']} | {c['credit loops']} | {c['reachable']} | "
                   + " | ".join(cells) + f" | {mean_md([g[0] for g in got if g])} |")
         for label in static:
             v = study.get((topo, label), {})
-            print(f"| ibrt {label} (study, static) | | | 0 | all | " +
+            out.append(f"| ibrt {label} (study, static) | | | 0 | all | " +
                   " | ".join(fmt(v.get(p)) for p in PATTERNS) + f" | {mean_md(list(v.values()))} |")
         # Per pattern, the best of the rows above that never deadlocked there: what static
         # tables on a stock fabric get, against the best the extended switch gets.
@@ -163,16 +165,27 @@ def table(a):
             vals = [g[0] for (r, q), g in ours.items() if q == p and g[1] is None]
             vals += [study[(topo, r)][p] for r in static if p in study.get((topo, r), {})]
             best_static.append(max(vals) if vals else None)
-        print("| best static, per pattern | | | | | " + " | ".join(map(fmt, best_static)) +
+        out.append("| best static, per pattern | | | | | " + " | ".join(map(fmt, best_static)) +
               f" | {mean_md([b for b in best_static if b is not None])} |")
         if adaptive:
             best = []
             for p in PATTERNS:
                 vals = [(study[(topo, r)][p], r) for r in adaptive if p in study.get((topo, r), {})]
                 best.append(max(vals) if vals else None)
-            print("| best of the study's adaptive routings (extended switch) | | | 0 | all | " +
+            out.append("| best of the study's adaptive routings (extended switch) | | | 0 | all | " +
                   " | ".join("–" if b is None else f"{b[0]:.1f} ({b[1]})" for b in best) +
                   f" | {mean_md([b[0] for b in best if b is not None])} |")
+    text = "\n".join(out).lstrip("\n") + "\n"
+    if not a.write:
+        sys.stdout.write(text)
+        return
+    tag = f"opensm-{a.scale}"
+    doc = open(a.write).read()
+    new, n = re.subn(rf"(<!-- {tag} -->\n).*?(<!-- /{tag} -->)",
+                     lambda m: m.group(1) + text + m.group(2), doc, flags=re.S)
+    if n != 1:
+        sys.exit(f"opensm_engines.py: {a.write} has no <!-- {tag} --> block")
+    open(a.write, "w").write(new)
 
 
 def main():
@@ -189,6 +202,8 @@ def main():
                    help="only these of the study's patterns (comma-separated); default all")
     r.add_argument("--only", type=lambda v: v.split(","), help="only these topologies")
     t.add_argument("--results", help="the study's merged results of this scale")
+    t.add_argument("--write", metavar="DOC",
+                   help="replace the text between <!-- opensm-SCALE --> and <!-- /opensm-SCALE --> in DOC")
     argv = sys.argv[1:]
     cut = argv.index("--") if "--" in argv else len(argv)
     a = ap.parse_args(argv[:cut])
