@@ -182,6 +182,27 @@ e2e_opensm() {
     fi
 }
 
+# e2e_opensm_up OSM_DIR LOG_REGEX [opensm args]: a running SM (no -o: the SA answers only while
+# opensm runs) with its files in OSM_DIR, waited for until its log matches LOG_REGEX (fails
+# after E2E_OSM_TIMEOUT s, default 120, or if opensm dies). -d2 flushes the log for the
+# polling. Sets E2E_OSM_PID; the cleanup stops it.
+e2e_opensm_up() {
+    local osm=${1:?e2e_opensm_up OSM_DIR LOG_REGEX [opensm args]} until=${2:?}
+    shift 2
+    mkdir -p "$osm"
+    OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
+        opensm -e -d2 -s 0 -f "$osm/osm.log" --dump_files_dir "$osm" -D 0x43 "$@" \
+        >"$osm/opensm.out" 2>&1 </dev/null &
+    E2E_OSM_PID=$!
+    E2E_PIDS+=("$E2E_OSM_PID")
+    local deadline=$((SECONDS + ${E2E_OSM_TIMEOUT:-120}))
+    until grep -qE "$until" "$osm/osm.log" 2>/dev/null; do
+        kill -0 "$E2E_OSM_PID" 2>/dev/null || e2e_fail "opensm $* died: $(tail -n 5 "$osm/opensm.out")"
+        ((SECONDS < deadline)) || e2e_fail "opensm $*: no '$until' in its log in ${E2E_OSM_TIMEOUT:-120} s"
+        sleep 0.1
+    done
+}
+
 e2e_expect_engine() {
     local engine=${1:?e2e_expect_engine NAME}
     local log="$WORK/osm/osm.log"

@@ -28,18 +28,7 @@ run_engine() {
     plugin_conf "qos TRUE"
     osm="$WORK/osm"
     rm -rf "$osm" # opensm appends to its log: each engine's run is judged on its own
-    mkdir -p "$osm"
-    OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
-        opensm -e -d2 -s 0 -Q -F "$WORK/ibrt.conf" -R $engine,updn -f "$osm/osm.log" \
-        --dump_files_dir "$osm" -D 0x43 >"$osm/opensm.out" 2>&1 </dev/null &
-    pid=$!
-    E2E_PIDS+=("$pid")
-    deadline=$((SECONDS + 60))
-    until grep -q "SUBNET UP" "$osm/osm.log" 2>/dev/null; do
-        kill -0 "$pid" 2>/dev/null || e2e_fail "opensm died: $(tail -n 5 "$osm/opensm.out")"
-        ((SECONDS < deadline)) || e2e_fail "no SUBNET UP in 60 s"
-        sleep 0.1
-    done
+    e2e_opensm_up "$osm" "SUBNET UP" -Q -F "$WORK/ibrt.conf" -R $engine,updn
     e2e_expect_engine $engine
     grep -q "ibrt $engine: routed" "$osm/osm.log" || e2e_fail "no ibrt routing line in the log"
     [[ -s "$osm/opensm-sl2vl.dump" ]] || e2e_fail "no opensm-sl2vl.dump"
@@ -97,8 +86,8 @@ for k in bad[:10]:
 print(f"{len(live)} live SL2VL rows, {len(bad)} differ")
 sys.exit(1 if bad else 0)
 PY
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    kill "$E2E_OSM_PID" 2>/dev/null || true
+    wait "$E2E_OSM_PID" 2>/dev/null || true
     echo "ok: $engine under opensm: $nsl SLs, SL2VL and LFTs as offline"
 
     e2e_stop_ibsim

@@ -18,19 +18,9 @@ for engine in dfsssp lash; do
     osm="$WORK/osm-$engine"
     mkdir -p "$osm"
     printf 'event_plugin_name ibrt\nevent_plugin_options path_sl=%s\n' "$osm/dump.psl" >"$osm/conf"
-    # A running SM (no -o): the SA answers only while opensm runs. -Q: QoS, so SL2VL tables
-    # are set up and dumped. -d2 flushes the log for the poll below.
-    OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
-        opensm -e -d2 -s 0 -Q -R "$engine" -F "$osm/conf" -f "$osm/osm.log" \
-        --dump_files_dir "$osm" -D 0x43 >"$osm/opensm.out" 2>&1 </dev/null &
-    pid=$!
-    E2E_PIDS+=("$pid")
-    deadline=$((SECONDS + 60))
-    until [[ -e "$osm/dump.psl" ]] && grep -q "SUBNET UP" "$osm/osm.log" 2>/dev/null; do
-        kill -0 "$pid" 2>/dev/null || e2e_fail "$engine: opensm died: $(tail -n 5 "$osm/opensm.out")"
-        ((SECONDS < deadline)) || e2e_fail "$engine: no SUBNET UP in 60 s"
-        sleep 0.1
-    done
+    # -Q: QoS, so SL2VL tables are set up and dumped. The plugin's path_sl= file is written
+    # (and logged) after SUBNET UP.
+    e2e_opensm_up "$osm" "ibrt: path SLs of engine|ERR IB08" -Q -R "$engine" -F "$osm/conf"
     grep -q "$engine tables configured on all switches" "$osm/osm.log" ||
         e2e_fail "$engine did not route (silent fallback?)"
     [[ -s "$osm/opensm-sl2vl.dump" ]] || e2e_fail "$engine: no opensm-sl2vl.dump"
@@ -81,8 +71,8 @@ assert r["pairs"] == 20, r' "$WORK/last.out" || e2e_fail "--end-ports-only did n
 
     # All on SL 0 instead, the credit loop the engine's SLs break is there: the SLs matter.
     e2e_expect_rc 1 "$IBRT" check -q --no-balance "${files[@]}" --assume-sl 0
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    kill "$E2E_OSM_PID" 2>/dev/null || true
+    wait "$E2E_OSM_PID" 2>/dev/null || true
     echo "ok: $engine ($nsl SLs)"
 done
 
@@ -91,19 +81,9 @@ done
 osm="$WORK/osm-unwritable"
 mkdir -p "$osm"
 printf 'event_plugin_name ibrt\nevent_plugin_options path_sl=/nonexistent/dir/psl\n' >"$osm/conf"
-OSM_TMP_DIR="$osm" OSM_CACHE_DIR="$osm" LD_PRELOAD="$E2E_UMAD2SIM" \
-    opensm -e -d2 -s 0 -Q -R lash -F "$osm/conf" -f "$osm/osm.log" --dump_files_dir "$osm" \
-    >"$osm/opensm.out" 2>&1 </dev/null &
-pid=$!
-E2E_PIDS+=("$pid")
-deadline=$((SECONDS + 60))
-until grep -q "ERR IB08" "$osm/osm.log" 2>/dev/null; do
-    kill -0 "$pid" 2>/dev/null || e2e_fail "unwritable path_sl=: opensm died: $(tail -n 5 "$osm/opensm.out")"
-    ((SECONDS < deadline)) || e2e_fail "unwritable path_sl=: no ERR IB08 in 60 s"
-    sleep 0.1
-done
+e2e_opensm_up "$osm" "ERR IB08" -Q -R lash -F "$osm/conf"
 grep -q "SUBNET UP" "$osm/osm.log" || e2e_fail "unwritable path_sl=: no SUBNET UP before ERR IB08"
 grep -q "lash tables configured on all switches" "$osm/osm.log" || e2e_fail "unwritable path_sl=: lash did not route"
-kill -0 "$pid" 2>/dev/null || e2e_fail "unwritable path_sl=: opensm exited"
+kill -0 "$E2E_OSM_PID" 2>/dev/null || e2e_fail "unwritable path_sl=: opensm exited"
 echo "ok: unwritable path_sl= ($(grep -o 'ERR IB08.*' "$osm/osm.log" | head -n 1))"
 e2e_pass
