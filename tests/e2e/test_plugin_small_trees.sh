@@ -25,7 +25,7 @@ plugin_route_and_verify k4n3-slid slid 0
 sed -i 's|^event_plugin_options .*|& colour=red seed=x|' "$WORK/ibrt.conf"
 e2e_opensm -F "$WORK/ibrt.conf" -R slid
 e2e_expect_engine slid
-grep -q "ERR IB04: ibrt event_plugin_options: unknown option 'colour' ignored (known: report, seed, ENGINE.param)" \
+grep -q "ERR IB04: ibrt event_plugin_options: unknown option 'colour' ignored (known: report, path_sl, seed, ENGINE.param)" \
     "$WORK/osm/osm.log" || e2e_fail "no logged error for the unknown option"
 grep -q "ERR IB04: ibrt event_plugin_options: option 'seed=x': not an unsigned integer" \
     "$WORK/osm/osm.log" || e2e_fail "no logged error for the bad seed"
