@@ -18,7 +18,8 @@
 #     uniform and complement; "none": no simulation)
 #   TABLES=DIR    also keep what each run read back, for other simulations: DIR/TAG/fabric.net
 #     (the generated fabric) and DIR/TAG/ENGINE/ (opensm-lfts.dump, guid2lid, opensm-sl2vl.dump,
-#     path.sl, check.json), ENGINE as in the rows ("ibrt flatfly" as ibrt-flatfly)
+#     path.sl, check.json, and row.tsv: its row), ENGINE as in the rows ("ibrt flatfly" as
+#     ibrt-flatfly)
 #   IBSIM_FLAGS, OSM_TIMEOUT (seconds to SUBNET UP, default 120): for large fabrics
 #   FABRICS=FILE  the fabrics instead of the built-in list: one per line, "TAG ENGINE GEN_ARGS..."
 #     (ENGINE: ibrt's engine for it; GEN_ARGS: `ibrt gen`'s arguments; # starts a comment)
@@ -88,8 +89,7 @@ run_sm() {
         ((SECONDS < deadline)) || why="no SUBNET UP in ${OSM_TIMEOUT:-120} s (last: $(tail -n 1 \
             "$osm/osm.log" | sed -E "s/^.* -> //" | cut -c1-200))"
         printf '%s\t%s\tno\t%s\n' "$tag" "$label" "${why:-no tables configured}" >>"$ROWS"
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
+        e2e_stop_sm "$pid"
         echo "  $label: did not route" >&2
         return
     fi
@@ -107,8 +107,8 @@ run_sm() {
         --guid2lid "$osm/guid2lid" --out "$tag.sa-sample.psl" \
         --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery" >/dev/null ||
         e2e_fail "$tag/$engine: sa-path-sls failed"
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
+    e2e_stop_sm "$pid"
+    grep -q '^0x' "$tag.sa-sample.psl" || e2e_fail "$tag/$engine: the SA answered none of the sampled pairs"
     if [[ $engine != dfsssp ]]; then
         local bad
         # The sample is held in memory and the file streamed past it (it has 3e8 lines at 16,384
@@ -123,19 +123,6 @@ run_sm() {
     local rc=0
     "$IBRT" check --json --no-balance --end-ports-only "${files[@]}" "${sls[@]}" >"$tag.check.json" || rc=$?
     ((rc <= 1)) || e2e_fail "$tag/$engine: ibrt check exited $rc"
-    if [[ -n $TABLES ]]; then
-        # Complete or absent (made aside, then renamed): a reader may be listing TABLES.
-        local keep="$TABLES/$tag/${label// /-}" f
-        rm -rf "$keep" "$keep.tmp"
-        mkdir -p "$keep.tmp"
-        # Hard links where they can be: at 16,384 hosts the LFTs and path SLs are ~10 GB a run.
-        # (Only of files the next run replaces, never rewrites: $tag.check.json is rewritten.)
-        for f in "$osm/opensm-lfts.dump" "$osm/guid2lid" "$osm/opensm-sl2vl.dump" "$tag.psl:path.sl"; do
-            ln -f "${f%%:*}" "$keep.tmp/${f##*[/:]}" 2>/dev/null || cp "${f%%:*}" "$keep.tmp/${f##*[/:]}"
-        done
-        cp "$tag.check.json" "$keep.tmp/check.json"
-        mv "$keep.tmp" "$keep"
-    fi
     local sat_files=()
     for pattern in "${PATTERN_LIST[@]}"; do
         rc=0
@@ -160,6 +147,20 @@ def sat(path):
 print("\t".join([tag, label, "yes", reach, str(len(sls) or 1), str(d["vls_used"]),
                  str(d["credit_loops"])] + [sat(x) for x in sims]))
 PY
+    if [[ -n $TABLES ]]; then
+        # Complete or absent (made aside, then renamed): a reader may be listing TABLES.
+        local keep="$TABLES/$tag/${label// /-}" f
+        rm -rf "$keep" "$keep.tmp"
+        mkdir -p "$keep.tmp"
+        # Hard links where they can be: at 16,384 hosts the LFTs and path SLs are ~10 GB a run.
+        # (Only of files the next run replaces, never rewrites: $tag.check.json is rewritten.)
+        for f in "$osm/opensm-lfts.dump" "$osm/guid2lid" "$osm/opensm-sl2vl.dump" "$tag.psl:path.sl"; do
+            ln -f "${f%%:*}" "$keep.tmp/${f##*[/:]}" 2>/dev/null || cp "${f%%:*}" "$keep.tmp/${f##*[/:]}"
+        done
+        cp "$tag.check.json" "$keep.tmp/check.json"
+        tail -n 1 "$ROWS" >"$keep.tmp/row.tsv" # this run's row: SLs, VLs, credit loops, ...
+        mv "$keep.tmp" "$keep"
+    fi
     echo "  $label: done" >&2
 }
 

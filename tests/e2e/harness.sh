@@ -203,6 +203,21 @@ e2e_opensm_up() {
     done
 }
 
+# e2e_stop_sm PID: stops a running SM. opensm leaves on SIGTERM only once its routing engine
+# returns (minutes on a large fabric) and may still send MADs on its way out: after 10 s it is
+# killed. Call it before ibsim goes (a client whose simulator has gone retries forever, §9.2).
+e2e_stop_sm() {
+    local pid=${1:?e2e_stop_sm PID} i
+    kill "$pid" 2>/dev/null || true
+    for ((i = 0; i < 100; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    _e2e_forget "$pid"
+}
+
 e2e_expect_engine() {
     local engine=${1:?e2e_expect_engine NAME}
     local log="$WORK/osm/osm.log"

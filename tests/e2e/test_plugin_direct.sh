@@ -86,8 +86,7 @@ for k in bad[:10]:
 print(f"{len(live)} live SL2VL rows, {len(bad)} differ")
 sys.exit(1 if bad else 0)
 PY
-    kill "$E2E_OSM_PID" 2>/dev/null || true
-    wait "$E2E_OSM_PID" 2>/dev/null || true
+    e2e_stop_sm "$E2E_OSM_PID"
     echo "ok: $engine under opensm: $nsl SLs, SL2VL and LFTs as offline"
 
     e2e_stop_ibsim

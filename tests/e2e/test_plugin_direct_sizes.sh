@@ -55,18 +55,9 @@ start_sm() {
     wait_routings "$engine" 1
 }
 
-# stop_sm: before ibsim goes: a client whose simulator has gone retries forever (§9.2), and
-# opensm may still send MADs on its way out; after 10 s it is killed.
+# stop_sm: before ibsim goes (e2e_stop_sm).
 stop_sm() {
-    kill "$SM_PID" 2>/dev/null || true
-    local i
-    for ((i = 0; i < 100; i++)); do
-        kill -0 "$SM_PID" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -9 "$SM_PID" 2>/dev/null || true
-    wait "$SM_PID" 2>/dev/null || true
-    _e2e_forget "$SM_PID"
+    e2e_stop_sm "$SM_PID"
     SM_PID=
 }
 

@@ -71,8 +71,7 @@ assert r["pairs"] == 20, r' "$WORK/last.out" || e2e_fail "--end-ports-only did n
 
     # All on SL 0 instead, the credit loop the engine's SLs break is there: the SLs matter.
     e2e_expect_rc 1 "$IBRT" check -q --no-balance "${files[@]}" --assume-sl 0
-    kill "$E2E_OSM_PID" 2>/dev/null || true
-    wait "$E2E_OSM_PID" 2>/dev/null || true
+    e2e_stop_sm "$E2E_OSM_PID"
     echo "ok: $engine ($nsl SLs)"
 done
 

@@ -12,7 +12,7 @@ topologies: the LFTs, SL2VL tables and the SA's path SLs of each engine) with th
 settings: one sweep spec per topology, made from the study's spec of the same scale (patterns,
 saturation search, run lengths, seed), on 8 VLs, what the ports offer. Into OUT/<topology>/ go
 the merged saturation.csv and sweep.csv, and OUT/checks.tsv gets each engine's `ibrt check`
-summary; rerunning resumes.
+summary (the compare script's row); rerunning resumes.
 
 `table` prints, per topology, the engines' saturation onsets (the study's metric, compare.py)
 beside the study's static routings and its best adaptive routing per pattern (--results: the
@@ -58,24 +58,12 @@ def spec_for(tables, topo, scale, spec_dir, patterns=None):
 
 
 def check_row(tables, topo, engine):
-    """SLs the paths use, VLs, credit loops, reachability: from the run's check.json and
-    path-SL file."""
-    d = os.path.join(tables, topo, engine)
-    c = json.load(open(os.path.join(d, "check.json")))["checks"]
-    # The SLs used, kept beside the file: at 16,384 hosts it has 3e8 lines.
-    cache = os.path.join(d, "path.sl.sls")
-    if not os.path.exists(cache):
-        sls = set()
-        with open(os.path.join(d, "path.sl")) as f:
-            for line in f:
-                if line.startswith("0x"):
-                    sls.add(line.split()[2])
-        with open(cache, "w") as f:
-            f.write(f"{len(sls) or 1}\n")
-    nsl = open(cache).read().strip()
-    reach = "all" if c["reachability"]["passed"] else f'{c["reachability"]["failures"]} unreachable'
-    return [topo, "opensm " + engine, nsl, str(c["deadlock"]["vls_used"]),
-            str(c["deadlock"]["credit_loops"]), reach]
+    """SLs, VLs, credit loops and reachability of one run, as compare-direct-engines.sh's row
+    (row.tsv beside the tables) gives them: tag, routing, routes, reachable, SLs, VLs, loops."""
+    with open(os.path.join(tables, topo, engine, "row.tsv")) as f:
+        _, _, routes, reach, sls, vls, loops = f.readline().rstrip("\n").split("\t")[:7]
+    assert routes == "yes", (topo, engine, routes)
+    return [topo, "opensm " + engine, sls, vls, loops, reach]
 
 
 def run(a):
@@ -156,7 +144,7 @@ def table(a):
                   + " | ".join(cells) + f" | {mean_md([g[0] for g in got if g])} |")
         for label in static:
             v = study.get((topo, label), {})
-            out.append(f"| ibrt {label} (study, static) | | | 0 | all | " +
+            out.append(f"| ibrt {label} (study, static) | | | | | " +
                   " | ".join(fmt(v.get(p)) for p in PATTERNS) + f" | {mean_md(list(v.values()))} |")
         # Per pattern, the best of the rows above that never deadlocked there: what static
         # tables on a stock fabric get, against the best the extended switch gets.
@@ -172,7 +160,7 @@ def table(a):
             for p in PATTERNS:
                 vals = [(study[(topo, r)][p], r) for r in adaptive if p in study.get((topo, r), {})]
                 best.append(max(vals) if vals else None)
-            out.append("| best of the study's adaptive routings (extended switch) | | | 0 | all | " +
+            out.append("| best of the study's adaptive routings (extended switch) | | | | | " +
                   " | ".join("–" if b is None else f"{b[0]:.1f} ({b[1]})" for b in best) +
                   f" | {mean_md([b[0] for b in best if b is not None])} |")
     text = "\n".join(out).lstrip("\n") + "\n"
