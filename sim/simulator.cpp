@@ -569,7 +569,8 @@ class Network {
     // port or a read of every unbound head's candidate ports. Unused (rebind scans every
     // input) with switches of more than 64 ports (use_req_ false).
     HugeVector<std::uint64_t> want_;
-    // Per candidate set (by id), its candidates ordered by priority class, each class in the
+    // Per candidate set (by id), its candidates ordered by priority class (every priority 0 with
+    // SimConfig::one_priority_class), each class in the
     // set's own order (the rotative order the selection functions follow, so every choice is
     // the same): view_candidates stops at the first candidate of a class worse than one that
     // can take the packet instead of reading every candidate's VL and cable. Empty when every
@@ -1689,6 +1690,12 @@ void Network::by_class_setup() {
     const auto by_priority = [](const Candidate& a, const Candidate& b) {
         return a.priority < b.priority;
     };
+    const bool one_class = cfg_.one_priority_class;
+    const auto copy_classed = [one_class](std::span<const Candidate> set, Candidate* out) {
+        std::copy(set.begin(), set.end(), out);
+        if (one_class)
+            for (std::size_t k = 0; k < set.size(); ++k) out[k].priority = 0;
+    };
     std::size_t largest = 0;
     bool sorted = true;
     for (std::uint32_t id = 0; id < rf_->num_sets(); ++id) {
@@ -1702,17 +1709,18 @@ void Network::by_class_setup() {
             const auto set = rf_->set(id);
             SetLine& line = set_lines_[id];
             line.n = std::uint8_t(set.size());
-            std::copy(set.begin(), set.end(), line.c);
+            copy_classed(set, line.c);
             std::stable_sort(line.c, line.c + line.n, by_priority);
         }
         return;
     }
-    if (sorted) return;
+    if (sorted && !one_class) return;
     by_class_begin_.reserve(rf_->num_sets() + 1);
     for (std::uint32_t id = 0; id < rf_->num_sets(); ++id) {
         by_class_begin_.push_back(std::uint32_t(by_class_.size()));
         const auto set = rf_->set(id);
-        by_class_.insert(by_class_.end(), set.begin(), set.end());
+        by_class_.resize(by_class_.size() + set.size());
+        copy_classed(set, by_class_.data() + by_class_begin_.back());
         std::stable_sort(by_class_.end() - std::ptrdiff_t(set.size()), by_class_.end(),
                          by_priority);
     }

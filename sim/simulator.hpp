@@ -82,6 +82,11 @@ struct SimConfig {
     // The selection function of the extended switch (sim/selection.hpp), used when the routing
     // has forwarding sets (Routing::forwarding_sets; otherwise the LFT is the only candidate).
     Selection selection = Selection::MoreCredits;
+    // Selection treats every candidate of a set as one priority class, so that a non-minimal
+    // route is taken as readily as a minimal one. Paper 003 §3.1 gives minimal routes the higher
+    // priority (the default: the best class with room first); its Dragonfly G routings behave as
+    // if its simulator did not (docs/results/direct-topologies.md), which this measures.
+    bool one_priority_class = false;
     // A VC router as BookSim models one, for like-for-like comparisons (docs/sim-model.md "VC-
     // router mode"): an output VC is held by one packet from the start of its transmission
     // until its tail has left the downstream buffer, and each hop's VC is any free one (round

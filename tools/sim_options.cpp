@@ -134,6 +134,11 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                        sim::selection_names())
         ->default_val("mc")
         ->group(m);
+    sub.add_flag("--one-priority-class", o.one_priority_class,
+                 "Selection takes every candidate of a forwarding set as one priority class, "
+                 "non-minimal routes as readily as minimal ones (default: the best class with "
+                 "room first, paper 003 §3.1)")
+        ->group(m);
     sub.add_option("--select-at", o.select_at,
                    "When the oblivious selections (oblivious, anca) choose: head (when the "
                    "packet reaches the head of its input buffer), entry (when it enters the "
@@ -336,6 +341,7 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     if (a.speedup < 1 || a.speedup > 255) throw InputError("--speedup", 0, "must be 1..255");
     c.speedup = std::uint8_t(a.speedup);
     c.vc_router = a.vc_router;
+    c.one_priority_class = a.one_priority_class;
     if (a.vc_release == "drained")
         c.vc_release = sim::SimConfig::VcRelease::Drained;
     else if (a.vc_release == "sent")
@@ -580,6 +586,7 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"latency_samples", c.latency_samples},
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
+    if (ran.forwarding_sets && c.one_priority_class) j["one_priority_class"] = true;
     if (ran.forwarding_sets && c.select_at != sim::SimConfig::SelectAt::Head)
         j["select_at"] = c.select_at == sim::SimConfig::SelectAt::Entry ? "entry" : "sent";
     // Only when not the default, so that the default's output is what it was before the option.

@@ -20,6 +20,16 @@ for s in "$D"/full/*.json "$D"/reduced/*.json "$D"/check/*.json "$D"/degraded/*.
         fail "$s differs from what specs.py writes: rerun docs/results/direct-topologies/specs.py"
 done
 
+# Every full-scale cell more than 5 points from the paper's has a rule in gaps.tsv, and the
+# ledger in the doc and full-results/comparison.md is what compare.py writes from them.
+cp "$D/../direct-topologies.md" "$T/doc.md"
+python3 "$D/compare.py" "$D/full-results" --scale full --check-gaps --doc "$T/doc.md" \
+    --write-gaps "$T/doc.md" >"$T/comparison.md" || fail "the gaps ledger is incomplete (above)"
+cmp -s "$T/doc.md" "$D/../direct-topologies.md" ||
+    fail "direct-topologies.md's gaps ledger is stale: rerun compare.py --write-gaps"
+cmp -s "$T/comparison.md" "$D/full-results/comparison.md" ||
+    fail "full-results/comparison.md is stale: rerun compare.py full-results --scale full"
+
 IBRT=$IBRT "$D/run.sh" check "$T/out" -- -j 2 2>"$T/run.err" || fail "run.sh: $(tail -5 "$T/run.err")"
 grep -q "missing or failed" "$T/run.err" && fail "$(cat "$T/run.err")"
 [[ -s $T/out/comparison.md ]] || fail "no comparison.md"

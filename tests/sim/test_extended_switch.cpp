@@ -7,6 +7,7 @@
 #include "engines/fattree/fat_tree_shape.hpp"
 #include "fabric/forwarding_sets_file.hpp"
 #include "fabric/generators/fat_tree.hpp"
+#include "fabric/generators/hyperx.hpp"
 #include "fabric/routing_function.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
@@ -322,4 +323,35 @@ TEST_CASE("degraded fat trees: up candidates are only the parents that still rea
         }
     }
     CHECK(pruned_somewhere > 0); // the damage did remove candidates
+}
+
+TEST_CASE("one priority class: the non-minimal candidates are taken as readily as the minimal") {
+    // FlatFly ADOR (paper 003 §3.3) on a 4x4 HyperX: from VL 0 every switch of the dimension
+    // is a candidate, the minimal one at priority 0, the extra hops (on VL 1) at priority 1.
+    // At a load far below saturation the minimal output always has room, so the extra hops
+    // are left alone, unless the selection sees one class.
+    gen::HyperXParams hp;
+    hp.k = {4, 4};
+    hp.cas_per_switch = 4;
+    const Fabric f = gen::hyperx(hp);
+    EngineOptions opt;
+    opt.params["adaptive"] = "ador";
+    const Routing r = make_engine("flatfly")->route(f, nullptr, opt);
+    SimConfig c = short_run(0.1);
+    c.num_vls = 2;
+    c.selection = Selection::LeastLoaded;
+    c.traffic.pattern = Pattern::Uniform;
+    const SimResult ranked = simulate(f, r, c);
+    c.one_priority_class = true;
+    const SimResult one = simulate(f, r, c);
+    for (const SimResult* s : {&ranked, &one}) {
+        CHECK(s->verdict == Verdict::Ok);
+        CHECK(s->dropped == 0);
+        CHECK(s->measured_unfinished == 0);
+    }
+    CHECK(ranked.vl_util_mean[1] == 0);
+    CHECK(one.vl_util_mean[1] > 0.2 * one.vl_util_mean[0]);
+    // Every extra hop adds one: more hops for the same packets.
+    CHECK(double(one.hops) / double(one.delivered) >
+          1.2 * double(ranked.hops) / double(ranked.delivered));
 }

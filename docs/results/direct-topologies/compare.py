@@ -11,8 +11,15 @@ are such a bisection's result; --metric max-accepted gives the highest accepted 
 (what BookSim quotes as saturation throughput). Both are in saturation.csv.
 
     compare.py ROOT [--scale reduced|full] [--metric onset|max-accepted] [--write DOC]
+               [--gaps TSV] [--check-gaps] [--write-gaps DOC]
 
 --write replaces the text between "<!-- results -->" and "<!-- /results -->" in DOC.
+
+At full scale it also writes the ledger of the cells ours misses by more than 5 points: each
+such cell matched to the first rule of gaps.tsv that covers it (its status and its measured
+reason). --check-gaps exits 1 when a cell has no rule, a rule matches no cell or names a
+section that is not a heading of the doc (--doc); --write-gaps DOC replaces the text between
+"<!-- gaps -->" and "<!-- /gaps -->" in DOC with the ledger.
 Python 3 standard library only.
 """
 import argparse
@@ -30,6 +37,8 @@ TOPOLOGIES = [("torus-3d", "Torus 3D"), ("torus-4d", "Torus 4D"), ("flatfly", "F
               ("hypercube", "Hypercube"), ("dragonfly", "Dragonfly"), ("sfxff-1", "SF×FF-1"),
               ("sfxff-2", "SF×FF-2")]
 FLATFLY_DIMS = {"full": 4, "reduced": 3}  # the FlatFly's dimension at each scale (specs.py)
+GAP = 5.0  # points: the issue asks for the reason of every cell that differs by more
+STATUSES = ["explained", "partly", "argued", "unexplained", "not examined"]
 
 
 def read_paper(path):
@@ -181,6 +190,92 @@ def findings_md(paper, ours, scale):
     return "\n".join(out)
 
 
+def read_gaps(path):
+    """gaps.tsv's rules in order: topology, routings and patterns (sets, or None for "*"),
+    status, reason, section."""
+    rules = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 6 or fields[3] not in STATUSES:
+                raise SystemExit(f"{path}:{n}: expected 6 tab-separated fields with a status of "
+                                 f"{', '.join(STATUSES)}")
+            topo, routings, patterns, status, reason, section = fields
+            unknown = set(patterns.split(",")) - set(PATTERNS) - {"*"}
+            if unknown:
+                raise SystemExit(f"{path}:{n}: unknown pattern {', '.join(sorted(unknown))}")
+            some = lambda x: None if x == "*" else set(x.split(","))
+            rules.append(dict(line=n, topo=topo, routings=some(routings), patterns=some(patterns),
+                              status=status, reason=reason, section=section, cells=[]))
+    return rules
+
+
+def gap_cells(paper, ours):
+    """Every cell of both tables whose printed difference is more than GAP points."""
+    cells = []
+    for (topo, routing), p in paper.items():
+        o = ours.get((topo, routing), {})
+        for pat in PATTERNS:
+            if pat in p and pat in o and abs(round(o[pat] - p[pat], 1)) > GAP:
+                cells.append((topo, routing, pat, p[pat], o[pat]))
+    return cells
+
+
+def match_gaps(cells, rules, headings):
+    """Each cell into its rule's `cells`; the problems that --check-gaps fails on."""
+    problems = []
+    for cell in cells:
+        topo, routing, pat = cell[:3]
+        rule = next((r for r in rules if r["topo"] == topo
+                     and (r["routings"] is None or routing in r["routings"])
+                     and (r["patterns"] is None or pat in r["patterns"])), None)
+        if rule is None:
+            problems.append(f"no rule for {topo} {routing} {pat}")
+        else:
+            rule["cells"].append(cell)
+    for r in rules:
+        if not r["cells"]:
+            problems.append(f"gaps.tsv:{r['line']}: the rule matches no cell")
+        if r["section"] and r["section"] not in headings:
+            problems.append(f"gaps.tsv:{r['line']}: no heading \"{r['section']}\" in the doc")
+    return problems
+
+
+def gaps_md(cells, rules):
+    titles = dict(TOPOLOGIES)
+    short = dict(zip(PATTERNS, HEAD))
+    count = lambda topo, status: sum(len(r["cells"]) for r in rules
+                                     if r["status"] == status and topo in (None, r["topo"]))
+    out = [f"\n{len(cells)} cells differ from the paper's by more than {GAP:g} points. Each is "
+           "matched to the first rule of `gaps.tsv` that covers it; the status says how far its "
+           "reason is measured (the file's header defines them).\n",
+           "| topology | " + " | ".join(STATUSES) + " | cells |", "|---" * (len(STATUSES) + 2) + "|"]
+    for topo, title in TOPOLOGIES + [(None, "all")]:
+        n = [count(topo, s) for s in STATUSES]
+        if sum(n):
+            out.append(f"| {title} | " + " | ".join(map(str, n)) + f" | {sum(n)} |")
+    out += ["", "| topology | cells (ours − paper) | status | reason, measured (paper's figures in "
+            "parentheses) | where |", "|---|---|---|---|---|"]
+    for r in rules:
+        if r["cells"]:
+            listed = "; ".join(f"{routing} {short[pat]} {o - p:+.1f}" for _, routing, pat, p, o in r["cells"])
+            where = f'"{r["section"]}"' if r["section"] else ""
+            out.append(f"| {titles.get(r['topo'], r['topo'])} | {listed} | {r['status']} | {r['reason']} "
+                       f"| {where} |")
+    return "\n".join(out)
+
+
+def replace_block(path, tag, text):
+    doc = open(path).read()
+    new, n = re.subn(rf"(<!-- {tag} -->\n).*?(<!-- /{tag} -->)", lambda m: m.group(1) + text + m.group(2),
+                     doc, flags=re.S)
+    if n != 1:
+        raise SystemExit(f"compare.py: {path} has no <!-- {tag} --> block")
+    open(path, "w").write(new)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("root", help="directory with <topology>/saturation.csv (run.sh's output)")
@@ -188,6 +283,11 @@ def main():
     ap.add_argument("--metric", choices=["onset", "max-accepted"], default="onset")
     ap.add_argument("--paper", default=os.path.join(HERE, "paper-table.tsv"))
     ap.add_argument("--write", metavar="DOC", help="replace the results block of DOC")
+    ap.add_argument("--gaps", default=os.path.join(HERE, "gaps.tsv"))
+    ap.add_argument("--doc", default=os.path.join(HERE, "..", "direct-topologies.md"),
+                    help="the doc whose headings gaps.tsv's sections name")
+    ap.add_argument("--check-gaps", action="store_true", help="fail when the ledger is incomplete")
+    ap.add_argument("--write-gaps", metavar="DOC", help="replace the gaps block of DOC")
     a = ap.parse_args()
     paper, order = read_paper(a.paper)
     ours, errors = read_ours(a.root, a.metric)
@@ -203,18 +303,23 @@ def main():
     if errors:
         md.append("\nPoints with no figure (the engine declined): " +
                   ", ".join(f"{t} {r} {p}" for t, r, p in errors))
+    problems = []
+    if a.scale == "full":
+        cells, rules = gap_cells(paper, ours), read_gaps(a.gaps)
+        headings = {line.lstrip("#").strip() for line in open(a.doc) if line.startswith("#")}
+        problems = match_gaps(cells, rules, headings)
+        ledger = gaps_md(cells, rules) + "\n"
+        md.append("\n#### Where ours differs by more than 5 points, and why\n" + ledger)
+        if a.write_gaps:
+            replace_block(a.write_gaps, "gaps", ledger)
     text = "\n".join(md) + "\n"
     if a.write:
-        doc = open(a.write).read()
-        new, n = re.subn(r"(<!-- results -->\n).*?(<!-- /results -->)",
-                         lambda m: m.group(1) + text + m.group(2), doc, flags=re.S)
-        if n != 1:
-            print(f"compare.py: {a.write} has no <!-- results --> block", file=sys.stderr)
-            return 2
-        open(a.write, "w").write(new)
+        replace_block(a.write, "results", text)
     else:
         sys.stdout.write(text)
-    return 0
+    for p in problems:
+        print(f"compare.py: {p}", file=sys.stderr)
+    return 1 if problems and a.check_gaps else 0
 
 
 if __name__ == "__main__":
