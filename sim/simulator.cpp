@@ -569,13 +569,13 @@ class Network {
     // port or a read of every unbound head's candidate ports. Unused (rebind scans every
     // input) with switches of more than 64 ports (use_req_ false).
     HugeVector<std::uint64_t> want_;
-    // Per candidate set (by id), its candidates ordered by priority class (every priority 0 with
-    // SimConfig::one_priority_class), each class in the
-    // set's own order (the rotative order the selection functions follow, so every choice is
-    // the same): view_candidates stops at the first candidate of a class worse than one that
-    // can take the packet instead of reading every candidate's VL and cable. Empty when every
-    // set is in that order already (rf_->set is read then). The deadlock walk reads the sets
-    // as stored (its first waits name the reported cycle).
+    // Per candidate set (by id), its candidates ordered by priority class (all one class with
+    // SimConfig::one_priority_class), each class in the set's own order (the rotative order the
+    // selection functions follow, so every choice is the same): view_candidates stops at the
+    // first candidate of a class worse than one that can take the packet instead of reading
+    // every candidate's VL and cable. Empty when every set is in that order already (rf_->set
+    // is read then). The deadlock walk reads the sets as stored (its first waits name the
+    // reported cycle).
     // Sets of at most 31 candidates (every one on the 16,384-host FlatFly: 27 at most) are
     // kept one to a cache line at a fixed stride (set_lines_), so that a packet's set is one
     // read from its id, not two dependent ones (its start, then its candidates).
