@@ -223,9 +223,13 @@ def gap_cells(paper, ours):
     return cells
 
 
-def match_gaps(cells, rules, headings):
+def match_gaps(cells, rules, headings, paper):
     """Each cell into its rule's `cells`; the problems that --check-gaps fails on."""
     problems = []
+    for r in rules:
+        known = {routing for topo, routing in paper if topo == r["topo"]}
+        for name in sorted((r["routings"] or set()) - known) or ([] if known else [r["topo"]]):
+            problems.append(f"gaps.tsv:{r['line']}: the paper's table has no {r['topo']} {name}")
     for cell in cells:
         topo, routing, pat = cell[:3]
         rule = next((r for r in rules if r["topo"] == topo
@@ -303,13 +307,17 @@ def main():
     if errors:
         md.append("\nPoints with no figure (the engine declined): " +
                   ", ".join(f"{t} {r} {p}" for t, r, p in errors))
+    if (a.check_gaps or a.write_gaps) and a.scale != "full":
+        print("compare.py: the gaps ledger is of the full-scale table: give --scale full",
+              file=sys.stderr)
+        return 2
     problems = []
     if a.scale == "full":
         cells, rules = gap_cells(paper, ours), read_gaps(a.gaps)
         headings = {line.lstrip("#").strip() for line in open(a.doc) if line.startswith("#")}
-        problems = match_gaps(cells, rules, headings)
+        problems = match_gaps(cells, rules, headings, paper)
         ledger = gaps_md(cells, rules) + "\n"
-        md.append("\n#### Where ours differs by more than 5 points, and why\n" + ledger)
+        md.append(f"\n#### Where ours differs by more than {GAP:g} points, and why\n" + ledger)
         if a.write_gaps:
             replace_block(a.write_gaps, "gaps", ledger)
     text = "\n".join(md) + "\n"
