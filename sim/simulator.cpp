@@ -1572,8 +1572,9 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
             best = std::min<int>(best, cands[j].priority);
             continue;
         }
-        views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need))
-                                    : room(first + outp, ovl) >= need;
+        views_[j].fits = vc_router_                ? vc_free(first + outp, std::uint32_t(need))
+                         : cfg_.room_ignores_bound ? ov_[(first + outp) * V_ + ovl].avail >= need
+                                                   : room(first + outp, ovl) >= need;
         if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
     }
     return best;

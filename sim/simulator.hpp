@@ -87,6 +87,13 @@ struct SimConfig {
     // priority (the default: the best class with room first); its Dragonfly G routings behave as
     // if its simulator did not (docs/results/direct-topologies.md), which this measures.
     bool one_priority_class = false;
+    // Selection's room test reads the downstream credits alone (or the output buffer's space),
+    // blind to the heads already bound to that output and not yet sent: a busy link with room
+    // downstream looks able to take the packet, so a minimal candidate is left only when the
+    // buffer beyond it fills. The default counts those heads (docs/sim-model.md); paper 003
+    // does not say which its simulator does, and its bit-pattern rows behave as if it did not
+    // (docs/results/direct-topologies.md), which this measures.
+    bool room_ignores_bound = false;
     // A VC router as BookSim models one, for like-for-like comparisons (docs/sim-model.md "VC-
     // router mode"): an output VC is held by one packet from the start of its transmission
     // until its tail has left the downstream buffer, and each hop's VC is any free one (round

@@ -139,6 +139,11 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                  "non-minimal routes as readily as minimal ones (default: the best class with "
                  "room first, paper 003 §3.1)")
         ->group(m);
+    sub.add_flag("--room-ignores-bound", o.room_ignores_bound,
+                 "Selection's room test reads the downstream credits alone, blind to the "
+                 "packets already bound to the output and not yet sent (default: counts them, "
+                 "so a busy link looks full)")
+        ->group(m);
     sub.add_option("--select-at", o.select_at,
                    "When the oblivious selections (oblivious, anca) choose: head (when the "
                    "packet reaches the head of its input buffer), entry (when it enters the "
@@ -342,6 +347,7 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     c.speedup = std::uint8_t(a.speedup);
     c.vc_router = a.vc_router;
     c.one_priority_class = a.one_priority_class;
+    c.room_ignores_bound = a.room_ignores_bound;
     if (a.vc_release == "drained")
         c.vc_release = sim::SimConfig::VcRelease::Drained;
     else if (a.vc_release == "sent")
@@ -587,6 +593,7 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
     if (ran.forwarding_sets && c.one_priority_class) j["one_priority_class"] = true;
+    if (ran.forwarding_sets && c.room_ignores_bound) j["room_ignores_bound"] = true;
     if (ran.forwarding_sets && c.select_at != sim::SimConfig::SelectAt::Head)
         j["select_at"] = c.select_at == sim::SimConfig::SelectAt::Entry ? "entry" : "sent";
     // Only when not the default, so that the default's output is what it was before the option.

@@ -36,7 +36,7 @@ struct SimOptions {
     std::uint32_t credit_unit = 64;
     double fly_ns = 20, routing_ns = 100, ns_per_byte = 0, credit_delay_ns = -1;
     int speedup = 1, vlarb_limit = 0;
-    bool vc_router = false, one_priority_class = false;
+    bool vc_router = false, one_priority_class = false, room_ignores_bound = false;
     std::string vc_release = "drained";
     double vc_alloc_gap_ns = 0;
     bool vc_input_first = false;

@@ -355,3 +355,35 @@ TEST_CASE("one priority class: the non-minimal candidates are taken as readily a
     CHECK(double(one.hops) / double(one.delivered) >
           1.2 * double(ranked.hops) / double(ranked.delivered));
 }
+
+TEST_CASE("room blind to bound packets: a busy minimal link with room beyond keeps its traffic") {
+    // FlatFly ADOR on a 4x4 HyperX, 4 hosts a switch; the index rotation by N/2 sends all four
+    // hosts of a switch to one switch two steps along a dimension: one minimal link carries
+    // them, a quarter of what they offer at load 1. Counting the packets bound to that link,
+    // the selection sees it full and spreads over the extra hops (VL 1); reading the credits
+    // alone it sees the room beyond it (which that link alone fills) and stays minimal.
+    gen::HyperXParams hp;
+    hp.k = {4, 4};
+    hp.cas_per_switch = 4;
+    const Fabric f = gen::hyperx(hp);
+    EngineOptions opt;
+    opt.params["adaptive"] = "ador";
+    const Routing r = make_engine("flatfly")->route(f, nullptr, opt);
+    SimConfig c = short_run(0.8);
+    // The links' own rate (4x EDR here), at which a link's credits outlast their round trip:
+    // the buffer beyond a busy link never fills.
+    c.ps_per_byte = 0;
+    c.num_vls = 2;
+    c.selection = Selection::LeastLoaded;
+    c.traffic.pattern = Pattern::Rotation;
+    const SimResult counted = simulate(f, r, c);
+    c.room_ignores_bound = true;
+    const SimResult blind = simulate(f, r, c);
+    for (const SimResult* s : {&counted, &blind}) {
+        CHECK(s->verdict == Verdict::Ok);
+        CHECK(s->dropped == 0);
+    }
+    CHECK(counted.accepted_fraction > 0.4);
+    CHECK(blind.accepted_fraction == Approx(0.25).margin(0.01));
+    CHECK(blind.vl_util_mean[1] < 0.1 * counted.vl_util_mean[1]);
+}

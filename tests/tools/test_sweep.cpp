@@ -451,16 +451,21 @@ TEST_CASE("host-order passes from a spec's sim block to the run's traffic") {
     CHECK(error_line(bad) == 5); // the "sim" line
 }
 
-TEST_CASE("one-priority-class passes from a spec's sim block to the run's selection") {
+TEST_CASE("the selection's switches pass from a spec's sim block to the run") {
     const char* spec = R"({
   "fabrics": [{"gen": "hyperx --k 4,4 --cas 2"}],
   "routings": [{"engine": "flatfly", "engine-opt": ["adaptive=ador"], "selection": "least-loaded"}],
   "patterns": ["uniform"],
-  "sim": {"one-priority-class": [false, true], "measure-us": 2},
+  "sim": {"one-priority-class": [false, true], "room-ignores-bound": [false, true],
+          "measure-us": 2},
   "loads": [0.1]
 })";
     const SweepSpec s = parse_sweep_spec(spec, "p.json");
-    REQUIRE(s.points.size() == 2);
-    CHECK_FALSE(make_sim_config(sweep_sim_options(s.points[0].json)).one_priority_class);
-    CHECK(make_sim_config(sweep_sim_options(s.points[1].json)).one_priority_class);
+    REQUIRE(s.points.size() == 4);
+    std::set<std::pair<bool, bool>> seen; // each combination once
+    for (const auto& p : s.points) {
+        const sim::SimConfig c = make_sim_config(sweep_sim_options(p.json));
+        seen.insert({c.one_priority_class, c.room_ignores_bound});
+    }
+    CHECK(seen.size() == 4);
 }
