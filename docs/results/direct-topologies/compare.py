@@ -38,7 +38,7 @@ TOPOLOGIES = [("torus-3d", "Torus 3D"), ("torus-4d", "Torus 4D"), ("flatfly", "F
               ("sfxff-2", "SF×FF-2")]
 FLATFLY_DIMS = {"full": 4, "reduced": 3}  # the FlatFly's dimension at each scale (specs.py)
 GAP = 5.0  # points: the issue asks for the reason of every cell that differs by more
-STATUSES = ["explained", "partly", "argued", "unexplained", "not examined"]
+STATUSES = ["explained", "traded", "partly", "argued", "unexplained", "not examined"]
 
 
 def read_paper(path):
