@@ -325,22 +325,40 @@ TEST_CASE("degraded fat trees: up candidates are only the parents that still rea
     CHECK(pruned_somewhere > 0); // the damage did remove candidates
 }
 
-TEST_CASE("one priority class: the non-minimal candidates are taken as readily as the minimal") {
-    // FlatFly ADOR (paper 003 §3.3) on a 4x4 HyperX: from VL 0 every switch of the dimension
-    // is a candidate, the minimal one at priority 0, the extra hops (on VL 1) at priority 1.
-    // At a load far below saturation the minimal output always has room, so the extra hops
-    // are left alone, unless the selection sees one class.
+namespace {
+
+// FlatFly ADOR (paper 003 §3.3) on a 4x4 HyperX of 4 hosts a switch: from VL 0 every switch
+// of the dimension is a candidate, the minimal one at priority 0, the extra hops (on VL 1) at
+// priority 1.
+Fabric hyperx_4x4() {
     gen::HyperXParams hp;
     hp.k = {4, 4};
     hp.cas_per_switch = 4;
-    const Fabric f = gen::hyperx(hp);
+    return gen::hyperx(hp);
+}
+
+Routing ador(const Fabric& f) {
     EngineOptions opt;
     opt.params["adaptive"] = "ador";
-    const Routing r = make_engine("flatfly")->route(f, nullptr, opt);
-    SimConfig c = short_run(0.1);
+    return make_engine("flatfly")->route(f, nullptr, opt);
+}
+
+SimConfig ador_run(double load, Pattern pattern) {
+    SimConfig c = short_run(load);
     c.num_vls = 2;
     c.selection = Selection::LeastLoaded;
-    c.traffic.pattern = Pattern::Uniform;
+    c.traffic.pattern = pattern;
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("one priority class: the non-minimal candidates are taken as readily as the minimal") {
+    // At a load far below saturation the minimal output always has room, so the extra hops
+    // are left alone, unless the selection sees one class.
+    const Fabric f = hyperx_4x4();
+    const Routing r = ador(f);
+    SimConfig c = ador_run(0.1, Pattern::Uniform);
     const SimResult ranked = simulate(f, r, c);
     c.one_priority_class = true;
     const SimResult one = simulate(f, r, c);
@@ -357,25 +375,17 @@ TEST_CASE("one priority class: the non-minimal candidates are taken as readily a
 }
 
 TEST_CASE("room blind to bound packets: a busy minimal link with room beyond keeps its traffic") {
-    // FlatFly ADOR on a 4x4 HyperX, 4 hosts a switch; the index rotation by N/2 sends all four
-    // hosts of a switch to one switch two steps along a dimension: one minimal link carries
-    // them, a quarter of what they offer at load 1. Counting the packets bound to that link,
-    // the selection sees it full and spreads over the extra hops (VL 1); reading the credits
-    // alone it sees the room beyond it (which that link alone fills) and stays minimal.
-    gen::HyperXParams hp;
-    hp.k = {4, 4};
-    hp.cas_per_switch = 4;
-    const Fabric f = gen::hyperx(hp);
-    EngineOptions opt;
-    opt.params["adaptive"] = "ador";
-    const Routing r = make_engine("flatfly")->route(f, nullptr, opt);
-    SimConfig c = short_run(0.8);
+    // The index rotation by N/2 sends all four hosts of a switch to one switch two steps along
+    // a dimension: one minimal link carries them, a quarter of what they offer at load 1.
+    // Counting the packets bound to that link, the selection sees it full and spreads over the
+    // extra hops (VL 1); reading the credits alone it sees the room beyond it (which that link
+    // alone fills) and stays minimal.
+    const Fabric f = hyperx_4x4();
+    const Routing r = ador(f);
+    SimConfig c = ador_run(0.8, Pattern::Rotation);
     // The links' own rate (4x EDR here), at which a link's credits outlast their round trip:
     // the buffer beyond a busy link never fills.
     c.ps_per_byte = 0;
-    c.num_vls = 2;
-    c.selection = Selection::LeastLoaded;
-    c.traffic.pattern = Pattern::Rotation;
     const SimResult counted = simulate(f, r, c);
     c.room_ignores_bound = true;
     const SimResult blind = simulate(f, r, c);
