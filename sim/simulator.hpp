@@ -91,8 +91,8 @@ struct SimConfig {
     // blind to the heads already bound to that output and not yet sent: a busy link with room
     // downstream looks able to take the packet, so a minimal candidate is left only when the
     // buffer beyond it fills. The default counts those heads (docs/sim-model.md); paper 003
-    // does not say which its simulator does, and its bit-pattern rows behave as if it did not
-    // (docs/results/direct-topologies.md), which this measures.
+    // does not say which its simulator does, and this measures the difference on its table
+    // (docs/results/direct-topologies.md: it fits some bit-pattern cells and not others).
     bool room_ignores_bound = false;
     // A VC router as BookSim models one, for like-for-like comparisons (docs/sim-model.md "VC-
     // router mode"): an output VC is held by one packet from the start of its transmission
