@@ -299,9 +299,12 @@ class Network {
     // Room for a packet going out of switch port o on VL v: the output buffer with output
     // buffers, else the downstream input buffer's credits — less what the heads already bound
     // to (o, v) will take (the extended switch's "can take the packet": an output whose
-    // credits are all spoken for by waiting packets cannot, though none has left yet).
+    // credits are all spoken for by waiting packets cannot, though none has left yet), unless
+    // SimConfig::room_ignores_bound. The one room test: the selection and the re-offer of
+    // refused heads must agree.
     std::int32_t room(PortId o, std::uint32_t v) const {
-        return ov_[o * V_ + v].avail - ov_[o * V_ + v].claimed;
+        const OutVl& r = ov_[o * V_ + v];
+        return cfg_.room_ignores_bound ? r.avail : r.avail - r.claimed;
     }
     // Credits and claims change only through these three, so that with forwarding sets the
     // selection's copies (ov_, room_all_) stay equal to what they sum.
@@ -1572,9 +1575,8 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
             best = std::min<int>(best, cands[j].priority);
             continue;
         }
-        views_[j].fits = vc_router_                ? vc_free(first + outp, std::uint32_t(need))
-                         : cfg_.room_ignores_bound ? ov_[(first + outp) * V_ + ovl].avail >= need
-                                                   : room(first + outp, ovl) >= need;
+        views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need))
+                                    : room(first + outp, ovl) >= need;
         if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
     }
     return best;
