@@ -14,7 +14,9 @@ namespace {
 
 constexpr std::uint8_t kDropVl = 15;
 
+// The VLs the SL2VL tables name; without tables, the identity map's: one per SL the paths use.
 unsigned vls_in_use(const Fabric& f, const Routing& r) {
+    if (r.sl2vl.empty()) return unsigned(r.path_sls.max_sl()) + 1;
     unsigned max_vl = 0;
     for (NodeId n = 0; n < r.sl2vl.tables.size() && n < f.num_nodes(); ++n)
         for (const Sl2VlTable& t : r.sl2vl.tables[n])
@@ -24,6 +26,18 @@ unsigned vls_in_use(const Fabric& f, const Routing& r) {
 }
 
 } // namespace
+
+bool sl2vl_depends_on_sl(const Routing& r) {
+    for (const auto& node : r.sl2vl.tables)
+        for (const Sl2VlTable& t : node)
+            for (int sl = 1; sl < 15; ++sl)
+                if (t[sl] != t[0]) return true;
+    return false;
+}
+
+bool sls_choose_vls(const Routing& r) {
+    return r.sl2vl.empty() || sl2vl_depends_on_sl(r);
+}
 
 std::uint8_t sl2vl_at(const Fabric& f, const Routing& r, NodeId node, PortNum in, PortNum out,
                       std::uint8_t sl, unsigned num_vls) {
@@ -37,9 +51,11 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
     rep.vls = nv;
     const Endpoints ep = collect_endpoints(f, r.lids);
     const bool have_sl2vl = !r.sl2vl.empty();
+    // Where every SL gets the same VL, an unknown SL is as good as any: walk it on SL 0.
+    const bool sls_matter = sls_choose_vls(r);
 
     // VLs a packet can take out of each source switch, over its CA in-ports: mask by
-    // (out port, SL). Without SL2VL it is VL0 and no table is needed.
+    // (out port, SL). Without SL2VL it is the SL's identity VL and no table is needed.
     std::vector<std::size_t> mask_at(f.num_nodes(), 0);
     std::vector<std::uint16_t> masks;
     if (have_sl2vl) {
@@ -96,9 +112,17 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
         const std::uint32_t owner_row = r.path_sls.row_of(owner);
         for (auto& v : by_sl) v.clear();
         for (NodeId s : ep.source_switches)
-            for (const SourceRow& sr : rows_at[s])
-                if (sr.count - (owner_sw == s && owner_row == sr.row ? 1u : 0u) > 0)
-                    by_sl[r.path_sls.sl(sr.port, d) & 15].push_back(s);
+            for (const SourceRow& sr : rows_at[s]) {
+                const std::uint32_t n = sr.count - (owner_sw == s && owner_row == sr.row ? 1u : 0u);
+                if (n == 0) continue;
+                const std::uint8_t sl = r.path_sls.sl(sr.port, d);
+                if (sl != PathSlTable::kUnknownSl)
+                    by_sl[sl & 15].push_back(s);
+                else if (sls_matter)
+                    rep.unknown_sl_pairs += n; // not walked: its VLs are not known
+                else
+                    by_sl[0].push_back(s);
+            }
         for (std::uint8_t sl = 0; sl < 16; ++sl) {
             if (by_sl[sl].empty()) continue;
             ++epoch;
@@ -107,8 +131,9 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
                 if (i > 0 && by_sl[sl][i - 1] == s) continue; // two rows, one SL
                 const Step first = view.step(s, d, owner);
                 if (first.ends) continue; // delivered or dead at the first switch
-                const std::uint16_t mask =
-                    have_sl2vl ? masks[mask_at[s] + first.out_port * 16u + sl] : 1;
+                const std::uint16_t mask = have_sl2vl
+                                               ? masks[mask_at[s] + first.out_port * 16u + sl]
+                                               : std::uint16_t(1u << Sl2Vl::default_vl(sl, nv));
                 for (unsigned v0 = 0; v0 < 16; ++v0) {
                     if (!(mask >> v0 & 1)) continue;
                     if (v0 == kDropVl) {

@@ -22,7 +22,17 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
     rep.endpoints = collect_endpoints(f, r.lids).ports.size();
     for (PortId p : all_end_ports(f)) // every cabled CA port is an end port once it has a LID
         if (!r.lids.has_lid(p)) rep.ports_without_lid.push_back(p);
-    rep.path_sls_known = opt.path_sls_known || !sl2vl_depends_on_sl(r);
+    rep.path_sls_known = !opt.deadlock || opt.path_sls_known || !sl2vl_depends_on_sl(r);
+    if (r.sl2vl.empty() && !r.path_sls.empty()) // SL 0 everywhere is VL 0 in any case
+        rep.deadlock_assumptions.push_back(
+            "no SL2VL tables: SL s is taken to VL s (identity), as switches keep it when opensm "
+            "runs without QoS and as ibdmchk assumes without -d");
+    if (!opt.path_sls_known && r.sl2vl.empty())
+        rep.deadlock_assumptions.push_back(
+            "no path SLs: every path is taken on SL 0, as opensm's single-SL engines (minhop, "
+            "updn, ftree, dor) give without a QoS policy; a credit loop found so is real only "
+            "if the paths share an SL (dfsssp, lash, nue, torus-2QoS: give --path-sl), and no "
+            "credit loop so means none for any SLs");
     for (std::uint32_t lid = 1; lid <= r.lids.max_lid(); ++lid)
         rep.lids += r.lids.owner(static_cast<Lid>(lid)) != kNoPort;
 
@@ -56,14 +66,6 @@ CheckReport run_checks(const Fabric& f, const Routing& r, const CheckOptions& op
 bool forwarding_sets_ok(const ForwardingSetsReport& x) {
     return x.destinations > 0 && x.stuck == 0 && x.misrouted == 0 && x.livelocks == 0 &&
            x.deadlock.loops.empty();
-}
-
-bool sl2vl_depends_on_sl(const Routing& r) {
-    for (const auto& node : r.sl2vl.tables)
-        for (const Sl2VlTable& t : node)
-            for (int sl = 1; sl < 15; ++sl)
-                if (t[sl] != t[0]) return true;
-    return false;
 }
 
 namespace {
@@ -166,6 +168,18 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
             c.summary += plural(d.loops.size(), "credit loop", "credit loops");
         if (d.vl15_drops)
             c.summary += fmt::format("; {} walks dropped by SL2VL (VL15)", d.vl15_drops);
+        if (d.unknown_sl_pairs > 0) {
+            c.summary += fmt::format(" among the paths with a known SL; {} (source port, DLID) "
+                                     "pairs have no SL in the partial path-SL file",
+                                     d.unknown_sl_pairs);
+            if (deadlock_cannot_judge(rep)) {
+                c.judged = false;
+                c.summary = "cannot judge: " + c.summary;
+                c.details += "give the SLs of every pair (`ibrt sa-path-sls` without --sample "
+                             "or --pairs), or --end-ports-only for a file from --to-end-ports\n";
+            }
+        }
+        for (const std::string& a : rep.deadlock_assumptions) c.details += "assumes " + a + "\n";
         std::size_t shown = 0;
         for (const graph::CreditLoop& l : d.loops) {
             if (shown++ == rep.max_examples) {
@@ -244,8 +258,13 @@ bool has_violations(const CheckReport& rep) {
     return false;
 }
 
+bool deadlock_cannot_judge(const CheckReport& rep) {
+    return !rep.path_sls_known || (rep.deadlock_checked && rep.deadlock.unknown_sl_pairs > 0 &&
+                                   rep.deadlock.loops.empty() && rep.deadlock.vl15_drops == 0);
+}
+
 bool cannot_judge(const CheckReport& rep) {
-    return !has_violations(rep) && !rep.path_sls_known;
+    return !has_violations(rep) && deadlock_cannot_judge(rep);
 }
 
 void write_text(std::ostream& out, const Fabric& f, const CheckReport& rep) {
@@ -292,7 +311,8 @@ void write_junit(std::ostream& out, const Fabric& f, const CheckReport& rep) {
                            xml_escape(c.name));
         out << ">\n";
         if (!c.judged)
-            out << fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c.summary));
+            out << fmt::format("      <skipped message=\"{}\">{}</skipped>\n",
+                               xml_escape(c.summary), xml_escape(c.details));
         else if (!c.passed)
             out << fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
                                xml_escape(c.name), xml_escape(c.summary), xml_escape(c.details));
@@ -302,6 +322,17 @@ void write_junit(std::ostream& out, const Fabric& f, const CheckReport& rep) {
         out << "    </testcase>\n";
     }
     out << "  </testsuite>\n</testsuites>\n";
+}
+
+void write_junit_bad_input(std::ostream& out, const std::string& message) {
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+           "<testsuites name=\"ibrt check\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+           "  <testsuite name=\"ibrt check\" tests=\"1\" failures=\"0\" errors=\"1\" "
+           "skipped=\"0\">\n"
+           "    <testcase classname=\"ibrt.check\" name=\"input\">\n";
+    out << fmt::format("      <error type=\"bad input\" message=\"{}\">{}</error>\n",
+                       xml_escape(message), xml_escape(message));
+    out << "    </testcase>\n  </testsuite>\n</testsuites>\n";
 }
 
 } // namespace ibrt::check

@@ -48,6 +48,9 @@ struct CheckReport {
     bool path_sls_known = true;
     bool deadlock_checked = false;
     DeadlockReport deadlock;
+    // What the deadlock verdict takes for granted where the data is missing (no SL2VL tables:
+    // identity; no path SLs: SL 0), one sentence each, printed with the verdict.
+    std::vector<std::string> deadlock_assumptions;
     // The extended switch's forwarding sets (Routing::forwarding_sets), when the routing has
     // them: every choice reaches the destination, no livelock, no credit loop.
     bool forwarding_sets_checked = false;
@@ -72,11 +75,17 @@ bool has_violations(const CheckReport& rep);
 bool forwarding_sets_ok(const ForwardingSetsReport& x);
 // True when some check could not be judged (and none failed): `ibrt check` exits 3.
 bool cannot_judge(const CheckReport& rep);
-// Whether the SL of a packet changes its VL anywhere: if not, path SLs do not matter.
-bool sl2vl_depends_on_sl(const Routing& r);
+// Deadlock freedom could not be judged: SL-dependent SL2VL without path SLs, or pairs whose SL
+// a partial path-SL file leaves unknown and no credit loop among the others.
+bool deadlock_cannot_judge(const CheckReport& rep);
 
 void write_text(std::ostream& out, const Fabric& f, const CheckReport& rep);
 nlohmann::ordered_json to_json(const Fabric& f, const CheckReport& rep);
 void write_junit(std::ostream& out, const Fabric& f, const CheckReport& rep);
+
+// The reports of a check that could not run on its input (exit 2): verdict "bad input" and
+// the message (`file:line: problem`), so that CI shows the reason rather than no report.
+nlohmann::ordered_json bad_input_json(const std::string& message);
+void write_junit_bad_input(std::ostream& out, const std::string& message);
 
 } // namespace ibrt::check

@@ -57,6 +57,15 @@ json stats_json(const LoadStats& s) {
 
 } // namespace
 
+json bad_input_json(const std::string& message) {
+    json j;
+    j["schema"] = "ibrt-check/1";
+    j["verdict"] = "bad input";
+    j["exit_code"] = 2;
+    j["error"] = message;
+    return j;
+}
+
 json to_json(const Fabric& f, const CheckReport& rep) {
     json j;
     j["schema"] = "ibrt-check/1";
@@ -69,10 +78,14 @@ json to_json(const Fabric& f, const CheckReport& rep) {
                    {"end_ports", rep.endpoints},
                    {"lids", rep.lids}};
     const auto v = verdicts(f, rep);
-    auto passed = [&](const std::string& name) {
+    auto verdict = [&](const std::string& name) -> const CheckVerdict* {
         for (const auto& c : v)
-            if (c.name == name) return c.passed;
-        return true;
+            if (c.name == name) return &c;
+        return nullptr;
+    };
+    auto passed = [&](const std::string& name) {
+        const CheckVerdict* c = verdict(name);
+        return !c || c->passed;
     };
     json checks;
     {
@@ -102,10 +115,18 @@ json to_json(const Fabric& f, const CheckReport& rep) {
         for (const auto& e : m.examples) r["examples"].push_back(example_json(f, e, true));
         checks["minimality"] = std::move(r);
     }
-    if (rep.deadlock_checked) {
+    if (!rep.path_sls_known) {
+        const CheckVerdict* dv = verdict("deadlock");
+        checks["deadlock"] = {{"passed", nullptr}, {"judged", false}, {"reason", dv->summary}};
+    } else if (rep.deadlock_checked) {
         const auto& d = rep.deadlock;
+        const CheckVerdict* dv = verdict("deadlock");
         json r;
-        r["passed"] = passed("deadlock");
+        r["passed"] = dv->judged ? json(dv->passed) : json(nullptr);
+        r["judged"] = dv->judged;
+        if (!dv->judged) r["reason"] = dv->summary;
+        r["assumptions"] = rep.deadlock_assumptions;
+        r["unknown_sl_pairs"] = d.unknown_sl_pairs;
         r["vls"] = d.vls;
         r["vls_used"] = std::popcount(d.vls_used);
         r["channels"] = d.channels;

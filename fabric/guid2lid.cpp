@@ -32,7 +32,6 @@ Lid parse_lid(std::string_view word, const char* what, const std::string& source
         throw InputError(
             source, line,
             fmt::format("{} LID {:#x} is not below 0xc000 (opensm rejects the record)", what, *v));
-    if (*v == 0) throw InputError(source, line, fmt::format("{} LID is 0 (reserved)", what));
     return static_cast<Lid>(*v);
 }
 
@@ -86,6 +85,11 @@ std::vector<Guid2LidEntry> read_guid2lid_text(std::string_view text, const std::
         e.max = parse_lid(next_word(rest), "max", source, no);
         if (!trim(rest).empty())
             throw InputError(source, no, "unexpected text after the max LID: " + quote(trim(rest)));
+        if ((e.min == 0) != (e.max == 0))
+            throw InputError(source, no,
+                             fmt::format("{} LID is 0 (reserved; opensm writes 0x0000 0x0000 only "
+                                         "for a port it gave no LID)",
+                                         e.min == 0 ? "min" : "max"));
         if (e.min > e.max)
             throw InputError(source, no,
                              fmt::format("min LID {:#06x} is above max LID {:#06x}", e.min, e.max));
@@ -138,6 +142,12 @@ Lids bind_guid2lid(const std::vector<Guid2LidEntry>& entries, const Fabric& f,
                              fmt::format("GUID {:#018x} names port 0 of '{}', which is not an end "
                                          "port",
                                          e.guid, f.node(node).desc));
+        if (line_by_port[port])
+            throw InputError(source, e.line,
+                             fmt::format("port of '{}' already got LIDs from the record at line {}",
+                                         f.node(node).desc, line_by_port[port]));
+        line_by_port[port] = e.line;
+        if (e.min == 0) continue; // `0x0000 0x0000`: the port has no LID (opensm ran out)
         const unsigned count = unsigned(e.max) - e.min + 1;
         if (!std::has_single_bit(count))
             throw InputError(source, e.line,
@@ -151,17 +161,12 @@ Lids bind_guid2lid(const std::vector<Guid2LidEntry>& entries, const Fabric& f,
                                          e.min, e.max, lmc));
         if (const std::string p = unaligned_base_lid_problem(e.min, std::uint8_t(lmc)); !p.empty())
             throw InputError(source, e.line, "LID range: " + p);
-        if (line_by_port[port])
-            throw InputError(source, e.line,
-                             fmt::format("port of '{}' already got LIDs from the record at line {}",
-                                         f.node(node).desc, line_by_port[port]));
         for (unsigned lid = e.min; lid <= e.max; ++lid)
             if (line_by_lid[lid])
                 throw InputError(source, e.line,
                                  fmt::format("LID {:#06x} is also claimed by the record at line {}",
                                              lid, line_by_lid[lid]));
         for (unsigned lid = e.min; lid <= e.max; ++lid) line_by_lid[lid] = e.line;
-        line_by_port[port] = e.line;
         lids.assign(port, e.min, static_cast<std::uint8_t>(lmc));
     }
     return lids;

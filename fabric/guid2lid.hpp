@@ -9,6 +9,9 @@
 //     either stops there or does not see a separator);
 //   - comments (opensm has none; it would take `#...` as a key);
 //   - LIDs of 0 or >= 0xC000, min > max, text after the max LID, a GUID listed twice.
+// Except `0x0000 0x0000`: opensm writes it for a port it could give no LID (it ran out, e.g.
+// `lmc 7` on a large fabric) and drops it when it reads the file back; the port has no LID,
+// which `ibrt check` reports as a violation (CA ports without a LID), not as bad input.
 #pragma once
 
 #include "fabric/fabric.hpp"
@@ -23,7 +26,7 @@ namespace ibrt {
 
 struct Guid2LidEntry {
     std::uint64_t guid = 0; // CA/router port GUID or switch node GUID
-    Lid min = 0, max = 0;
+    Lid min = 0, max = 0;   // both 0: the port has no LID
     int line = 0;
 };
 

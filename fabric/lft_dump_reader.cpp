@@ -232,8 +232,26 @@ class Reader {
             if (next_word(rest) != ":" || trim(rest).empty())
                 fail("expected ': <hops> : <optimal>' or ': HOPS UNKNOWN' after the port: " +
                      quote(line));
+            fdbs_hops(trim(rest), line);
         }
         set_entry(static_cast<Lid>(*lid), port ? static_cast<PortNum>(*port) : kNoPath);
+    }
+
+    // What follows the port: `HOPS UNKNOWN`, or `<hops> : yes` / `<hops> : No ...` with the
+    // hop count opensm keeps in a byte (0xff = no path). The LFT does not need them, but a
+    // value opensm cannot write (NaN, -1, 1e9) means the file is not what it claims to be.
+    void fdbs_hops(std::string_view rest, std::string_view line) {
+        if (rest == "HOPS UNKNOWN") return;
+        const std::string_view hops_s = next_word(rest);
+        if (!parse_uint(hops_s, 10, 254))
+            fail("cannot parse the hop count " + quote(hops_s) +
+                 " (expected 0..254 or HOPS UNKNOWN): " + quote(line));
+        rest = trim(rest);
+        const std::string_view optimal = rest.starts_with(":") ? trim(rest.substr(1)) : "";
+        if (optimal != "yes" && !optimal.starts_with("No "))
+            fail("expected ': yes' or ': No <n> hop path possible via port <p>!' after the hop "
+                 "count: " +
+                 quote(line));
     }
 
     void set_entry(Lid lid, PortNum port) {

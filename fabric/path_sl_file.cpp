@@ -27,11 +27,14 @@ PortId node_port(const Fabric& f, const Lids& lids, NodeId n) {
     return f.node(n).is_switch() ? f.port_id(n, 0) : first_end_port(f, n, &lids);
 }
 
-// Calls `take(entry)` for each record of `lines`, in file order, until it returns false.
-template <class Take> void parse_path_sl(Lines& lines, const std::string& source, Take&& take) {
+// Calls `take(entry)` for each record of `lines`, in file order, until it returns false; sets
+// `partial` when a comment line is kPartialMarker.
+template <class Take>
+void parse_path_sl(Lines& lines, const std::string& source, bool& partial, Take&& take) {
     std::string_view raw;
     while (lines.next(raw)) {
         std::string_view rest = trim(raw);
+        if (rest.starts_with(kPartialMarker)) partial = true;
         if (rest.empty() || rest.front() == '#') continue;
         auto fail = [&](const std::string& problem) {
             throw InputError(source, lines.line_no(), problem);
@@ -90,16 +93,19 @@ class PathSlBinder {
         r[e.dlid] = e.sl;
     }
 
-    PathSlTable finish() {
-        bool any = false;
+    // `partial`: unlisted pairs and nodes are unknown, else SL 0.
+    PathSlTable finish(bool partial) {
+        const std::uint8_t unlisted = partial ? PathSlTable::kUnknownSl : 0;
+        bool any = partial;
         for (auto& r : row_)
             for (std::uint8_t& v : r) {
-                if (v == kUnset) v = 0; // unlisted: SL 0
+                if (v == kUnset) v = unlisted;
                 any |= v != 0;
             }
         if (!any) return {};
         // Every end port of a listed node sends on its row (one table per node, as in ibdmchk).
-        PathSlTable t(f_.num_port_slots(), lids_.max_lid());
+        const std::vector<std::uint8_t> default_row(partial ? width_ : 0, unlisted);
+        PathSlTable t(f_.num_port_slots(), lids_.max_lid(), default_row);
         for (NodeId n = 0; n < f_.num_nodes(); ++n) {
             if (row_[n].empty()) continue;
             if (f_.node(n).is_switch())
@@ -115,7 +121,7 @@ class PathSlBinder {
     const Lids& lids_;
     const std::string& source_;
     FirstLine first_line_;
-    std::size_t width_;
+    std::size_t width_;                          // max_lid + 1
     std::vector<std::vector<std::uint8_t>> row_; // per source node; lazily
 };
 
@@ -125,26 +131,29 @@ bool same_path(const PathSlEntry& a, const PathSlEntry& b) {
 
 } // namespace
 
-std::vector<PathSlEntry> read_path_sl_text(std::string_view text, const std::string& source) {
+std::vector<PathSlEntry> read_path_sl_text(std::string_view text, const std::string& source,
+                                           bool* partial) {
     std::vector<PathSlEntry> out;
     Lines lines(text);
-    parse_path_sl(lines, source, [&](const PathSlEntry& e) {
+    bool marked = false;
+    parse_path_sl(lines, source, marked, [&](const PathSlEntry& e) {
         out.push_back(e);
         return true;
     });
+    if (partial) *partial = marked;
     return out;
 }
 
 PathSlTable bind_path_sl(const std::vector<PathSlEntry>& entries, const Fabric& f, const Lids& lids,
-                         const std::string& source) {
-    if (entries.empty()) return {};
+                         const std::string& source, bool partial) {
+    if (entries.empty() && !partial) return {};
     PathSlBinder bind(f, lids, source, [&](const PathSlEntry& dup) {
         for (const PathSlEntry& e : entries)
             if (same_path(e, dup)) return e.line;
         return 0;
     });
     for (const PathSlEntry& e : entries) bind.add(e);
-    return bind.finish();
+    return bind.finish(partial);
 }
 
 PathSlTable load_path_sl_file(const std::string& path, const Fabric& f, const Lids& lids) {
@@ -153,7 +162,8 @@ PathSlTable load_path_sl_file(const std::string& path, const Fabric& f, const Li
         InputChunks chunks(path, kMaxTableBytes, "path-SL file");
         Lines lines(chunks);
         int first = 0;
-        parse_path_sl(lines, path, [&](const PathSlEntry& e) {
+        bool ignored = false;
+        parse_path_sl(lines, path, ignored, [&](const PathSlEntry& e) {
             if (same_path(e, dup)) first = e.line;
             return first == 0;
         });
@@ -161,17 +171,23 @@ PathSlTable load_path_sl_file(const std::string& path, const Fabric& f, const Li
     });
     InputChunks chunks(path, kMaxTableBytes, "path-SL file");
     Lines lines(chunks);
-    parse_path_sl(lines, path, [&](const PathSlEntry& e) {
+    bool partial = false;
+    parse_path_sl(lines, path, partial, [&](const PathSlEntry& e) {
         bind.add(e);
         return true;
     });
-    return bind.finish();
+    return bind.finish(partial);
 }
 
 PathSlWriteStats write_path_sl(std::ostream& out, const Fabric& f, const Routing& r) {
     PathSlWriteStats st;
-    out << "# path SL per (source node GUID, DLID), the format of ibdmchk -c; sources not "
-           "listed use SL 0\n";
+    const bool partial = r.path_sls.has_unknown();
+    if (partial)
+        out << kPartialMarker << ": pairs not listed have no known SL (not SL 0)\n"
+            << "# path SL per (source node GUID, DLID), the format of ibdmchk -c\n";
+    else
+        out << "# path SL per (source node GUID, DLID), the format of ibdmchk -c; sources not "
+               "listed use SL 0\n";
     if (r.path_sls.empty()) return st;
     std::vector<Lid> dlids;
     for (std::uint32_t d = 1; d <= r.lids.max_lid(); ++d)
@@ -193,12 +209,16 @@ PathSlWriteStats write_path_sl(std::ostream& out, const Fabric& f, const Routing
                                        [&](Lid d) { return r.path_sl(src, d) != 0; });
         if (!nonzero[row]) continue;
         buf.clear();
+        std::size_t known = 0;
         for (Lid d : dlids)
-            fmt::format_to(std::back_inserter(buf), "0x{:016x} {} {}\n", f.node(n).guid, d,
-                           r.path_sl(src, d));
+            if (const std::uint8_t sl = r.path_sl(src, d); sl != PathSlTable::kUnknownSl) {
+                fmt::format_to(std::back_inserter(buf), "0x{:016x} {} {}\n", f.node(n).guid, d, sl);
+                ++known;
+            }
+        if (known == 0) continue;
         out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
         ++st.sources;
-        st.lines += dlids.size();
+        st.lines += known;
     }
     return st;
 }

@@ -19,6 +19,11 @@
 // list has SL 0. Binding gives every end port of a listed node the node's SLs
 // (Routing::path_sls is per source port, so two CAs behind one switch may differ, as opensm's
 // dfsssp makes them when it balances paths over its layers).
+//
+// A partial file (`ibrt sa-path-sls --sample`, `--pairs` or `--to-end-ports` asks the SA for
+// some pairs only) carries the comment line kPartialMarker. Then a pair it does not list has
+// no SL (PathSlTable::kUnknownSl), not SL 0: taking it as SL 0 reported credit loops in
+// deadlock-free dfsssp tables. ibdmchk reads the marker as a comment.
 #pragma once
 
 #include "fabric/fabric.hpp"
@@ -41,14 +46,19 @@ struct PathSlEntry {
     int line = 0;
 };
 
-// Throws InputError (`source:line: problem`) on a malformed line, a DLID outside 1..49151 or
-// an SL above 15.
-std::vector<PathSlEntry> read_path_sl_text(std::string_view text, const std::string& source);
+// The comment line (a prefix of it) that marks a partial file.
+inline constexpr std::string_view kPartialMarker = "# ibrt-path-sl: partial";
 
-// The path SLs per source port (empty when every path has SL 0). Throws InputError naming the
-// line of an unknown node GUID, a DLID no port owns, or a pair listed twice.
+// Throws InputError (`source:line: problem`) on a malformed line, a DLID outside 1..49151 or
+// an SL above 15. `partial`, if given, is set when the text carries kPartialMarker.
+std::vector<PathSlEntry> read_path_sl_text(std::string_view text, const std::string& source,
+                                           bool* partial = nullptr);
+
+// The path SLs per source port (empty when every path has SL 0; with `partial`, unlisted pairs
+// are kUnknownSl). Throws InputError naming the line of an unknown node GUID, a DLID no port
+// owns, or a pair listed twice.
 PathSlTable bind_path_sl(const std::vector<PathSlEntry>& entries, const Fabric& f, const Lids& lids,
-                         const std::string& source);
+                         const std::string& source, bool partial = false);
 
 // read + bind of a file, streamed: entries are bound as they are read and never held (a file
 // of every (node, DLID) of FT(36,3) has 641 M lines).
@@ -62,7 +72,8 @@ struct PathSlWriteStats {
     std::size_t split_nodes = 0;
 };
 
-// Writes r.path_sls for ibdmchk (see above); nodes in Fabric order, DLIDs ascending.
+// Writes r.path_sls for ibdmchk (see above); nodes in Fabric order, DLIDs ascending. A table
+// with unknown SLs is written partial: the marker, and the known pairs only.
 PathSlWriteStats write_path_sl(std::ostream& out, const Fabric& f, const Routing& r);
 
 } // namespace ibrt

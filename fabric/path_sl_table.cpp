@@ -71,13 +71,21 @@ void PathSlTable::set_switch_row(const Fabric& f, NodeId sw, std::span<const std
 }
 
 std::uint8_t PathSlTable::max_sl() const {
-    return rows_.empty() ? 0 : *std::max_element(rows_.begin(), rows_.end());
+    std::uint8_t m = 0;
+    for (std::uint8_t sl : rows_)
+        if (sl != kUnknownSl) m = std::max(m, sl);
+    return m;
 }
 
 std::uint16_t PathSlTable::sl_mask() const {
     std::uint16_t m = rows_.empty() ? 1 : 0;
-    for (std::uint8_t sl : rows_) m = static_cast<std::uint16_t>(m | 1u << (sl & 15));
+    for (std::uint8_t sl : rows_)
+        if (sl != kUnknownSl) m = static_cast<std::uint16_t>(m | 1u << (sl & 15));
     return m;
+}
+
+bool PathSlTable::has_unknown() const {
+    return std::find(rows_.begin(), rows_.end(), kUnknownSl) != rows_.end();
 }
 
 } // namespace ibrt

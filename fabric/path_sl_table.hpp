@@ -21,6 +21,10 @@ namespace ibrt {
 
 class PathSlTable {
   public:
+    // The SL of a pair a partial path-SL file does not list (path_sl_file.hpp): not known, so
+    // no verdict may rest on it. Only tables read from such a file hold it.
+    static constexpr std::uint8_t kUnknownSl = 0xff;
+
     PathSlTable() = default; // SL 0 for every path
 
     // Every source uses `sl_by_dlid[dlid]` (SL 0 past its end).
@@ -29,7 +33,7 @@ class PathSlTable {
     bool empty() const { return rows_.empty(); }
 
     // The SL of the path from end port `src` (a CA/router port, or a switch's port 0) to
-    // `dlid`. A port outside the table uses the default row.
+    // `dlid`, or kUnknownSl. A port outside the table uses the default row.
     std::uint8_t sl(PortId src, Lid dlid) const {
         if (dlid >= width_) return 0;
         return rows_[std::size_t(row_of(src)) * width_ + dlid];
@@ -52,10 +56,12 @@ class PathSlTable {
         return rows_.size() + row_of_.size() * sizeof(std::uint32_t) +
                row_hash_.size() * sizeof(std::uint64_t);
     }
-    // The highest SL any path uses (0 when empty).
+    // The highest known SL any path uses (0 when empty).
     std::uint8_t max_sl() const;
-    // The SLs (bit s) the table holds for any source (bit 0 alone when empty).
+    // The known SLs (bit s) the table holds for any source (bit 0 alone when empty).
     std::uint16_t sl_mask() const;
+    // Whether some pair's SL is kUnknownSl (the table came from a partial file).
+    bool has_unknown() const;
 
   private:
     std::uint32_t store_row(std::span<const std::uint8_t> sl_by_dlid);

@@ -4,7 +4,8 @@
 namespace ibrt::sim {
 
 bool is_saturated(const SimResult& r, double tolerance) {
-    return r.verdict != Verdict::Ok || r.accepted_fraction < (1.0 - tolerance) * r.offered_fraction;
+    const bool progressed = r.verdict == Verdict::Ok || r.verdict == Verdict::NothingOffered;
+    return !progressed || r.accepted_fraction < (1.0 - tolerance) * r.offered_fraction;
 }
 
 Saturation find_saturation(const Fabric& f, const Routing& r, SimConfig cfg, double hi, int steps,

@@ -29,7 +29,8 @@ struct Saturation {
     std::vector<SaturationPoint> runs; // in the order they were run
 };
 
-// A run is saturated when it does not progress (any verdict but Ok) or accepts less than
+// A run is saturated when it does not progress (a verdict of deadlock, delivered-nothing or
+// stuck) or accepts less than
 // (1 - tolerance) of what it offered. Bisects [0, hi] `steps` times (resolution hi / 2^steps).
 Saturation find_saturation(const Fabric& f, const Routing& r, SimConfig cfg, double hi = 1.0,
                            int steps = 7, double tolerance = 0.05, const ProgressFn& progress = {});

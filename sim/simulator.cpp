@@ -2730,6 +2730,8 @@ SimResult Network::run(const ProgressFn& progress) {
     if ((verdict_ == Verdict::Ok || verdict_ == Verdict::Stuck) &&
         ((bytes_offered_ > 0 && bytes_accepted_ == 0) || (generated_ > 0 && delivered_ == 0)))
         verdict_ = Verdict::DeliveredNothing;
+    if (verdict_ == Verdict::Ok && generated_ == 0 && bytes_offered_ == 0)
+        verdict_ = Verdict::NothingOffered;
     res.verdict = verdict_;
     res.deadlock = verdict_ == Verdict::Deadlock;
     if (res.deadlock) {
@@ -2794,6 +2796,8 @@ std::string_view to_string(Verdict v) {
         return "delivered-nothing";
     case Verdict::Stuck:
         return "stuck";
+    case Verdict::NothingOffered:
+        return "nothing-offered";
     }
     return "?";
 }
@@ -2835,7 +2839,8 @@ VlArbConfig effective_vlarb(const SimConfig& cfg) {
 }
 
 bool failed(const SimResult& r) {
-    return r.verdict != Verdict::Ok || r.dropped > 0 || r.misdelivered > 0;
+    return (r.verdict != Verdict::Ok && r.verdict != Verdict::NothingOffered) || r.dropped > 0 ||
+           r.misdelivered > 0;
 }
 
 Time min_deadlock_period_ps(const Fabric& f, const SimConfig& cfg) {

@@ -200,13 +200,16 @@ struct LinkUse {
 
 // How a run ended, for its progress (docs/sim-model.md, "Verdict"). In order of precedence:
 enum class Verdict : std::uint8_t {
-    Ok,               // packets moved to the end (or nothing was offered)
+    Ok,               // packets moved to the end
     Deadlock,         // a cycle of buffers whose head packets all wait on the next one
     DeliveredNothing, // traffic was offered but no byte was delivered in the window (or at all)
     Stuck,            // packets inside at the end, none moved for a whole watchdog period (no
                       // cycle) or during the whole drain
+    NothingOffered,   // no packet was generated (load 0, no source with a destination): the
+                      // run examined nothing, so it is no pass; `ibrt sim` says cannot judge
 };
-std::string_view to_string(Verdict v); // "ok", "deadlock", "delivered-nothing", "stuck"
+// "ok", "deadlock", "delivered-nothing", "stuck", "nothing-offered"
+std::string_view to_string(Verdict v);
 
 struct SimResult {
     // Per node, over the measurement window.
@@ -257,7 +260,8 @@ struct SimResult {
 // both are empty.
 VlArbConfig effective_vlarb(const SimConfig& cfg);
 
-// A run that failed: a verdict other than Ok, or packets dropped or misdelivered.
+// A run that failed: a verdict other than Ok (and NothingOffered, which is no verdict either
+// way), or packets dropped or misdelivered.
 bool failed(const SimResult& r);
 
 // The shortest watchdog period this configuration can tell from a packet in transit: twice

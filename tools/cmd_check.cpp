@@ -3,7 +3,8 @@
 // dump_fts/ibroute output), LIDs from the topology or a guid2lid file, and optionally SL2VL
 // tables, path SLs and path selection (fabric/routing_files.hpp); prints a human summary, JSON
 // (--json, schema in docs/check.md) and/or JUnit XML.
-// Exit: 0 clean, 1 violations, 2 bad input, 3 cannot judge (see docs/check.md).
+// Exit: 0 clean, 1 violations, 2 bad input, 3 cannot judge (see docs/check.md); the JSON and
+// JUnit reports are written for each, bad input included.
 #include "check/report.hpp"
 #include "fabric/end_ports.hpp"
 #include "fabric/input_error.hpp"
@@ -101,11 +102,13 @@ const CommandRegistrar reg{{
                        "comments)")
             ->check(CLI::ExistingFile);
         sub.add_option("--sl2vl", a->sl2vl,
-                       "SL2VL tables from opensm-sl2vl.dump (default: every packet on VL0)")
+                       "SL2VL tables from opensm-sl2vl.dump (default: SL s on VL s, what the "
+                       "switches keep when opensm runs without QoS; ibdmchk assumes it too)")
             ->check(CLI::ExistingFile);
         sub.add_option("--path-sl", a->path_sl,
                        "Path SLs, `0x<source node GUID> <DLID> <SL>` per line (ibdmchk -c; "
-                       "written by `ibrt route`), for the credit-loop check")
+                       "written by `ibrt route`, `ibrt sa-path-sls`), for the credit-loop check; "
+                       "unlisted pairs are SL 0, or unknown in a file marked partial")
             ->check(CLI::ExistingFile);
         sub.add_flag("--end-ports-only", a->end_ports_only,
                      "Judge only the paths to end ports (CA/router ports: host traffic), not to "
@@ -148,8 +151,24 @@ const CommandRegistrar reg{{
                    "loops, credit loops, SL2VL drops, a check that examined nothing; non-minimal "
                    "paths with --strict), 2 bad input (including a truncated or partial LFT "
                    "dump), 3 cannot judge: SL2VL tables that map SLs to different VLs without "
-                   "the path SLs (opensm's dfsssp/lash/torus-2QoS: see docs/check.md).");
+                   "the path SLs (opensm's dfsssp/lash/torus-2QoS), or paths a partial path-SL "
+                   "file gives no SL and no credit loop among the others (see docs/check.md).\n"
+                   "--json and --junit are written for every exit code, bad input included.");
         return [a] { return run(*a); };
+    },
+    // Bad input still gets its reports, naming the problem (JSON on stdout, JUnit's <error>).
+    [](const CLI::App& sub, const std::string& message) {
+        const CLI::Option* junit = sub.get_option_no_throw("--junit");
+        if (junit && !junit->results().empty()) {
+            std::ofstream out(junit->results().back());
+            if (out)
+                check::write_junit_bad_input(out, message);
+            else
+                fmt::print(stderr, "ibrt check: cannot write the JUnit file {}\n",
+                           junit->results().back());
+        }
+        const CLI::Option* json = sub.get_option_no_throw("--json");
+        if (json && json->count() > 0) std::cout << check::bad_input_json(message).dump(2) << '\n';
     },
 }};
 

@@ -14,6 +14,7 @@
 #include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lids.hpp"
+#include "fabric/path_sl_file.hpp"
 #include "fabric/routing_files.hpp"
 #include "fabric/saquery_reader.hpp"
 #include "tools/command.hpp"
@@ -176,8 +177,17 @@ int run(const Args& a) {
     if (!a.quiet) progress("");
     if (!error.empty()) throw std::runtime_error(error);
 
+    // A file that leaves out pairs `ibrt check` walks says so (path_sl_file.hpp): their SLs
+    // are unknown, not 0. Left out: pairs not asked, not answered, and, with --to-end-ports,
+    // every path to a switch.
+    std::size_t owned = 0;
+    for (Lid l = 1; l <= lids.max_lid(); ++l) owned += lids.owner(l) != kNoPort;
+    bool partial = nd < owned;
+    for (std::size_t i = 0; i < sl.size() && !partial; ++i)
+        partial = sl[i] < 0 && lids.owner(dlids[i % nd]) != sources[i / nd];
     std::ofstream out(a.out, std::ios::binary);
     if (!out) throw InputError(a.out, 0, "cannot create file");
+    if (partial) out << kPartialMarker << ": pairs not listed have no known SL (not SL 0)\n";
     std::size_t written = 0, unanswered = 0;
     for (std::size_t s = 0; s < sources.size(); ++s)
         for (std::size_t d = 0; d < nd; ++d) {
@@ -229,7 +239,9 @@ const CommandRegistrar reg{{
         sub.add_option(
             "--sample", a->sample,
             "Ask only this many pairs, one by one, chosen at random with --seed, and "
-            "skip the query for all (0: all pairs); the file then holds those pairs only");
+            "skip the query for all (0: all pairs); the file then holds those pairs only, and "
+            "says so (a file that leaves pairs out is marked partial: `ibrt check` takes their "
+            "SLs as unknown, not 0)");
         sub.add_option("--seed", a->seed, "Seed of --sample")->capture_default_str();
         sub.add_option("--pairs", a->pairs,
                        "Ask only the (source node, DLID) pairs this path-SL file lists, e.g. the "

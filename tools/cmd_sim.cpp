@@ -5,9 +5,9 @@
 // search (--saturation). Prints a table; --csv, --json (schema "ibrt-sim/1") and --plot
 // (SVG latency vs accepted traffic, as in paper 000 Figs. 12-15).
 // Every run ends with a verdict on progress (sim::Verdict: ok, deadlock, delivered-nothing,
-// stuck), printed in the summary and the JSON.
+// stuck, nothing-offered), printed in the summary and the JSON.
 // Exit: 0 success, 1 when a run's verdict is not ok or it dropped or misdelivered packets,
-// 2 bad input.
+// 2 bad input, 3 cannot judge (a run offered no packet, so examined nothing).
 //
 // JSON "ibrt-sim/1" (fields are only ever added):
 //   { "schema", "fabric", "routing": {"source": "lfts"|"engine", "engine"?, "lmc"},
@@ -20,7 +20,8 @@
 //                 "utilization": {"mean","max","vl_mean":[...],
 //                                 "links":[{"node","port","util","vl":[...]}]},
 //                 "deadlock": null | {"at_ns", "cycle": [...]}, "saturated"?,
-//                 "verdict": "ok"|"deadlock"|"delivered-nothing"|"stuck", "last_hop_ns",
+//                 "verdict": "ok"|"deadlock"|"delivered-nothing"|"stuck"|"nothing-offered",
+//                 "last_hop_ns",
 //                 "congestion_control"?: {"fecn_marked", "becn_sent", "becn_received",
 //                                         "becn_dropped", "becn_in_flight", "becn_hops",
 //                                         "becn_bytes_per_ns", "peak_flows", "peak_ccti"},
@@ -294,8 +295,11 @@ int run_sim(const SimArgs& a) {
     }
     if (!a.quiet) progress("");
 
-    bool violations = false;
-    for (const auto& row : rows) violations |= sim::failed(row.res);
+    bool violations = false, unjudged = false;
+    for (const auto& row : rows) {
+        violations |= sim::failed(row.res);
+        unjudged |= row.res.verdict == sim::Verdict::NothingOffered;
+    }
 
     const std::string routing_name = a.engine.empty() ? "lfts" : a.engine;
     if (a.json) {
@@ -382,6 +386,7 @@ int run_sim(const SimArgs& a) {
                 notes += " ";
             }
             if (x.verdict == sim::Verdict::DeliveredNothing) notes += "DELIVERED NOTHING ";
+            if (x.verdict == sim::Verdict::NothingOffered) notes += "NOTHING OFFERED ";
             if (x.verdict == sim::Verdict::Stuck)
                 notes += fmt::format("STUCK: {} packets, none moved since {:.1f} us ", x.in_flight,
                                      double(x.last_hop_ps) / 1e6);
@@ -422,7 +427,18 @@ int run_sim(const SimArgs& a) {
             if (sim::failed(row.res))
                 failures += fmt::format("{}load {:.3f}: {}", failures.empty() ? "" : "; ", row.load,
                                         failure_text(row.res));
-        fmt::print("verdict: {}\n", failures.empty() ? "ok" : "FAIL (" + failures + ")");
+        std::string empty;
+        for (const auto& row : rows)
+            if (row.res.verdict == sim::Verdict::NothingOffered)
+                empty += fmt::format("{}{:.3f}", empty.empty() ? "" : ", ", row.load);
+        if (!failures.empty())
+            fmt::print("verdict: FAIL ({})\n", failures);
+        else if (!empty.empty())
+            fmt::print("verdict: cannot judge (no packet offered at load {}: nothing was "
+                       "examined)\n",
+                       empty);
+        else
+            fmt::print("verdict: ok\n");
     }
     if (!a.flows_csv.empty()) {
         std::ofstream o(a.flows_csv, std::ios::binary);
@@ -476,7 +492,7 @@ int run_sim(const SimArgs& a) {
                                 fmt::format("{} on {}: link utilization", routing_name, a.fabric),
                                 "links, busiest to idlest (fraction of links)", "utilization");
     }
-    return violations ? kExitViolations : kExitOk;
+    return violations ? kExitViolations : unjudged ? kExitCannotJudge : kExitOk;
 }
 
 const CommandRegistrar reg{{
@@ -546,10 +562,11 @@ const CommandRegistrar reg{{
                    "  ibrt sim --fabric net --lfts opensm-lfts.dump --guid2lid guid2lid "
                    "--saturation\n"
                    "Every run ends with a verdict on progress: ok, deadlock (with the cycle of "
-                   "buffers),\ndelivered-nothing, or stuck (packets inside, none moved for a "
-                   "watchdog period).\nExit: 0 ok, 1 a run failed its verdict or dropped or "
-                   "misdelivered packets, 2 bad\ninput. The model is described in "
-                   "docs/sim-model.md.");
+                   "buffers),\ndelivered-nothing, stuck (packets inside, none moved for a "
+                   "watchdog period), or\nnothing-offered (no packet generated, e.g. --load 0).\n"
+                   "Exit: 0 ok, 1 a run failed its verdict or dropped or misdelivered packets, 2 "
+                   "bad\ninput, 3 cannot judge (a run offered nothing). The model is described "
+                   "in docs/sim-model.md.");
         return [a] { return run_sim(*a); };
     },
 }};

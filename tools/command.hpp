@@ -24,6 +24,11 @@ struct Command {
     std::string description;
     // Adds options to `sub` and returns the action run when the subcommand is chosen.
     std::function<std::function<int()>(CLI::App& sub)> setup;
+    // Optional: called when the command ends on bad input or usage (exit 2), before or during
+    // its action, with the message printed; a command whose reports a CI reads (JUnit, JSON)
+    // writes them here too, so that CI shows the reason instead of "no report". `sub` holds
+    // the options as far as they were parsed (Option::results() has the raw values).
+    std::function<void(const CLI::App& sub, const std::string& message)> on_bad_input;
 };
 
 std::vector<Command>& command_registry();

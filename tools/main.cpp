@@ -11,6 +11,7 @@
 #include <exception>
 #include <memory>
 #include <sstream>
+#include <vector>
 
 namespace ibrt::tools {
 
@@ -45,24 +46,33 @@ int main(int argc, char** argv) {
     auto& cmds = command_registry();
     std::sort(cmds.begin(), cmds.end(), [](auto& a, auto& b) { return a.name < b.name; });
     std::function<int()> action;
+    std::vector<CLI::App*> subs;
     for (auto& c : cmds) {
         CLI::App* sub = app.add_subcommand(c.name, c.description);
         auto act = c.setup(*sub);
         sub->callback([&action, act] { action = act; });
+        subs.push_back(sub);
     }
+    // Exit 2, after the message: the chosen command's own reports of it.
+    auto bad_input = [&](const std::string& message) {
+        for (std::size_t i = 0; i < cmds.size(); ++i)
+            if (subs[i]->parsed() && cmds[i].on_bad_input) cmds[i].on_bad_input(*subs[i], message);
+        return kExitBadInput;
+    };
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         int rc = app.exit(e);
-        return rc == 0 ? 0 : kExitBadInput;
+        return rc == 0 ? 0 : bad_input(e.what());
     }
     try {
         return action ? action() : kExitBadInput;
     } catch (const ibrt::InputError& e) {
         fmt::print(stderr, "ibrt: {}\n", e.what());
-        return kExitBadInput;
+        return bad_input(e.what());
     } catch (const std::exception& e) {
-        fmt::print(stderr, "ibrt: error: {}\n", ibrt::printable(e.what()));
-        return kExitBadInput;
+        const std::string message = ibrt::printable(e.what());
+        fmt::print(stderr, "ibrt: error: {}\n", message);
+        return bad_input(message);
     }
 }

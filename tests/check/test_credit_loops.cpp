@@ -124,3 +124,59 @@ TEST_CASE("path SLs are per source port: the check reads each source's own SL") 
     const DeadlockReport rep = check_credit_loops(x.f, x.r);
     REQUIRE(rep.loops.size() == 2); // VL0 (A and C) and VL1 (B and D)
 }
+
+// opensm without QoS programs no SL2VL table, and the switches keep the identity map; ibdmchk
+// (-c without -d) assumes it too. Taking every SL to VL 0 instead reported the ring's loop for
+// paths whose SLs keep them apart (issue 35).
+TEST_CASE("without SL2VL tables, each path stays on the VL of its SL (identity)") {
+    Routed x = clockwise_ring();
+    x.r.path_sls = PathSlTable::by_dlid({0, 1, 1, 0, 0, 1, 1, 0, 0}); // as with identity tables
+    const DeadlockReport rep = check_credit_loops(x.f, x.r);
+    CHECK(rep.vls == 2); // SLs 0 and 1
+    CHECK(rep.loops.empty());
+    CHECK(rep.dependencies == 6);
+    CHECK(rep.vls_used == 0b11);
+    CHECK(sls_choose_vls(x.r));
+    // Every path on SL 1: one VL again, VL 1, and the loop is there.
+    x.r.path_sls = PathSlTable::by_dlid(std::vector<std::uint8_t>(9, 1));
+    const DeadlockReport one = check_credit_loops(x.f, x.r);
+    REQUIRE(one.loops.size() == 1);
+    CHECK(one.loops[0].cycle[0] == graph::Channel{x.f.port_id(A, 2), 1});
+}
+
+// A partial path-SL file (`ibrt sa-path-sls --sample`) leaves pairs without an SL. Taking
+// them as SL 0 made a deadlock-free routing look cyclic (issue 35); they are not walked, and
+// the report counts them so that the verdict can say it could not judge.
+TEST_CASE("unknown path SLs are counted, not walked, where the SL picks the VL") {
+    Routed x = clockwise_ring();
+    identity_sl2vl(x.f, x.r);
+    const std::size_t width = x.r.lids.max_lid() + 1u;
+    // One SL per source switch is free of loops (see above): A on SL 1, B on 0, C on 3; D's SLs
+    // are unknown.
+    PathSlTable t(x.f.num_port_slots(), x.r.lids.max_lid(),
+                  std::vector<std::uint8_t>(width, PathSlTable::kUnknownSl));
+    for (NodeId s = A; s <= C; ++s)
+        t.set_switch_row(x.f, s,
+                         std::vector<std::uint8_t>(width, std::uint8_t(s == B ? 0 : s + 1)));
+    x.r.path_sls = t;
+    CHECK(t.has_unknown());
+    CHECK(t.max_sl() == 3);
+    CHECK(t.sl_mask() == 0b1011);
+    const DeadlockReport rep = check_credit_loops(x.f, x.r);
+    CHECK(rep.loops.empty());
+    CHECK(rep.unknown_sl_pairs == 7); // hD to the 7 LIDs it does not own
+    // Had D's pairs been SL 0, B's and D's paths would close the ring on VL 0.
+    PathSlTable z = t;
+    z.set_switch_row(x.f, D, std::vector<std::uint8_t>(width, 0));
+    x.r.path_sls = z;
+    CHECK(check_credit_loops(x.f, x.r).loops.size() == 1);
+
+    // Tables that give every SL the same VL make the SL irrelevant: unknown pairs are walked.
+    x.r.path_sls = t;
+    for (NodeId s = A; s <= D; ++s)
+        for (Sl2VlTable& tab : x.r.sl2vl.tables[s]) tab.fill(0);
+    CHECK_FALSE(sls_choose_vls(x.r));
+    const DeadlockReport same = check_credit_loops(x.f, x.r);
+    CHECK(same.unknown_sl_pairs == 0);
+    CHECK(same.loops.size() == 1);
+}

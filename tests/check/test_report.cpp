@@ -216,3 +216,87 @@ TEST_CASE("multi-VL SL2VL without path SLs: deadlock freedom cannot be judged") 
     CHECK_FALSE(cannot_judge(same));
     CHECK(same.deadlock_checked);
 }
+
+TEST_CASE("unknown path SLs: no loop among the known ones cannot judge, a loop is a violation") {
+    Routed x = clockwise_ring();
+    const std::size_t width = x.r.lids.max_lid() + 1u;
+    PathSlTable t(x.f.num_port_slots(), x.r.lids.max_lid(),
+                  std::vector<std::uint8_t>(width, PathSlTable::kUnknownSl));
+    for (NodeId s = A; s <= C; ++s)
+        t.set_switch_row(x.f, s, std::vector<std::uint8_t>(width, std::uint8_t(s)));
+    x.r.path_sls = t; // no SL2VL tables: identity
+    CheckOptions opt;
+    opt.balance = false;
+    const CheckReport rep = run_checks(x.f, x.r, opt);
+    CHECK_FALSE(has_violations(rep));
+    CHECK(cannot_judge(rep));
+    std::ostringstream text;
+    write_text(text, x.f, rep);
+    CHECK_THAT(text.str(),
+               Catch::Contains("N/A  deadlock: cannot judge: 9 channels, 6 dependencies on 3 "
+                               "VLs: no credit loop among the paths with a known SL; 7 (source "
+                               "port, DLID) pairs have no SL in the partial path-SL file\n"));
+    CHECK_THAT(text.str(), Catch::Contains("       assumes no SL2VL tables: SL s is taken to VL s "
+                                           "(identity), as switches keep it when opensm runs "
+                                           "without QoS and as ibdmchk assumes without -d\n"));
+    CHECK(text.str().ends_with("verdict: cannot judge (see N/A above)\n"));
+    const auto j = to_json(x.f, rep);
+    CHECK(j["exit_code"] == 3);
+    CHECK(j["checks"]["deadlock"]["judged"] == false);
+    CHECK(j["checks"]["deadlock"]["passed"].is_null());
+    CHECK(j["checks"]["deadlock"]["unknown_sl_pairs"] == 7);
+    CHECK(j["checks"]["deadlock"]["assumptions"].size() == 1);
+    std::ostringstream junit;
+    write_junit(junit, x.f, rep);
+    CHECK_THAT(junit.str(), Catch::Contains("<skipped message=\"cannot judge: 9 channels"));
+    CHECK_THAT(junit.str(), Catch::Contains("ibrt sa-path-sls` without --sample"));
+
+    // A loop among the known paths is real whatever the others' SLs: a violation.
+    for (NodeId s = A; s <= C; ++s) t.set_switch_row(x.f, s, std::vector<std::uint8_t>(width, 0));
+    x.r.path_sls = t;
+    const CheckReport loop = run_checks(x.f, x.r, opt);
+    CHECK(has_violations(loop));
+    CHECK_FALSE(cannot_judge(loop));
+    CHECK(to_json(x.f, loop)["checks"]["deadlock"]["passed"] == false);
+}
+
+TEST_CASE("a verdict says which assumption it rests on") {
+    // Tables from files without SL2VL or path SLs: identity SL2VL and SL 0 for every path.
+    Routed x = clockwise_ring();
+    CheckOptions opt;
+    opt.balance = false;
+    opt.path_sls_known = false;
+    const CheckReport rep = run_checks(x.f, x.r, opt);
+    REQUIRE(rep.deadlock_assumptions.size() == 1);
+    CHECK(rep.deadlock_assumptions[0].starts_with("no path SLs: every path is taken on SL 0"));
+    CHECK(has_violations(rep)); // the ring's loop, with every path on SL 0
+    std::ostringstream text;
+    write_text(text, x.f, rep);
+    CHECK_THAT(text.str(), Catch::Contains("       assumes no path SLs: every path is taken on "
+                                           "SL 0"));
+    // --no-deadlock: no deadlock verdict, so nothing it cannot judge.
+    x.r.sl2vl.tables.assign(x.f.num_nodes(), {});
+    for (NodeId s = A; s <= D; ++s) {
+        Sl2VlTable tab{};
+        for (int sl = 0; sl < 16; ++sl) tab[sl] = std::uint8_t(sl % 2);
+        x.r.sl2vl.tables[s].assign(Sl2Vl::size(x.f.node(s).num_ports), tab);
+    }
+    opt.deadlock = false;
+    CHECK_FALSE(cannot_judge(run_checks(x.f, x.r, opt)));
+    opt.deadlock = true;
+    CHECK(cannot_judge(run_checks(x.f, x.r, opt))); // SL-dependent tables, SLs unknown
+}
+
+TEST_CASE("bad input still gets a JSON and a JUnit report naming the problem") {
+    const auto j = bad_input_json("net:3: cannot parse");
+    CHECK(j["verdict"] == "bad input");
+    CHECK(j["exit_code"] == 2);
+    CHECK(j["error"] == "net:3: cannot parse");
+    std::ostringstream junit;
+    write_junit_bad_input(junit, "net:3: a <bad> line");
+    CHECK_THAT(junit.str(),
+               Catch::Contains("<testcase classname=\"ibrt.check\" name=\"input\">\n"
+                               "      <error type=\"bad input\" message=\"net:3: a &lt;bad&gt; "
+                               "line\">net:3: a &lt;bad&gt; line</error>\n"));
+    CHECK_THAT(junit.str(), Catch::Contains("errors=\"1\""));
+}

@@ -83,4 +83,30 @@ grep -q "has no \`lid N\` comments" "$WORK/out" || fail "no-LID message: $(cat "
 expect 2 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.opensm-lfts.dump" \
     --guid2lid "$T/ft-lmc1.guid2lid" --pattern shift/0
 grep -q "unknown traffic pattern" "$WORK/out" || fail "pattern message: $(cat "$WORK/out")"
+# Bad input still writes the reports CI reads, with the problem as their text (issue 35): the
+# JUnit file gets an <error>, --json prints verdict "bad input"; so does an input the command
+# line's own checks refuse (a missing file).
+expect 2 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$WORK/bad.dump" --guid2lid "$T/ft-lmc1.guid2lid" \
+    --junit "$WORK/bad.xml" --json
+grep -q "<error type=\"bad input\" message=\"$WORK/bad.dump:15: " "$WORK/bad.xml" ||
+    fail "bad input JUnit: $(cat "$WORK/bad.xml" 2>/dev/null)"
+python3 - "$WORK/out" "$WORK/bad.dump" <<'PY' || fail "bad input JSON: $(cat "$WORK/out")"
+import json, sys
+text = open(sys.argv[1]).read()
+j = json.loads(text[text.index("{"):])
+assert j["verdict"] == "bad input" and j["exit_code"] == 2, j
+assert j["error"].startswith(sys.argv[2] + ":15: "), j
+PY
+rm -f "$WORK/bad.xml"
+expect 2 "$IBRT" check -q --junit "$WORK/bad.xml" --fabric "$WORK/nonexistent.net" --lfts "$WORK/bad.dump"
+grep -q '<error type="bad input" message="--fabric: File does not exist' "$WORK/bad.xml" ||
+    fail "missing file JUnit: $(cat "$WORK/bad.xml" 2>/dev/null)"
+
+# opensm writes `0x0000 0x0000` for a port it ran out of LIDs for (lmc 7 on a large fabric):
+# the subnet's fault, exit 1 naming the port, not bad input (issue 35).
+sed '0,/^0x0010000000000401 .*/s//0x0010000000000401 0x0000 0x0000/' "$T/ft-lmc1.guid2lid" >"$WORK/g0"
+expect 1 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.opensm-lfts.dump" --guid2lid "$WORK/g0"
+grep -q "1 CA port without a LID, unreachable" "$WORK/out" || fail "zero-LID record: $(cat "$WORK/out")"
+grep -q "no LID: CA 'host-l1-1' (GUID 0x0010000000000400) port 1" "$WORK/out" ||
+    fail "zero-LID record names no port: $(cat "$WORK/out")"
 echo "PASS [check_cli]"

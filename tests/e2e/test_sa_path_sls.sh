@@ -39,6 +39,19 @@ for engine in dfsssp lash; do
     nsl=$(awk '/^0x/ {print $3}' "$engine.psl" | sort -u | wc -l)
     ((nsl >= 2)) || e2e_fail "$engine: the SA gave only $nsl distinct SL(s)"
     e2e_expect_rc 0 "$IBRT" check -q --no-balance "${files[@]}" --path-sl "$engine.psl"
+    # --sample asks a few pairs: the file says it is partial, and the pairs it leaves out are
+    # unknown, not SL 0 (which reported credit loops in these deadlock-free tables, issue 35):
+    # no loop among the sampled paths, so cannot judge.
+    e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 --sample 8 --seed 3 \
+        --fabric "$engine.net" --guid2lid "$osm/guid2lid" --out "$engine.sample.psl" \
+        --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery"
+    head -n 1 "$engine.sample.psl" | grep -q '^# ibrt-path-sl: partial' ||
+        e2e_fail "--sample: no partial marker: $(head -n 2 "$engine.sample.psl")"
+    e2e_expect_rc 3 "$IBRT" check --no-balance "${files[@]}" --path-sl "$engine.sample.psl"
+    grep -q 'pairs have no SL in the partial path-SL file' "$WORK/last.out" ||
+        e2e_fail "--sample: $(grep deadlock "$WORK/last.out")"
+    # The complete file has no marker.
+    ! grep -q '^# ibrt-path-sl: partial' "$engine.psl" || e2e_fail "a complete file marked partial"
     # The plugin's dump: lash's SLs are the SA's, pair by pair (a pair a file leaves out has
     # SL 0, so the SL-0 lines are left out of the comparison; the dump also lists a source's
     # own LIDs, at SL 0). dfsssp draws among a layer's copies per query, so its SLs may differ
@@ -62,11 +75,13 @@ for engine in dfsssp lash; do
         ((n == 5 * 4)) || e2e_fail "--to-end-ports: $n pairs, expected 20"
         missing=$(grep "^0x" "$engine.ca.psl" | grep -vxFf "$engine.psl" | head -n 3 || true)
         [[ -z "$missing" ]] || e2e_fail "--to-end-ports pairs differ from the full answer: $missing"
-        # Judged on those pairs alone: the 20 host-to-host paths, clean.
+        # Judged on those pairs alone: the 20 host-to-host paths, clean; the paths to switches
+        # the file leaves out (it says it is partial) cannot be judged without the flag.
         e2e_expect_rc 0 "$IBRT" check --json --no-balance --end-ports-only "${files[@]}" \
             --path-sl "$engine.ca.psl"
         python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["checks"]["reachability"]
 assert r["pairs"] == 20, r' "$WORK/last.out" || e2e_fail "--end-ports-only did not judge the 20 pairs"
+        e2e_expect_rc 3 "$IBRT" check -q --no-balance "${files[@]}" --path-sl "$engine.ca.psl"
     fi
 
     # All on SL 0 instead, the credit loop the engine's SLs break is there: the SLs matter.
@@ -74,6 +89,33 @@ assert r["pairs"] == 20, r' "$WORK/last.out" || e2e_fail "--end-ports-only did n
     e2e_stop_sm "$E2E_OSM_PID"
     echo "ok: $engine ($nsl SLs)"
 done
+
+# dfsssp without QoS (issue 35): opensm programs no SL2VL table and dumps none, the switches
+# keep SL s -> VL s, and the SA still hands out dfsssp's SLs. `ibrt check` with those SLs and
+# no --sl2vl takes the identity map, as ibdmchk -c without -d does: both find no credit loop
+# (taking every SL to VL 0 reported one). Every path on SL 0 closes the loop, in both.
+osm="$WORK/osm-noqos"
+e2e_opensm_up "$osm" "SUBNET UP" -R dfsssp
+grep -q "dfsssp tables configured on all switches" "$osm/osm.log" || e2e_fail "no-QoS dfsssp did not route"
+[[ ! -s "$osm/opensm-sl2vl.dump" ]] || e2e_fail "no-QoS dfsssp: an opensm-sl2vl.dump after all"
+e2e_diag ibnetdiscover >noqos.net
+e2e_expect_rc 0 "$IBRT" sa-path-sls -q -j 4 --fabric noqos.net --guid2lid "$osm/guid2lid" \
+    --out noqos.psl --saquery "env LD_PRELOAD=$E2E_UMAD2SIM timeout 20 saquery"
+nsl=$(awk '/^0x/ {print $3}' noqos.psl | sort -u | wc -l)
+((nsl >= 2)) || e2e_fail "no-QoS dfsssp: the SA gave only $nsl distinct SL(s)"
+e2e_expect_rc 0 "$IBRT" check --no-balance --fabric noqos.net --lfts "$osm/opensm-lfts.dump" \
+    --guid2lid "$osm/guid2lid" --path-sl noqos.psl
+grep -q 'assumes no SL2VL tables: SL s is taken to VL s (identity)' "$WORK/last.out" ||
+    e2e_fail "no-QoS dfsssp: the verdict does not name its assumption"
+e2e_expect_rc 1 "$IBRT" check -q --no-balance --fabric noqos.net --lfts "$osm/opensm-lfts.dump" \
+    --guid2lid "$osm/guid2lid" --assume-sl 0
+ibdmchk_run "$WORK/noqos.ibdm" "$osm/opensm-subnet.lst" "$osm/opensm.fdbs" -c noqos.psl
+[[ $IBDM_FAILS == 0 && $IBDM_LOOP == no ]] ||
+    e2e_fail "ibdmchk on no-QoS dfsssp with its SLs: $IBDM_FAILS failures, loop $IBDM_LOOP"
+ibdmchk_run "$WORK/noqos0.ibdm" "$osm/opensm-subnet.lst" "$osm/opensm.fdbs"
+[[ $IBDM_LOOP == yes ]] || e2e_fail "ibdmchk on no-QoS dfsssp, every path on SL 0: loop $IBDM_LOOP"
+e2e_stop_sm "$E2E_OSM_PID"
+echo "ok: dfsssp without QoS ($nsl SLs; identity SL2VL, ibdmchk agrees)"
 
 # A path_sl= file that cannot be written costs the file, nothing else: ERR IB08, and the
 # subnet is up with the engine's tables.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `ibrt sim` never calls a stalled network healthy (issue 12): every run ends with a verdict on
-# progress in the summary and the JSON, exit 1 when it is not ok; a watchdog period below what
+# progress in the summary and the JSON, exit 1 when it is not ok, 3 when a run offered nothing; a watchdog period below what
 # the configuration can detect is bad input; stderr says which DLID policy is in force with
 # LMC > 0 and when configured VLs carry no traffic; --saturation names both of its figures.
 set -euo pipefail
@@ -37,6 +37,15 @@ run vlarb-zero 1 "${ft[@]}" "${ps[@]}" "${short[@]}" --load 0.3 --vls 2 --sl spr
 grep -q 'DELIVERED NOTHING' "$T/vlarb-zero.txt" || fail "VLArb zero summary"
 grep -q '^verdict: FAIL (load 0.300: delivered-nothing)$' "$T/vlarb-zero.txt" || fail "VLArb zero verdict line"
 grep -q 'carry traffic but no weight' "$T/vlarb-zero.err" || fail "VLArb zero: no note on stderr"
+
+# Nothing generated, nothing examined: cannot judge, exit 3 (issue 35).
+run load-zero 3 "${ft[@]}" "${ps[@]}" "${short[@]}" --load 0
+[[ $(verdict load-zero) == nothing-offered ]] || fail "load 0: $(verdict load-zero)"
+grep -q 'NOTHING OFFERED' "$T/load-zero.txt" || fail "load 0 summary"
+grep -q '^verdict: cannot judge (no packet offered at load 0.000: nothing was examined)$' "$T/load-zero.txt" ||
+    fail "load 0 verdict line: $(grep verdict "$T/load-zero.txt")"
+# A failed run among them still fails.
+run load-zero-and-stuck 1 "${ft[@]}" "${ps[@]}" "${short[@]}" --load 0,0.3 --credit-delay-ns 1000000
 
 run credit-1ms 1 "${ft[@]}" "${ps[@]}" "${short[@]}" --load 0.3 --credit-delay-ns 1000000
 [[ $(verdict credit-1ms) == stuck ]] || fail "1 ms credits: $(verdict credit-1ms)"

@@ -169,4 +169,20 @@ TEST_CASE("opensm.fdbs reader errors name file:line", "[fdbs]") {
           "line 1");
     CHECK(error_of(h + h) ==
           "t:2: switch GUID 0x0020000000010000 is listed twice (first at line 1)");
+    // The hop count is a byte opensm writes in decimal (0xff = no path): NaN, a sign or a
+    // value it cannot hold means the file is not an opensm.fdbs (issue 35).
+    for (const char* hops : {"nan", "-1", "+1", "1e9", "255", "99999999999999999999", "0x02"})
+        CHECK(error_of(h + "0x0001 : 001  : " + hops + "   : yes\n") ==
+              fmt::format("t:2: cannot parse the hop count '{}' (expected 0..254 or HOPS "
+                          "UNKNOWN): '0x0001 : 001  : {}   : yes'",
+                          hops, hops));
+    CHECK(error_of(h + "0x0001 : 001  : 01\n") ==
+          "t:2: expected ': yes' or ': No <n> hop path possible via port <p>!' after the hop "
+          "count: '0x0001 : 001  : 01'");
+    CHECK(error_of(h + "0x0001 : 001  : 01   : maybe\n") ==
+          "t:2: expected ': yes' or ': No <n> hop path possible via port <p>!' after the hop "
+          "count: '0x0001 : 001  : 01   : maybe'");
+    CHECK(error_of(h + "0x0001 : 001  : HOPS KNOWN\n") ==
+          "t:2: cannot parse the hop count 'HOPS' (expected 0..254 or HOPS UNKNOWN): '0x0001 : "
+          "001  : HOPS KNOWN'");
 }

@@ -161,7 +161,10 @@ TEST_CASE("guid2lid reader rejects bad values with file:line", "[guid2lid]") {
                       "g:3: min LID 0xc000 is not below 0xc000 (opensm rejects the record)");
     CHECK_THROWS_WITH(parse("0x1 1 49152\n"),
                       "g:1: max LID 0xc000 is not below 0xc000 (opensm rejects the record)");
-    CHECK_THROWS_WITH(parse("0x1 0 0\n"), "g:1: min LID is 0 (reserved)");
+    CHECK_THROWS_WITH(parse("0x1 0 5\n"), "g:1: min LID is 0 (reserved; opensm writes 0x0000 "
+                                          "0x0000 only for a port it gave no LID)");
+    CHECK_THROWS_WITH(parse("0x1 5 0\n"), "g:1: max LID is 0 (reserved; opensm writes 0x0000 "
+                                          "0x0000 only for a port it gave no LID)");
     CHECK_THROWS_WITH(parse("0x1 5 4\n"), "g:1: min LID 0x0005 is above max LID 0x0004");
     CHECK_THROWS_WITH(parse("0x1 4 5 6\n"), "g:1: unexpected text after the max LID: '6'");
     CHECK_THROWS_WITH(parse("0x1 4 4\n\n1 6 6\n"),
@@ -203,4 +206,25 @@ TEST_CASE("bind_guid2lid errors name the record's line", "[guid2lid]") {
     CHECK_THROWS_WITH(bind_guid2lid(parse("0x40 1 1\n\n0x41 2 2\n"), g, "g"),
                       "g:3: port of 'sw' already got LIDs from the record at line 1");
     CHECK(bind_guid2lid(parse("0x41 2 2\n"), g, "g").base(g.port_id(sw, 0)) == 2);
+}
+
+// opensm writes `0x0000 0x0000` for a port it ran out of LIDs for (e.g. `lmc 7` on a large
+// fabric): the port has no LID, which is a fault of the subnet, not of the file.
+TEST_CASE("guid2lid: a 0x0000 0x0000 record leaves its port without a LID", "[guid2lid]") {
+    const Fabric f = sample_fabric(false);
+    const auto e = parse("0x0010000000000101 0x0000 0x0000\n\n0x0010000000000201 0x0004 "
+                         "0x0004\n");
+    REQUIRE(e.size() == 2);
+    CHECK(e[0].min == 0);
+    CHECK(e[0].max == 0);
+    const Lids l = bind_guid2lid(e, f, "g");
+    CHECK_FALSE(l.has_lid(ca_port(f, "host-l0-0")));
+    CHECK(l.base(ca_port(f, "host-l0-1")) == 4);
+    // Still one record per port, and still a port of the fabric.
+    CHECK_THROWS_WITH(
+        bind_guid2lid(parse("0x0010000000000101 0 0\n\n0x0010000000000101 4 4\n"), f, "g"),
+        "g:3: GUID 0x0010000000000101 is listed twice (first at line 1); opensm "
+        "drops the second record");
+    CHECK_THROWS_WITH(bind_guid2lid(parse("0xdead 0 0\n"), f, "g"),
+                      "g:1: GUID 0x000000000000dead is not a port of the fabric");
 }

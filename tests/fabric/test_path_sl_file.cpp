@@ -7,6 +7,7 @@
 #include "tables_fixture.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <fstream>
@@ -228,4 +229,60 @@ TEST_CASE("two CAs behind one switch may send on different SLs (dfsssp's layers)
     CHECK(t.sl(f.port_id(node(f, "host-l0-1"), 1), 10) == 3);
     CHECK(t.sl(f.port_id(node(f, "host-l0-1"), 1), 8) == 0); // unlisted: SL 0
     CHECK(t.sl(f.port_id(node(f, "leaf-0"), 0), 10) == 0);
+}
+
+// `ibrt sa-path-sls --sample` writes some pairs only, and says so: the pairs it leaves out
+// have no known SL (not SL 0, which made deadlock-free tables look cyclic, issue 35).
+TEST_CASE("a partial path-SL file leaves unlisted pairs unknown", "[path_sl_file]") {
+    const Fabric f = sample_fabric(false);
+    const Lids l = sample_lids(f);
+    const std::string leaf0 = fmt::format("0x{:016x}", f.node(node(f, "leaf-0")).guid);
+    const std::string text = std::string(kPartialMarker) + ": pairs not listed ...\n" + leaf0 +
+                             " 6 3\n" + leaf0 + " 8 0\n";
+    bool partial = false;
+    const auto entries = read_path_sl_text(text, "p", &partial);
+    CHECK(partial);
+    const PathSlTable t = bind_path_sl(entries, f, l, "p", partial);
+    const PortId leaf0_port = f.port_id(node(f, "leaf-0"), 0);
+    CHECK(t.sl(leaf0_port, 6) == 3);
+    CHECK(t.sl(leaf0_port, 8) == 0);
+    CHECK(t.sl(leaf0_port, 10) == PathSlTable::kUnknownSl); // listed node, unlisted DLID
+    const PortId spine0 = f.port_id(node(f, "spine-0"), 0);
+    CHECK(t.sl(spine0, 6) == PathSlTable::kUnknownSl); // unlisted node
+    CHECK(t.has_unknown());
+    CHECK(t.max_sl() == 3);
+    // The same lines without the marker: unlisted pairs are SL 0, as ibdmchk takes them.
+    const std::string whole = text.substr(text.find('\n') + 1);
+    bool marked = true;
+    const auto whole_entries = read_path_sl_text(whole, "w", &marked);
+    const PathSlTable u = bind_path_sl(whole_entries, f, l, "w", marked);
+    CHECK_FALSE(marked);
+    CHECK(u.sl(leaf0_port, 10) == 0);
+    CHECK(u.sl(spine0, 6) == 0);
+    CHECK_FALSE(u.has_unknown());
+    // A marker and no line: every pair unknown, not "SL 0 everywhere".
+    CHECK(bind_path_sl({}, f, l, "e", true).has_unknown());
+
+    // Written again, a partial table keeps its marker and lists the known pairs only; read
+    // back, it is the same table.
+    Routing r;
+    r.lids = l;
+    r.path_sls = t;
+    const std::string again = written(f, r);
+    CHECK(again.starts_with(std::string(kPartialMarker)));
+    CHECK(again.find(leaf0 + " 6 3\n") != std::string::npos);
+    CHECK(again.find(leaf0 + " 10 ") == std::string::npos);
+    bool back_partial = false;
+    const auto again_entries = read_path_sl_text(again, "a", &back_partial);
+    const PathSlTable back = bind_path_sl(again_entries, f, l, "a", back_partial);
+    CHECK(back_partial);
+    for (PortId s : sources(f, l))
+        for (std::uint32_t d = 1; d <= l.max_lid(); ++d)
+            if (l.owner(Lid(d)) != kNoPort) CHECK(back.sl(s, Lid(d)) == t.sl(s, Lid(d)));
+
+    // The streamed reader of a file sees the marker too.
+    const std::string path = "/tmp/ibrt-test-partial-path-sl";
+    std::ofstream(path) << text;
+    CHECK(load_path_sl_file(path, f, l).sl(spine0, 6) == PathSlTable::kUnknownSl);
+    std::remove(path.c_str());
 }

@@ -5,6 +5,7 @@
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "sim/config_notes.hpp"
+#include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
 
@@ -41,6 +42,19 @@ TEST_CASE("a healthy run is ok") {
     CHECK(r.verdict == Verdict::Ok);
     CHECK(r.delivered > 0);
     CHECK(!failed(r));
+}
+
+// A run that generates nothing examined nothing: no "ok" (issue 35: `ibrt sim --load 0`).
+TEST_CASE("a run that offers nothing is no pass and no failure: nothing offered") {
+    auto x = test::two_switches(2);
+    SimConfig c = config();
+    c.traffic.load = 0;
+    const SimResult r = simulate(x.f, x.r, c);
+    CHECK(r.generated == 0);
+    CHECK(r.verdict == Verdict::NothingOffered);
+    CHECK(to_string(r.verdict) == "nothing-offered");
+    CHECK(!failed(r));
+    CHECK(!is_saturated(r, 0.05));
 }
 
 TEST_CASE("all VL arbitration weights zero: delivered nothing") {

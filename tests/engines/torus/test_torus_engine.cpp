@@ -108,8 +108,10 @@ TEST_CASE("torus: pristine 2D, 3D and 4D tori route minimally without credit loo
         CHECK(r.path_sls.sl_mask() == c.sl_mask);
         CHECK(stat(r, "detour_turns") == 0);
         // The dateline VLs are what keeps it free of credit loops: all on VL 0, the rings close.
+        // (Without SL2VL tables the check takes SL s to VL s, so the SLs go too.)
         Routing one_vl = r;
         one_vl.sl2vl = {};
+        one_vl.path_sls = {};
         CHECK_FALSE(check::check_credit_loops(f, one_vl).loops.empty());
     }
 }
