@@ -33,7 +33,17 @@ struct EngineParam {
     std::string_view help;
     std::int64_t min = 0, max = 0;             // Integer: the accepted range
     std::span<const std::string_view> choices; // Choice: the accepted words
+    // Non-empty: the parameter takes effect only offline (`ibrt route`, `ibrt sim`), and this
+    // says why not inside opensm (e.g. it numbers LIDs, which opensm assigns there). The opensm
+    // plugin then logs the parameter as ignored, naming the reason, instead of accepting a
+    // setting that changes nothing; its default value, what happens anyway, passes silently.
+    std::string_view offline_only;
 };
+
+// The offline_only reason of every parameter that only adds the extended switch's forwarding
+// sets (adaptive routings for `ibrt sim`): the LFTs, SL2VL and path SLs stay the same.
+inline constexpr std::string_view kForwardingSetsOnly =
+    "it only adds forwarding sets for `ibrt sim`; opensm installs the LFTs alone";
 
 // Data VLs assumed for ports whose count the fabric does not give (ibnetdiscover dumps do
 // not): 8, what opensm's default max_op_vls gives on current HCAs and switches (VLCap VL0-7).

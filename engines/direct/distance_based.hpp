@@ -34,11 +34,19 @@ inline constexpr EngineParam kDistanceBasedParam{
     "also produce forwarding sets for Distance Based +E routing (paper 003 §3.7) with E extra "
     "hops, for `ibrt sim` and the forwarding-sets file (-1: none); needs diameter + E + 1 VLs",
     -1,
-    14};
+    14,
+    {},
+    kForwardingSetsOnly};
 inline constexpr EngineParam kDeflectionParam{
-    "deflection", EngineParam::Kind::Flag, "false",
+    "deflection",
+    EngineParam::Kind::Flag,
+    "false",
     "with distance_based: also allow hops away from the destination at low priority "
-    "(Deflection +E)"};
+    "(Deflection +E)",
+    0,
+    0,
+    {},
+    kForwardingSetsOnly};
 
 // Throws RoutingError when the switches are not connected or diameter + E + 1 exceeds 15 VLs.
 std::shared_ptr<const RoutingFunction> distance_based_sets(const Fabric& f, const Lids& lids,

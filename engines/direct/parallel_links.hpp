@@ -16,9 +16,15 @@
 namespace ibrt::direct {
 
 inline constexpr EngineParam kAdaptiveLinksParam{
-    "adaptive_links", EngineParam::Kind::Flag, "false",
+    "adaptive_links",
+    EngineParam::Kind::Flag,
+    "false",
     "also produce forwarding sets that choose adaptively among parallel cables to the LFT's "
-    "next switch (paper 003 §3.2), for `ibrt sim` and the forwarding-sets file"};
+    "next switch (paper 003 §3.2), for `ibrt sim` and the forwarding-sets file",
+    0,
+    0,
+    {},
+    kForwardingSetsOnly};
 
 std::shared_ptr<const RoutingFunction> parallel_link_sets(const Fabric& f, const Routing& r);
 

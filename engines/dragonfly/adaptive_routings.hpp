@@ -122,7 +122,8 @@ inline constexpr EngineParam kAdaptiveParam{
     "destination group): s, d, sd, g, gs, gi, gd, gsi, gid, gsd, gsid",
     0,
     0,
-    kAdaptiveChoices};
+    kAdaptiveChoices,
+    kForwardingSetsOnly};
 
 // The letters of an `adaptive=` choice; nullopt for "none". Throws std::invalid_argument for
 // anything not in kAdaptiveChoices.

@@ -21,9 +21,15 @@
 namespace ibrt::fattree {
 
 inline constexpr EngineParam kAdaptiveUpParam{
-    "adaptive_up", EngineParam::Kind::Flag, "false",
+    "adaptive_up",
+    EngineParam::Kind::Flag,
+    "false",
     "also produce forwarding sets for an adaptive up phase (paper 004), for `ibrt sim` and "
-    "`ibrt route`'s forwarding-sets file; the LFTs are unchanged and opensm installs only them"};
+    "`ibrt route`'s forwarding-sets file; the LFTs are unchanged and opensm installs only them",
+    0,
+    0,
+    {},
+    kForwardingSetsOnly};
 
 std::shared_ptr<const RoutingFunction> adaptive_up_sets(const Fabric& f, const FatTreeShape& t,
                                                         const Routing& r);

@@ -31,11 +31,16 @@ int choose_lmc(std::size_t end_ports, std::size_t switches, std::uint64_t paths,
 
 Lids assign_tree_lids(const Fabric& f, const FatTreeShape& t, int lmc, bool paper);
 
-// mlid's and slid's one parameter: paper_lids=true numbers LIDs as paper 000 §4.1 does.
+// mlid's and slid's paper_lids=true numbers LIDs as paper 000 §4.1 does where the engine
+// assigns the LIDs itself; inside opensm the engines route on opensm's LIDs, so it is
+// declared offline only (the plugin says it is ignored there).
 inline constexpr EngineParam kPaperLidsParam{
-    "paper_lids", EngineParam::Kind::Flag, "false",
-    "number LIDs as paper 000 §4.1 (BaseLID = 2^LMC * PID + 1, not aligned to 2^LMC: opensm "
-    "refuses such LIDs, so this is for reproducing the paper offline)"};
+    .key = "paper_lids",
+    .kind = EngineParam::Kind::Flag,
+    .default_value = "false",
+    .help = "number LIDs as paper 000 §4.1 (BaseLID = 2^LMC * PID + 1, not aligned to 2^LMC: "
+            "opensm refuses such LIDs, so this is for reproducing the paper offline)",
+    .offline_only = "opensm assigns the LIDs inside opensm, and the engine routes on those"};
 
 // Checks that `pre` gives every end port of `t` a LID, and returns it; RoutingError otherwise.
 // Returns the largest LMC of the end ports.

@@ -123,7 +123,8 @@ inline constexpr EngineParam kAdaptiveParam{
     "negative-first, abo-negative-first, abo-positive-last (§3.4)",
     0,
     0,
-    kAdaptiveChoices};
+    kAdaptiveChoices,
+    kForwardingSetsOnly};
 
 // The routing `adaptive=name` selects (name one of kAdaptiveChoices but "none").
 AdaptiveRouting adaptive_routing(std::string_view name);
@@ -144,7 +145,8 @@ inline constexpr EngineParam kTwistParam{
     "paper 003 §3.3's formula as written)",
     0,
     0,
-    kTwistChoices};
+    kTwistChoices,
+    kForwardingSetsOnly};
 
 // Throws RoutingError when the fabric is not a FlatFly, HyperX or hypercube, or is damaged
 // beyond what the routing gets round (see above).

@@ -13,6 +13,7 @@
 // out for a port pair (path_lid_pairs), so applications get the engine's path selection; on
 // a stock opensm that callback does not exist and the plugin works as before.
 #include "engines/engine.hpp"
+#include "engines/opensm/engine_params.hpp"
 #include "engines/opensm/path_lids_answer.hpp"
 #include "engines/opensm/path_sl_answer.hpp"
 #include "engines/opensm/path_sl_dump.hpp"
@@ -61,7 +62,8 @@ struct EngineContext {
 
 struct PluginContext {
     osm_opensm_t* osm = nullptr;
-    bool sa_path_lids = false; // the running opensm has path_lid_pairs (opensm-patches/0001)
+    bool sa_path_lids = false;  // the running opensm has path_lid_pairs (opensm-patches/0001)
+    bool path_sl_tried = false; // path_sl= was written, or its failure logged
     osm::PluginOptions options;
     std::vector<std::unique_ptr<EngineContext>> engines;
 };
@@ -280,24 +282,26 @@ void* plugin_create(osm_opensm_t* osm) {
         for (const std::string& err : plugin->options.errors)
             OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR IB04: ibrt event_plugin_options: %s\n",
                     err.c_str());
+        for (const std::string& tok : plugin->options.other_plugins)
+            OSM_LOG(&osm->log, OSM_LOG_INFO,
+                    "ibrt event_plugin_options: '%s' left to another plugin\n", tok.c_str());
         for (const std::string& name : engine_names()) {
             auto e = std::make_unique<EngineContext>();
             e->plugin = plugin.get();
             e->name = name;
             e->engine = make_engine(name);
             e->options.seed = plugin->options.seed;
-            for (const auto& [engine, kv] : plugin->options.engine_params) {
-                if (engine != name) continue;
-                try {
-                    e->engine->set_param(e->options, kv);
-                } catch (const std::invalid_argument& err) {
-                    e->options_error =
-                        std::string("bad option in event_plugin_options: ") + err.what();
-                    OSM_LOG(&osm->log, OSM_LOG_ERROR,
-                            "ERR IB04: ibrt event_plugin_options: %s; engine %s will decline "
-                            "every routing run (opensm uses the next engine)\n",
-                            err.what(), name.c_str());
-                }
+            const osm::EngineParamsApplied applied =
+                osm::apply_engine_params(*e->engine, plugin->options.engine_params, e->options);
+            for (const std::string& msg : applied.ignored)
+                OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR IB04: ibrt event_plugin_options: %s\n",
+                        msg.c_str());
+            for (const std::string& err : applied.errors) {
+                e->options_error = "bad option in event_plugin_options: " + err;
+                OSM_LOG(&osm->log, OSM_LOG_ERROR,
+                        "ERR IB04: ibrt event_plugin_options: %s; engine %s will decline "
+                        "every routing run (opensm uses the next engine)\n",
+                        err.c_str(), name.c_str());
             }
             // opensm strdup()s the name; the module's own context field is ignored (§2.2).
             external_routing_engine_module_t mod = {e->name.c_str(), cb_setup, nullptr};
@@ -322,12 +326,21 @@ void* plugin_create(osm_opensm_t* osm) {
 }
 
 void plugin_delete(void* ctx) {
-    delete static_cast<PluginContext*>(ctx);
+    auto* plugin = static_cast<PluginContext*>(ctx);
+    // opensm is stopping (its log lives on until after the plugins are gone). A path_sl= file
+    // never written must not pass unnoticed: e.g. opensm stopped before the subnet came up.
+    if (!plugin->options.path_sl.empty() && !plugin->path_sl_tried)
+        OSM_LOG(&plugin->osm->log, OSM_LOG_ERROR,
+                "ERR IB08: ibrt path_sl=%s: no file written: opensm stopped before a routing "
+                "run finished\n",
+                plugin->options.path_sl.c_str());
+    delete plugin;
 }
 
-// path_sl=PATH: at every SUBNET UP, the SL the SA would hand out for every pair (see
+// path_sl=PATH: after every routing run, the SL the SA would hand out for every pair (see
 // path_sl_dump.hpp), from whichever engine routed, ours or opensm's. Under the shared lock, as
-// the SA asks; the state manager holds no lock when it reports SUBNET UP.
+// the SA asks; the state manager holds no lock when it reports UCAST_ROUTING_DONE
+// (osm_ucast_mgr_process and osm_qos_setup release theirs before).
 void write_sa_path_sls(osm_opensm_t* osm, const std::string& path) {
     const auto t0 = std::chrono::steady_clock::now();
     struct SharedLock {
@@ -369,13 +382,21 @@ void write_sa_path_sls(osm_opensm_t* osm, const std::string& path) {
 
 void plugin_report(void* ctx, osm_epi_event_id_t id, void*) {
     auto* plugin = static_cast<PluginContext*>(ctx);
-    if (id != OSM_EVENT_ID_SUBNET_UP || plugin->options.path_sl.empty()) return;
+    // At the end of every routing run (heavy sweep or console reroute): LIDs, routing and the
+    // engine's SL answers are final then. Not at SUBNET UP: under `opensm -o` opensm sets
+    // osm_exit_flag once the subnet is up, and osm_opensm_report_event() then skips every
+    // plugin, so SUBNET UP never reached one and no file was written (issue 35); a reroute
+    // reports no SUBNET UP either.
+    if (plugin->options.path_sl.empty() || id != OSM_EVENT_ID_UCAST_ROUTING_DONE) return;
+    plugin->path_sl_tried = true;
     try {
         write_sa_path_sls(plugin->osm, plugin->options.path_sl);
     } catch (const std::exception& err) {
         OSM_LOG(&plugin->osm->log, OSM_LOG_ERROR, "ERR IB08: ibrt path_sl=%s: %s\n",
                 plugin->options.path_sl.c_str(), err.what());
     } catch (...) {
+        OSM_LOG(&plugin->osm->log, OSM_LOG_ERROR, "ERR IB08: ibrt path_sl=%s: unknown error\n",
+                plugin->options.path_sl.c_str());
     }
 }
 

@@ -22,13 +22,21 @@ plugin_route_and_verify k4n3-mlid mlid 4
 plugin_route_and_verify k4n3-slid slid 0
 
 # A malformed event_plugin_options token is logged and ignored; the engine still routes.
-sed -i 's|^event_plugin_options .*|& colour=red seed=x|' "$WORK/ibrt.conf"
+# Another plugin's token (PLUGIN.key=value) is left alone, and said to be.
+sed -i 's|^event_plugin_options .*|& colour=red seed=x .=. a.b.c=d other.key=value|' "$WORK/ibrt.conf"
 e2e_opensm -F "$WORK/ibrt.conf" -R slid
 e2e_expect_engine slid
 grep -q "ERR IB04: ibrt event_plugin_options: unknown option 'colour' ignored (known: report, path_sl, seed, ENGINE.param)" \
     "$WORK/osm/osm.log" || e2e_fail "no logged error for the unknown option"
 grep -q "ERR IB04: ibrt event_plugin_options: option 'seed=x': not an unsigned integer" \
     "$WORK/osm/osm.log" || e2e_fail "no logged error for the bad seed"
+for tok in .=. a.b.c=d; do
+    grep -qF "ERR IB04: ibrt event_plugin_options: option '$tok' ignored: neither ibrt's" \
+        "$WORK/osm/osm.log" || e2e_fail "no logged error for the malformed token $tok"
+done
+grep -q "ibrt event_plugin_options: 'other.key=value' left to another plugin" "$WORK/osm/osm.log" ||
+    e2e_fail "another plugin's token is not logged as left to it"
+[[ $(grep -c "ERR IB04" "$WORK/osm/osm.log") == 4 ]] || e2e_fail "expected 4 ERR IB04 lines"
 
 # An unwritable report is logged and the user's engine still routes (it used to fall back).
 plugin_conf
@@ -38,13 +46,16 @@ e2e_expect_engine mlid
 grep -q "ERR IB07: ibrt mlid: cannot write report /no/such/dir/r.json.tmp; the routes are installed all the same" \
     "$WORK/osm/osm.log" || e2e_fail "no logged error for the unwritable report"
 
-# Engine parameters: a good one is used (paper LIDs are unaligned, so opensm's aligned LIDs are
-# unchanged and mlid still routes); a misspelt one makes that engine decline, logged at load,
-# and opensm falls back to the next engine instead of silently ignoring the setting.
+# Engine parameters: one that takes effect only offline (paper_lids numbers the LIDs, which
+# opensm assigns inside opensm) is logged as ignored, and mlid routes on opensm's LIDs; a
+# misspelt one makes that engine decline, logged at load, and opensm falls back to the next
+# engine instead of silently ignoring the setting.
 plugin_conf
-sed -i 's|^event_plugin_options .*|& mlid.paper_lids=false|' "$WORK/ibrt.conf"
+sed -i 's|^event_plugin_options .*|& mlid.paper_lids=true|' "$WORK/ibrt.conf"
 e2e_opensm -F "$WORK/ibrt.conf" -R mlid
 e2e_expect_engine mlid
+grep -q "ERR IB04: ibrt event_plugin_options: option 'mlid.paper_lids=true' ignored: it takes effect only offline (ibrt route); opensm assigns the LIDs inside opensm" \
+    "$WORK/osm/osm.log" || e2e_fail "mlid.paper_lids=true is not logged as ignored"
 plugin_conf
 sed -i 's|^event_plugin_options .*|& mlid.paper_lid=true|' "$WORK/ibrt.conf"
 e2e_opensm -F "$WORK/ibrt.conf" -R mlid,minhop

@@ -3,7 +3,7 @@
 # that no dump holds. `ibrt check` with their SL-dependent opensm-sl2vl.dump must say "cannot
 # judge" (exit 3), not report a credit loop; `ibrt sa-path-sls` reads the real SLs from the
 # running SM's SA with saquery, and with them `ibrt check` judges the tables clean. The plugin's
-# `path_sl=` writes the same SLs in-process at SUBNET UP (what large fabrics need: a saquery
+# `path_sl=` writes the same SLs in-process after routing (what large fabrics need: a saquery
 # per pair takes hours there); lash's are held line by line against the SA's.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/harness.sh"
@@ -19,7 +19,7 @@ for engine in dfsssp lash; do
     mkdir -p "$osm"
     printf 'event_plugin_name ibrt\nevent_plugin_options path_sl=%s\n' "$osm/dump.psl" >"$osm/conf"
     # -Q: QoS, so SL2VL tables are set up and dumped. The plugin's path_sl= file is written
-    # (and logged) after SUBNET UP.
+    # (and logged) when the routing is done.
     e2e_opensm_up "$osm" "ibrt: path SLs of engine|ERR IB08" -Q -R "$engine" -F "$osm/conf"
     grep -q "$engine tables configured on all switches" "$osm/osm.log" ||
         e2e_fail "$engine did not route (silent fallback?)"
@@ -122,8 +122,8 @@ echo "ok: dfsssp without QoS ($nsl SLs; identity SL2VL, ibdmchk agrees)"
 osm="$WORK/osm-unwritable"
 mkdir -p "$osm"
 printf 'event_plugin_name ibrt\nevent_plugin_options path_sl=/nonexistent/dir/psl\n' >"$osm/conf"
-e2e_opensm_up "$osm" "ERR IB08" -Q -R lash -F "$osm/conf"
-grep -q "SUBNET UP" "$osm/osm.log" || e2e_fail "unwritable path_sl=: no SUBNET UP before ERR IB08"
+e2e_opensm_up "$osm" "SUBNET UP" -Q -R lash -F "$osm/conf"
+grep -q "ERR IB08" "$osm/osm.log" || e2e_fail "unwritable path_sl=: no ERR IB08 before SUBNET UP"
 grep -q "lash tables configured on all switches" "$osm/osm.log" || e2e_fail "unwritable path_sl=: lash did not route"
 kill -0 "$E2E_OSM_PID" 2>/dev/null || e2e_fail "unwritable path_sl=: opensm exited"
 echo "ok: unwritable path_sl= ($(grep -o 'ERR IB08.*' "$osm/osm.log" | head -n 1))"

@@ -1,7 +1,12 @@
 // Engine::route: parameters are checked against each engine's declaration, and a routing that
 // needs more data VLs than a port offers is declined (engines/engine.hpp).
 #include "engines/engine.hpp"
+#include "fabric/generators/dragonfly.hpp"
 #include "fabric/generators/fat_tree.hpp"
+#include "fabric/generators/hyperx.hpp"
+#include "fabric/generators/torus.hpp"
+
+#include <algorithm>
 
 #include <catch2/catch.hpp>
 
@@ -83,4 +88,56 @@ TEST_CASE("a routing that needs more data VLs than a port has is declined") {
     opt.default_data_vls = 2;
     CHECK_THROWS_AS(four.route(with_port_vls(0), nullptr, opt), RoutingError);
     CHECK_NOTHROW(NeedsVls(1).route(with_port_vls(1), nullptr, {}));
+}
+
+// The opensm plugin ignores (and says so) a parameter declared offline only. For those that
+// claim to add only forwarding sets, the claim is checked: set to other values, the LFTs,
+// SL2VL tables and path SLs — all that opensm installs — are the same (issue 35).
+TEST_CASE("forwarding-sets-only parameters leave what opensm installs unchanged") {
+    struct Case {
+        const char* engine;
+        Fabric fabric;
+        std::vector<std::vector<std::string>> settings; // key=value sets, each set tried alone
+    };
+    const std::vector<Case> cases = {
+        {"mlid", gen::fat_tree(4, 2), {{"adaptive_up=true"}}},
+        {"slid", gen::fat_tree(4, 2), {{"adaptive_up=true"}}},
+        {"torus",
+         gen::torus({{4, 4}, {}, 1}),
+         {{"distance_based=1", "deflection=true"}, {"adaptive_links=true"}}},
+        {"flatfly",
+         gen::hyperx({{4, 4}, {}, 1}),
+         {{"adaptive=ador"},
+          {"adaptive=twisted-mixed-dor", "twist=n"},
+          {"distance_based=1"},
+          {"adaptive_links=true"}}},
+        {"dragonfly", gen::dragonfly({4, 2, 1}), {{"adaptive=gsid"}, {"adaptive=static"}}},
+    };
+    for (const Case& c : cases) {
+        const auto e = make_engine(c.engine);
+        const auto ps = e->params();
+        const Routing a = e->route(c.fabric, nullptr, EngineOptions{});
+        for (const auto& set : c.settings) {
+            EngineOptions opt;
+            for (const std::string& kv : set) {
+                INFO(c.engine << " " << kv);
+                const std::string key = kv.substr(0, kv.find('='));
+                const auto p = std::find_if(ps.begin(), ps.end(),
+                                            [&](const EngineParam& d) { return d.key == key; });
+                REQUIRE(p != ps.end());
+                CHECK(p->offline_only == kForwardingSetsOnly);
+                e->set_param(opt, kv);
+            }
+            INFO(c.engine << " " << set.front());
+            const Routing b = e->route(c.fabric, nullptr, opt);
+            CHECK(b.forwarding_sets != nullptr);
+            CHECK(b.lft == a.lft);
+            CHECK(b.sl2vl.tables == a.sl2vl.tables);
+            std::size_t differ = 0;
+            for (PortId s = 0; s < c.fabric.num_port_slots(); ++s)
+                for (Lid d = 1; d <= a.lids.max_lid(); ++d)
+                    differ += b.path_sl(s, d) != a.path_sl(s, d);
+            CHECK(differ == 0);
+        }
+    }
 }
