@@ -242,20 +242,17 @@ class TurnRoutes {
           goes_down_(f.num_nodes(), 0), remaining_(f.num_nodes(), 0), after_at_(f.num_nodes(), 0),
           after_(f.num_nodes()) {}
 
-    void route(NodeId x, Lid base, unsigned count, const LegalRoutes& lr,
-               const std::vector<NodeId>& stranded, Routing& r) {
+    // False when some stranded leaf has neither a route nor an admissible turn toward x.
+    bool route(const LegalRoutes& lr, const std::vector<NodeId>& stranded, Lid base, unsigned count,
+               Routing& r) {
         ++lid_;
         ++version_; // the legal entries, hence the m of every turn, differ per LID
         for (NodeId leaf : stranded) {
             const End end = search(leaf, lr);
-            if (end.total == kFar)
-                throw RoutingError(fmt::format(
-                    "degraded tree not routable deadlock-free: leaf {} has no up*/down* path "
-                    "to {}, and every down-then-up turn toward it could close a credit loop "
-                    "with the other routes (traffic to a switch LID uses data VLs)",
-                    describe_node(f_, leaf), describe_node(f_, x)));
+            if (end.total == kFar) return false;
             commit(end, lr, base, count, r);
         }
+        return true;
     }
 
   private:
@@ -383,7 +380,7 @@ class TurnRoutes {
 
 } // namespace
 
-void route_switch_lids(const Fabric& f, const FatTreeShape& t, Routing& r) {
+std::vector<Lid> route_switch_lids(const Fabric& f, const FatTreeShape& t, Routing& r) {
     const std::size_t nn = f.num_nodes();
     LegalRoutes lr;
     lr.in_d.assign(nn, 0);
@@ -398,6 +395,7 @@ void route_switch_lids(const Fabric& f, const FatTreeShape& t, Routing& r) {
             lr.down_peer[j] = f.port(s, t.down_ports[j]).peer_node;
     }
     std::vector<NodeId> stranded, queue;
+    std::vector<Lid> escape;
     std::optional<TurnRoutes> turns; // only when some leaf needs a turn
     for (NodeId x : f.switches()) {
         const PortId p0 = f.port_id(x, 0);
@@ -407,8 +405,10 @@ void route_switch_lids(const Fabric& f, const FatTreeShape& t, Routing& r) {
         legal_routes(t, x, base, count, lr, stranded, queue, r);
         if (stranded.empty()) continue;
         if (!turns) turns.emplace(f, t);
-        turns->route(x, base, count, lr, stranded, r);
+        if (!turns->route(lr, stranded, base, count, r))
+            for (unsigned o = 0; o < count; ++o) escape.push_back(Lid(base + o));
     }
+    return escape;
 }
 
 } // namespace ibrt::fattree

@@ -17,9 +17,10 @@
 //     moves: from channel z->M up to an apex, then down to y' and z' (no U-turn: no route
 //     visits a switch twice). Turns are admitted only while the graph "turn a can be followed
 //     by turn b" stays acyclic, tested on ancestor bitsets (exact below M, conservative
-//     above). A leaf with no admissible turn makes the tree unroutable (RoutingError naming
-//     the leaf and X): on FT(m,3), leaves without their uplink into every plane somewhere
-//     need turns into every plane, which form a cycle.
+//     above). A leaf with no admissible turn sends X to the escape layer (on FT(m,3), leaves
+//     without their uplink into every plane somewhere need turns into every plane, which form
+//     a cycle); the turns admitted for X's other leaves stay in the test, which only makes it
+//     more conservative.
 // Switches with neither a legal route nor a place on a turning leaf's route keep kNoPath (a top
 // switch toward another top switch, say): only CA ports are sources of data traffic, so every
 // (CA port, LID) pair is reached and `ibrt check` passes whatever this returns.
@@ -36,7 +37,9 @@
 namespace ibrt::fattree {
 
 // Fills the entries of every switch LID of r.lids in r.lft (one table per switch, already
-// sized to the largest LID).
-void route_switch_lids(const Fabric& f, const FatTreeShape& t, Routing& r);
+// sized to the largest LID). Returns the LIDs of the switches some leaf reaches neither by a
+// legal route nor by an admissible turn: the caller routes them on the escape layer
+// (escape_layer.hpp).
+std::vector<Lid> route_switch_lids(const Fabric& f, const FatTreeShape& t, Routing& r);
 
 } // namespace ibrt::fattree

@@ -1,6 +1,7 @@
 // Fat-tree forwarding tables (paper 000 §4.3, equations (1) and (2)); see the header.
 #include "engines/fattree/updown_tables.hpp"
 
+#include "engines/fattree/escape_layer.hpp"
 #include "engines/fattree/switch_lid_routes.hpp"
 
 #include <fmt/format.h>
@@ -31,6 +32,7 @@ struct Choice {
 struct LeafRoutes {
     std::vector<Choice> choice; // [switch index * num_leaves + leaf]
     std::vector<PortNum> pool;
+    std::vector<char> stranded; // per leaf: some leaf has no up*/down* path to it
 };
 
 LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
@@ -40,6 +42,7 @@ LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
     const std::uint32_t down_off = static_cast<std::uint32_t>(t.up_ports.size());
     LeafRoutes lr;
     lr.choice.resize(ns * nl);
+    lr.stranded.assign(nl, 0);
     lr.pool = t.up_ports;
     lr.pool.insert(lr.pool.end(), t.down_ports.begin(), t.down_ports.end());
 
@@ -106,11 +109,7 @@ LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
                     lr.pool.insert(lr.pool.end(), cand.begin(), cand.end());
                 }
             } else if (t.level[s] == 1) {
-                const NodeId peer_ca = f.port(leaf, t.down_ports[t.down_begin[leaf]]).peer_node;
-                throw RoutingError(fmt::format(
-                    "degraded tree not routable: leaf {} cannot reach leaf {} (with {}) by an "
-                    "up*/down* path; the tree is not connected upward",
-                    describe_node(f, s), describe_node(f, leaf), describe_node(f, peer_ca)));
+                lr.stranded[c] = 1; // leaf s cannot reach it up then down: the escape layer
             }
         }
     }
@@ -119,7 +118,8 @@ LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
 
 } // namespace
 
-void build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r, bool single_path) {
+std::size_t build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r,
+                              bool single_path) {
     const std::size_t nl = t.leaves.size();
     std::vector<std::uint32_t> sw_index(f.num_nodes(), 0);
     for (std::size_t k = 0; k < t.by_level.size(); ++k)
@@ -196,7 +196,14 @@ void build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r, bool 
             }
         }
     }
-    route_switch_lids(f, t, r);
+    // Destinations some leaf cannot reach up*/down*: every LID of their end ports, and the
+    // switch LIDs no admissible turn reaches, go on the escape layer.
+    std::vector<Lid> escape = route_switch_lids(f, t, r);
+    for (std::size_t i = 0; i < ne; ++i)
+        if (lr.stranded[t.end_leaf[i]])
+            for (std::uint32_t o = 0; o < lids_of[i]; ++o) escape.push_back(Lid(base[i] + o));
+    route_on_escape_layer(f, t.by_level, escape, r);
+    return escape.size();
 }
 
 } // namespace ibrt::fattree

@@ -15,7 +15,8 @@
 // Degraded trees: a switch goes up only through ports whose parent can still reach the
 // destination's leaf going up then down, and down only into children above that leaf; the
 // choice is then the digit modulo the ports left. If some leaf cannot reach another leaf that
-// way, the routing is refused (RoutingError).
+// way (no common ancestor left), every LID of that leaf's end ports goes on the escape layer
+// (escape_layer.hpp: its own VL), as do switch LIDs that switch_lid_routes.hpp cannot reach.
 //
 // Switch LIDs: switch_lid_routes.hpp (Up*/Down* too, so that they close no credit loop).
 //
@@ -33,8 +34,9 @@ std::uint64_t path_space(const FatTreeShape& t);
 
 // Fills r.lft (one table per node, empty for non-switches) from the LIDs in r.lids, which must
 // give every end port of `t` a LID. `single_path`: every LID of end port i takes path e = i mod
-// P (the SLID baseline, also when preassigned LIDs carry an LMC).
-void build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r,
-                       bool single_path = false);
+// P (the SLID baseline, also when preassigned LIDs carry an LMC). Returns how many LIDs went on
+// the escape layer (0 on an intact tree: then no path SL and no SL2VL table is set).
+std::size_t build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r,
+                              bool single_path = false);
 
 } // namespace ibrt::fattree

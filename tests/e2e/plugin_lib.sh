@@ -18,11 +18,12 @@ plugin_conf() {
     } >"$WORK/ibrt.conf"
 }
 
-# The top LID of a run; infiniband-diags hide it when it is a multiple of 64 (ibsim-e2e.md
-# §9.7), which would make the read-back differ for a reason that is not ours.
+# top_lid_ok [OSM_DIR]: the top LID of a run (default $WORK/osm); infiniband-diags hide it when
+# it is a multiple of 64 (ibsim-e2e.md §9.7), which would make the read-back differ for a reason
+# that is not ours.
 top_lid_ok() {
     local top
-    top=$(sed -n 's/^Unicast lids \[0-\([0-9]*\)\].*/\1/p' "$WORK/osm/opensm-lfts.dump" | sort -u | head -n 1)
+    top=$(sed -n 's/^Unicast lids \[0-\([0-9]*\)\].*/\1/p' "${1:-$WORK/osm}/opensm-lfts.dump" | sort -u | head -n 1)
     [[ "$top" =~ ^[0-9]+$ ]] || e2e_fail "no LFT top in opensm-lfts.dump"
     ((top % 64 != 0))
 }

@@ -3,6 +3,7 @@
 // disjoint up links inside a greatest-common-prefix group, the generalized cases (radix 36/40/
 // 48, k-ary n-trees, oversubscribed and parallel-link trees, preassigned and non-contiguous
 // LIDs, degraded trees) and the capped-LMC policy.
+#include "check/credit_loops.hpp"
 #include "engines/engine.hpp"
 #include "engines/fattree/tree_lids.hpp"
 #include "fabric/generators/failures.hpp"
@@ -319,12 +320,20 @@ TEST_CASE("degraded trees are routed around missing links, or declined") {
         CHECK(test::unreachable_from_leaves(g, r, &why) == 0);
         CHECK(why.empty());
     }
-    SECTION("FT(8,3) minus 10%: no deadlock-free route to every switch LID, declined") {
+    SECTION("FT(8,3) minus 10%: the switch LIDs no turn reaches go on the escape VL") {
         // Leaves reach some roots only through a down-then-up turn, and with this many lost
         // cables every turn left for one of them could close a cycle with the turns taken
-        // (switch_lid_routes.hpp); the tables used to route it with a credit loop.
-        CHECK_THROWS_WITH(route(minus(0.1)),
-                          Catch::Contains("degraded tree not routable deadlock-free: leaf"));
+        // (switch_lid_routes.hpp); the tables used to route it with a credit loop, then it was
+        // declined. Now those LIDs go on VL 1 (escape_layer.hpp).
+        const Fabric g = minus(0.1);
+        const Routing r = route(g);
+        CHECK(test::unreachable_from_leaves(g, r) == 0);
+        CHECK(r.data_vls == 2);
+        CHECK(check::check_credit_loops(g, r).loops.empty());
+        Routing one_vl = r; // the same tables with every path on VL 0 do loop
+        one_vl.sl2vl = {};
+        one_vl.path_sls = {};
+        CHECK_FALSE(check::check_credit_loops(g, one_vl).loops.empty());
     }
     SECTION("a leaf with one up link left") {
         const Fabric f = gen::fat_tree(4, 3);
@@ -362,10 +371,17 @@ TEST_CASE("degraded trees are routed around missing links, or declined") {
         b.connect(M3, 2, T1, 2);
         b.connect(M3, 3, T2, 2);
         const Fabric f = std::move(b).build();
-        CHECK_THROWS_WITH(route(f), "degraded tree not routable: leaf switch 'B' (GUID "
-                                    "0x0000000000000002) cannot reach leaf switch 'A' (GUID "
-                                    "0x0000000000000001) (with CA 'a' (GUID 0x0000000000000010)) "
-                                    "by an up*/down* path; the tree is not connected upward");
+        // B reaches A only down-then-up (B-M2-T2-M3-T1-M1-A): A's and B's LIDs (and the
+        // switches' own that no turn reaches) go on the escape VL, with path SL 1.
+        const Routing r = route(f);
+        CHECK(test::unreachable_from_leaves(f, r) == 0);
+        CHECK(r.data_vls == 2);
+        const PortId pa = f.port_id(a, 1), pb = f.port_id(bb, 1);
+        CHECK(r.path_sl(pb, r.lids.base(pa)) == 1);
+        CHECK(r.path_sl(pa, r.lids.base(pb)) == 1);
+        CHECK(r.sl2vl.vl(B, 4, 1, 2, 1, 2) == 1);
+        CHECK(r.sl2vl.vl(B, 4, 1, 2, 0, 2) == 0);
+        CHECK(check::check_credit_loops(f, r).loops.empty());
     }
 }
 
