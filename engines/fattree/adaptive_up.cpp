@@ -77,6 +77,11 @@ TreeCoords tree_coords(const Fabric& f, const FatTreeShape& t) {
 
 std::shared_ptr<const RoutingFunction> adaptive_up_sets(const Fabric& f, const FatTreeShape& t,
                                                         const Routing& r) {
+    // Its candidates are the tree's up*/down* ones, all on VL 0: a degraded tree whose
+    // stranded destinations are on the escape VL (path SLs set) is beyond it.
+    if (!r.path_sls.empty())
+        throw RoutingError("adaptive_up: some LIDs of this degraded tree are routed on the "
+                           "escape VL, which the adaptive up phase does not model");
     auto rf = std::make_shared<RoutingFunction>(f, r.lids.max_lid(), 1, false);
     const LeafReach reach = leaf_reach(f, t);
     std::vector<Candidate> cands;

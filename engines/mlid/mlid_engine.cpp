@@ -9,8 +9,6 @@
 #include "engines/fattree/updown_tables.hpp"
 #include "engines/mlid/path_selection_by_rank.hpp"
 
-#include <fmt/format.h>
-
 namespace ibrt {
 namespace {
 
@@ -35,17 +33,9 @@ class MlidEngine final : public Engine {
             r.lmc = static_cast<std::uint8_t>(lmc);
             r.lids = fattree::assign_tree_lids(f, t, lmc, param_flag(opt, "paper_lids"));
         }
-        const std::size_t escaped = fattree::build_updown_lfts(f, t, r);
+        fattree::build_updown_lfts(f, t, r);
         r.dlid_choice = mlid::select_paths_by_rank(f, t, r.lids);
-        if (param_flag(opt, "adaptive_up")) {
-            // Its candidate sets are the tree's up*/down* ones, on one VL.
-            if (escaped > 0)
-                throw RoutingError(fmt::format("adaptive_up: {} LIDs of this degraded tree are "
-                                               "routed on the escape layer, which the adaptive "
-                                               "up phase does not model",
-                                               escaped));
-            r.forwarding_sets = fattree::adaptive_up_sets(f, t, r);
-        }
+        if (param_flag(opt, "adaptive_up")) r.forwarding_sets = fattree::adaptive_up_sets(f, t, r);
         return r;
     }
 };

@@ -34,16 +34,8 @@ class SlidEngine final : public Engine {
             fattree::choose_lmc(t.num_end_ports(), f.switches().size(), 1, 0);
             r.lids = fattree::assign_tree_lids(f, t, 0, param_flag(opt, "paper_lids"));
         }
-        const std::size_t escaped = fattree::build_updown_lfts(f, t, r, /*single_path=*/true);
-        if (param_flag(opt, "adaptive_up")) {
-            // Its candidate sets are the tree's up*/down* ones, on one VL.
-            if (escaped > 0)
-                throw RoutingError(fmt::format("adaptive_up: {} LIDs of this degraded tree are "
-                                               "routed on the escape layer, which the adaptive "
-                                               "up phase does not model",
-                                               escaped));
-            r.forwarding_sets = fattree::adaptive_up_sets(f, t, r);
-        }
+        fattree::build_updown_lfts(f, t, r, /*single_path=*/true);
+        if (param_flag(opt, "adaptive_up")) r.forwarding_sets = fattree::adaptive_up_sets(f, t, r);
         return r; // dlid_choice empty: every source uses the base LID
     }
 };

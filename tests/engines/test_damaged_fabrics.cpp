@@ -139,6 +139,11 @@ TEST_CASE("issue 19 reproducers: routed with no credit loop, on an escape VL whe
             one_vl.default_data_vls = 1;
             CHECK_THROWS_WITH(make_engine(engine)->route(f, nullptr, one_vl),
                               Catch::Contains("needs 2 data VLs but"));
+            // The adaptive up phase models the tree's routes on one VL only: said, not faked.
+            EngineOptions adaptive;
+            make_engine(engine)->set_param(adaptive, "adaptive_up=true");
+            CHECK_THROWS_WITH(make_engine(engine)->route(f, nullptr, adaptive),
+                              Catch::Contains("routed on the escape VL"));
         }
         CHECK(accepted_and_clean(f, "separate"));
     }
