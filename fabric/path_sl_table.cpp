@@ -70,6 +70,18 @@ void PathSlTable::set_switch_row(const Fabric& f, NodeId sw, std::span<const std
     }
 }
 
+void PathSlTable::set_dlids_sl(std::span<const Lid> dlids, std::uint8_t sl) {
+    for (Lid d : dlids)
+        if (d >= width_) throw std::invalid_argument("path SL for a DLID outside the table");
+    const std::size_t rows = num_rows();
+    for (std::size_t r = 0; r < rows; ++r) {
+        std::uint8_t* row = &rows_[r * width_];
+        for (Lid d : dlids) row[d] = sl;
+        // set_row finds shared rows by hash: keep it the hash of what the row now holds.
+        row_hash_[r] = hash_row(row, width_);
+    }
+}
+
 std::uint8_t PathSlTable::max_sl() const {
     std::uint8_t m = 0;
     for (std::uint8_t sl : rows_)

@@ -50,6 +50,10 @@ class PathSlTable {
     // The engine's case: every source entering the fabric at switch `sw` (its port 0 and each
     // CA/router port cabled to it) gets these SLs.
     void set_switch_row(const Fabric& f, NodeId sw, std::span<const std::uint8_t> sl_by_dlid);
+    // Every source uses `sl` to each of `dlids` (an escape layer's destinations), the other
+    // DLIDs keeping their SLs: one column of every stored row, O(rows) per DLID. Rows that
+    // become equal stay two; sources keep their rows.
+    void set_dlids_sl(std::span<const Lid> dlids, std::uint8_t sl);
 
     std::size_t num_rows() const { return width_ ? rows_.size() / width_ : 0; }
     std::size_t bytes() const {

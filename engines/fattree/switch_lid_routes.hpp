@@ -39,7 +39,7 @@ namespace ibrt::fattree {
 // Fills the entries of every switch LID of r.lids in r.lft (one table per switch, already
 // sized to the largest LID). Returns the LIDs of the switches some leaf reaches neither by a
 // legal route nor by an admissible turn: the caller routes them on the escape layer
-// (escape_layer.hpp).
+// (common/escape_layer.hpp).
 std::vector<Lid> route_switch_lids(const Fabric& f, const FatTreeShape& t, Routing& r);
 
 } // namespace ibrt::fattree

@@ -1,7 +1,7 @@
 // Fat-tree forwarding tables (paper 000 §4.3, equations (1) and (2)); see the header.
 #include "engines/fattree/updown_tables.hpp"
 
-#include "engines/fattree/escape_layer.hpp"
+#include "engines/common/escape_layer.hpp"
 #include "engines/fattree/switch_lid_routes.hpp"
 
 #include <fmt/format.h>
@@ -202,7 +202,9 @@ std::size_t build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r
     for (std::size_t i = 0; i < ne; ++i)
         if (lr.stranded[t.end_leaf[i]])
             for (std::uint32_t o = 0; o < lids_of[i]; ++o) escape.push_back(Lid(base[i] + o));
-    route_on_escape_layer(f, t.by_level, escape, r);
+    // The tree's routes are all on SL 0 and VL 0: SL 1 on VL 1 is free (escape_layer.hpp).
+    escape::route_on_escape_layer(f, t.by_level, escape,
+                                  {.sl = 1, .vl = 1, .what = "degraded tree"}, r);
     return escape.size();
 }
 

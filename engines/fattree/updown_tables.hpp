@@ -16,7 +16,7 @@
 // destination's leaf going up then down, and down only into children above that leaf; the
 // choice is then the digit modulo the ports left. If some leaf cannot reach another leaf that
 // way (no common ancestor left), every LID of that leaf's end ports goes on the escape layer
-// (escape_layer.hpp: its own VL), as do switch LIDs that switch_lid_routes.hpp cannot reach.
+// (common/escape_layer.hpp: its own VL), as do switch LIDs that switch_lid_routes.hpp cannot reach.
 //
 // Switch LIDs: switch_lid_routes.hpp (Up*/Down* too, so that they close no credit loop).
 //

@@ -16,7 +16,7 @@
 // get, it takes one hop in the next dimension it still has to correct, and DOR resumes from
 // there, which turns back into the lower dimension: a turn DOR forbids (see torus_engine.cpp for
 // the VL it gets). A packet whose last dimension to correct is cut in two has no such turn:
-// next() says kBlocked and the engine declines.
+// next() says kBlocked and the engine routes that destination on its escape VL.
 #pragma once
 
 #include "engines/torus/torus_grid.hpp"

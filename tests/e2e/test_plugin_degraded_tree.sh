@@ -3,7 +3,7 @@
 # opensm 3.3.23 under ibsim. The 3-level Clos of radix 8 with 15.9 % of its cables failed (seed
 # 579307, issue 19's reproducer): leaves have lost their uplink into every aggregation plane
 # somewhere, so some switch LIDs have no deadlock-free route on one VL; they go on the escape
-# VL (engines/fattree/escape_layer.hpp, path SL 1). With QoS on, opensm programs the engine's
+# VL (engines/common/escape_layer.hpp, path SL 1). With QoS on, opensm programs the engine's
 # SL2VL tables; the path SLs are the ones the SA hands out (the plugin's path_sl= file asks the
 # same callback, and a sample is held against saquery's answers). Read back from the switches
 # with dump_fts, the tables pass `ibrt check` with those SLs and SL2VL, and fail with every

@@ -121,7 +121,7 @@ TEST_CASE("issue 19 reproducers: routed with no credit loop, on an escape VL whe
         // Leaves have lost their uplink into each of the 4 aggregation planes somewhere, so
         // some leaf needs a down-then-up turn into every plane, and turns into every plane
         // form a cycle of channel dependencies: no deadlock-free route to those switch LIDs on
-        // one VL. They go on the escape layer (engines/fattree/escape_layer.hpp, issue 36).
+        // one VL. They go on the escape layer (engines/common/escape_layer.hpp, issue 36).
         {"clos --radix 8 --levels 3 --fail-links 0.159 --seed 579307",
          [] { return damaged(gen::clos(clos_params(8, 3)), 0.159, 0, 579307); }, false},
     };

@@ -1,5 +1,5 @@
-// The escape layer of a degraded fat tree; see escape_layer.hpp.
-#include "engines/fattree/escape_layer.hpp"
+// The escape layer of a degraded fat tree or torus; see escape_layer.hpp.
+#include "engines/common/escape_layer.hpp"
 
 #include "engines/engine.hpp"
 #include "graph/updown.hpp"
@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace ibrt::fattree {
+namespace ibrt::escape {
 namespace {
 
 using graph::kFar;
@@ -96,10 +96,11 @@ class EscapeRoutes {
     std::vector<PortNum> ports_;
 };
 
-// SL kEscapeSl on VL 1, every other data SL on VL 0, SL 15 dropped (VL 15 is management only).
-Sl2VlTable escape_sl2vl() {
+// For a node without tables: SL e.sl on VL e.vl, every other data SL on VL 0, SL 15 dropped
+// (VL 15 is management only).
+Sl2VlTable escape_sl2vl(const EscapeVl& e) {
     Sl2VlTable t{};
-    t[kEscapeSl] = 1;
+    t[e.sl] = e.vl;
     t[15] = 15;
     return t;
 }
@@ -107,10 +108,13 @@ Sl2VlTable escape_sl2vl() {
 } // namespace
 
 void route_on_escape_layer(const Fabric& f, std::span<const NodeId> top, std::span<const Lid> dlids,
-                           Routing& r) {
+                           const EscapeVl& e, Routing& r) {
     if (dlids.empty()) return;
-    if (!r.path_sls.empty())
-        throw std::logic_error("escape layer: the tree's routes already use path SLs");
+    if (e.sl >= 15 || e.vl >= 15)
+        throw std::logic_error("escape layer: SL and VL 15 are for management only");
+    if (!r.path_sls.empty() && (r.path_sls.sl_mask() >> e.sl & 1))
+        throw std::logic_error(
+            fmt::format("escape layer: the engine's routes already use SL {}", e.sl));
     graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, 0));
     for (auto it = top.rbegin(); it != top.rend(); ++it)
         if (ud.level[*it] >= 0) {
@@ -119,9 +123,9 @@ void route_on_escape_layer(const Fabric& f, std::span<const NodeId> top, std::sp
         }
     for (NodeId s : f.switches())
         if (ud.level[s] < 0)
-            throw RoutingError(fmt::format("degraded tree not routable: the switches are not "
+            throw RoutingError(fmt::format("{} not routable: the switches are not "
                                            "connected (switch '{}' is cut off)",
-                                           f.node(s).desc));
+                                           e.what, f.node(s).desc));
 
     // The LIDs by destination switch and the port they leave it by (0: the switch's own).
     std::unordered_map<NodeId, std::vector<std::pair<Lid, PortNum>>> by_switch;
@@ -142,7 +146,7 @@ void route_on_escape_layer(const Fabric& f, std::span<const NodeId> top, std::sp
 
     EscapeRoutes routes(f, ud);
     std::vector<std::uint8_t> sl(std::size_t(r.lids.max_lid()) + 1, 0);
-    std::size_t routed = 0;
+    std::vector<Lid> routed_lids;
     for (NodeId x : targets) {
         routes.toward(x);
         for (const auto& [d, last] : by_switch[x]) {
@@ -155,17 +159,28 @@ void route_on_escape_layer(const Fabric& f, std::span<const NodeId> top, std::sp
                 // Spread the LIDs of one destination over the equal-cost ports.
                 r.lft[s][d] = c.empty() ? kNoPath : c[d % c.size()];
             }
-            sl[d] = kEscapeSl;
-            ++routed;
+            sl[d] = e.sl;
+            routed_lids.push_back(d);
         }
     }
-    r.path_sls = PathSlTable::by_dlid(std::move(sl));
-    r.sl2vl.tables.assign(f.num_nodes(), {});
-    const Sl2VlTable table = escape_sl2vl();
-    for (NodeId n = 0; n < f.num_nodes(); ++n)
-        r.sl2vl.tables[n].assign(Sl2Vl::size(f.node(n).num_ports), table);
-    r.data_vls = std::max<std::uint8_t>(r.data_vls, 2);
-    r.stats.emplace_back("escape_dlids", double(routed));
+    // Path SLs: one row for everyone when the engine had none (SL 0 elsewhere), else the
+    // escape DLIDs' column in every stored row.
+    if (r.path_sls.empty())
+        r.path_sls = PathSlTable::by_dlid(std::move(sl));
+    else
+        r.path_sls.set_dlids_sl(routed_lids, e.sl);
+    if (r.sl2vl.tables.empty()) r.sl2vl.tables.assign(f.num_nodes(), {});
+    const Sl2VlTable fresh = escape_sl2vl(e);
+    for (NodeId n = 0; n < f.num_nodes(); ++n) {
+        auto& tables = r.sl2vl.tables[n];
+        if (tables.empty()) {
+            tables.assign(Sl2Vl::size(f.node(n).num_ports), fresh);
+            continue;
+        }
+        for (Sl2VlTable& t : tables) t[e.sl] = e.vl;
+    }
+    r.data_vls = std::max<std::uint8_t>(r.data_vls, static_cast<std::uint8_t>(e.vl + 1));
+    r.stats.emplace_back("escape_dlids", double(routed_lids.size()));
 }
 
-} // namespace ibrt::fattree
+} // namespace ibrt::escape
