@@ -15,10 +15,12 @@
 
 #include <fmt/core.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 namespace ibrt::tools {
 namespace {
@@ -40,18 +42,23 @@ double us_of(sim::Time ps) {
 std::vector<sim::VlArbEntry> parse_vlarb(const std::string& s, const char* what) {
     // "vl:weight,vl:weight,..."
     std::vector<sim::VlArbEntry> out;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ',')) {
+    // Digits only (std::stoi took "1x:2" for 1:2, " 1:+2" too), and no empty item (a
+    // trailing comma is a missing entry, not nothing). "" is no table: the default.
+    const auto number = [](std::string_view t) {
+        int v = -1;
+        if (t.empty() || t[0] == '-') return -1;
+        const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+        return ec == std::errc() && p == t.data() + t.size() ? v : -1;
+    };
+    std::string_view rest = s;
+    while (!s.empty()) {
+        const std::size_t comma = rest.find(',');
+        const std::string item(rest.substr(0, comma));
         const auto colon = item.find(':');
         int vl = -1, w = -1;
-        try {
-            if (colon != std::string::npos) {
-                vl = std::stoi(item.substr(0, colon));
-                w = std::stoi(item.substr(colon + 1));
-            }
-        } catch (const std::exception&) {
-            vl = -1;
+        if (colon != std::string::npos) {
+            vl = number(std::string_view(item).substr(0, colon));
+            w = number(std::string_view(item).substr(colon + 1));
         }
         if (vl < 0 || vl > 14 || w < 0 || w > 255)
             throw InputError(what, 0,
@@ -59,6 +66,8 @@ std::vector<sim::VlArbEntry> parse_vlarb(const std::string& s, const char* what)
                                          "got '{}'",
                                          item));
         out.push_back({std::uint8_t(vl), std::uint8_t(w)});
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
     }
     return out;
 }
@@ -506,13 +515,22 @@ Routing load_sim_routing(const Fabric& f, const std::string& fabric_path, const 
                          const std::string& engine) {
     const RoutingFiles files{fabric_path,      o.lfts,    o.guid2lid, o.sl2vl,
                              o.path_selection, o.path_sl, o.tables};
-    if (engine.empty()) return load_routing_files(f, files);
-    const auto e = make_engine_or_throw(engine);
-    const EngineOptions opt = engine_options(*e, o.engine, 1);
-    std::optional<Lids> pre;
-    if (!o.guid2lid.empty()) pre = bind_guid2lid(read_guid2lid_file(o.guid2lid), f, o.guid2lid);
-    Routing r = e->route(f, pre ? &*pre : nullptr, opt);
-    load_routing_extras(f, files, r);
+    Routing r;
+    if (engine.empty()) {
+        r = load_routing_files(f, files);
+    } else {
+        const auto e = make_engine_or_throw(engine);
+        const EngineOptions opt = engine_options(*e, o.engine, 1);
+        std::optional<Lids> pre;
+        if (!o.guid2lid.empty()) pre = bind_guid2lid(read_guid2lid_file(o.guid2lid), f, o.guid2lid);
+        r = e->route(f, pre ? &*pre : nullptr, opt);
+        load_routing_extras(f, files, r);
+    }
+    // A packet needs its SL to find its VL; a guess would move every result.
+    if (r.path_sls.has_unknown())
+        throw InputError(o.path_sl, 0,
+                         "a partial path-SL file (`ibrt sa-path-sls --sample/--pairs/"
+                         "--to-end-ports`): the simulator needs the SL of every path");
     return r;
 }
 

@@ -41,7 +41,68 @@ void parse_object(CLI::App& app, const nlohmann::json& obj, const char* what,
     }
 }
 
+// The spec's file names relative to its directory, as `ibrt sim` run there would read them.
+void resolve_files(nlohmann::json& sim, const std::string& base_dir) {
+    for (const char* k : {"opensm-conf", "pairs-file"})
+        if (sim.contains(k) && sim[k].is_string() && !base_dir.empty()) {
+            const std::filesystem::path p = sim[k].get<std::string>();
+            if (p.is_relative()) sim[k] = (std::filesystem::path(base_dir) / p).string();
+        }
+}
+
+OptionKind option_kind(const CLI::App& app, const std::string& key) {
+    if (key.empty() || key[0] == '-') return OptionKind::Unknown; // "--" + key is no option name
+    const CLI::Option* o = app.get_option_no_throw("--" + key);
+    if (!o || o == app.get_help_ptr()) return OptionKind::Unknown; // --help is no setting
+    if (o->get_expected_max() == 0) return OptionKind::Flag;
+    return o->get_items_expected_max() > 1 ? OptionKind::List : OptionKind::Value;
+}
+
+std::string option_problem(CLI::App& app, const std::string& key, const nlohmann::json& value) {
+    try {
+        parse_object(app, nlohmann::json{{key, value}}, key.c_str());
+    } catch (const InputError& e) {
+        return e.problem();
+    }
+    return {};
+}
+
+// An App with one command's options, registered once for the look-ups of option_kind (a spec
+// asks for each of its keys) and only read afterwards.
+template <class Options, void (*add)(CLI::App&, Options&)> const CLI::App& registered() {
+    static Options o;
+    static CLI::App app;
+    static const bool once = (add(app, o), true);
+    (void)once;
+    return app;
+}
+
 } // namespace
+
+OptionKind sim_option_kind(const std::string& key) {
+    return option_kind(registered<SimOptions, add_sim_options>(), key);
+}
+
+OptionKind routing_option_kind(const std::string& key) {
+    return option_kind(registered<RoutingOptions, add_routing_options>(), key);
+}
+
+std::string sim_option_problem(const std::string& key, const nlohmann::json& value,
+                               const std::string& base_dir) {
+    SimOptions o;
+    CLI::App app;
+    add_sim_options(app, o);
+    nlohmann::json sim{{key, value}};
+    resolve_files(sim, base_dir);
+    return option_problem(app, key, sim[key]);
+}
+
+std::string routing_option_problem(const std::string& key, const nlohmann::json& value) {
+    RoutingOptions o;
+    CLI::App app;
+    add_routing_options(app, o);
+    return option_problem(app, key, value);
+}
 
 std::string cc_option_text(const nlohmann::json& v) {
     return v.is_object() ? v.at("value").get<std::string>() : v.get<std::string>();
@@ -56,11 +117,7 @@ SimOptions sweep_sim_options(const nlohmann::json& point, const std::string& bas
     CLI::App app;
     add_sim_options(app, o);
     nlohmann::json sim = point.at("sim");
-    for (const char* k : {"opensm-conf", "pairs-file"})
-        if (sim.contains(k) && sim[k].is_string() && !base_dir.empty()) {
-            const std::filesystem::path p = sim[k].get<std::string>();
-            if (p.is_relative()) sim[k] = (std::filesystem::path(base_dir) / p).string();
-        }
+    resolve_files(sim, base_dir);
     parse_object(app, sim, "sim");
     // After the file: each line overrides it, as --cc-option does.
     if (point.contains("cc"))

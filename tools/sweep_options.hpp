@@ -27,4 +27,20 @@ struct SweepRouting {
 };
 SweepRouting sweep_routing_options(const nlohmann::json& point);
 
+// What a key of a spec's "sim" object or of a routing object is to `ibrt sim`'s parser (the
+// options add_sim_options and add_routing_options register, so the spec's schema is the
+// command line's): not an option, a flag (true or false), an option taking one value, or one
+// that takes several (--engine-opt, --cc-option).
+enum class OptionKind { Unknown, Flag, Value, List };
+OptionKind sim_option_kind(const std::string& key);
+OptionKind routing_option_kind(const std::string& key);
+
+// What `ibrt sim`'s parser says of `--key=value` alone (its conversion and range check, e.g.
+// "--packet-bytes: must be a whole number in 1..65535, got '0'"), or "" when it takes it. The
+// value is a string, a number or a boolean; a relative file name (opensm-conf, pairs-file) is
+// relative to `base_dir`. Checks between options need the whole point (sweep_sim_options).
+std::string sim_option_problem(const std::string& key, const nlohmann::json& value,
+                               const std::string& base_dir = "");
+std::string routing_option_problem(const std::string& key, const nlohmann::json& value);
+
 } // namespace ibrt::tools

@@ -1,16 +1,27 @@
-// Sweep spec parsing and expansion; see sweep_spec.hpp and docs/sweeps.md.
+// Sweep spec parsing, schema and expansion; see sweep_spec.hpp and docs/sweeps.md.
 #include "tools/sweep_spec.hpp"
 
+#include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
+#include "fabric/input_file.hpp"
 #include "sim/cc_config.hpp"
+#include "sim/selection.hpp"
+#include "sim/traffic.hpp"
 #include "tools/sweep_options.hpp"
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
-#include <fstream>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 
 namespace ibrt::tools {
@@ -18,154 +29,542 @@ namespace {
 
 using json = nlohmann::json;
 
-// The spec's text and name, to turn a key into the line it is on.
+// Deeper than any spec (root, "cc", a block, a key's list, {"label", "value"}: 5): the
+// checks, copies and dumps of nlohmann::json recurse, so a deeper text is refused first.
+constexpr std::size_t kMaxDepth = 32;
+
+// ---- Where each value is ----
+// nlohmann::json 3.11 keeps no positions, so a SAX pass over the text records the offset of
+// every value by its JSON pointer (RFC 6901): an error names the value and the line it is on,
+// and a key given twice in one object (which the parser would silently drop) is found.
+
+std::string child(const std::string& at, std::string_view key) {
+    std::string s = at + '/';
+    for (const char c : key) {
+        if (c == '~')
+            s += "~0";
+        else if (c == '/')
+            s += "~1";
+        else
+            s += c;
+    }
+    return s;
+}
+
+std::string child(const std::string& at, std::size_t i) {
+    return at + '/' + std::to_string(i);
+}
+
+int line_of_offset(const std::string& text, std::size_t off) {
+    off = std::min(off, text.size());
+    return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(off), '\n'));
+}
+
+// A character iterator that says how far the parser has read: at each SAX event, the text up
+// to the end of the token just read (a number's, one character more).
+class CountingIterator {
+  public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = char;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const char*;
+    using reference = const char&;
+    CountingIterator(const char* p, const char* begin, std::size_t* read)
+        : p_(p), begin_(begin), read_(read) {}
+    reference operator*() const { return *p_; }
+    CountingIterator& operator++() {
+        ++p_;
+        *read_ = std::size_t(p_ - begin_);
+        return *this;
+    }
+    CountingIterator operator++(int) {
+        CountingIterator t = *this;
+        ++*this;
+        return t;
+    }
+    bool operator==(const CountingIterator& o) const { return p_ == o.p_; }
+
+  private:
+    const char* p_;
+    const char* begin_;
+    std::size_t* read_;
+};
+
+// nlohmann's message without its "[json.exception.parse_error.101] parse error at line L,
+// column C: " prefix (InputError says the file and line): the problem, then the column.
+std::string json_error_text(const json::exception& e) {
+    std::string s = e.what();
+    if (s.rfind("[json.exception.", 0) == 0)
+        if (const auto b = s.find("] "); b != std::string::npos) s.erase(0, b + 2);
+    if (s.rfind("parse error at line ", 0) == 0) {
+        const auto c = s.find(", column "), d = s.find(": ");
+        if (c != std::string::npos && d != std::string::npos && c < d)
+            s = s.substr(d + 2) + " (column " + s.substr(c + 9, d - c - 9) + ")";
+    } else if (s.rfind("parse error: ", 0) == 0) {
+        s.erase(0, 13);
+    }
+    return s;
+}
+
+class Locator {
+  public:
+    explicit Locator(const std::size_t& read) : read_(read) {}
+
+    std::map<std::string, std::size_t> where; // pointer -> its key's offset (else its value's)
+    std::string problem, problem_at;          // why the pass stopped, and where
+    std::size_t problem_offset = 0;
+
+    bool null() { return value(); }
+    bool boolean(bool) { return value(); }
+    bool number_integer(json::number_integer_t) { return value(); }
+    bool number_unsigned(json::number_unsigned_t) { return value(); }
+    bool number_float(json::number_float_t, const json::string_t&) { return value(); }
+    bool string(json::string_t&) { return value(); }
+    bool binary(json::binary_t&) { return value(); }
+    bool start_object(std::size_t) { return open(false); }
+    bool start_array(std::size_t) { return open(true); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(json::string_t& k) {
+        Frame& f = stack_.back();
+        f.key = k;
+        const std::string p = child(f.path, k);
+        if (where.emplace(p, here()).second) return true;
+        return stop(p, "the key is given twice in this object (JSON keeps one of them)");
+    }
+    bool parse_error(std::size_t position, const std::string&, const json::exception& e) {
+        problem = "not JSON: " + json_error_text(e);
+        problem_offset = position ? position - 1 : 0;
+        return false;
+    }
+
+  private:
+    struct Frame {
+        std::string path;
+        bool array = false;
+        std::size_t next = 0;
+        std::string key;
+    };
+    std::size_t here() const { return read_ ? read_ - 1 : 0; }
+    bool stop(const std::string& at, const std::string& why) {
+        problem_at = at;
+        problem = why;
+        problem_offset = here();
+        return false;
+    }
+    // The pointer of the value that starts now. Array elements and the root are recorded
+    // here; an object's members at their key.
+    std::string start() {
+        if (stack_.empty()) {
+            where.emplace("", here());
+            return "";
+        }
+        Frame& f = stack_.back();
+        if (!f.array) return child(f.path, f.key);
+        std::string p = child(f.path, f.next++);
+        where.emplace(p, here());
+        return p;
+    }
+    bool value() {
+        start();
+        return true;
+    }
+    bool open(bool array) {
+        std::string p = start();
+        if (stack_.size() >= kMaxDepth)
+            return stop(p, fmt::format("nested more than {} deep", kMaxDepth));
+        stack_.push_back(Frame{std::move(p), array});
+        return true;
+    }
+    bool close() {
+        stack_.pop_back();
+        return true;
+    }
+    const std::size_t& read_;
+    std::vector<Frame> stack_;
+};
+
+// The spec's text, name and value positions: errors name the file, the line and the value.
 struct Source {
     const std::string& text;
     const std::string& file;
+    std::string base_dir;
+    std::map<std::string, std::size_t> where;
 
-    int line_of_offset(std::size_t off) const {
-        off = std::min(off, text.size());
-        return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(off), '\n'));
+    // The line of the value at `at`, else of the nearest value it is in (a missing key: the
+    // line of its object).
+    int line(std::string at) const {
+        for (;;) {
+            if (const auto it = where.find(at); it != where.end())
+                return line_of_offset(text, it->second);
+            if (at.empty()) return 0;
+            at.erase(at.rfind('/'));
+        }
     }
-    // The first line naming "key" (0 when it is not in the text, e.g. a built spec).
-    int line_of(const std::string& key) const {
-        const auto at = text.find("\"" + key + "\"");
-        return at == std::string::npos ? 0 : line_of_offset(at);
-    }
-    [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-        throw InputError(file, line_of(key), fmt::format("\"{}\": {}", key, problem));
+    [[noreturn]] void fail(const std::string& at, const std::string& problem) const {
+        throw InputError(file, line(at), at.empty() ? problem : at + ": " + problem);
     }
 };
 
-// A JSON value as a list: arrays are axes, a scalar is a one-value axis.
-std::vector<json> axis(const Source& src, const json& spec, const std::string& key,
-                       std::vector<json> dflt) {
-    if (!spec.contains(key)) return dflt;
-    const json& v = spec[key];
-    std::vector<json> out =
-        v.is_array() ? std::vector<json>(v.begin(), v.end()) : std::vector<json>{v};
-    if (out.empty()) src.fail(key, "empty list");
-    return out;
+// What a message quotes of a value: its JSON, cut short.
+std::string got(const json& v) {
+    std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (s.size() > 60) s = s.substr(0, 57) + "...";
+    return "got " + s;
 }
 
-json fabric_json(const Source& src, const json& f, std::vector<json>& out) {
-    if (f.is_string()) {
-        out.push_back(json{{"file", f}});
-        return {};
+// ---- The schema ----
+// One table per object of the spec: its keys, whether each is required, whether a list is
+// several values (an axis of the grid), and the check of one value. Every value is checked
+// before any point is made, and every error names the spec, the line and the JSON pointer.
+
+using Check = std::function<void(const Source&, const json&, const std::string&)>;
+
+struct Key {
+    std::string_view name;
+    bool required = false;
+    bool axis = false; // a list is several values, each checked; a scalar is one value
+    Check check;
+};
+
+// Each value of an axis key: a list's elements (not none), or a scalar alone.
+void each_value(const Source& src, const json& v, const std::string& at, const Check& check) {
+    if (!v.is_array()) return check(src, v, at);
+    if (v.empty()) src.fail(at, "empty list");
+    for (std::size_t i = 0; i < v.size(); ++i) check(src, v[i], child(at, i));
+}
+
+std::string names(std::span<const Key> keys) {
+    std::string s;
+    for (const Key& k : keys) s += (s.empty() ? "" : ", ") + std::string(k.name);
+    return s;
+}
+
+void check_keys(const Source& src, const json& obj, const std::string& at,
+                std::span<const Key> keys, std::string_view what) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        const std::string here = child(at, it.key());
+        const auto k = std::find_if(keys.begin(), keys.end(),
+                                    [&](const Key& x) { return x.name == it.key(); });
+        if (k == keys.end())
+            src.fail(here, fmt::format("unknown {} key (known: {})", what, names(keys)));
+        if (k->axis)
+            each_value(src, it.value(), here, k->check);
+        else
+            k->check(src, it.value(), here);
     }
-    if (!f.is_object()) src.fail("fabrics", "each fabric is a file name or an object");
-    for (auto it = f.begin(); it != f.end(); ++it)
-        if (it.key() != "file" && it.key() != "gen" && it.key() != "failure_seeds")
-            src.fail(it.key(), "unknown fabric key (file, gen, failure_seeds)");
-    if (f.contains("file") == f.contains("gen"))
-        src.fail("fabrics", "each fabric needs exactly one of \"file\" and \"gen\"");
-    if (f.contains("file")) {
-        if (!f["file"].is_string()) src.fail("file", "expected a file name");
-        if (f.contains("failure_seeds"))
-            src.fail("failure_seeds", "failures apply to generated fabrics (\"gen\")");
-        out.push_back(json{{"file", f["file"]}});
-        return {};
-    }
-    // gen: `ibrt gen` arguments, as one string or a list.
-    std::vector<std::string> args;
-    if (f["gen"].is_string()) {
-        std::istringstream in(f["gen"].get<std::string>());
-        for (std::string w; in >> w;) args.push_back(w);
-    } else if (f["gen"].is_array()) {
-        for (const auto& a : f["gen"]) {
-            if (!a.is_string() && !a.is_number()) src.fail("gen", "expected strings");
-            args.push_back(a.is_string() ? a.get<std::string>() : a.dump());
+    for (const Key& k : keys)
+        if (k.required && !obj.contains(std::string(k.name)))
+            src.fail(child(at, k.name), "missing (a spec names its fabrics and its routings)");
+}
+
+bool nonempty_string(const json& v) {
+    return v.is_string() && !v.get_ref<const std::string&>().empty();
+}
+
+Check any_string() {
+    return [](const Source& src, const json& v, const std::string& at) {
+        if (!v.is_string()) src.fail(at, "expected a string, " + got(v));
+    };
+}
+
+Check text(std::string what) {
+    return [what](const Source& src, const json& v, const std::string& at) {
+        if (!nonempty_string(v)) src.fail(at, fmt::format("expected {}, {}", what, got(v)));
+    };
+}
+
+std::string bound(std::uint64_t v) {
+    return v == std::numeric_limits<std::uint64_t>::max() ? "2^64-1" : std::to_string(v);
+}
+
+Check whole(std::int64_t lo, std::uint64_t hi) {
+    return [lo, hi](const Source& src, const json& v, const std::string& at) {
+        bool ok = false;
+        if (v.is_number_unsigned()) {
+            const auto x = v.get<std::uint64_t>();
+            ok = x <= hi && (lo <= 0 || x >= std::uint64_t(lo));
+        } else if (v.is_number_integer()) {
+            const auto x = v.get<std::int64_t>();
+            ok = x >= lo && (x < 0 || std::uint64_t(x) <= hi);
         }
+        if (!ok)
+            src.fail(at, fmt::format("expected a whole number {}..{}, {}", lo, bound(hi), got(v)));
+    };
+}
+
+Check real(double lo, double hi, bool lo_open = false) {
+    return [=](const Source& src, const json& v, const std::string& at) {
+        const double x = v.is_number() ? v.get<double>() : std::nan("");
+        if (!(std::isfinite(x) && (lo_open ? x > lo : x >= lo) && x <= hi))
+            src.fail(at, lo_open ? fmt::format("expected a number above {} and at most {}, {}", lo,
+                                               hi, got(v))
+                                 : fmt::format("expected a number {}..{}, {}", lo, hi, got(v)));
+    };
+}
+
+// A name from a known list: `what` is the kind of name ("engine"), `names` the list.
+void check_name(const Source& src, const json& v, const std::string& at, const char* what,
+                bool known, const std::string& names) {
+    if (!nonempty_string(v))
+        src.fail(at, fmt::format("expected the name of a {} ({}), {}", what, names, got(v)));
+    if (!known)
+        src.fail(at, fmt::format("unknown {} '{}' (known: {})", what, v.get<std::string>(), names));
+}
+
+void check_pattern(const Source& src, const json& v, const std::string& at) {
+    check_name(src, v, at, "traffic pattern",
+               v.is_string() && sim::parse_pattern(v.get<std::string>()), sim::pattern_names());
+}
+
+void check_engine(const Source& src, const json& v, const std::string& at) {
+    check_name(src, v, at, "routing engine", v.is_string() && make_engine(v.get<std::string>()),
+               fmt::format("{}", fmt::join(engine_names(), ", ")));
+}
+
+void check_selection(const Source& src, const json& v, const std::string& at) {
+    check_name(src, v, at, "selection function",
+               v.is_string() && sim::parse_selection(v.get<std::string>()), sim::selection_names());
+}
+
+// `ibrt gen` arguments: one string split at blanks, or a list of strings and numbers.
+std::vector<std::string> gen_args(const json& g) {
+    std::vector<std::string> args;
+    if (g.is_string()) {
+        std::istringstream in(g.get<std::string>());
+        for (std::string w; in >> w;) args.push_back(w);
     } else {
-        src.fail("gen", "expected `ibrt gen` arguments, e.g. \"fat-tree -m 4 -n 2\"");
+        for (const json& a : g) args.push_back(a.is_string() ? a.get<std::string>() : a.dump());
     }
-    if (args.empty()) src.fail("gen", "no family given");
+    return args;
+}
+
+void check_gen(const Source& src, const json& g, const std::string& at) {
+    if (g.is_array()) {
+        for (std::size_t i = 0; i < g.size(); ++i)
+            if (!g[i].is_string() && !g[i].is_number())
+                src.fail(child(at, i),
+                         "expected an `ibrt gen` argument (a string or a number), " + got(g[i]));
+    } else if (!g.is_string()) {
+        src.fail(at, "expected `ibrt gen` arguments, e.g. \"fat-tree -m 4 -n 2\", " + got(g));
+    }
+    const std::vector<std::string> args = gen_args(g);
+    if (args.empty()) src.fail(at, "no family given");
     for (const auto& a : args)
         if (a == "-o" || a == "--output" || a.rfind("--output=", 0) == 0 || a == "--report-json")
-            src.fail("gen", "the sweep keeps generated fabrics in memory: no -o/--report-json");
-    const std::vector<json> seeds = axis(src, f, "failure_seeds", {json()});
-    for (const json& s : seeds) {
-        if (!s.is_null() && (!s.is_number_integer() || s.get<std::int64_t>() < 0))
-            src.fail("failure_seeds", "expected whole numbers >= 0");
-        std::vector<std::string> a = args;
-        if (!s.is_null()) {
-            a.push_back("--seed");
-            a.push_back(s.dump());
-        }
-        out.push_back(json{{"gen", a}});
-    }
-    return {};
+            src.fail(at, "the sweep keeps generated fabrics in memory: no -o/--report-json");
 }
 
-json routing_json(const Source& src, const json& r) {
-    if (r.is_string()) return json{{"engine", r}};
-    if (!r.is_object()) src.fail("routings", "each routing is an engine name or an object");
+const Key kFabricKeys[] = {
+    {"file", false, false, text("a file name")},
+    {"gen", false, false, check_gen},
+    {"failure_seeds", false, true, whole(0, std::numeric_limits<std::uint64_t>::max())},
+};
+
+void check_fabric(const Source& src, const json& f, const std::string& at) {
+    if (nonempty_string(f)) return;
+    if (!f.is_object())
+        src.fail(at, "expected a file name, {\"file\": PATH} or {\"gen\": ARGS}, " + got(f));
+    check_keys(src, f, at, kFabricKeys, "fabric");
+    if (f.contains("file") == f.contains("gen"))
+        src.fail(at, "each fabric needs exactly one of \"file\" and \"gen\"");
+    if (f.contains("file") && f.contains("failure_seeds"))
+        src.fail(child(at, "failure_seeds"), "failures apply to generated fabrics (\"gen\")");
+}
+
+// A routing: an engine name, or an object whose keys are "engine" or "lfts", "selection",
+// "label" and `ibrt sim`'s routing options (the table of those is the command line's).
+void check_routing(const Source& src, const json& r, const std::string& at) {
+    if (r.is_string()) return check_engine(src, r, at);
+    if (!r.is_object())
+        src.fail(at, "expected an engine name, {\"engine\": NAME, ...} or {\"lfts\": PATH, ...}, " +
+                         got(r));
     if (r.contains("engine") == r.contains("lfts"))
-        src.fail("routings", "each routing needs exactly one of \"engine\" and \"lfts\"");
-    for (auto it = r.begin(); it != r.end(); ++it) {
-        const json& v = it.value();
-        const bool list = v.is_array() && std::all_of(v.begin(), v.end(),
-                                                      [](const json& x) { return x.is_string(); });
-        if (!v.is_string() && !v.is_number() && !(list && it.key() == "engine-opt"))
-            src.fail(it.key(), "expected a string or a number (engine-opt: a list)");
+        src.fail(at, "each routing needs exactly one of \"engine\" and \"lfts\"");
+    std::unique_ptr<Engine> engine;
+    if (r.contains("engine")) {
+        check_engine(src, r["engine"], child(at, "engine"));
+        engine = make_engine(r["engine"].get<std::string>());
     }
-    return r;
+    for (auto it = r.begin(); it != r.end(); ++it) {
+        const std::string& k = it.key();
+        const json& v = it.value();
+        const std::string here = child(at, k);
+        if (k == "engine") continue;
+        if (k == "lfts" || k == "label") {
+            text(k == "lfts" ? "a file name" : "a curve's name")(src, v, here);
+            continue;
+        }
+        if (k == "selection") {
+            check_selection(src, v, here);
+            continue;
+        }
+        const OptionKind kind = routing_option_kind(k);
+        if (kind == OptionKind::Unknown)
+            src.fail(here, "not a routing option of `ibrt sim` (engine or lfts, selection, label, "
+                           "lmc, engine-opt, data-vls, guid2lid, sl2vl, path-sl, "
+                           "path-selection, tables)");
+        // Engine options on tables are let through, as `ibrt sim --lfts ... --lmc 1` does:
+        // the one-line form gives the command line's to every routing (tools/cmd_sweep.cpp).
+        if (kind == OptionKind::List) { // --engine-opt: one or several key=value
+            const json list = v.is_array() ? v : json::array({v});
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                const std::string there = v.is_array() ? child(here, i) : here;
+                if (!list[i].is_string())
+                    src.fail(there, "expected key=value (a string), " + got(list[i]));
+                EngineOptions opt;
+                try {
+                    if (engine) engine->set_param(opt, list[i].get<std::string>());
+                } catch (const std::invalid_argument& e) {
+                    src.fail(there, e.what());
+                }
+            }
+            continue;
+        }
+        if (!v.is_string() && !v.is_number())
+            src.fail(here, "expected a string or a number, " + got(v));
+        if (const std::string p = routing_option_problem(k, v); !p.empty()) src.fail(here, p);
+    }
+}
+
+// "sim": `ibrt sim`'s options without their "--"; a list is one more axis of the grid.
+void check_sim(const Source& src, const json& s, const std::string& at) {
+    if (!s.is_object()) src.fail(at, "expected {OPTION: VALUE or [VALUES]}, " + got(s));
+    for (auto it = s.begin(); it != s.end(); ++it) {
+        const std::string& k = it.key();
+        const std::string here = child(at, k);
+        if (k == "pattern" || k == "seed" || k.rfind("saturation", 0) == 0 || k == "vls" ||
+            k == "load")
+            src.fail(here, "set with the top-level \"patterns\", \"seeds\", \"saturation\", "
+                           "\"vls\" or \"loads\"");
+        const OptionKind kind = sim_option_kind(k);
+        if (kind == OptionKind::Unknown)
+            src.fail(here, "not an `ibrt sim` option (`ibrt sim --help` lists them)");
+        each_value(src, it.value(), here,
+                   [&](const Source& s2, const json& v, const std::string& there) {
+                       if (kind == OptionKind::Flag) {
+                           if (!v.is_boolean())
+                               s2.fail(there, "expected true or false (a flag), " + got(v));
+                           return;
+                       }
+                       if (!v.is_string() && !v.is_number())
+                           s2.fail(there, "expected a string or a number, " + got(v));
+                       if (const std::string p = sim_option_problem(k, v, s2.base_dir); !p.empty())
+                           s2.fail(there, p);
+                   });
+    }
 }
 
 // One value of a "cc" key in its canonical form: the text of the rest of the opensm.conf line
 // (a number as written in JSON, so 8 and "8" are one point), or {"label", "value"} when the
-// value is named for the legends (a CCT of 128 entries is no legend).
-json cc_value(const Source& src, const std::string& key, const json& v) {
+// value is named for the legends (a CCT of 128 entries is no legend). nullopt: not a value.
+std::optional<json> cc_value(const json& v) {
     if (v.is_string()) return v;
-    if (v.is_number_integer()) return v.dump();
+    if (v.is_number_integer()) return json(v.dump());
     if (v.is_object() && v.size() == 2 && v.contains("label") && v.contains("value") &&
         v["label"].is_string() && (v["value"].is_string() || v["value"].is_number_integer()))
-        return json{{"label", v["label"]}, {"value", cc_value(src, key, v["value"])}};
-    src.fail(key, "expected the option's value as opensm.conf writes it (a string or a whole "
-                  "number), or {\"label\": NAME, \"value\": VALUE}");
+        return json{{"label", v["label"]}, {"value", *cc_value(v["value"])}};
+    return std::nullopt;
 }
 
-// The "cc" key: the opensm.conf congestion-control lines of each point. An object (a block)
-// or a list of blocks; in a block each key is the start of a line — an option name as opensm
+// A block of "cc": each key the start of an opensm.conf line — an option name as opensm
 // 3.3.23 spells it, and for the per-SL CA options optionally the SL ("cc_ca_cong_setting_ccti_
-// timer 0") — and its value the rest of the line; a scalar is fixed, a list is an axis (in key
-// order). The blocks' grids follow one another on one axis, so a CC-off baseline (an empty
-// block) and a grid of settings share a spec. Every line is checked by the reader `ibrt sim`
-// uses, alone, so an error names the key's line in the spec.
-std::vector<json> cc_axis(const Source& src, const json& spec) {
-    if (!spec.contains("cc")) return {json()};
-    const json& c = spec["cc"];
-    const std::vector<json> blocks =
-        c.is_array() ? std::vector<json>(c.begin(), c.end()) : std::vector<json>{c};
-    if (blocks.empty()) src.fail("cc", "empty list");
+// timer 0") — and its value the rest of the line. Every line is checked alone by the reader
+// `ibrt sim` uses, so an error names the value.
+void check_cc_block(const Source& src, const json& b, const std::string& at) {
+    if (!b.is_object())
+        src.fail(at, "expected {OPTION: VALUE or [VALUES]} or a list of such blocks, " + got(b));
+    for (auto it = b.begin(); it != b.end(); ++it) {
+        const std::string& k = it.key();
+        const std::string here = child(at, k);
+        if (!sim::is_cc_option(k.substr(0, k.find_first_of(" \t"))))
+            src.fail(here, "not a congestion-control option of opensm 3.3.23 (congestion_control, "
+                           "cc_sw_cong_setting_*, cc_ca_cong_setting_*, cc_cct, ...)");
+        if (k.find_first_of("\r\n") != std::string::npos)
+            src.fail(here, "a key is the start of one opensm.conf line: no line break");
+        each_value(src, it.value(), here,
+                   [&](const Source& s2, const json& v, const std::string& there) {
+                       const auto cv = cc_value(v);
+                       if (!cv)
+                           s2.fail(there, "expected the option's value as opensm.conf writes it "
+                                          "(a string or a whole number), or {\"label\": NAME, "
+                                          "\"value\": VALUE}, " +
+                                              got(v));
+                       const std::string rest = cc_option_text(*cv);
+                       if (rest.find_first_of("\r\n") != std::string::npos)
+                           s2.fail(there, "the value is the rest of one opensm.conf line: no "
+                                          "line break");
+                       try {
+                           sim::read_cc_config_text(k + " " + rest, "cc");
+                       } catch (const InputError& e) {
+                           s2.fail(there, e.problem());
+                       }
+                   });
+    }
+}
+
+const Key kSaturationKeys[] = {
+    {"max", false, false, real(0, 1, true)},
+    {"steps", false, false, whole(1, 30)},
+    {"tolerance", false, false, real(0, 0.5)},
+};
+
+void check_saturation(const Source& src, const json& s, const std::string& at) {
+    if (s == json(true)) return;
+    if (!s.is_object())
+        src.fail(at, "expected true or {\"max\", \"steps\", \"tolerance\"}, " + got(s));
+    check_keys(src, s, at, kSaturationKeys, "saturation");
+}
+
+// The spec's own keys.
+const Key kSpecKeys[] = {
+    {"title", false, false, any_string()},
+    {"fabrics", true, true, check_fabric},
+    {"routings", true, true, check_routing},
+    {"patterns", false, true, check_pattern},
+    {"vls", false, true, whole(1, 15)},
+    {"loads", false, true, real(0, 1)},
+    {"saturation", false, false, check_saturation},
+    {"sim", false, false, check_sim},
+    {"cc", false, true, check_cc_block},
+    {"seeds", false, true, whole(0, std::numeric_limits<std::uint64_t>::max())},
+};
+
+void check_spec(const Source& src, const json& spec) {
+    if (!spec.is_object()) src.fail("", "a sweep spec is a JSON object, " + got(spec));
+    check_keys(src, spec, "", kSpecKeys, "spec");
+    if (spec.contains("loads") && spec.contains("saturation"))
+        src.fail("/saturation", "give \"loads\" or \"saturation\", not both");
+}
+
+// ---- Expansion (of a spec the schema took) ----
+
+// A key's values: a list's elements, a scalar alone, `dflt` when the key is not there.
+std::vector<json> values(const json& obj, const char* key, std::vector<json> dflt) {
+    if (!obj.contains(key)) return dflt;
+    const json& v = obj.at(key);
+    return v.is_array() ? std::vector<json>(v.begin(), v.end()) : std::vector<json>{v};
+}
+
+// a * b, at most `cap` (grid sizes are compared with the limit before anything is made).
+std::size_t times(std::size_t a, std::size_t b, std::size_t cap) {
+    if (a == 0 || b == 0) return 0;
+    return a > cap / b ? cap : std::min(a * b, cap);
+}
+
+// The "cc" axis: every block's grid (its keys' lists, in key order), one block after the
+// other; a point without lines is null.
+std::vector<json> cc_axis(const json& spec) {
     std::vector<json> out;
-    for (const json& b : blocks) {
-        if (!b.is_object())
-            src.fail("cc", "expected {OPTION: VALUE or [VALUES]} or a list of such blocks");
+    for (const json& b : values(spec, "cc", {json()})) {
+        if (b.is_null()) return {json()};
         std::vector<json> cur{json::object()};
         for (auto it = b.begin(); it != b.end(); ++it) {
-            const std::string& k = it.key();
-            const std::string name = k.substr(0, k.find_first_of(" \t"));
-            if (!sim::is_cc_option(name))
-                src.fail(k, "not a congestion-control option of opensm 3.3.23 (congestion_control, "
-                            "cc_sw_cong_setting_*, cc_ca_cong_setting_*, cc_cct, ...)");
-            if (it.value().is_array() && it.value().empty()) src.fail(k, "empty list");
-            std::vector<json> values;
-            for (const json& v : it.value().is_array() ? it.value() : json::array({it.value()})) {
-                const json cv = cc_value(src, k, v);
-                const std::string line = k + " " + cc_option_text(cv);
-                try {
-                    sim::read_cc_config_text(line, "cc");
-                } catch (const InputError& e) {
-                    src.fail(k, e.what());
-                }
-                values.push_back(cv);
-            }
             std::vector<json> next;
             for (const json& x : cur)
-                for (const json& v : values) {
+                for (const json& v : values(b, it.key().c_str(), {})) {
                     json n = x;
-                    n[k] = v;
+                    n[it.key()] = *cc_value(v);
                     next.push_back(std::move(n));
                 }
             cur = std::move(next);
@@ -173,6 +572,29 @@ std::vector<json> cc_axis(const Source& src, const json& spec) {
         for (json& x : cur) out.push_back(x.empty() ? json() : std::move(x));
     }
     return out;
+}
+
+std::size_t cc_count(const json& spec, std::size_t cap) {
+    if (!spec.contains("cc")) return 1;
+    std::size_t n = 0;
+    for (const json& b : values(spec, "cc", {})) {
+        std::size_t m = 1;
+        for (auto it = b.begin(); it != b.end(); ++it)
+            m = times(m, it.value().is_array() ? it.value().size() : 1, cap);
+        n = std::min(cap, n + m);
+    }
+    return n;
+}
+
+// Where an error of `ibrt sim`'s parser about a point's options is in the spec: the "sim" key
+// of the option it names ("--vc-alloc-gap-ns"), the patterns for the pattern's own options,
+// else "sim", else the spec.
+std::string sim_error_at(const json& spec, const InputError& e) {
+    const std::string& f = e.file();
+    const std::string key = f.rfind("--", 0) == 0 ? f.substr(2) : "";
+    if (spec.contains("sim") && spec["sim"].contains(key)) return child("/sim", key);
+    if ((key == "pattern" || key == "pairs-file") && spec.contains("patterns")) return "/patterns";
+    return spec.contains("sim") ? "/sim" : "";
 }
 
 } // namespace
@@ -186,115 +608,123 @@ std::string point_id(const json& canonical) {
     return fmt::format("{:016x}", h);
 }
 
-SweepSpec parse_sweep_spec(const std::string& text, const std::string& file) {
-    const Source src{text, file};
+SweepSpec parse_sweep_spec(const std::string& text, const std::string& file,
+                           std::size_t max_points) {
+    Source src{text, file, std::filesystem::path(file).parent_path().string(), {}};
+    {
+        std::size_t read = 0;
+        Locator loc(read);
+        const CountingIterator first(text.data(), text.data(), &read),
+            last(text.data() + text.size(), text.data(), &read);
+        if (!json::sax_parse(first, last, &loc)) {
+            if (loc.problem.empty()) loc.problem = "not JSON";
+            throw InputError(file, line_of_offset(text, loc.problem_offset),
+                             loc.problem_at.empty() ? loc.problem
+                                                    : loc.problem_at + ": " + loc.problem);
+        }
+        src.where = std::move(loc.where);
+    }
     json spec;
     try {
-        spec = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError(file, src.line_of_offset(e.byte ? e.byte - 1 : 0),
-                         fmt::format("not JSON: {}", e.what()));
+        spec = json::parse(text); // the pass above took it: this does not throw
+    } catch (const json::exception& e) {
+        throw InputError(file, 0, "not JSON: " + json_error_text(e));
     }
-    if (!spec.is_object()) throw InputError(file, 1, "a sweep spec is a JSON object");
-    static const std::set<std::string> known{"title", "fabrics",    "routings", "patterns", "vls",
-                                             "loads", "saturation", "sim",      "seeds",    "cc"};
-    for (auto it = spec.begin(); it != spec.end(); ++it)
-        if (!known.count(it.key()))
-            src.fail(it.key(), "unknown key (title, fabrics, routings, patterns, vls, loads, "
-                               "saturation, sim, cc, seeds)");
+    check_spec(src, spec);
+
     SweepSpec out;
     out.file = file;
-    out.base_dir = std::filesystem::path(file).parent_path().string();
-    if (spec.contains("title")) {
-        if (!spec["title"].is_string()) src.fail("title", "expected a string");
-        out.title = spec["title"];
-    }
-    if (!spec.contains("fabrics")) src.fail("fabrics", "missing (the fabrics to sweep)");
-    if (!spec.contains("routings")) src.fail("routings", "missing (engines or table files)");
-    std::vector<json> fabrics;
-    for (const json& f : axis(src, spec, "fabrics", {})) fabric_json(src, f, fabrics);
-    std::vector<json> routings;
-    for (const json& r : axis(src, spec, "routings", {})) routings.push_back(routing_json(src, r));
+    out.base_dir = src.base_dir;
+    if (spec.contains("title")) out.title = spec["title"];
 
-    const std::vector<json> patterns = axis(src, spec, "patterns", {json()});
-    const std::vector<json> vls = axis(src, spec, "vls", {json(1)});
-    for (const json& v : vls)
-        if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 15)
-            src.fail("vls", "expected VL counts 1..15");
-    const std::vector<json> seeds = axis(src, spec, "seeds", {json()});
-    if (spec.contains("loads") && spec.contains("saturation"))
-        src.fail("saturation", "give \"loads\" or \"saturation\", not both");
+    std::vector<json> fabrics;
+    for (const json& f : values(spec, "fabrics", {})) {
+        if (f.is_string()) {
+            fabrics.push_back(json{{"file", f}});
+        } else if (f.contains("file")) {
+            fabrics.push_back(json{{"file", f["file"]}});
+        } else {
+            const std::vector<std::string> args = gen_args(f["gen"]);
+            for (const json& s : values(f, "failure_seeds", {json()})) {
+                std::vector<std::string> a = args;
+                if (!s.is_null()) {
+                    a.push_back("--seed");
+                    a.push_back(s.dump());
+                }
+                fabrics.push_back(json{{"gen", a}});
+            }
+        }
+    }
+    std::vector<json> routings;
+    std::vector<std::string> routing_at; // each routing's pointer, for the errors below
+    {
+        const std::vector<json> rs = values(spec, "routings", {});
+        for (std::size_t i = 0; i < rs.size(); ++i) {
+            routings.push_back(rs[i].is_string() ? json{{"engine", rs[i]}} : rs[i]);
+            routing_at.push_back(spec["routings"].is_array() ? child("/routings", i) : "/routings");
+        }
+    }
+    const std::vector<json> patterns = values(spec, "patterns", {json()});
+    const std::vector<json> vls = values(spec, "vls", {json(1)});
+    const std::vector<json> seeds = values(spec, "seeds", {json()});
     std::vector<json> loads;
     if (spec.contains("saturation")) {
-        const json& s = spec["saturation"];
         json sat = {{"max", 1.0}, {"steps", 7}, {"tolerance", 0.05}};
-        if (s.is_object()) {
-            for (auto it = s.begin(); it != s.end(); ++it) {
-                if (!sat.contains(it.key()))
-                    src.fail(it.key(), "unknown saturation key (max, steps, tolerance)");
-                if (!it.value().is_number()) src.fail(it.key(), "expected a number");
-                sat[it.key()] = it.value();
-            }
-        } else if (s != json(true)) {
-            src.fail("saturation", "expected true or {\"max\", \"steps\", \"tolerance\"}");
-        }
+        if (spec["saturation"].is_object()) sat.update(spec["saturation"]);
         loads.push_back(json{{"saturation", sat}});
     } else {
-        for (const json& l : axis(src, spec, "loads", {json(0.5)})) {
-            if (!l.is_number() || l.get<double>() < 0 || l.get<double>() > 1)
-                src.fail("loads", "expected offered loads 0..1");
-            loads.push_back(json{{"load", l}});
-        }
+        for (const json& l : values(spec, "loads", {json(0.5)})) loads.push_back(json{{"load", l}});
     }
     // Simulator options: scalars apply to every point, lists are further axes (in key order).
     json sim_fixed = json::object();
     std::vector<std::pair<std::string, std::vector<json>>> sim_axes;
-    if (spec.contains("sim")) {
-        const json& s = spec["sim"];
-        if (!s.is_object()) src.fail("sim", "expected {OPTION: VALUE or [VALUES]}");
-        for (auto it = s.begin(); it != s.end(); ++it) {
-            const std::string& k = it.key();
-            if (k == "pattern" || k == "seed" || k.rfind("saturation", 0) == 0 || k == "vls" ||
-                k == "load")
-                src.fail(k, "set with the top-level \"patterns\", \"seeds\", \"saturation\", "
-                            "\"vls\" or \"loads\"");
-            if (it.value().is_array()) {
-                if (it.value().empty()) src.fail(k, "empty list");
-                sim_axes.emplace_back(k, std::vector<json>(it.value().begin(), it.value().end()));
-            } else {
-                sim_fixed[k] = it.value();
-            }
+    if (spec.contains("sim"))
+        for (auto it = spec["sim"].begin(); it != spec["sim"].end(); ++it) {
+            if (it.value().is_array())
+                sim_axes.emplace_back(it.key(),
+                                      std::vector<json>(it.value().begin(), it.value().end()));
+            else
+                sim_fixed[it.key()] = it.value();
         }
-    }
 
-    const std::vector<json> ccs = cc_axis(src, spec);
+    // The grid's size before it is made: a spec of a few lines can name billions of points.
+    const std::size_t cap = max_points + 1;
+    std::size_t total = 1;
+    for (const std::size_t n : {fabrics.size(), routings.size(), patterns.size(), vls.size(),
+                                seeds.size(), loads.size(), cc_count(spec, cap)})
+        total = times(total, n, cap);
+    for (const auto& axis : sim_axes) total = times(total, axis.second.size(), cap);
+    if (total > max_points)
+        throw InputError(file, 0,
+                         fmt::format("the grid has more than {} points: split the study into "
+                                     "several specs",
+                                     max_points));
+    const std::vector<json> ccs = cc_axis(spec);
 
     // Expansion: fabric, routing, pattern, VLs, sim axes, cc, seed, load (outermost first).
-    std::vector<json> grid_sims;
-    {
-        std::vector<json> cur{sim_fixed};
-        for (const auto& [k, values] : sim_axes) {
-            std::vector<json> next;
-            for (const json& c : cur)
-                for (const json& v : values) {
-                    json n = c;
-                    n[k] = v;
-                    next.push_back(std::move(n));
-                }
-            cur = std::move(next);
-        }
-        grid_sims = std::move(cur);
+    std::vector<json> grid_sims{sim_fixed};
+    for (const auto& [k, vs] : sim_axes) {
+        std::vector<json> next;
+        for (const json& c : grid_sims)
+            for (const json& v : vs) {
+                json n = c;
+                n[k] = v;
+                next.push_back(std::move(n));
+            }
+        grid_sims = std::move(next);
     }
-    // Every distinct option set is checked once, before anything runs.
+    // Every distinct option set is checked once, before anything runs: what one value alone
+    // cannot say (an option that needs another, the pattern's files, the VLs' arbitration).
     std::set<std::string> checked;
     for (const json& f : fabrics)
-        for (const json& r : routings)
+        for (std::size_t ri = 0; ri < routings.size(); ++ri)
             for (const json& p : patterns)
                 for (const json& v : vls)
                     for (const json& gs : grid_sims)
                         for (const json& cc : ccs)
                             for (const json& seed : seeds)
                                 for (const json& l : loads) {
+                                    const json& r = routings[ri];
                                     json sim = gs;
                                     if (!p.is_null()) sim["pattern"] = p;
                                     if (!seed.is_null()) sim["seed"] = seed;
@@ -305,17 +735,22 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& file) {
                                     // its id does not change.
                                     if (!cc.is_null()) pt["cc"] = cc;
                                     pt.update(l);
-                                    if (checked.insert(sim.dump() + cc.dump() + r.dump()).second) {
+                                    // What the checks read: the options, the VL count (the
+                                    // VL arbitration names VLs) and a saturation search's
+                                    // bounds; not the offered load.
+                                    const std::string set =
+                                        sim.dump() + cc.dump() + r.dump() + v.dump() +
+                                        (l.contains("saturation") ? l.dump() : "");
+                                    if (checked.insert(set).second) {
                                         try {
                                             sweep_sim_options(pt, out.base_dir);
                                         } catch (const InputError& e) {
-                                            throw InputError(file, src.line_of("sim"), e.what());
+                                            src.fail(sim_error_at(spec, e), e.what());
                                         }
                                         try {
                                             sweep_routing_options(pt);
                                         } catch (const InputError& e) {
-                                            throw InputError(file, src.line_of("routings"),
-                                                             e.what());
+                                            src.fail(routing_at[ri], e.what());
                                         }
                                     }
                                     SweepPoint sp;
@@ -334,11 +769,7 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& file) {
 }
 
 SweepSpec read_sweep_spec(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, 0, "cannot read the sweep spec");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_sweep_spec(ss.str(), path);
+    return parse_sweep_spec(read_input_file(path, kMaxTopologyBytes, "sweep spec"), path);
 }
 
 std::vector<const SweepPoint*> shard_points(const SweepSpec& s, std::size_t i, std::size_t n) {

@@ -39,9 +39,19 @@ struct SweepSpec {
 // Stable id of a point's canonical JSON: FNV-1a 64, 16 lowercase hex digits.
 std::string point_id(const nlohmann::json& canonical);
 
-// Parses and expands a spec. Throws InputError naming the file and line of the problem (JSON
-// syntax, unknown keys, wrong types, empty axes, option values `ibrt sim` would refuse).
-SweepSpec parse_sweep_spec(const std::string& text, const std::string& file);
+// More points than a spec may expand to (a few lines of lists can name billions): a study
+// that large is several specs.
+inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
+
+// Parses, checks and expands a spec. Every value is checked against the spec's schema (its
+// keys, their types, the element types of lists, ranges, and `ibrt sim`'s own check of each
+// option value) before any point is made; then every distinct option set of the grid is
+// checked as `ibrt sim` would. Throws InputError naming the file, the line and the value's
+// JSON pointer (`spec.json:7: /seeds/1: expected a whole number 0..2^64-1, got []`), for JSON
+// syntax too, a key given twice and a grid of more than `max_points`.
+SweepSpec parse_sweep_spec(const std::string& text, const std::string& file,
+                           std::size_t max_points = kMaxSweepPoints);
+// The spec file (a regular file, as every input: fabric/input_file.hpp).
 SweepSpec read_sweep_spec(const std::string& path);
 
 // The points of shard i of n: index % n == i (round robin, so long and short points of one

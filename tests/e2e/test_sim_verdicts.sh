@@ -44,6 +44,13 @@ run load-zero 3 "${ft[@]}" "${ps[@]}" "${short[@]}" --load 0
 grep -q 'NOTHING OFFERED' "$T/load-zero.txt" || fail "load 0 summary"
 grep -q '^verdict: cannot judge (no packet offered at load 0.000: nothing was examined)$' "$T/load-zero.txt" ||
     fail "load 0 verdict line: $(grep verdict "$T/load-zero.txt")"
+# A partial path-SL file (`ibrt sa-path-sls --sample`) leaves SLs unknown: bad input for the
+# simulator, which needs every packet's SL.
+echo "# ibrt-path-sl: partial: pairs not listed have no known SL (not SL 0)" >"$T/partial.psl"
+rc=0
+"$IBRT" sim "${ring[@]}" "${short[@]}" --load 0.1 -q --path-sl "$T/partial.psl" >/dev/null 2>"$T/partial.err" || rc=$?
+[[ $rc == 2 ]] || fail "partial path-SL file: exit $rc"
+grep -q "partial.psl: a partial path-SL file" "$T/partial.err" || fail "partial path-SL message: $(cat "$T/partial.err")"
 # A failed run among them still fails.
 run load-zero-and-stuck 1 "${ft[@]}" "${ps[@]}" "${short[@]}" --load 0,0.3 --credit-delay-ns 1000000
 
