@@ -118,8 +118,7 @@ LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
 
 } // namespace
 
-std::size_t build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r,
-                              bool single_path) {
+void build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r, bool single_path) {
     const std::size_t nl = t.leaves.size();
     std::vector<std::uint32_t> sw_index(f.num_nodes(), 0);
     for (std::size_t k = 0; k < t.by_level.size(); ++k)
@@ -205,7 +204,6 @@ std::size_t build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r
     // The tree's routes are all on SL 0 and VL 0: SL 1 on VL 1 is free (escape_layer.hpp).
     escape::route_on_escape_layer(f, t.by_level, escape,
                                   {.sl = 1, .vl = 1, .what = "degraded tree"}, r);
-    return escape.size();
 }
 
 } // namespace ibrt::fattree

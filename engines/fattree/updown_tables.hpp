@@ -34,9 +34,9 @@ std::uint64_t path_space(const FatTreeShape& t);
 
 // Fills r.lft (one table per node, empty for non-switches) from the LIDs in r.lids, which must
 // give every end port of `t` a LID. `single_path`: every LID of end port i takes path e = i mod
-// P (the SLID baseline, also when preassigned LIDs carry an LMC). Returns how many LIDs went on
-// the escape layer (0 on an intact tree: then no path SL and no SL2VL table is set).
-std::size_t build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r,
-                              bool single_path = false);
+// P (the SLID baseline, also when preassigned LIDs carry an LMC). LIDs that go on the escape
+// layer get path SL 1 and SL2VL tables; an intact tree gets neither.
+void build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r,
+                       bool single_path = false);
 
 } // namespace ibrt::fattree
