@@ -10,6 +10,7 @@
 #include "engines/engine.hpp"
 #include "fabric/generators/failures.hpp"
 #include "fabric/generators/torus.hpp"
+#include "torus_fixtures.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -28,22 +29,16 @@ Fabric degraded_torus(std::vector<int> k, gen::FailureSpec spec, int cas = 1) {
 }
 
 Routing route(const Fabric& f, EngineOptions opt = {}) {
-    return make_engine("torus")->route(f, nullptr, opt);
+    return test::route_torus(f, opt);
 }
 
 std::string refusal(const Fabric& f, EngineOptions opt = {}) {
-    try {
-        route(f, opt);
-    } catch (const RoutingError& e) {
-        return e.what();
-    }
-    return "";
+    return test::torus_refusal(f, opt);
 }
 
+// -1 for a stat the engine did not report (no escape, no reason of that kind).
 double stat(const Routing& r, const std::string& name) {
-    for (const auto& [k, v] : r.stats)
-        if (k == name) return v;
-    return -1;
+    return test::torus_stat(r, name, -1);
 }
 
 double escaped(const Routing& r) {

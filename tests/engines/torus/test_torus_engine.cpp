@@ -10,6 +10,7 @@
 #include "fabric/generators/hyperx.hpp"
 #include "fabric/generators/torus.hpp"
 #include "mapping/map_fabric.hpp"
+#include "torus_fixtures.hpp"
 
 #include "../../mapping/relabel.hpp"
 
@@ -32,23 +33,17 @@ Fabric torus_fabric(std::vector<int> k, std::vector<int> width, int cas = 1) {
 }
 
 Routing route(const Fabric& f, EngineOptions opt = {}) {
-    return make_engine("torus")->route(f, nullptr, opt);
+    return test::route_torus(f, opt);
 }
 
 std::string refusal(const Fabric& f, EngineOptions opt = {}) {
-    try {
-        route(f, opt);
-    } catch (const RoutingError& e) {
-        return e.what();
-    }
-    return "";
+    return test::torus_refusal(f, opt);
 }
 
 double stat(const Routing& r, const std::string& name) {
-    for (const auto& [k, v] : r.stats)
-        if (k == name) return v;
-    FAIL("no stat " << name);
-    return 0;
+    const double v = test::torus_stat(r, name, -1);
+    if (v < 0) FAIL("no stat " << name);
+    return v;
 }
 
 bool has_stat(const Routing& r, const std::string& name) {
