@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 namespace ibrt::fattree {
@@ -151,6 +152,7 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     for (std::uint32_t i = 0; i < t.leaves.size(); ++i) t.leaf_index[t.leaves[i]] = i;
     const std::size_t nl = t.leaves.size();
     t.pod.assign(std::size_t(t.height) * nl, 0);
+    std::vector<std::uint32_t> switch_pod(nn, 0); // of a level-L switch, in level L's pods
     {
         UnionFind uf(nn);
         for (int L = 1; L <= t.height; ++L) {
@@ -162,6 +164,8 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
                 }
             }
             for (std::size_t i = 0; i < nl; ++i) t.pod[(L - 1) * nl + i] = uf.find(t.leaves[i]);
+            for (std::uint32_t k = t.level_begin[L]; k < t.level_begin[L + 1]; ++k)
+                switch_pod[t.by_level[k]] = uf.find(t.by_level[k]);
         }
     }
 
@@ -179,6 +183,42 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
         }
         return g;
     };
+    // Digits 2..H of the end ports of each leaf. Digit L is the index the level-L switches
+    // give the leaf's level-(L-1) pod (on an intact tree they all agree). A parent that lost a
+    // child numbers the children after it one lower, and reading that one would give two
+    // siblings one digit, and with it one path (§4.2's ranks would collide); so the index is
+    // the one given by the parent with the most children left, then by the most cables, then
+    // the lowest.
+    std::vector<std::uint32_t> children(f.num_nodes(), 0);
+    for (NodeId s : t.by_level)
+        if (t.down_begin[s] != t.down_begin[s + 1])
+            children[s] = down_group_index(s, t.down_ports[t.down_begin[s + 1] - 1]) + 1;
+    std::vector<std::uint32_t> chain(nl * std::size_t(H), 0);
+    for (int L = 2; L <= H; ++L) {
+        // (pod, index) -> (most children of a parent giving it, cables)
+        std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::uint32_t>>
+            votes;
+        for (std::uint32_t k = t.level_begin[L - 1]; k < t.level_begin[L]; ++k) {
+            const NodeId m = t.by_level[k];
+            const std::uint32_t pod = switch_pod[m];
+            for (std::uint32_t j = t.up_begin[m]; j < t.up_begin[m + 1]; ++j) {
+                const Port& up = f.port(m, t.up_ports[j]);
+                auto& v = votes[{pod, down_group_index(up.peer_node, up.peer_port)}];
+                v.first = std::max(v.first, children[up.peer_node]);
+                ++v.second;
+            }
+        }
+        std::map<std::uint32_t, std::pair<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t>>
+            digit; // pod -> (best score, index)
+        for (const auto& [key, v] : votes) {
+            auto [it, fresh] = digit.try_emplace(key.first, v, key.second);
+            if (!fresh && v > it->second.first) it->second = {v, key.second};
+        }
+        for (std::size_t l = 0; l < nl; ++l) {
+            const auto it = digit.find(t.pod[std::size_t(L - 2) * nl + l]);
+            if (it != digit.end()) chain[l * H + L - 1] = it->second.second;
+        }
+    }
     std::vector<PortId> ends;
     std::vector<std::uint32_t> dig;
     std::vector<std::uint32_t> ends_leaf;
@@ -186,22 +226,13 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     for (NodeId c : f.cas()) {
         for (PortId e : ibrt::end_ports(f, c)) {
             const Port& port = f.port(e);
+            const std::uint32_t l = t.leaf_index[port.peer_node];
             ends.push_back(e);
-            ends_leaf.push_back(t.leaf_index[port.peer_node]);
+            ends_leaf.push_back(l);
             ends_leaf_port.push_back(port.peer_port);
-            // Canonical ancestor chain: first up port at every level.
-            NodeId below = port.peer_node;
-            dig.push_back(down_group_index(below, port.peer_port));
-            for (int L = 2; L <= H; ++L) {
-                const std::uint32_t first_up = t.up_begin[below];
-                if (first_up == t.up_begin[below + 1]) {
-                    for (; L <= H; ++L) dig.push_back(0);
-                    break;
-                }
-                const Port& up = f.port(below, t.up_ports[first_up]);
-                dig.push_back(down_group_index(up.peer_node, up.peer_port));
-                below = up.peer_node;
-            }
+            dig.push_back(down_group_index(port.peer_node, port.peer_port));
+            dig.insert(dig.end(), chain.begin() + std::size_t(l) * H + 1,
+                       chain.begin() + std::size_t(l + 1) * H);
         }
     }
     std::vector<std::uint32_t> order(ends.size());

@@ -9,7 +9,9 @@
 //
 // Source digits generalize the labels P(p0..pn-1): digit L of an end port is the index of the
 // down-port group (in port order) through which a level-L ancestor reaches it. On FT(m,n) that
-// is p_{n-L}, because SW<w,l> port k leads to the child whose digit l is k (paper §3).
+// is p_{n-L}, because SW<w,l> port k leads to the child whose digit l is k (paper §3). The
+// ancestor is, level by level, the parent with the most down groups (the first up port on an
+// intact tree), so a parent that lost a child does not number two siblings alike.
 #pragma once
 
 #include "engines/engine.hpp"

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 
 namespace ibrt::fattree {
 
@@ -26,14 +28,49 @@ struct Choice {
     std::uint32_t off = 0;   // into the candidate pool
     std::uint16_t count = 0; // candidate ports
     Kind kind = Kind::None;
+    // Up with unequal candidates: choice v goes to candidate seq[seq_off + v mod period].
+    std::uint16_t period = 0; // 0: the candidates are equal
+    std::uint32_t seq_off = 0;
 };
 
 // Per (switch, destination leaf): how the switch forwards toward the end ports of that leaf.
 struct LeafRoutes {
     std::vector<Choice> choice; // [switch index * num_leaves + leaf]
     std::vector<PortNum> pool;
-    std::vector<char> stranded; // per leaf: some leaf has no up*/down* path to it
+    std::vector<std::uint16_t> seq; // weighted round-robin orders of unequal up candidates
+    std::vector<char> stranded;     // per leaf: some leaf has no up*/down* path to it
 };
+
+// Up candidates weighted by the up*/down* paths beyond them: on a degraded tree a parent whose
+// subtree lost most of its ways down toward the destination gets a share of the LIDs to match,
+// instead of an equal one that piles onto its few remaining cables. Equal weights keep the
+// plain digit (the paper's choice). Unequal ones become a smooth weighted round-robin order
+// (each step takes the candidate furthest behind its share), weights scaled to at most
+// kResolution per candidate: consecutive choices still spread over different parents.
+void weigh_up_choice(Choice& ch, const std::vector<double>& w, std::vector<std::uint16_t>& seq) {
+    constexpr double kResolution = 16;
+    const double wmax = *std::max_element(w.begin(), w.end());
+    const double wmin = *std::min_element(w.begin(), w.end());
+    if (wmax - wmin <= 1e-9 * wmax) return;
+    std::vector<std::int64_t> iw(w.size()), cur(w.size(), 0);
+    std::int64_t g = 0, total = 0;
+    for (std::size_t j = 0; j < w.size(); ++j) {
+        iw[j] = std::max<std::int64_t>(1, std::llround(kResolution * w[j] / wmax));
+        g = std::gcd(g, iw[j]);
+    }
+    for (auto& x : iw) total += (x /= g);
+    ch.period = static_cast<std::uint16_t>(total);
+    ch.seq_off = static_cast<std::uint32_t>(seq.size());
+    for (std::int64_t step = 0; step < total; ++step) {
+        std::size_t best = 0;
+        for (std::size_t j = 0; j < iw.size(); ++j) {
+            cur[j] += iw[j];
+            if (cur[j] > cur[best]) best = j;
+        }
+        cur[best] -= total;
+        seq.push_back(static_cast<std::uint16_t>(best));
+    }
+}
 
 LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
                        const std::vector<std::uint32_t>& sw_index) {
@@ -47,8 +84,10 @@ LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
     lr.pool.insert(lr.pool.end(), t.down_ports.begin(), t.down_ports.end());
 
     std::vector<std::uint32_t> in_d(f.num_nodes(), 0), reach(f.num_nodes(), 0);
+    std::vector<double> paths(f.num_nodes(), 0); // up*/down* paths to the leaf, per switch
     std::vector<NodeId> queue;
     std::vector<PortNum> cand;
+    std::vector<double> weight;
     for (std::uint32_t c = 0; c < nl; ++c) {
         const std::uint32_t stamp = c + 1;
         const NodeId leaf = t.leaves[c];
@@ -65,13 +104,33 @@ LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
                 }
             }
         }
-        // Reach: D plus the switches with a parent in Reach (top level first).
+        // Paths down from D (lowest level first), then Reach: D plus the switches with a
+        // parent in Reach, with the paths through those parents (top level first).
+        for (std::size_t k = 0; k < ns; ++k) {
+            const NodeId s = t.by_level[k];
+            if (in_d[s] != stamp) continue;
+            double p = s == leaf ? 1 : 0;
+            for (std::uint32_t j = t.down_begin[s]; j < t.down_begin[s + 1]; ++j) {
+                const NodeId child = f.port(s, t.down_ports[j]).peer_node;
+                if (in_d[child] == stamp) p += paths[child];
+            }
+            paths[s] = p;
+        }
         for (std::size_t k = ns; k-- > 0;) {
             const NodeId s = t.by_level[k];
-            bool ok = in_d[s] == stamp;
-            for (std::uint32_t j = t.up_begin[s]; !ok && j < t.up_begin[s + 1]; ++j)
-                ok = reach[f.port(s, t.up_ports[j]).peer_node] == stamp;
-            if (ok) reach[s] = stamp;
+            if (in_d[s] == stamp) {
+                reach[s] = stamp;
+                continue;
+            }
+            double p = 0;
+            for (std::uint32_t j = t.up_begin[s]; j < t.up_begin[s + 1]; ++j) {
+                const NodeId q = f.port(s, t.up_ports[j]).peer_node;
+                if (reach[q] == stamp) p += paths[q];
+            }
+            if (p > 0) {
+                reach[s] = stamp;
+                paths[s] = p;
+            }
         }
         for (std::size_t k = 0; k < ns; ++k) {
             const NodeId s = t.by_level[k];
@@ -97,9 +156,14 @@ LeafRoutes leaf_routes(const Fabric& f, const FatTreeShape& t,
                 }
             } else if (reach[s] == stamp) {
                 cand.clear();
-                for (std::uint32_t j = t.up_begin[s]; j < t.up_begin[s + 1]; ++j)
-                    if (reach[f.port(s, t.up_ports[j]).peer_node] == stamp)
-                        cand.push_back(t.up_ports[j]);
+                weight.clear();
+                for (std::uint32_t j = t.up_begin[s]; j < t.up_begin[s + 1]; ++j) {
+                    const NodeId q = f.port(s, t.up_ports[j]).peer_node;
+                    if (reach[q] != stamp) continue;
+                    cand.push_back(t.up_ports[j]);
+                    weight.push_back(paths[q]);
+                }
+                weigh_up_choice(ch, weight, lr.seq);
                 ch.kind = Kind::Up;
                 ch.count = static_cast<std::uint16_t>(cand.size());
                 if (cand.size() == t.up_begin[s + 1] - t.up_begin[s]) {
@@ -150,7 +214,9 @@ void build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r, bool 
     for (std::size_t i = 0; i < ne; ++i) {
         base[i] = r.lids.base(t.end_ports[i]);
         lids_of[i] = 1u << r.lids.lmc(t.end_ports[i]);
-        e_base[i] = (std::uint64_t(i) * (single_path ? 1 : lids_of[i])) % P;
+        // Offset o of a port with a LID per up path takes path o, as the paper's equations do
+        // when 2^LMC = P; with fewer LIDs than paths (LMC capped) the ports' windows rotate.
+        e_base[i] = single_path ? i % P : lids_of[i] >= P ? 0 : (std::uint64_t(i) * lids_of[i]) % P;
     }
 
     const std::size_t size = std::size_t(r.lids.max_lid()) + 1;
@@ -187,8 +253,13 @@ void build_updown_lfts(const Fabric& f, const FatTreeShape& t, Routing& r, bool 
                 for (std::uint32_t o = 0; o < K; ++o) {
                     std::uint64_t e = e_base[i] + (single_path ? 0 : o);
                     if (e >= P) e %= P;
-                    std::uint32_t d = dt ? dt[e] : static_cast<std::uint32_t>((e / weight[L]) % U);
-                    if (d >= ch.count) d %= ch.count;
+                    std::uint32_t d;
+                    if (ch.period != 0)
+                        d = lr.seq[ch.seq_off + (e / weight[L]) % ch.period];
+                    else if (ch.count == U)
+                        d = dt ? dt[e] : static_cast<std::uint32_t>((e / weight[L]) % U);
+                    else
+                        d = static_cast<std::uint32_t>((e / weight[L]) % ch.count);
                     lft[b + o] = lr.pool[ch.off + d];
                 }
                 break;

@@ -7,14 +7,20 @@
 // degrees U_1, U_2, ... (on FT(m,n) every U is m/2, and e = lid - 1 mod (m/2)^(n-1)):
 //   up choice at level L = floor(e / (U_1 ... U_{L-1})) mod U_L.
 // For destination end port i (tree order) with K = 2^LMC LIDs, LID base + o has
-//   e = (i * K + o) mod P,   P = U_1 ... U_{height-1} (the number of distinct up paths).
-// With K = P (full LMC on FT(m,n)) e = o and this is the paper's scheme exactly; with K = 1 it
-// is the d-mod-k spreading of the SLID baseline; in between, destinations take turns over the
-// path space so all up links carry the same number of (destination, LID) routes.
+//   e = o mod P when K >= P,   e = (i * K + o) mod P when K < P,
+// P = U_1 ... U_{height-1} (the number of distinct up paths). With K = P (full LMC on FT(m,n),
+// m/2 a power of 2) this is the paper's scheme exactly; with K > P (m/2 = 3: 9 paths, 16 LIDs)
+// offset o still takes path o, so a source keeps its path to every destination, which is what
+// makes permutations such as bit complement contention-free; with K = 1 it is the d-mod-k
+// spreading of the SLID baseline; in between, destinations take turns over the path space so
+// all up links carry the same number of (destination, LID) routes.
 //
 // Degraded trees: a switch goes up only through ports whose parent can still reach the
-// destination's leaf going up then down, and down only into children above that leaf; the
-// choice is then the digit modulo the ports left. If some leaf cannot reach another leaf that
+// destination's leaf going up then down, and down only into children above that leaf. When
+// those parents lead to different numbers of up*/down* paths to the leaf (a subtree lost most
+// of its ways down), the up choice follows a weighted round-robin over them in proportion to
+// those paths; among equal parents it is the path index modulo the ports left. If some leaf
+// cannot reach another leaf that
 // way (no common ancestor left), every LID of that leaf's end ports goes on the escape layer
 // (common/escape_layer.hpp: its own VL), as do switch LIDs that switch_lid_routes.hpp cannot reach.
 //

@@ -5,7 +5,10 @@
 #include "fabric/generators/pgft.hpp"
 #include "fabric/generators/torus.hpp"
 
+#include "../direct_checks.hpp"
 #include "../lft_walk.hpp"
+
+#include <set>
 
 #include <catch2/catch.hpp>
 
@@ -51,6 +54,19 @@ TEST_CASE("FT(4,3) is recognized with paper levels, port groups and PID order") 
     CHECK(t.lca_level(leaf_of("P(000)"), leaf_of("P(001)")) == 1);
     CHECK(t.lca_level(leaf_of("P(000)"), leaf_of("P(011)")) == 2);
     CHECK(t.lca_level(leaf_of("P(000)"), leaf_of("P(300)")) == 3);
+}
+
+TEST_CASE("a parent that lost a child does not give two siblings one digit") {
+    // FT(4,3) without SW<00,1> -- SW<00,2>: SW<00,1> has one child left, SW<01,2>, which it
+    // numbers 0 like SW<01,1> numbers SW<00,2>. Digits are read at the parent with the most
+    // children, so the 16 end ports keep 16 distinct digit strings (ranks, paths).
+    const Fabric f = test::without(gen::fat_tree(4, 3), {"SW<00,2>[3]"}, {});
+    const auto t = recognize_fat_tree(f);
+    std::set<std::vector<std::uint32_t>> strings;
+    for (std::size_t i = 0; i < t.num_end_ports(); ++i)
+        strings.insert({t.digits.begin() + i * 3, t.digits.begin() + i * 3 + 3});
+    CHECK(t.num_end_ports() == 16);
+    CHECK(strings.size() == 16);
 }
 
 TEST_CASE("parallel cables form one group; up ports interleave over neighbours") {

@@ -199,6 +199,35 @@ TEST_CASE("sources of one gcp group reach a destination over disjoint up links")
     }
 }
 
+TEST_CASE("a LID per up path: complement and pod shifts cross no cable twice, any m") {
+    // With 2^LMC >= the path count P, LID offset o takes up path o whatever the destination
+    // (§4.3's equations when 2^LMC = P), so a source keeps its path and sources of one pod,
+    // with distinct ranks, take distinct paths. FT(6,3): P = 9 paths on 16 LIDs; rotating
+    // each destination's LIDs by 16 i mod 9 made complement traffic share cables.
+    for (auto [m, n] : {std::pair{6, 3}, std::pair{4, 3}, std::pair{8, 3}, std::pair{6, 2}}) {
+        INFO("FT(" << m << "," << n << ")");
+        const Fabric f = gen::fat_tree(m, n);
+        const Routing r = route(f);
+        const std::size_t N = f.cas().size();
+        std::size_t pod = 1;
+        for (int l = 1; l < n; ++l) pod *= std::size_t(m / 2);
+        for (std::size_t shift = pod; shift <= N; shift += pod) {
+            INFO((shift == N ? "complement" : "shift ") << (shift == N ? 0 : shift));
+            std::map<PortId, int> used;
+            for (std::size_t a = 0; a < N; ++a) {
+                const std::size_t b = shift == N ? N - 1 - a : (a + shift) % N;
+                const test::Walk w =
+                    test::walk(f, r, f.port_id(f.cas()[a], 1), r.dlid_choice[a * N + b]);
+                REQUIRE(w.reached);
+                for (const auto& hop : w.hops) ++used[f.port_id(hop.node, hop.out)];
+            }
+            int most = 0;
+            for (const auto& [port, count] : used) most = std::max(most, count);
+            CHECK(most == 1);
+        }
+    }
+}
+
 TEST_CASE("capped LMC: sources spread evenly over the LIDs, all LIDs still reach") {
     const Fabric f = gen::fat_tree(8, 3); // 16 paths; forced down to 4 LIDs
     EngineOptions opt;
