@@ -17,8 +17,8 @@ TEST_CASE("a middle switch with one top left gets a share of the LIDs to match")
     // group 0 but SW<01,0> has thus lost its way into pod 1, so traffic into pod 1 has 13
     // cables from the tops, one of them SW<01,0> -> SW<10,1>. Equal shares per middle would
     // put a quarter of it (448 of 1,792 flows) on that one cable; shares by paths, 1/13.
-    const Fabric f = test::without(gen::fat_tree(8, 3),
-                                   {"SW<00,0>[2]", "SW<02,0>[2]", "SW<03,0>[2]"}, {});
+    const Fabric f =
+        test::without(gen::fat_tree(8, 3), {"SW<00,0>[2]", "SW<02,0>[2]", "SW<03,0>[2]"}, {});
     for (const char* engine : {"mlid", "slid"}) {
         INFO(engine);
         const Routing r = test::route_with(engine, f);
