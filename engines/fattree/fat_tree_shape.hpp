@@ -9,9 +9,10 @@
 //
 // Source digits generalize the labels P(p0..pn-1): digit L of an end port is the index of the
 // down-port group (in port order) through which a level-L ancestor reaches it. On FT(m,n) that
-// is p_{n-L}, because SW<w,l> port k leads to the child whose digit l is k (paper §3). The
-// ancestor is, level by level, the parent with the most down groups (the first up port on an
-// intact tree), so a parent that lost a child does not number two siblings alike.
+// is p_{n-L}, because SW<w,l> port k leads to the child whose digit l is k (paper §3). On a
+// degraded tree the level-L switches may disagree (one that lost a child numbers the later
+// ones one lower); digit L is then the index given to the level-(L-1) pod by the parent with
+// the most children left, so two siblings do not share a digit (and a path).
 #pragma once
 
 #include "engines/engine.hpp"
