@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <numeric>
+#include <tuple>
 
 namespace ibrt::fattree {
 
@@ -193,31 +193,43 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     for (NodeId s : t.by_level)
         if (t.down_begin[s] != t.down_begin[s + 1])
             children[s] = down_group_index(s, t.down_ports[t.down_begin[s + 1] - 1]) + 1;
-    std::vector<std::uint32_t> chain(nl * std::size_t(H), 0);
+    std::vector<std::uint32_t> chain(nl * std::size_t(H), 0), best(nn);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> score(nn);
+    struct Vote {
+        std::uint32_t pod, index, children;
+    };
+    std::vector<Vote> votes;
     for (int L = 2; L <= H; ++L) {
-        // (pod, index) -> (most children of a parent giving it, cables)
-        std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint32_t, std::uint32_t>>
-            votes;
+        // One vote per cable between levels L-1 and L, grouped by (pod, index).
+        votes.clear();
         for (std::uint32_t k = t.level_begin[L - 1]; k < t.level_begin[L]; ++k) {
             const NodeId m = t.by_level[k];
-            const std::uint32_t pod = switch_pod[m];
             for (std::uint32_t j = t.up_begin[m]; j < t.up_begin[m + 1]; ++j) {
                 const Port& up = f.port(m, t.up_ports[j]);
-                auto& v = votes[{pod, down_group_index(up.peer_node, up.peer_port)}];
-                v.first = std::max(v.first, children[up.peer_node]);
-                ++v.second;
+                votes.push_back({switch_pod[m], down_group_index(up.peer_node, up.peer_port),
+                                 children[up.peer_node]});
             }
         }
-        std::map<std::uint32_t, std::pair<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t>>
-            digit; // pod -> (best score, index)
-        for (const auto& [key, v] : votes) {
-            auto [it, fresh] = digit.try_emplace(key.first, v, key.second);
-            if (!fresh && v > it->second.first) it->second = {v, key.second};
+        std::sort(votes.begin(), votes.end(), [](const Vote& a, const Vote& b) {
+            return std::tie(a.pod, a.index) < std::tie(b.pod, b.index);
+        });
+        // Per pod: the index with the most children behind it, then the most cables.
+        score.assign(nn, {0, 0});
+        best.assign(nn, 0);
+        for (std::size_t a = 0, b = 0; a < votes.size(); a = b) {
+            std::uint32_t kids = 0;
+            for (b = a; b < votes.size() && votes[b].pod == votes[a].pod &&
+                        votes[b].index == votes[a].index;
+                 ++b)
+                kids = std::max(kids, votes[b].children);
+            const std::pair<std::uint32_t, std::uint32_t> sc{kids, std::uint32_t(b - a)};
+            if (sc > score[votes[a].pod]) { // the lower index wins a tie (sorted first)
+                score[votes[a].pod] = sc;
+                best[votes[a].pod] = votes[a].index;
+            }
         }
-        for (std::size_t l = 0; l < nl; ++l) {
-            const auto it = digit.find(t.pod[std::size_t(L - 2) * nl + l]);
-            if (it != digit.end()) chain[l * H + L - 1] = it->second.second;
-        }
+        for (std::size_t l = 0; l < nl; ++l)
+            chain[l * H + L - 1] = best[t.pod[std::size_t(L - 2) * nl + l]];
     }
     std::vector<PortId> ends;
     std::vector<std::uint32_t> dig;
