@@ -32,8 +32,11 @@
 // way round a missing switch; an 8D hypercube's eight orders fit its ports' eight VLs, as it
 // has no detour VLs). Each further order costs VLs, the engine declines when the ports lack
 // them, and at most 16 orders are tried (the SL has 4 bits).
-// `orders=dor` uses the first order only. Where no allowed order reaches a destination from
-// every switch the engine declines and names the pair, and opensm routes with its next engine.
+// `orders=dor` uses the first order only. Where no allowed order reaches a destination switch
+// from every switch (a damaged fabric), its LIDs go on the escape layer (issue 37;
+// engines/common/escape_layer.hpp): Up*/Down* on the lowest SL no order or layer uses and the
+// VL after theirs; the engine declines only when the ports have too few data VLs for that,
+// saying how many it needs, or when the switches are not connected.
 //
 // Missing hypercube links (past the paper): a dimension of two switches has no switch to
 // detour through, so no order joins the ends of its missing link. There x steps first into a
@@ -44,6 +47,7 @@
 // further VL layers whose channel dependencies stay acyclic with it (DFSSSP's way;
 // engines/direct/dependency_layer.hpp), every hop on the layer's VL, selected by path SL. A few
 // missing links need one layer; the engine declines beyond 8 VLs in all.
+#include "engines/common/escape_layer.hpp"
 #include "engines/direct/dependency_layer.hpp"
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/distance_based.hpp"
@@ -58,6 +62,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
 namespace ibrt {
 namespace {
@@ -265,6 +270,10 @@ class FlatflyEngine final : public Engine {
         // Each LID's destination switch, the port there, and its order (the SL).
         const std::vector<direct::LidTarget> target = direct::lid_targets(f, g, r.lids);
         std::vector<std::int8_t> reach_cache(orders.size() * n, -1);
+        // Destination switches no order reaches from every switch, and their LIDs.
+        std::vector<char> escaped(n, 0);
+        std::vector<Lid> escape_lids;
+        std::string first_escaped;
         const auto reaches_cached = [&](std::size_t o, std::uint32_t y) {
             std::int8_t& c = reach_cache[o * n + y];
             if (c < 0) c = reaches(o, y) ? 1 : 0;
@@ -280,14 +289,20 @@ class FlatflyEngine final : public Engine {
             if (auto_order)
                 while (o < orders.size() && !reaches_cached(o, y)) ++o;
             if (o == orders.size() || !reaches_cached(o, y)) {
-                const auto& t = table(std::min(o, orders.size() - 1));
-                std::uint32_t x = 0;
-                while (x == y || t[std::size_t(x) * n + y] != kNone) ++x;
-                throw RoutingError(fmt::format(
-                    "flatfly: no dimension-order path with one detour per dimension from {} to "
-                    "{} (LID {}) in {}: a switch or links on the way are missing",
-                    display_name(f, g.node[x]), display_name(f, g.node[y]), lid,
-                    auto_order ? "any of its dimension orders" : "its dimension order"));
+                // No order serves y from every switch: y goes on the escape layer (below).
+                if (!escaped[y] && first_escaped.empty()) {
+                    const auto& t = table(std::min(o, orders.size() - 1));
+                    std::uint32_t x = 0;
+                    while (x == y || t[std::size_t(x) * n + y] != kNone) ++x;
+                    first_escaped = fmt::format(
+                        "no dimension-order path with one detour per dimension from {} to {} "
+                        "(LID {}) in {}",
+                        display_name(f, g.node[x]), display_name(f, g.node[y]), lid,
+                        auto_order ? "any of its dimension orders" : "its dimension order");
+                }
+                escaped[y] = 1;
+                escape_lids.push_back(lid);
+                continue;
             }
             sl_of_lid[lid] = static_cast<std::uint8_t>(o);
             used_orders = std::max(used_orders, o + 1);
@@ -297,7 +312,7 @@ class FlatflyEngine final : public Engine {
             Lft& lft = r.lft[g.node[x]];
             for (Lid lid = 1; lid < lids; ++lid) {
                 const std::uint32_t y = target[lid].sw;
-                if (y == kNone) continue;
+                if (y == kNone || escaped[y]) continue;
                 lft[lid] =
                     y == x ? target[lid].port
                            : ports.spread(x, table(sl_of_lid[lid])[std::size_t(x) * n + y], lid);
@@ -322,7 +337,7 @@ class FlatflyEngine final : public Engine {
             for (std::uint32_t x = 0; x < n; ++x)
                 for (Lid lid = 1; lid < lids; ++lid) {
                     const std::uint32_t y = target[lid].sw;
-                    if (y == kNone) continue;
+                    if (y == kNone || escaped[y]) continue;
                     const std::size_t o = sl_of_lid[lid];
                     if (y == x) {
                         if (every_other_order) sl_row[x][lid] = 0; // a host hop only
@@ -349,19 +364,22 @@ class FlatflyEngine final : public Engine {
         // for a hop in the same dimension as the one before (§3.3); a detour layer's SL on a
         // VL of its own after those, for every hop.
         const bool two_per_order = detours > 0;
+        // Ports have at most 8 data VLs; the escape layer, if any, takes the one after ours.
+        const std::size_t own_vls_max = escape_lids.empty() ? 8 : 7;
         const std::size_t orders_used = used_orders;
         if (auto_order && used_orders > 1 &&
-            used_orders * (two_per_order ? 2 : 1) + layers.size() > 8) {
+            used_orders * (two_per_order ? 2 : 1) + layers.size() > own_vls_max) {
             used_orders = first_layer_sl = 1;
             build_layers(true);
         }
         const std::size_t base_vls = used_orders * (two_per_order ? 2 : 1);
         const std::size_t vls = base_vls + layers.size();
-        if (vls > 8)
+        if (vls > own_vls_max)
             throw RoutingError(fmt::format(
                 "flatfly: the routes need {} VLs ({} dimension orders, {} layers for the detours "
-                "around missing hypercube links), more than 8: too much is missing",
-                vls, used_orders, layers.size()));
+                "around missing hypercube links{}), more than 8: too much is missing",
+                vls + (escape_lids.empty() ? 0 : 1), used_orders, layers.size(),
+                escape_lids.empty() ? "" : ", 1 escape VL"));
         const std::size_t sls = used_orders + layers.size();
         if (vls > 1) {
             // A switch port's class is the dimension of its link, -1 for a host or port 0.
@@ -405,6 +423,27 @@ class FlatflyEngine final : public Engine {
         r.stats.emplace_back("detour_switch_pairs", double(detours));
         r.stats.emplace_back("cross_dimension_detours", double(cross_detours));
         r.stats.emplace_back("detour_layers", double(layers.size()));
+        if (!escape_lids.empty()) {
+            // The lowest SL no path uses (orders and layers take 0 .. sls - 1), never 15; the
+            // VL after every one the orders and layers use.
+            const std::uint16_t used = r.path_sls.sl_mask();
+            std::uint8_t esl = 1;
+            while (esl < 15 && (used >> esl & 1)) ++esl;
+            if (esl == 15)
+                throw RoutingError(fmt::format("flatfly: {} destination switch(es) need the "
+                                               "escape VL ({}), but the paths use every SL 0-14",
+                                               std::count(escaped.begin(), escaped.end(), 1),
+                                               first_escaped));
+            const auto evl = static_cast<std::uint8_t>(vls);
+            escape::route_on_escape_layer(f, {}, escape_lids,
+                                          {.sl = esl, .vl = evl, .what = "flatfly"}, r);
+            // Ports run 1, 2, 4 or 8 data VLs (OperVLs): ask for the count that holds them all.
+            r.data_vls = static_cast<std::uint8_t>(std::bit_ceil(unsigned(evl) + 1));
+            r.stats.emplace_back("escaped_switches",
+                                 double(std::count(escaped.begin(), escaped.end(), 1)));
+            r.stats.emplace_back("escape_sl", esl);
+            r.stats.emplace_back("escape_vl", evl);
+        }
         direct::add_adaptive_sets(*this, opt, f, r);
         const bool twist_in_n = param_choice(opt, "twist") == "n";
         if (twist_in_n && !param_choice(opt, "adaptive").starts_with("twisted-mixed"))

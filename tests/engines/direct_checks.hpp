@@ -35,6 +35,53 @@ inline bool clean(const Fabric& f, const Routing& r) {
     return fw.minimal.non_minimal == 0;
 }
 
+// A stat the engine reported; `missing` when it reported none of that name.
+inline double stat_of(const Routing& r, const std::string& name, double missing = -1) {
+    for (const auto& [k, v] : r.stats)
+        if (k == name) return v;
+    return missing;
+}
+
+// Every (CA port, LID) pair reached, switch LIDs included, and no credit loop under the
+// engine's own SL2VL and path SLs, within the data VLs it asks for.
+inline void clean_within_data_vls(const Fabric& f, const Routing& r) {
+    const check::ForwardingReport fw = check::check_forwarding(f, r);
+    CHECK(fw.reach.pairs > 0);
+    CHECK(fw.reach.failures() == 0);
+    const check::DeadlockReport dl = check::check_credit_loops(f, r);
+    CHECK(dl.loops.empty());
+    CHECK(dl.vl15_drops == 0);
+    CHECK(dl.vls <= r.data_vls);
+}
+
+// The escape layer's promises (engines/common/escape_layer.hpp): its DLIDs on the escape SL
+// from every CA, that SL on the escape VL at every switch port pair.
+inline void escape_layer_sound(const Fabric& f, const Routing& r) {
+    const auto esl = static_cast<std::uint8_t>(stat_of(r, "escape_sl"));
+    const auto evl = static_cast<std::uint8_t>(stat_of(r, "escape_vl"));
+    std::size_t on_escape = 0, split = 0, off_vl = 0;
+    for (Lid l = 1; l <= r.lids.max_lid(); ++l) {
+        if (r.lids.owner(l) == kNoPort) continue;
+        std::size_t sources = 0, on_esl = 0;
+        for (NodeId c : f.cas()) {
+            if (!f.port(c, 1).connected()) continue;
+            ++sources;
+            on_esl += r.path_sl(f.port_id(c, 1), l) == esl;
+        }
+        on_escape += on_esl > 0;
+        split += on_esl > 0 && on_esl != sources; // every source or none
+    }
+    CHECK(double(on_escape) == stat_of(r, "escape_dlids"));
+    CHECK(split == 0);
+    for (NodeId s : f.switches()) {
+        const PortNum np = f.node(s).num_ports;
+        for (PortNum in = 0; in <= np; ++in)
+            for (PortNum out = 1; out <= np; ++out)
+                off_vl += r.sl2vl.vl(s, np, in, out, esl, 8) != evl;
+    }
+    CHECK(off_vl == 0);
+}
+
 // The forwarding-sets check of an adaptive routing, with what it found printed on failure:
 // under every choice a selection function may make, every destination is reached, nothing is
 // stuck, misrouted or livelocked, and the extended channel dependency graph has no credit loop.

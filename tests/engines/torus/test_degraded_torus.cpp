@@ -5,8 +5,7 @@
 // engine's path SLs and SL2VL: all pairs reached, no credit loop. The engine declines only a
 // fabric whose switches are not connected, whose ports have too few data VLs (saying how many
 // it needs) or that leaves no SL for the escape VL.
-#include "check/credit_loops.hpp"
-#include "check/reachability.hpp"
+#include "../direct_checks.hpp"
 #include "engines/engine.hpp"
 #include "fabric/generators/failures.hpp"
 #include "fabric/generators/torus.hpp"
@@ -45,46 +44,6 @@ double escaped(const Routing& r) {
     return stat(r, "escaped_blocked") + stat(r, "escaped_looping") + stat(r, "escaped_credit_loop");
 }
 
-// Every (CA port, LID) pair reached, switch LIDs included, and no credit loop under the
-// engine's own SL2VL and path SLs, within the data VLs it asks for.
-void require_clean(const Fabric& f, const Routing& r) {
-    const check::ForwardingReport fw = check::check_forwarding(f, r);
-    CHECK(fw.reach.pairs > 0);
-    CHECK(fw.reach.failures() == 0);
-    const check::DeadlockReport dl = check::check_credit_loops(f, r);
-    CHECK(dl.loops.empty());
-    CHECK(dl.vl15_drops == 0);
-    CHECK(dl.vls <= r.data_vls);
-}
-
-// The escape layer's promises: its DLIDs on the escape SL from every CA, that SL on the
-// escape VL at every switch port pair.
-void require_escape_layer(const Fabric& f, const Routing& r) {
-    const auto esl = static_cast<std::uint8_t>(stat(r, "escape_sl"));
-    const auto evl = static_cast<std::uint8_t>(stat(r, "escape_vl"));
-    std::size_t on_escape = 0, split = 0, off_vl = 0;
-    for (Lid l = 1; l <= r.lids.max_lid(); ++l) {
-        if (r.lids.owner(l) == kNoPort) continue;
-        std::size_t sources = 0, on_esl = 0;
-        for (NodeId c : f.cas()) {
-            if (!f.port(c, 1).connected()) continue;
-            ++sources;
-            on_esl += r.path_sl(f.port_id(c, 1), l) == esl;
-        }
-        on_escape += on_esl > 0;
-        split += on_esl > 0 && on_esl != sources; // every source or none
-    }
-    CHECK(double(on_escape) == stat(r, "escape_dlids"));
-    CHECK(split == 0);
-    for (NodeId s : f.switches()) {
-        const PortNum np = f.node(s).num_ports;
-        for (PortNum in = 0; in <= np; ++in)
-            for (PortNum out = 1; out <= np; ++out)
-                off_vl += r.sl2vl.vl(s, np, in, out, esl, 8) != evl;
-    }
-    CHECK(off_vl == 0);
-}
-
 } // namespace
 
 TEST_CASE("torus: a ring cut in two goes on the escape VL", "[torus]") {
@@ -94,8 +53,8 @@ TEST_CASE("torus: a ring cut in two goes on the escape VL", "[torus]") {
     spec.link_names = {"sw-0.0.0[6]", "sw-0.0.2[6]"}; // the z ring of (0, 0): 0-1 and 2-3
     const Fabric f = degraded_torus({4, 5, 6}, spec);
     const Routing r = route(f);
-    require_clean(f, r);
-    require_escape_layer(f, r);
+    test::clean_within_data_vls(f, r);
+    test::escape_layer_sound(f, r);
     CHECK(stat(r, "escaped_blocked") > 0);
     CHECK(stat(r, "escape_sl") == 8); // SLs 0-7 are the three dateline bits
     // No detour turn: the torus uses VL 0-1, the escape VL 2, and ports run 4.
@@ -115,8 +74,8 @@ TEST_CASE("torus: a 4x4x4 torus that maps as a hypercube routes around a failed 
     spec.link_names = {"sw-0.0.0[2]"};
     const Fabric f = degraded_torus({4, 4, 4}, spec);
     const Routing r = route(f);
-    require_clean(f, r);
-    require_escape_layer(f, r);
+    test::clean_within_data_vls(f, r);
+    test::escape_layer_sound(f, r);
     CHECK(escaped(r) > 0);
     CHECK(stat(r, "escape_sl") == 1); // rings of 2 need no dateline: SL 0 only
 }
@@ -141,7 +100,7 @@ TEST_CASE("torus: degraded 5x5x4 tori are routed, declined only without enough V
             const Fabric f = degraded_torus({5, 5, 4}, spec);
             INFO(c.links << " links, " << c.switches << " switches, seed " << seed);
             const Routing r = route(f);
-            require_clean(f, r);
+            test::clean_within_data_vls(f, r);
             ++routed;
             if (escaped(r) == 0) {
                 CHECK(stat(r, "escape_dlids") == -1); // untouched: no escape SL or VL
@@ -149,7 +108,7 @@ TEST_CASE("torus: degraded 5x5x4 tori are routed, declined only without enough V
                 continue;
             }
             ++with_escape;
-            require_escape_layer(f, r);
+            test::escape_layer_sound(f, r);
             by_credit += stat(r, "escaped_credit_loop") > 0;
             by_block += stat(r, "escaped_blocked") + stat(r, "escaped_looping") > 0;
             CHECK(stat(r, "escape_sl") == 8);
@@ -191,10 +150,10 @@ TEST_CASE("torus: degraded 4D and 2-switch-ring tori are routed on the escape VL
             const Fabric f = degraded_torus(c.k, spec);
             INFO(c.k.size() << "D, seed " << seed);
             const Routing r = route(f);
-            require_clean(f, r);
+            test::clean_within_data_vls(f, r);
             if (escaped(r) == 0) continue;
             ++with_escape;
-            require_escape_layer(f, r);
+            test::escape_layer_sound(f, r);
             CHECK(stat(r, "escape_sl") == 8);
         }
     CHECK(with_escape == 11); // of 12, each declined before

@@ -1,6 +1,7 @@
 // Helpers shared by the torus engine's tests: route with it, its decline, its stats.
 #pragma once
 
+#include "../direct_checks.hpp"
 #include "engines/engine.hpp"
 
 #include <catch2/catch.hpp>
@@ -25,9 +26,7 @@ inline std::string torus_refusal(const Fabric& f, EngineOptions opt = {}) {
 
 // A stat the engine reported; `missing` when it reported none of that name.
 inline double torus_stat(const Routing& r, const std::string& name, double missing) {
-    for (const auto& [k, v] : r.stats)
-        if (k == name) return v;
-    return missing;
+    return stat_of(r, name, missing);
 }
 
 } // namespace ibrt::test
