@@ -106,7 +106,9 @@ void write_opensm_fdbs(std::ostream& out, const Fabric& f, const Routing& r) {
         fmt::format_to(it, "dump_ucast_routes: Switch 0x{:016x}\nLID    : Port : Hops : Optimal\n",
                        node.guid);
         for (std::uint32_t lid = 1; lid <= top; ++lid) {
-            fmt::format_to(it, "0x{:04X} : ", lid);
+            buf.append(std::string_view("0x"));
+            table_text::put_hex(buf, lid, 4, true);
+            buf.append(std::string_view(" : "));
             const PortNum port = r.out_port(sw, static_cast<Lid>(lid));
             if (!owned[lid] || port > node.num_ports) {
                 fmt::format_to(it, "UNREACHABLE\n");
@@ -124,9 +126,12 @@ void write_opensm_fdbs(std::ostream& out, const Fabric& f, const Routing& r) {
                 ++best;
                 ++n;
             }
-            fmt::format_to(it, "{:03d}  : {:02d}   : ", port, n);
+            table_text::put_dec(buf, port, 3, true);
+            buf.append(std::string_view("  : "));
+            table_text::put_dec(buf, n, 2, true);
+            buf.append(std::string_view("   : "));
             if (best == n) {
-                fmt::format_to(it, "yes\n");
+                buf.append(std::string_view("yes\n"));
                 continue;
             }
             PortNum best_port = 0;

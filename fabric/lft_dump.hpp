@@ -74,7 +74,10 @@ void require_every_switch(const LftDump& dump, const Fabric& f, const std::strin
 // engine: one block per switch of `f` in node order, LIDs 0..r.lids.max_lid(), entries with
 // no valid port (kNoPath or above the port count) omitted, `# <type> portguid 0x...: 'desc'`
 // comments from `r.lids`, and the `N lids dumped` trailer that prints the top LID.
-void write_lft_dump(std::ostream& out, const Fabric& f, const Routing& r);
+// `annotate` false leaves the comments out (`0x<lid> <port>` alone): opensm's `file` engine
+// then takes each LID as it is instead of looking up its port GUID, and the dump is a sixth of
+// the size (2.6 GB -> 0.4 GB for 2,048 switches and 18,433 LIDs).
+void write_lft_dump(std::ostream& out, const Fabric& f, const Routing& r, bool annotate = true);
 
 // Writes opensm.fdbs as opensm 3.3.23's dump_ucast_routes does (fabric/fdbs_writer.cpp says
 // how the hop columns are derived), byte for byte where every entry is on a shortest path.

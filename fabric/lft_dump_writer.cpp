@@ -47,10 +47,10 @@ struct LidComments {
 
 } // namespace
 
-void write_lft_dump(std::ostream& out, const Fabric& f, const Routing& r) {
+void write_lft_dump(std::ostream& out, const Fabric& f, const Routing& r, bool annotate) {
     // opensm dumps LIDs 0..max_lid_ho, the highest LID in use.
     const unsigned top = r.lids.max_lid();
-    const LidComments comments(f, r, top);
+    const LidComments comments(f, r, annotate ? top : 0);
     fmt::memory_buffer buf; // one switch block; reused so its capacity is allocated once
     auto it = std::back_inserter(buf);
     for (NodeId sw : f.switches()) {
@@ -64,7 +64,15 @@ void write_lft_dump(std::ostream& out, const Fabric& f, const Routing& r) {
         for (unsigned lid = 0; lft && lid <= top && lid < lft->size(); ++lid) {
             const PortNum port = (*lft)[lid];
             if (port > node.num_ports) continue; // kNoPath, or a port the switch lacks
-            fmt::format_to(it, "0x{:04x} {:03d} # ", lid, port);
+            buf.append(std::string_view("0x"));
+            table_text::put_hex(buf, lid, 4);
+            buf.push_back(' ');
+            table_text::put_dec(buf, port, 3, true);
+            if (!annotate) {
+                buf.push_back('\n');
+                continue;
+            }
+            buf.append(std::string_view(" # "));
             const std::string_view c = comments.of(lid);
             buf.append(c.data(), c.data() + c.size());
         }

@@ -159,7 +159,9 @@ std::vector<Lid> load_path_selection_file(const std::string& path, const Fabric&
 
 void write_path_selection(std::ostream& out, const Fabric& f, const Routing& r) {
     out << "# ibrt path selection: the DLID each source port uses for each destination port\n"
-           "# <source port GUID> <destination port GUID> <DLID>\n";
+           "# <source port GUID> <destination port GUID> <DLID>\n"
+           "# pairs not listed use the destination's base LID\n";
+    if (r.dlid_choice.empty()) return; // no choice: every pair on the base LID
     const std::size_t n = f.cas().size();
     std::vector<PortId> port(n);
     std::vector<std::string> guid(n);
@@ -173,8 +175,7 @@ void write_path_selection(std::ostream& out, const Fabric& f, const Routing& r) 
         buf.clear();
         for (std::size_t b = 0; b < n; ++b) {
             if (a == b || port[b] == kNoPort) continue;
-            const Lid dlid =
-                r.dlid_choice.empty() ? r.lids.base(port[b]) : r.dlid_choice[a * n + b];
+            const Lid dlid = r.dlid_choice[a * n + b];
             fmt::format_to(std::back_inserter(buf), "{} {} {}\n", guid[a], guid[b], dlid);
         }
         out.write(buf.data(), static_cast<std::streamsize>(buf.size()));

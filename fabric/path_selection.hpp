@@ -41,8 +41,10 @@ std::vector<Lid> load_path_selection_file(const std::string& path, const Fabric&
                                           const Lids& lids);
 
 // One line per ordered pair of distinct CAs, each named by its first end port (fabric/
-// end_ports.hpp; CAs without one are left out), CAs in Fabric::cas() order;
-// DLIDs from r.dlid_choice, or base LIDs when it is empty.
+// end_ports.hpp; CAs without one are left out), CAs in Fabric::cas() order, DLIDs from
+// r.dlid_choice. A routing without a choice (every pair on the base LID, as the direct
+// engines route) writes no pair, since that is what a pair not listed means: at 16,384 hosts
+// that is 268 M lines (11 GB) not written.
 void write_path_selection(std::ostream& out, const Fabric& f, const Routing& r);
 
 } // namespace ibrt

@@ -2,13 +2,17 @@
 // path selection): numbered lines as string_views, from a buffer or streamed from an input a
 // chunk at a time (the tables of a large fabric are many GB of text),
 // blanks and words, and number parsing with the C library's conventions (strtoul base 0) but
-// with overflow and trailing-junk checks that the C library leaves to the caller. The one
+// with overflow and trailing-junk checks that the C library leaves to the caller; and, for the
+// writers, the fixed-width numbers of their per-entry lines without a format string to parse
+// per number (opensm-lfts.dump has a line per switch and LID: 38 M at 16,384 hosts). The one
 // copy of these: internal to fabric/, not part of the public model.
 #pragma once
 
 #include "fabric/fabric.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/input_file.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -154,6 +158,29 @@ inline std::vector<NodeId> opensm_guid_order(const Fabric& f, std::vector<NodeId
         return __builtin_bswap64(f.node(a).guid) < __builtin_bswap64(f.node(b).guid);
     });
     return nodes;
+}
+
+// Appends v as exactly `digits` hex digits (upper case if `upper`), as {:0Nx} / {:0NX} for a
+// v that fits.
+inline void put_hex(fmt::memory_buffer& b, unsigned v, int digits, bool upper = false) {
+    const char* d = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    char t[8];
+    for (int i = digits - 1; i >= 0; --i, v >>= 4) t[i] = d[v & 15];
+    b.append(t, t + digits);
+}
+
+// Appends v in decimal, zero-padded (`zero`) or left-aligned and space-padded to `width`, as
+// {:0Nd} / {:<N}.
+inline void put_dec(fmt::memory_buffer& b, unsigned v, int width, bool zero) {
+    char t[12];
+    int n = 0;
+    do t[11 - n++] = char('0' + v % 10);
+    while ((v /= 10) != 0);
+    if (zero)
+        for (; n < width; ++n) t[11 - n] = '0';
+    b.append(t + 12 - n, t + 12);
+    if (!zero)
+        for (; n < width; ++n) b.push_back(' ');
 }
 
 } // namespace ibrt::table_text

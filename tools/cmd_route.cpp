@@ -13,8 +13,9 @@
 //     "link_load": {"pattern": "all-to-all", "links": n, "max": x, "min": x, "mean": x,
 //                   "max_over_mean": x, "unrouted": x},      (absent with --no-load; the
 //                   figures of `ibrt check --path-selection`'s all-to-all balance)
-//     "engine_stats": {name: x, ...} }  (what the engine reports, e.g. separate's cost of
+//     "engine_stats": {name: x, ...},   (what the engine reports, e.g. separate's cost of
 //                                         fitting its paths into the LMC; absent if none)
+//     "files": {name: bytes, ...} }       (every file written before report.json)
 #include "check/balance.hpp"
 #include "engines/engine.hpp"
 #include "fabric/end_ports.hpp"
@@ -48,13 +49,23 @@ namespace {
 
 // Outputs above this size are announced before they are written.
 constexpr double kWarnBytes = 1e9;
+// Without --fdbs / --lft-comments, opensm.fdbs and the per-entry comments of opensm-lfts.dump
+// (both a line or part of one per switch and LID) are written only while each stays under
+// this: at 16,384 hosts they would be 1.0 and 2.2 GB, for ibdmchk and for human readers.
+constexpr double kOptionalBytes = 256e6;
+
+// --x / --no-x: always, never, or by size (kOptionalBytes).
+struct Optional {
+    bool yes = false, no = false;
+    bool wanted(double bytes) const { return yes || (!no && bytes <= kOptionalBytes); }
+};
 
 struct RouteArgs {
     std::string engine, fabric, out;
     EngineCli ecli;
     std::uint64_t seed = 1;
     bool paper_lids = false, lids_from_fabric = false, no_path_selection = false, no_load = false;
-    bool no_fdbs = false;
+    Optional fdbs, lft_comments;
 };
 
 // An output file that counts what is written through it and shows progress on the large ones
@@ -111,6 +122,7 @@ class OutFile : public std::filebuf {
 // (docs/performance.md): an estimate for the warning and the progress line, not a promise.
 struct OutputEstimate {
     double lfts = 0, fdbs = 0, path_selection = 0;
+    bool lft_comments = true;
     double total() const { return lfts + fdbs + path_selection; }
 };
 
@@ -118,9 +130,11 @@ OutputEstimate estimate_output(const Fabric& f, const Routing& r, const RouteArg
     const double entries = double(f.switches().size()) * (double(r.lids.max_lid()) + 1);
     const double cas = double(f.cas().size());
     OutputEstimate e;
-    e.lfts = entries * 70;
-    if (!a.no_fdbs) e.fdbs = entries * 27;
-    if (!a.no_path_selection) e.path_selection = cas * (cas - 1) * 44;
+    e.lft_comments = a.lft_comments.wanted(entries * 59);
+    e.lfts = entries * (e.lft_comments ? 70 : 11);
+    if (a.fdbs.wanted(entries * 27)) e.fdbs = entries * 27;
+    // Only pairs off the base LID are listed (fabric/path_selection.hpp): none without a choice.
+    if (!a.no_path_selection && !r.dlid_choice.empty()) e.path_selection = cas * (cas - 1) * 44;
     return e;
 }
 
@@ -151,26 +165,41 @@ int run_route(const RouteArgs& a) {
 
     const std::filesystem::path dir(a.out);
     std::filesystem::create_directories(dir);
+    using J = nlohmann::ordered_json;
     const OutputEstimate size = estimate_output(f, r, a);
     if (size.total() > kWarnBytes)
         fmt::print(stderr,
                    "ibrt route: writing about {:.1f} GB to {} (opensm-lfts.dump {:.1f} GB, "
-                   "path-selection {:.1f} GB, opensm.fdbs {:.1f} GB); --no-path-selection and "
-                   "--no-fdbs leave out the last two\n",
+                   "path-selection {:.1f} GB, opensm.fdbs {:.1f} GB); --no-path-selection, "
+                   "--no-fdbs and --no-lft-comments make it smaller\n",
                    size.total() / 1e9, dir.string(), size.lfts / 1e9, size.path_selection / 1e9,
                    size.fdbs / 1e9);
+    if (!size.lft_comments && !a.lft_comments.no)
+        fmt::print(stderr,
+                   "ibrt route: opensm-lfts.dump without its per-entry comments (they would add "
+                   "{:.1f} GB; --lft-comments writes them)\n",
+                   size.lfts / 11 * 59 / 1e9);
+    const double fdbs_bytes = double(f.switches().size()) * (double(r.lids.max_lid()) + 1) * 27;
+    if (size.fdbs == 0 && !a.fdbs.no)
+        fmt::print(stderr,
+                   "ibrt route: opensm.fdbs not written ({:.1f} GB, for ibdmchk; --fdbs writes "
+                   "it, `ibrt convert --to opensm.fdbs` makes it later)\n",
+                   fdbs_bytes / 1e9);
+    J files = J::object(); // name -> bytes written
     const auto write = [&](const char* name, double expect, auto&& writer) {
         OutFile o(dir / name, expect);
         writer(o.stream());
         o.finish();
+        files[name] = std::filesystem::file_size(dir / name);
     };
-    write("opensm-lfts.dump", size.lfts, [&](std::ostream& o) { write_lft_dump(o, f, r); });
+    write("opensm-lfts.dump", size.lfts,
+          [&](std::ostream& o) { write_lft_dump(o, f, r, size.lft_comments); });
     write("guid2lid", 0, [&](std::ostream& o) { write_guid2lid(o, f, r.lids); });
     if (!a.no_path_selection)
         write("path-selection", size.path_selection,
               [&](std::ostream& o) { write_path_selection(o, f, r); });
     write("opensm-subnet.lst", 0, [&](std::ostream& o) { write_subnet_lst(o, f, r.lids); });
-    if (!a.no_fdbs)
+    if (size.fdbs > 0)
         write("opensm.fdbs", size.fdbs, [&](std::ostream& o) { write_opensm_fdbs(o, f, r); });
     if (!r.sl2vl.empty())
         write("opensm-sl2vl.dump", 0, [&](std::ostream& o) { write_sl2vl_dump(o, f, r); });
@@ -186,7 +215,6 @@ int run_route(const RouteArgs& a) {
                    "first port with a LID\n",
                    psl.split_nodes);
 
-    using J = nlohmann::ordered_json;
     J j;
     j["schema"] = "ibrt-route/1";
     j["engine"] = a.engine;
@@ -227,6 +255,7 @@ int run_route(const RouteArgs& a) {
         for (const auto& [name, value] : r.stats) st[name] = value;
         j["engine_stats"] = st;
     }
+    j["files"] = files;
     write("report.json", 0, [&](std::ostream& o) { o << j.dump(2) << "\n"; });
     fmt::print("{}: LMC {}, {} LIDs (max {}), {:.1f} ms -> {}\n", a.engine, r.lmc, assigned,
                r.lids.max_lid(), ms, dir.string());
@@ -262,24 +291,38 @@ const CommandRegistrar reg{{
                      "Honour the `lid N lmc M` comments of the fabric instead of assigning LIDs");
         sub.add_option("--out", a->out, "Output directory (created if missing)")->required();
         sub.add_flag("--no-path-selection", a->no_path_selection,
-                     "Do not write path-selection (it has one line per CA pair)");
-        sub.add_flag("--no-fdbs", a->no_fdbs,
-                     "Do not write opensm.fdbs (a line per switch and LID, like opensm-lfts.dump)");
+                     "Do not write path-selection (a line per CA pair when the engine "
+                     "chooses among a destination's LIDs)");
+        auto* fdbs = sub.add_flag("--fdbs", a->fdbs.yes,
+                                  "Write opensm.fdbs (for ibdmchk; a line per switch and LID) "
+                                  "however large; by default only while under 256 MB");
+        sub.add_flag("--no-fdbs", a->fdbs.no, "Do not write opensm.fdbs")->excludes(fdbs);
+        auto* comments = sub.add_flag(
+            "--lft-comments", a->lft_comments.yes,
+            "Give every opensm-lfts.dump entry opensm's `# <type> portguid 0x...: 'name'` "
+            "comment however large; by default only while they add under 256 MB");
+        sub.add_flag("--no-lft-comments", a->lft_comments.no,
+                     "Write opensm-lfts.dump entries as `0x<LID> <port>` alone")
+            ->excludes(comments);
         sub.add_flag("--no-load", a->no_load,
                      "Skip the all-to-all link-load summary in report.json");
-        sub.footer("Writes DIR/opensm-lfts.dump (opensm's format, loadable by its `file` "
-                   "engine),\nDIR/guid2lid, DIR/path-selection (`<src GUID> <dst GUID> <DLID>` "
-                   "per CA pair)\nand DIR/report.json (schema \"ibrt-route/1\": engine, lmc, "
-                   "lids, tree levels,\nroute_time_ms, link_load). For ibdmchk (Debian "
-                   "ibutils) and `ibrt check`/`sim`:\nDIR/opensm-subnet.lst + DIR/opensm.fdbs "
-                   "(opensm's formats, ibdmchk -s/-f), DIR/path-sl\n(`0x<source node GUID> "
-                   "<DLID> <SL>`, ibdmchk -c; only sources with an SL other than 0)\nand, "
-                   "when the engine sets SL2VL tables, DIR/opensm-sl2vl.dump (ibdmchk -d reads "
-                   "it).\nWith an engine's forwarding sets (mlid/slid adaptive_up=true): "
-                   "DIR/forwarding-sets\n(`ibrt sim --tables`).\nExit codes: 0 routed, 2 bad input "
-                   "or the engine declines the fabric (the "
-                   "reason is printed),\ne.g. a fabric that is not a fat tree.\n\n" +
-                   engine_params_help());
+        sub.footer(
+            "Writes DIR/opensm-lfts.dump (opensm's format, loadable by its `file` "
+            "engine),\nDIR/guid2lid, DIR/path-selection (`<src GUID> <dst GUID> <DLID>` "
+            "per CA pair;\nnone when every pair takes the base LID) and DIR/report.json (schema "
+            "\"ibrt-route/1\": engine, lmc, lids, tree\nlevels, route_time_ms, "
+            "link_load, files written). For ibdmchk (Debian "
+            "ibutils) and `ibrt check`/`sim`:\nDIR/opensm-subnet.lst + DIR/opensm.fdbs "
+            "(opensm's formats, ibdmchk -s/-f; the fdbs, like the LFT\ndump's per-entry "
+            "comments, only under 256 MB without --fdbs / --lft-comments),\nDIR/path-sl "
+            "(`0x<source node GUID> "
+            "<DLID> <SL>`, ibdmchk -c; only sources with an SL other than 0)\nand, "
+            "when the engine sets SL2VL tables, DIR/opensm-sl2vl.dump (ibdmchk -d reads "
+            "it).\nWith an engine's forwarding sets (mlid/slid adaptive_up=true): "
+            "DIR/forwarding-sets\n(`ibrt sim --tables`).\nExit codes: 0 routed, 2 bad input "
+            "or the engine declines the fabric (the "
+            "reason is printed),\ne.g. a fabric that is not a fat tree.\n\n" +
+            engine_params_help());
         return [a] { return run_route(*a); };
     },
 }};

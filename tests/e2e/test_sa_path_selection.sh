@@ -77,7 +77,15 @@ offline() {
     e2e_expect_rc 0 "$IBRT" diff --lfts --fabric "$tag.net" "$tag.offline/opensm-lfts.dump" "$SM_DIR/opensm-lfts.dump"
     # The CAs' port GUIDs, each with its node GUID (path-sl files name sources by node GUID;
     # `ibrt gen` numbers port p of a CA node GUID + p, and these CAs have one port).
-    awk '!/^#/ {print $1}' "$tag.offline/path-selection" | sort -u >"$tag.cas"
+    awk '$1 ~ /^0x001/ {print $1}' "$tag.offline/guid2lid" | sort -u >"$tag.cas"
+    # The DLID of every pair: the path selection's, else (not listed) the base LID.
+    awk 'function hex(s,  v, i) { v = 0; s = tolower(substr(s, 3))
+            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+            return v }
+        FILENAME == ARGV[1] { if ($1 ~ /^0x001/) base[$1] = hex($2); next }
+        !/^#/ { d[$1 " " $2] = $3 }
+        END { for (a in base) for (b in base) if (a != b) print a, b, ((a " " b) in d ? d[a " " b] : base[b]) }' \
+        "$tag.offline/guid2lid" "$tag.offline/path-selection" >"$tag.dlids"
     while read -r g; do printf '%s 0x%016x\n' "$g" $((g - 1)); done <"$tag.cas" >"$tag.nodes"
 }
 
@@ -144,7 +152,7 @@ judge() {
             if ($5 != want_sl) bad_sl++
         }
         END { print pairs + 0, bad_d + 0, bad_s + 0, bad_sl + 0 }' \
-        "$tag.offline/path-selection" "$tag.nodes" "$tag.offline/path-sl" "$answers"
+        "$tag.dlids" "$tag.nodes" "$tag.offline/path-sl" "$answers"
 }
 
 # judge_order FIRST MULTI LMC: the multipath answers (multipath) list first the record of the

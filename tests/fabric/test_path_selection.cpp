@@ -43,17 +43,31 @@ TEST_CASE("path selection: write, read and bind round trip") {
     const std::string text = out.str();
     const auto entries = read_path_selection(text, "ps");
     CHECK(entries.size() == 8 * 7);
-    CHECK(entries[0].line == 3); // after the two header comments
+    CHECK(entries[0].line == 4); // after the three header comments
     CHECK(entries[0].src_guid == 0x0010000000000101ull);
     CHECK(entries[0].dst_guid == 0x0010000000000201ull);
     CHECK(entries[0].dlid == x.r.dlid_choice[1]);
-    const auto bound = bind_path_selection(entries, x.f, x.r.lids, "ps");
     const std::size_t n = x.f.cas().size();
+    const auto bound = bind_path_selection(entries, x.f, x.r.lids, "ps");
     for (std::size_t a = 0; a < n; ++a)
         for (std::size_t b = 0; b < n; ++b)
             if (a != b) CHECK(bound[a * n + b] == x.r.dlid_choice[a * n + b]);
     // The diagonal (not in the file) falls back to the base LID.
     CHECK(bound[0] == x.r.lids.base(x.f.port_id(x.f.cas()[0], 1)));
+}
+
+TEST_CASE("path selection: a routing without a choice writes no pair, and reads back") {
+    // Every pair on the base LID (the direct engines): the file is its header alone.
+    Fixture x;
+    x.r.dlid_choice.clear();
+    std::ostringstream out;
+    write_path_selection(out, x.f, x.r);
+    CHECK(read_path_selection(out.str(), "ps").empty());
+    const auto bound = bind_path_selection({}, x.f, x.r.lids, "ps");
+    const std::size_t n = x.f.cas().size();
+    for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = 0; b < n; ++b)
+            CHECK(bound[a * n + b] == x.r.lids.base(x.f.port_id(x.f.cas()[b], 1)));
 }
 
 TEST_CASE("path selection: errors name file and line") {
