@@ -2,7 +2,10 @@
 // dragonfly_groups.hpp.
 #include "mapping/dragonfly_groups.hpp"
 
+#include "mapping/union_find.hpp"
+
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -35,6 +38,143 @@ bool could_pair(const SwitchLinks& g, const std::vector<std::uint32_t>& group, s
     both.insert(both.end(), other.begin(), other.end());
     std::sort(both.begin(), both.end());
     return std::adjacent_find(both.begin(), both.end()) == both.end();
+}
+
+// A switch cabled to two switches of one group is in that group: two groups are joined by
+// one global link at most, so only local links reach a group twice. Damage that took a
+// switch's triangles below tau leaves it so; placed switches are evidence for the next.
+void join_by_two_links(const SwitchLinks& g, const std::vector<std::vector<std::uint32_t>>& nb,
+                       std::vector<std::uint32_t>& group) {
+    std::vector<std::uint32_t> seen;
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::uint32_t v = 0; v < g.num_switches(); ++v) {
+            if (group[v] != kNone) continue;
+            seen.clear();
+            for (std::uint32_t w : nb[v])
+                if (group[w] != kNone) seen.push_back(group[w]);
+            std::sort(seen.begin(), seen.end());
+            std::uint32_t pick = kNone;
+            bool several = false;
+            for (std::size_t i = 1; i < seen.size(); ++i)
+                if (seen[i] == seen[i - 1] && seen[i] != pick) {
+                    several = pick != kNone;
+                    pick = seen[i];
+                }
+            if (pick == kNone || several) continue; // two groups twice: not a Dragonfly switch
+            group[v] = pick;
+            progress = true;
+        }
+    }
+}
+
+// Two switches left out, cabled to each other and each once into group G, at two switches of
+// G cabled to each other: a rectangle, read as four switches of G. (Read otherwise, the two
+// would be two groups of one switch each, with G and each other pairwise joined once.)
+void join_pairs_on_rectangles(const SwitchLinks& g,
+                              const std::vector<std::vector<std::uint32_t>>& nb,
+                              std::vector<std::uint32_t>& group) {
+    const auto into = [&](std::uint32_t v, std::uint32_t grp, std::uint32_t& at) {
+        std::uint32_t count = 0;
+        for (std::uint32_t w : nb[v])
+            if (group[w] == grp) {
+                ++count;
+                at = w;
+            }
+        return count;
+    };
+    for (std::uint32_t u = 0; u < g.num_switches(); ++u) {
+        if (group[u] != kNone) continue;
+        for (std::uint32_t v : nb[u]) {
+            if (v < u || group[v] != kNone) continue;
+            for (std::uint32_t w : nb[u]) {
+                const std::uint32_t grp = group[w];
+                if (grp == kNone) continue;
+                std::uint32_t a = kNone, b = kNone;
+                if (into(u, grp, a) != 1 || into(v, grp, b) != 1 || a == b ||
+                    !std::binary_search(nb[a].begin(), nb[a].end(), b))
+                    continue;
+                group[u] = group[v] = grp;
+                break;
+            }
+            if (group[u] != kNone) break;
+        }
+    }
+}
+
+// Damage can leave a whole group below tau (few switches left, so few triangles): none of
+// its switches is placed, so none joins a group by two links. Among the switches not placed,
+// the components of links on triangles whose third switch is not placed either (at least
+// tau2, for tau2 from tau - 1 down to 1; then links on rectangles of such switches) are new
+// groups when they have three switches or more, hold at least half of their local links, and
+// reach every group, old or new, once at most.
+void groups_of_lone_switches(const SwitchLinks& g,
+                             const std::vector<std::vector<std::uint32_t>>& nb, std::uint32_t tau,
+                             std::vector<std::uint32_t>& group) {
+    const std::size_t n = g.num_switches();
+    std::uint32_t next = 0;
+    for (std::uint32_t x : group)
+        if (x != kNone) next = std::max(next, x + 1);
+    const auto lone = [&](std::uint32_t v) { return group[v] == kNone; };
+    // A link between switches left out on a rectangle of switches left out (a group that
+    // kept four switches and lost the diagonals).
+    const auto on_rectangle = [&](std::uint32_t u, std::uint32_t v) {
+        for (std::uint32_t w : nb[v]) {
+            if (w == u || !lone(w)) continue;
+            for (std::uint32_t x : nb[w])
+                if (x != v && x != u && lone(x) &&
+                    std::binary_search(nb[u].begin(), nb[u].end(), x))
+                    return true;
+        }
+        return false;
+    };
+    // tau2 = 0: rectangles instead of triangles.
+    for (std::uint32_t tau2 = tau; tau2-- > 0;) {
+        UnionFind uf(n);
+        for (const auto& l : g.links) {
+            if (!lone(l.a) || !lone(l.b)) continue;
+            if (tau2 == 0) {
+                if (on_rectangle(l.a, l.b)) uf.unite(l.a, l.b);
+                continue;
+            }
+            std::uint32_t c = 0;
+            const auto& a = nb[l.a];
+            const auto& b = nb[l.b];
+            for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+                if (a[i] < b[j]) {
+                    ++i;
+                } else if (b[j] < a[i]) {
+                    ++j;
+                } else {
+                    c += lone(a[i]);
+                    ++i;
+                    ++j;
+                }
+            }
+            if (c >= tau2) uf.unite(l.a, l.b);
+        }
+        std::map<std::uint32_t, std::vector<std::uint32_t>> parts;
+        for (std::uint32_t v = 0; v < n; ++v)
+            if (lone(v)) parts[uf.find(v)].push_back(v);
+        for (const auto& [root, members] : parts) {
+            if (members.size() < 3) continue;
+            std::size_t inside = 0;
+            std::vector<std::uint32_t> reached; // groups reached by the members
+            for (std::uint32_t v : members)
+                for (std::uint32_t w : nb[v]) {
+                    if (group[w] != kNone)
+                        reached.push_back(group[w]);
+                    else if (uf.find(w) == root)
+                        ++inside;
+                }
+            inside /= 2;
+            std::sort(reached.begin(), reached.end());
+            if (std::adjacent_find(reached.begin(), reached.end()) != reached.end()) continue;
+            if (4 * inside < members.size() * (members.size() - 1)) continue;
+            for (std::uint32_t v : members) group[v] = next;
+            ++next;
+        }
+    }
 }
 
 } // namespace
@@ -87,6 +227,78 @@ std::size_t place_lone_switches(const SwitchLinks& g, std::vector<std::uint32_t>
         }
     }
     return placed;
+}
+
+std::optional<std::vector<std::uint32_t>> groups_by_triangles(const SwitchLinks& g) {
+    const std::size_t n = g.num_switches();
+    // Distinct neighbours (parallel cables once), sorted: around() is sorted by peer.
+    std::vector<std::vector<std::uint32_t>> nb(n);
+    for (std::uint32_t v = 0; v < n; ++v) {
+        for (const auto& x : g.around(v))
+            if (nb[v].empty() || nb[v].back() != x.peer) nb[v].push_back(x.peer);
+    }
+    std::vector<std::uint32_t> common(g.links.size(), 0);
+    std::vector<std::uint32_t> counts;
+    for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+        const auto& a = nb[g.links[l].a];
+        const auto& b = nb[g.links[l].b];
+        std::uint32_t c = 0;
+        for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+            if (a[i] < b[j]) {
+                ++i;
+            } else if (b[j] < a[i]) {
+                ++j;
+            } else {
+                ++c;
+                ++i;
+                ++j;
+            }
+        }
+        common[l] = c;
+        if (c > 0) counts.push_back(c);
+    }
+    std::sort(counts.begin(), counts.end());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    std::vector<std::uint32_t> group(n), size;
+    for (std::uint32_t tau : counts) {
+        UnionFind uf(n);
+        for (std::uint32_t l = 0; l < g.links.size(); ++l)
+            if (common[l] >= tau) uf.unite(g.links[l].a, g.links[l].b);
+        uf.classes(group);
+        size.assign(n, 0);
+        for (std::uint32_t v = 0; v < n; ++v) ++size[group[v]];
+        std::size_t groups = 0, expected = 0, present = 0;
+        for (std::uint32_t k = 0; k < n; ++k)
+            if (size[k] >= 2) {
+                ++groups;
+                expected += std::size_t(size[k]) * (size[k] - 1) / 2;
+            }
+        if (groups < 2) continue;
+        std::set<Pair> switch_pairs, joined;
+        bool twice = false;
+        for (const auto& l : g.links) {
+            if (!switch_pairs.insert(ordered(l.a, l.b)).second) continue; // a parallel cable
+            const std::uint32_t ga = group[l.a], gb = group[l.b];
+            if (ga == gb) {
+                ++present;
+            } else if (size[ga] >= 2 && size[gb] >= 2 && !joined.insert(ordered(ga, gb)).second) {
+                twice = true;
+                break;
+            }
+        }
+        if (twice || 2 * present < expected) continue;
+        for (std::uint32_t v = 0; v < n; ++v)
+            if (size[group[v]] < 2) group[v] = kNone;
+        join_by_two_links(g, nb, group);
+        groups_of_lone_switches(g, nb, tau, group);
+        join_by_two_links(g, nb, group);
+        join_pairs_on_rectangles(g, nb, group);
+        // One cable alone does not tell: it may as well be the switch's last global link.
+        place_lone_switches(g, group,
+                            [&](std::uint32_t v, std::uint32_t) { return nb[v].size() >= 2; });
+        return group;
+    }
+    return std::nullopt;
 }
 
 } // namespace ibrt::mapping

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace ibrt::mapping {
@@ -28,5 +29,21 @@ namespace ibrt::mapping {
 std::size_t
 place_lone_switches(const SwitchLinks& g, std::vector<std::uint32_t>& group,
                     const std::function<bool(std::uint32_t, std::uint32_t)>& accept = {});
+
+// Groups read from triangles, whatever the global arrangement (absolute, relative/palm tree,
+// circulant, any bijection of group pairs to ports; issue 37). Two switches of a group share
+// its other a - 2 switches as neighbours; two switches joined by a global link share only
+// switches of third groups cabled to both, and none in most arrangements. So the local links
+// are those on at least tau triangles: for tau from the smallest count up, the components of
+// those links are taken as groups (single switches left out) until they read as a Dragonfly:
+// two groups or more, every two groups joined by one cabled pair of switches at most, and at
+// least half of the groups' local links present. Then, repeatedly: a switch left out with two
+// links into one group is in it (only local links reach a group twice); the switches left out
+// that hold together by triangles among themselves (a group too damaged to reach tau) are a
+// group when they are three or more, mostly cabled to each other and reach every group once at
+// most; and the rest are placed as above. nullopt when no tau gives a Dragonfly (groups of 2
+// or 3 switches have too few triangles to tell; a FlatFly's rows are joined many times).
+// Work: O(links x degree) for the triangles, O(links) per tau.
+std::optional<std::vector<std::uint32_t>> groups_by_triangles(const SwitchLinks& g);
 
 } // namespace ibrt::mapping

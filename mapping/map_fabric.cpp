@@ -157,6 +157,51 @@ void complete_groups(const SwitchLinks& g, const LinkClasses& c, UnionFind& uf) 
         if (group[v] != kNone) uf.unite(v, first.emplace(group[v], v).first->second);
 }
 
+// A Dragonfly from its groups (grp: dense group ids 0..groups-1 per switch): sizes, globals,
+// what is missing against the complete shape. nullopt when two groups are joined twice or
+// more than half of the local links are missing: not a Dragonfly.
+std::optional<Shape> dragonfly_shape(const SwitchLinks& g, const std::vector<std::uint32_t>& grp,
+                                     int groups, Shape s) {
+    const std::size_t n = g.num_switches();
+    s.groups = groups;
+    s.family = Family::Dragonfly;
+    s.group.assign(grp.begin(), grp.end());
+    s.index_in_group.assign(n, 0);
+    std::vector<int> size(s.groups, 0), globals(n, 0);
+    for (std::size_t v = 0; v < n; ++v) s.index_in_group[v] = size[s.group[v]]++;
+    s.group_size = *std::max_element(size.begin(), size.end());
+    std::set<std::pair<int, int>> joined;
+    for (std::uint32_t l = 0; l < g.links.size(); ++l) {
+        const auto& k = g.links[l];
+        const int ga = s.group[k.a], gb = s.group[k.b];
+        if (ga == gb) continue; // local
+        ++globals[k.a];
+        ++globals[k.b];
+        if (!joined.insert({std::min(ga, gb), std::max(ga, gb)}).second) return std::nullopt;
+    }
+    s.globals_per_switch = *std::max_element(globals.begin(), globals.end()); // as designed
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (s.group_size > 1 && size[s.group[v]] == 1) s.unplaced.push_back(v);
+    for (int gr = 0; gr < s.groups; ++gr)
+        for (int i = size[gr]; i < s.group_size && (size[gr] > 1 || s.group_size == 1); ++i)
+            s.missing_switches.push_back({gr, i});
+    // Local links: every two switches of a group.
+    std::vector<std::vector<std::uint32_t>> members(s.groups);
+    for (std::uint32_t v = 0; v < n; ++v) members[s.group[v]].push_back(v);
+    std::size_t expected = 0;
+    for (const auto& m : members)
+        for (std::size_t i = 0; i < m.size(); ++i)
+            for (std::size_t j = i + 1; j < m.size(); ++j) {
+                ++expected;
+                if (g.link_between(m[i], m[j]) == kNone) s.missing_links.push_back({m[i], m[j], 0});
+            }
+    if (2 * s.missing_links.size() > expected) return std::nullopt;
+    if (joined.empty()) return std::nullopt;
+    const std::size_t pairs = std::size_t(s.groups) * (s.groups - 1) / 2;
+    s.missing_global_links = pairs - joined.size();
+    return s;
+}
+
 // §2.2 reads every class of more than one link as a group's local links. With several
 // global links per switch that fails: three groups pairwise joined through three switches
 // form a triangle of global links, four form a rectangle, and rules 3 and 4 merge global
@@ -268,46 +313,24 @@ std::optional<Shape> try_dragonfly(const SwitchLinks& g, const LinkClasses& c, S
     for (std::uint32_t l = 0; l < g.links.size(); ++l)
         if (is_local(l)) uf.unite(g.links[l].a, g.links[l].b);
     std::vector<std::uint32_t> grp;
-    s.groups = static_cast<int>(uf.classes(grp));
-    if (s.groups < 2 || std::size_t(s.groups) == n) return std::nullopt;
+    const std::uint32_t first = uf.classes(grp);
+    if (first < 2 || std::size_t(first) == n) return std::nullopt;
     complete_groups(g, c, uf);
-    s.groups = static_cast<int>(uf.classes(grp));
-    s.family = Family::Dragonfly;
-    s.group.assign(grp.begin(), grp.end());
-    s.index_in_group.assign(n, 0);
-    std::vector<int> size(s.groups, 0), globals(n, 0);
-    for (std::size_t v = 0; v < n; ++v) s.index_in_group[v] = size[s.group[v]]++;
-    s.group_size = *std::max_element(size.begin(), size.end());
-    std::set<std::pair<int, int>> joined;
-    for (std::uint32_t l = 0; l < g.links.size(); ++l) {
-        const auto& k = g.links[l];
-        const int ga = s.group[k.a], gb = s.group[k.b];
-        if (ga == gb) continue; // local
-        ++globals[k.a];
-        ++globals[k.b];
-        if (!joined.insert({std::min(ga, gb), std::max(ga, gb)}).second) return std::nullopt;
-    }
-    s.globals_per_switch = *std::max_element(globals.begin(), globals.end()); // as designed
-    for (std::uint32_t v = 0; v < n; ++v)
-        if (s.group_size > 1 && size[s.group[v]] == 1) s.unplaced.push_back(v);
-    for (int gr = 0; gr < s.groups; ++gr)
-        for (int i = size[gr]; i < s.group_size && (size[gr] > 1 || s.group_size == 1); ++i)
-            s.missing_switches.push_back({gr, i});
-    // Local links: every two switches of a group.
-    std::vector<std::vector<std::uint32_t>> members(s.groups);
-    for (std::uint32_t v = 0; v < n; ++v) members[s.group[v]].push_back(v);
-    std::size_t expected = 0;
-    for (const auto& m : members)
-        for (std::size_t i = 0; i < m.size(); ++i)
-            for (std::size_t j = i + 1; j < m.size(); ++j) {
-                ++expected;
-                if (g.link_between(m[i], m[j]) == kNone) s.missing_links.push_back({m[i], m[j], 0});
-            }
-    if (2 * s.missing_links.size() > expected) return std::nullopt;
-    if (joined.empty()) return std::nullopt;
-    const std::size_t pairs = std::size_t(s.groups) * (s.groups - 1) / 2;
-    s.missing_global_links = pairs - joined.size();
-    return s;
+    const int groups = static_cast<int>(uf.classes(grp));
+    return dragonfly_shape(g, grp, groups, std::move(s));
+}
+
+// The same from triangles (dragonfly_groups.hpp: any global arrangement); each switch the
+// cabling does not place is a group of its own, as Shape::unplaced says.
+std::optional<Shape> try_dragonfly_by_triangles(const SwitchLinks& g, Shape s) {
+    std::optional<std::vector<std::uint32_t>> grp = groups_by_triangles(g);
+    if (!grp) return std::nullopt;
+    std::uint32_t groups = 0;
+    for (std::uint32_t x : *grp)
+        if (x != kNone) groups = std::max(groups, x + 1);
+    for (std::uint32_t& x : *grp)
+        if (x == kNone) x = groups++;
+    return dragonfly_shape(g, *grp, static_cast<int>(groups), std::move(s));
 }
 
 // A ring of 4 is the graph K2 x K2 and a ring of 3 is K3, so ε finds those; on a fabric with
@@ -734,7 +757,14 @@ Shape map_fabric(const Fabric& f, const SwitchLinks& g, const LinkClasses& c) {
         if (sf.family == Family::SlimFly) return sf;
         slimfly_why = std::move(sf.why_not);
     }
-    if (auto d = try_dragonfly(g, c, s)) return std::move(*d);
+    // Two readings of a Dragonfly's groups: the classes of ε (§2.2, tuned on damaged
+    // Dragonflies of the absolute arrangement) and triangles (any arrangement,
+    // dragonfly_groups.hpp). Where both read one, the one that places more switches is kept,
+    // the classes on a tie.
+    std::optional<Shape> df = try_dragonfly(g, c, s);
+    if (std::optional<Shape> tri = try_dragonfly_by_triangles(g, s))
+        if (!df || tri->unplaced.size() < df->unplaced.size()) df = std::move(tri);
+    if (df) return std::move(*df);
     std::string product_why;
     if (auto p = try_slimfly_product(f, g, c, s)) {
         if (p->family == Family::SlimFly) return std::move(*p);

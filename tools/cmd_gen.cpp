@@ -21,6 +21,7 @@
 #include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -189,6 +190,18 @@ void add_families(CLI::App& gen, GenOptions& o) {
     f->add_flag("--omit-one-global", o.omit_one_global,
                 "Daryin's variant: a*h groups, one global port per group left free");
     f->add_option("--radix", o.df.radix, "Switch port count (default p+a-1+h)");
+    f->add_option("--arrangement", o.df.arrangement,
+                  "Global cabling: absolute (group g's port t to group t or t+1), relative "
+                  "(palm tree: to group g+t+1), circulant (+-1, +-2, ...) or random (any "
+                  "bijection of group pairs to ports; uses --seed)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, gen::GlobalArrangement>{
+                {"absolute", gen::GlobalArrangement::Absolute},
+                {"relative", gen::GlobalArrangement::Relative},
+                {"circulant", gen::GlobalArrangement::Circulant},
+                {"random", gen::GlobalArrangement::Random}},
+            CLI::ignore_case))
+        ->default_str("absolute");
 
     f = family(gen, o, "slimfly", "Slim Fly: McKay-Miller-Siran graph (Daryin §1.5)");
     f->add_option("--q", o.q, "Prime or power of two q; 2q^2 switches")->required();
@@ -236,6 +249,7 @@ Fabric make_family(GenOptions& o, CLI::App& gen) {
             o.df.a = 2 * o.balanced;
         }
         if (o.omit_one_global) o.df.groups = o.df.a * o.df.h;
+        o.df.seed = o.seed;
         return gen::dragonfly(o.df);
     }
     if (fam == "slimfly") {

@@ -3,6 +3,7 @@
 
 #include "fabric/generators/gen_builder.hpp"
 
+#include <random>
 #include <vector>
 
 namespace ibrt::gen {
@@ -36,17 +37,56 @@ Fabric dragonfly(const DragonflyParams& P) {
                 b.link(sw[std::size_t(grp) * P.a + r], c + 1, ca, 1);
             }
     const int local = P.p + 1, global = P.p + P.a;
-    for (int grp = 0; grp < g; ++grp) {
+    // port[x * g + y]: the global port of group x cabled to group y.
+    std::vector<int> port(std::size_t(g) * g, -1);
+    const auto at = [&](int x, int y) -> int& { return port[std::size_t(x) * g + y]; };
+    switch (P.arrangement) {
+    case GlobalArrangement::Absolute:
+        for (int x = 0; x < g; ++x)
+            for (int y = 0; y < g; ++y)
+                if (x != y) at(x, y) = y < x ? y : y - 1;
+        break;
+    case GlobalArrangement::Relative:
+        for (int x = 0; x < g; ++x)
+            for (int t = 0; t < g - 1; ++t) at(x, (x + t + 1) % g) = t;
+        break;
+    case GlobalArrangement::Circulant:
+        for (int x = 0; x < g; ++x)
+            for (int k = 1; 2 * k <= g - 1; ++k) {
+                at(x, (x + k) % g) = 2 * k - 2;
+                at(x, (x - k + g) % g) = 2 * k - 1;
+            }
+        if (g % 2 == 0)
+            for (int x = 0; x < g; ++x) at(x, (x + g / 2) % g) = g - 2;
+        break;
+    case GlobalArrangement::Random: {
+        std::mt19937_64 rng(P.seed);
+        std::vector<std::vector<int>> spare(static_cast<std::size_t>(g));
+        for (auto& f : spare) {
+            for (int t = 0; t < g - 1; ++t) f.push_back(t);
+            for (std::size_t i = f.size(); i > 1; --i) // Fisher-Yates, portable across libraries
+                std::swap(f[i - 1], f[std::size_t(rng() % i)]);
+        }
+        for (int x = 0; x < g; ++x)
+            for (int y = x + 1; y < g; ++y) {
+                at(x, y) = spare[std::size_t(x)].back();
+                spare[std::size_t(x)].pop_back();
+                at(y, x) = spare[std::size_t(y)].back();
+                spare[std::size_t(y)].pop_back();
+            }
+        break;
+    }
+    }
+    for (int x = 0; x < g; ++x) {
         for (int r = 0; r < P.a; ++r)
             for (int r2 = r + 1; r2 < P.a; ++r2)
-                b.link(sw[std::size_t(grp) * P.a + r], local + r2 - 1,
-                       sw[std::size_t(grp) * P.a + r2], local + r);
+                b.link(sw[std::size_t(x) * P.a + r], local + r2 - 1, sw[std::size_t(x) * P.a + r2],
+                       local + r);
         // Global ports to the groups above this one; the lower groups cabled theirs already.
-        for (int t = grp; t < g - 1; ++t) {
-            const int target = t + 1;
-            const int back = grp; // grp < target
-            b.link(sw[std::size_t(grp) * P.a + t / P.h], global + t % P.h,
-                   sw[std::size_t(target) * P.a + back / P.h], global + back % P.h);
+        for (int y = x + 1; y < g; ++y) {
+            const int t = at(x, y), u = at(y, x);
+            b.link(sw[std::size_t(x) * P.a + t / P.h], global + t % P.h,
+                   sw[std::size_t(y) * P.a + u / P.h], global + u % P.h);
         }
     }
     return std::move(b).build();

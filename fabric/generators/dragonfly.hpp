@@ -7,9 +7,17 @@
 // group" so the switch count is a power of two; any group count 2..a*h+1 is accepted and the
 // unused global ports stay unconnected.
 //
-// Global cabling (the "absolute" arrangement): group g numbers its a*h global ports
-// t = router*h + port; port t goes to group (t < g ? t : t + 1), and lands there on that
-// group's port numbered (g < target ? g : g - 1), so every pair is joined exactly once.
+// Global cabling: group g numbers its a*h global ports t = router*h + port; with G groups,
+// ports 0..G-2 are cabled, one to each other group, so every pair is joined exactly once:
+//   - absolute (the default): port t goes to group (t < g ? t : t + 1), and lands there on
+//     that group's port numbered (g < target ? g : g - 1);
+//   - relative (palm tree, Camarero et al. 2014): port t goes to group (g + t + 1) mod G and
+//     lands on its port G - t - 2;
+//   - circulant: ports 2k-2 and 2k-1 go to groups g + k and g - k (mod G), k = 1, 2, ...,
+//     landing on the other one's port of the same k (with G even, the last port goes to
+//     g + G/2, landing on that group's last port);
+//   - random: each group's ports shuffled (by `seed`), the pairs (g, g') in order taking the
+//     next port of each: any bijection of group pairs to ports.
 // Ports: 1..p CAs, p+1..p+a-1 local (peer router r' uses p + (r' < r ? r' : r' - 1) + 1),
 // then h global. Labels: "sw-g<group>-<router>", "host-g<group>-<router>-<c>".
 #pragma once
@@ -18,12 +26,16 @@
 
 namespace ibrt::gen {
 
+enum class GlobalArrangement { Absolute, Relative, Circulant, Random };
+
 struct DragonflyParams {
     int a = 4;      // switches per group (K)
     int h = 2;      // global ports per switch (G)
     int p = 2;      // CAs per switch (C)
     int groups = 0; // 0: a*h + 1
     int radix = 0;  // 0: p + a - 1 + h
+    GlobalArrangement arrangement = GlobalArrangement::Absolute;
+    std::uint64_t seed = 1; // GlobalArrangement::Random
 };
 
 Fabric dragonfly(const DragonflyParams& params);
