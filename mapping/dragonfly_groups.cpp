@@ -68,6 +68,26 @@ void join_by_two_links(const SwitchLinks& g, const std::vector<std::vector<std::
     }
 }
 
+// How many switches are neighbours of both (a, b: sorted) and pass `keep`: the triangles on
+// a link.
+template <class Keep>
+std::uint32_t common_neighbours(const std::vector<std::uint32_t>& a,
+                                const std::vector<std::uint32_t>& b, Keep&& keep) {
+    std::uint32_t c = 0;
+    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+        if (a[i] < b[j]) {
+            ++i;
+        } else if (b[j] < a[i]) {
+            ++j;
+        } else {
+            c += keep(a[i]) ? 1 : 0;
+            ++i;
+            ++j;
+        }
+    }
+    return c;
+}
+
 // Two switches left out, cabled to each other and each once into group G, at two switches of
 // G cabled to each other: a rectangle, read as four switches of G. (Read otherwise, the two
 // would be two groups of one switch each, with G and each other pairwise joined once.)
@@ -137,21 +157,7 @@ void groups_of_lone_switches(const SwitchLinks& g,
                 if (on_rectangle(l.a, l.b)) uf.unite(l.a, l.b);
                 continue;
             }
-            std::uint32_t c = 0;
-            const auto& a = nb[l.a];
-            const auto& b = nb[l.b];
-            for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-                if (a[i] < b[j]) {
-                    ++i;
-                } else if (b[j] < a[i]) {
-                    ++j;
-                } else {
-                    c += lone(a[i]);
-                    ++i;
-                    ++j;
-                }
-            }
-            if (c >= tau2) uf.unite(l.a, l.b);
+            if (common_neighbours(nb[l.a], nb[l.b], lone) >= tau2) uf.unite(l.a, l.b);
         }
         std::map<std::uint32_t, std::vector<std::uint32_t>> parts;
         for (std::uint32_t v = 0; v < n; ++v)
@@ -240,20 +246,8 @@ std::optional<std::vector<std::uint32_t>> groups_by_triangles(const SwitchLinks&
     std::vector<std::uint32_t> common(g.links.size(), 0);
     std::vector<std::uint32_t> counts;
     for (std::uint32_t l = 0; l < g.links.size(); ++l) {
-        const auto& a = nb[g.links[l].a];
-        const auto& b = nb[g.links[l].b];
-        std::uint32_t c = 0;
-        for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-            if (a[i] < b[j]) {
-                ++i;
-            } else if (b[j] < a[i]) {
-                ++j;
-            } else {
-                ++c;
-                ++i;
-                ++j;
-            }
-        }
+        const std::uint32_t c = common_neighbours(nb[g.links[l].a], nb[g.links[l].b],
+                                                  [](std::uint32_t) { return true; });
         common[l] = c;
         if (c > 0) counts.push_back(c);
     }
