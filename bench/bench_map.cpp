@@ -61,6 +61,16 @@ Fabric sf_x_ff(int q, int parallel, std::vector<int> ff_k) {
     return gen::slimfly(p);
 }
 
+Fabric k16_g8(gen::GlobalArrangement arrangement) {
+    gen::DragonflyParams p;
+    p.a = 16;
+    p.h = 8;
+    p.p = 8;
+    p.groups = 128;
+    p.arrangement = arrangement;
+    return gen::dragonfly(p);
+}
+
 std::vector<Config> configs() {
     return {
         {"flatfly-4x8x8x8",
@@ -79,6 +89,14 @@ std::vector<Config> configs() {
              return gen::dragonfly(p);
          },
          0.40, 0.10, true, true},
+        // The same Dragonfly cabled in the other global arrangements (issue 37): measured
+        // only with --config, at the same claim point.
+        {"dragonfly-k16-g8-relative", [] { return k16_g8(gen::GlobalArrangement::Relative); },
+         0.40, 0.10, false, true},
+        {"dragonfly-k16-g8-circulant", [] { return k16_g8(gen::GlobalArrangement::Circulant); },
+         0.40, 0.10, false, true},
+        {"dragonfly-k16-g8-random", [] { return k16_g8(gen::GlobalArrangement::Random); }, 0.40,
+         0.10, false, true},
         {"torus-4x8x8x8",
          [] {
              return gen::torus({{4, 8, 8, 8}, {2, 4, 4, 4}, 8, true, 0});
