@@ -325,9 +325,17 @@ std::optional<Shape> try_dragonfly(const SwitchLinks& g, const LinkClasses& c, S
 std::optional<Shape> try_dragonfly_by_triangles(const SwitchLinks& g, Shape s) {
     std::optional<std::vector<std::uint32_t>> grp = groups_by_triangles(g);
     if (!grp) return std::nullopt;
-    std::uint32_t groups = 0;
+    // Dense ids in switch order (the reading's ids have gaps), then one per switch left out.
+    std::map<std::uint32_t, std::uint32_t> id;
     for (std::uint32_t x : *grp)
-        if (x != kNone) groups = std::max(groups, x + 1);
+        if (x != kNone) id.emplace(x, 0);
+    std::uint32_t groups = 0;
+    for (std::uint32_t& x : *grp)
+        if (x != kNone) {
+            auto it = id.find(x);
+            if (it->second == 0) it->second = ++groups;
+            x = it->second - 1;
+        }
     for (std::uint32_t& x : *grp)
         if (x == kNone) x = groups++;
     return dragonfly_shape(g, *grp, static_cast<int>(groups), std::move(s));
