@@ -91,8 +91,8 @@ std::vector<Config> configs() {
          0.40, 0.10, true, true},
         // The same Dragonfly cabled in the other global arrangements (issue 37): measured
         // only with --config, at the same claim point.
-        {"dragonfly-k16-g8-relative", [] { return k16_g8(gen::GlobalArrangement::Relative); },
-         0.40, 0.10, false, true},
+        {"dragonfly-k16-g8-relative", [] { return k16_g8(gen::GlobalArrangement::Relative); }, 0.40,
+         0.10, false, true},
         {"dragonfly-k16-g8-circulant", [] { return k16_g8(gen::GlobalArrangement::Circulant); },
          0.40, 0.10, false, true},
         {"dragonfly-k16-g8-random", [] { return k16_g8(gen::GlobalArrangement::Random); }, 0.40,
