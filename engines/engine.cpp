@@ -44,6 +44,13 @@ unsigned port_data_vls(const Fabric& f, PortId p, unsigned default_data_vls) {
     return v ? v : default_data_vls;
 }
 
+unsigned fewest_port_data_vls(const Fabric& f, unsigned default_data_vls) {
+    unsigned fewest = 15;
+    for (PortId p = 0; p < f.num_port_slots(); ++p)
+        if (f.port(p).connected()) fewest = std::min(fewest, port_data_vls(f, p, default_data_vls));
+    return fewest;
+}
+
 Routing Engine::route(const Fabric& f, const Lids* preassigned, const EngineOptions& opt) const {
     for (const auto& [key, value] : opt.params) { // set_param checked them; a caller may not have
         EngineOptions probe;

@@ -101,6 +101,10 @@ class Engine {
 // The data VLs of end port or switch port `p` (its own count, else `default_data_vls`).
 unsigned port_data_vls(const Fabric& f, PortId p, unsigned default_data_vls);
 
+// The fewest data VLs of any connected port (15 if none): what Engine::route holds a routing's
+// data_vls to.
+unsigned fewest_port_data_vls(const Fabric& f, unsigned default_data_vls);
+
 // nullptr if no engine has that name.
 std::unique_ptr<Engine> make_engine(std::string_view name);
 std::vector<std::string> engine_names();

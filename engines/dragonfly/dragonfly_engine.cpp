@@ -214,10 +214,7 @@ class DragonflyEngine final : public Engine {
         // by source and destination switch, into layers (see the header).
         const unsigned base_sls =
             plan.vls > 2 ? 1u + *std::max_element(plan.sl.begin(), plan.sl.end()) : 1u;
-        unsigned max_vls = 15; // the ports' data VLs, as Engine::route checks them
-        for (PortId p = 0; p < f.num_port_slots(); ++p)
-            if (f.port(p).connected())
-                max_vls = std::min(max_vls, port_data_vls(f, p, opt.default_data_vls));
+        const unsigned max_vls = fewest_port_data_vls(f, opt.default_data_vls);
         // Layer 0 shares the class rule's last VL (see the header), each further layer adds one.
         const std::size_t max_layers = std::min<std::size_t>(
             max_vls + 1 > plan.vls ? max_vls + 1 - plan.vls : 0, 16 - base_sls);

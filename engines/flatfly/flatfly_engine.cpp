@@ -214,8 +214,30 @@ class FlatflyEngine final : public Engine {
     std::span<const EngineParam> params() const override { return kParams; }
 
   protected:
+    // orders=auto takes further orders before the escape VL; where that needs more VLs than
+    // the ports have (or more than 8), one order and the escape VL for the rest may still fit
+    // (a degraded 4x4x4 HyperX: 8 VLs with orders, 3 or 4 with one), so that is tried before
+    // declining. The decline is then the one-order plan's, which needs the fewest VLs.
     Routing compute(const Fabric& f, const Lids* preassigned,
                     const EngineOptions& opt) const override {
+        if (param_choice(opt, "orders") == "auto") {
+            try {
+                Routing r = compute_orders(f, preassigned, opt);
+                if (r.data_vls <= fewest_port_data_vls(f, opt.default_data_vls)) return r;
+            } catch (const RoutingError&) {
+            }
+            EngineOptions one = opt;
+            one.params["orders"] = "dor";
+            Routing r = compute_orders(f, preassigned, one);
+            r.stats.emplace_back("one_order_for_the_vls", 1);
+            return r;
+        }
+        return compute_orders(f, preassigned, opt);
+    }
+
+  private:
+    Routing compute_orders(const Fabric& f, const Lids* preassigned,
+                           const EngineOptions& opt) const {
         const mapping::SwitchLinks g = mapping::switch_links(f);
         const mapping::Shape s = mapping::map_fabric(f, g, mapping::link_classes(g));
         if (s.family != mapping::Family::FlatFly && s.family != mapping::Family::Hypercube)

@@ -1,9 +1,10 @@
 // The flatfly engine's escape VL (issue 37): degraded HyperX fabrics it used to decline (no
 // dimension order with one detour per dimension reaches a destination from every switch) are
 // routed, those destinations on Up*/Down* with an SL and a VL of their own after the orders'
-// and the detour layers' (engines/common/escape_layer.hpp). Every routed fabric passes the
-// check library with the engine's path SLs and SL2VL; the engine declines only when the ports
-// have too few data VLs, saying how many it needs.
+// and the detour layers' (engines/common/escape_layer.hpp); where the ports have fewer VLs
+// than that takes, on one order and the escape VL. Every routed fabric passes the check
+// library with the engine's path SLs and SL2VL; the engine declines only when the ports have
+// too few data VLs even for that, saying how many it needs.
 #include "../../fabric/damaged.hpp"
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
@@ -45,16 +46,24 @@ TEST_CASE("flatfly: degraded 4x4x4 HyperX fabrics are routed, the unreachable on
             ++with_escape;
             test::escape_layer_sound(f, r);
             CHECK(test::stat_of(r, "escaped_switches") > 0);
-            // Ports with half the data VLs asked for: declined, saying how many it needs.
-            EngineOptions fewer;
-            fewer.default_data_vls = r.data_vls / 2;
+            // Ports with 4 data VLs: one dimension order and the escape VL for the rest, when
+            // the orders took more; with 2, declined, saying how many that plan needs.
+            EngineOptions four;
+            four.default_data_vls = 4;
+            const Routing r4 = make_engine("flatfly")->route(f, nullptr, four);
+            test::clean_within_data_vls(f, r4);
+            test::escape_layer_sound(f, r4);
+            CHECK(r4.data_vls <= 4);
+            CHECK(test::stat_of(r4, "one_order_for_the_vls", 0) == (r.data_vls > 4 ? 1 : 0));
+            EngineOptions two;
+            two.default_data_vls = 2;
             std::string why;
             try {
-                make_engine("flatfly")->route(f, nullptr, fewer);
+                make_engine("flatfly")->route(f, nullptr, two);
             } catch (const RoutingError& e) {
                 why = e.what();
             }
-            CHECK(why.find(fmt::format("needs {} data VLs but", r.data_vls)) != std::string::npos);
+            CHECK(why.find(fmt::format("needs {} data VLs but", r4.data_vls)) != std::string::npos);
         }
     }
     CHECK(routed == 12);
