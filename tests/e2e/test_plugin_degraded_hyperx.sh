@@ -15,9 +15,14 @@ source "$HERE/plugin_lib.sh"
 PATH="$PATH:/usr/sbin:/sbin"
 
 "$IBRT" gen -q -o d.net --fail-switches 0.05 --fail-links 0.1 --seed 1 hyperx --k 4,4,4 --cas 2
-e2e_expect_rc 2 "$IBRT" route --engine flatfly --fabric d.net --data-vls 4 --out offline
-grep -q "needs 8 data VLs but" "$WORK/last.out" ||
-    e2e_fail "flatfly with 4 data VLs: $(head -n 3 "$WORK/last.out")"
+# Offline, as the ports' VLs allow: 8 (orders, then the escape VL), 4 (one order and the
+# escape VL), 2 (declined, saying how many that plan needs).
+e2e_expect_rc 0 "$IBRT" route --engine flatfly --fabric d.net --data-vls 4 --out offline
+grep -q "one_order_for_the_vls 1" "$WORK/last.out" ||
+    e2e_fail "flatfly with 4 data VLs: $(head -n 5 "$WORK/last.out")"
+e2e_expect_rc 2 "$IBRT" route --engine flatfly --fabric d.net --data-vls 2 --out offline
+grep -q "needs 4 data VLs but" "$WORK/last.out" ||
+    e2e_fail "flatfly with 2 data VLs: $(head -n 3 "$WORK/last.out")"
 e2e_start_ibsim d.net
 
 osm="$WORK/osm-flatfly"
