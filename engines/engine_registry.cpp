@@ -7,13 +7,14 @@
 
 namespace ibrt {
 
-std::unique_ptr<Engine> make_mlid_engine();      // engines/mlid: paper 000 §4
-std::unique_ptr<Engine> make_slid_engine();      // engines/slid: paper 000 §5 baseline
-std::unique_ptr<Engine> make_separate_engine();  // engines/separate: paper 001 §VI.D
-std::unique_ptr<Engine> make_flatfly_engine();   // engines/flatfly: paper 003 §3.3-3.4
-std::unique_ptr<Engine> make_dragonfly_engine(); // engines/dragonfly: paper 003 §3.5
-std::unique_ptr<Engine> make_torus_engine();     // engines/torus: paper 003 §3.2
-std::unique_ptr<Engine> make_slimfly_engine();   // engines/slimfly: paper 003 §3.6
+std::unique_ptr<Engine> make_mlid_engine();           // engines/mlid: paper 000 §4
+std::unique_ptr<Engine> make_slid_engine();           // engines/slid: paper 000 §5 baseline
+std::unique_ptr<Engine> make_separate_engine();       // engines/separate: paper 001 §VI.D
+std::unique_ptr<Engine> make_flatfly_engine();        // engines/flatfly: paper 003 §3.3-3.4
+std::unique_ptr<Engine> make_dragonfly_engine();      // engines/dragonfly: paper 003 §3.5
+std::unique_ptr<Engine> make_torus_engine();          // engines/torus: paper 003 §3.2
+std::unique_ptr<Engine> make_slimfly_engine();        // engines/slimfly: paper 003 §3.6
+std::unique_ptr<Engine> make_dragonfly_plus_engine(); // engines/dragonfly_plus: issue 37
 
 namespace {
 struct EngineEntry {
@@ -21,10 +22,14 @@ struct EngineEntry {
     std::unique_ptr<Engine> (*make)();
 };
 constexpr std::array kEngines{
-    EngineEntry{"mlid", &make_mlid_engine},           EngineEntry{"slid", &make_slid_engine},
-    EngineEntry{"separate", &make_separate_engine},   EngineEntry{"flatfly", &make_flatfly_engine},
-    EngineEntry{"dragonfly", &make_dragonfly_engine}, EngineEntry{"torus", &make_torus_engine},
+    EngineEntry{"mlid", &make_mlid_engine},
+    EngineEntry{"slid", &make_slid_engine},
+    EngineEntry{"separate", &make_separate_engine},
+    EngineEntry{"flatfly", &make_flatfly_engine},
+    EngineEntry{"dragonfly", &make_dragonfly_engine},
+    EngineEntry{"torus", &make_torus_engine},
     EngineEntry{"slimfly", &make_slimfly_engine},
+    EngineEntry{"dragonfly-plus", &make_dragonfly_plus_engine},
 };
 } // namespace
 

@@ -3,6 +3,7 @@
 
 #include "fabric/display_name.hpp"
 #include "mapping/dragonfly_groups.hpp"
+#include "mapping/dragonfly_plus_map.hpp"
 #include "mapping/slimfly_map.hpp"
 #include "mapping/slimfly_product_map.hpp"
 #include "mapping/union_find.hpp"
@@ -29,6 +30,8 @@ std::string_view family_name(Family f) {
         return "torus x flatfly";
     case Family::Dragonfly:
         return "dragonfly";
+    case Family::DragonflyPlus:
+        return "dragonfly+";
     case Family::SlimFly:
         return "slimfly";
     case Family::Unknown:
@@ -757,6 +760,9 @@ Shape map_fabric(const Fabric& f, const SwitchLinks& g, const LinkClasses& c) {
                        fmt::format("the switches form {} separate parts; each is a fabric of "
                                    "its own",
                                    count));
+    // A Dragonfly+ is told by its leaves (switches with CAs) and spines; its tests are cheap
+    // and specific (dragonfly_plus_map.hpp).
+    if (auto dfp = map_dragonfly_plus(g, s)) return std::move(*dfp);
     // A Slim Fly's size and degree are specific enough to try it first (an embedding holds
     // every link by construction); when it fails and nothing else fits, its reason is given.
     std::string slimfly_why;

@@ -15,6 +15,8 @@
 //     graph, and maps as that (the same fabric for routing: docs/engines/direct.md).
 //   - Damage: classes too small to have met the others in rectangles are placed by the
 //     coordinates afterwards; hyperplane pieces of one ring position are rejoined.
+//   - Past the paper, Dragonfly+ (issue 37): leaves with CAs, spines without, groups joined
+//     through spines (dragonfly_plus_map.hpp), tried first.
 //   - Past the paper, Slim Fly (§1.5): an embedding into the MMS graph (slimfly_map.hpp),
 //     tried first when the switch count and degree are a Slim Fly's.
 // The result is checked against the cabling before it is returned: distinct coordinates for

@@ -13,7 +13,7 @@
 
 namespace ibrt::mapping {
 
-enum class Family { FlatFly, Hypercube, Torus, Mixed, Dragonfly, SlimFly, Unknown };
+enum class Family { FlatFly, Hypercube, Torus, Mixed, Dragonfly, DragonflyPlus, SlimFly, Unknown };
 std::string_view family_name(Family f);
 
 struct Dimension {
@@ -34,9 +34,14 @@ struct Shape {
     // Cartesian families (FlatFly, hypercube, torus, mixed).
     std::vector<Dimension> dims;
     std::vector<std::vector<int>> coord; // per dense switch: one coordinate per dimension
-    // Dragonfly.
+    // Dragonfly, Dragonfly+.
     int groups = 0, group_size = 0, globals_per_switch = 0;
     std::vector<int> group, index_in_group; // per dense switch
+    // Dragonfly+ (mapping/dragonfly_plus_map.hpp): a group's leaves and spines, the most common
+    // counts; spine[v] tells a spine; index_in_group counts within the kind. links_per_pair:
+    // global links between two joined groups, the most common count.
+    int leaves_per_group = 0, spines_per_group = 0, links_per_pair = 0;
+    std::vector<std::uint8_t> spine;
     // Dense ids of the switches whose group the cabling does not tell (mapping/
     // dragonfly_groups.hpp: no local link left, or more than one group they could be in).
     // Each is a group of its own above, which keeps every pair of groups joined at most once,
@@ -47,9 +52,10 @@ struct Shape {
     int q = 0;
     int link_width = 0; // L: cables per cabled pair (the most common count)
     // Against the complete shape.
-    std::vector<std::vector<int>> missing_switches; // coordinates (Dragonfly: {group, index})
+    // Coordinates (Dragonfly: {group, index}; Dragonfly+: {group, 0 leaf | 1 spine, index}).
+    std::vector<std::vector<int>> missing_switches;
     std::vector<MissingLink> missing_links;
-    std::size_t missing_global_links = 0; // Dragonfly: against one per pair of groups
+    std::size_t missing_global_links = 0; // Dragonfly(+): pairs of groups not joined
 };
 
 // Why a shape is not the family an engine wanted: the mapping's reason when it is none of the

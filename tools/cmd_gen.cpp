@@ -2,8 +2,10 @@
 // injection, written in the ibnetdiscover format that ibsim loads (a CA first, so the
 // simulated SM runs from a host). Families: FT(m,n) of paper 000 §3, k-ary n-trees of paper
 // 004 §2, deployed Clos and PGFT/XGFT, HyperX/hypercube, torus/mesh, Dragonfly and Slim Fly of
-// paper 003 §1, random irregular fabrics of paper 001 §VI. Same parameters and seed, same file.
+// paper 003 §1, Dragonfly+ (Shpiner et al.), random irregular fabrics of paper 001 §VI. Same
+// parameters and seed, same file.
 #include "fabric/generators/dragonfly.hpp"
+#include "fabric/generators/dragonfly_plus.hpp"
 #include "fabric/generators/failures.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "fabric/generators/gen_builder.hpp"
@@ -52,6 +54,7 @@ struct GenOptions {
     std::vector<int> dims, widths;
     int cas = 1, dimensions = 3, radix = 0, parallel = 1;
     gen::DragonflyParams df;
+    gen::DragonflyPlusParams dfp;
     int balanced = 0;
     bool omit_one_global = false;
     int q = 5;
@@ -124,6 +127,16 @@ std::pair<int, int> parse_ratio(const std::string& s) {
     throw gen::GenError("clos: --blocking must be DOWN:UP (e.g. 2:1) or DOWN, got \"" + s + "\"");
 }
 
+CLI::CheckedTransformer arrangements() {
+    return CLI::CheckedTransformer(
+        std::map<std::string, gen::GlobalArrangement>{
+            {"absolute", gen::GlobalArrangement::Absolute},
+            {"relative", gen::GlobalArrangement::Relative},
+            {"circulant", gen::GlobalArrangement::Circulant},
+            {"random", gen::GlobalArrangement::Random}},
+        CLI::ignore_case);
+}
+
 void add_families(CLI::App& gen, GenOptions& o) {
     CLI::App* f;
     f = family(gen, o, "fat-tree", "m-port n-tree FT(m,n) of Lin, Chung, Huang §3");
@@ -194,13 +207,25 @@ void add_families(CLI::App& gen, GenOptions& o) {
                   "Global cabling: absolute (group g's port t to group t or t+1), relative "
                   "(palm tree: to group g+t+1), circulant (+-1, +-2, ...) or random (any "
                   "bijection of group pairs to ports; uses --seed)")
-        ->transform(CLI::CheckedTransformer(
-            std::map<std::string, gen::GlobalArrangement>{
-                {"absolute", gen::GlobalArrangement::Absolute},
-                {"relative", gen::GlobalArrangement::Relative},
-                {"circulant", gen::GlobalArrangement::Circulant},
-                {"random", gen::GlobalArrangement::Random}},
-            CLI::ignore_case))
+        ->transform(arrangements())
+        ->default_str("absolute");
+
+    f = family(gen, o, "dragonfly-plus",
+               "Dragonfly+ of Shpiner et al.: leaf/spine groups, spines joined globally");
+    f->add_option("--leaves", o.dfp.leaves, "Leaf switches per group")->capture_default_str();
+    f->add_option("--spines", o.dfp.spines, "Spine switches per group")->capture_default_str();
+    f->add_option("--p", o.dfp.p, "Hosts per leaf")->capture_default_str();
+    f->add_option("--h", o.dfp.h, "Global ports per spine")->capture_default_str();
+    f->add_option("--balanced", o.balanced,
+                  "Balanced form of radix 2R: leaves = spines = p = h = R, R^2 + 1 groups");
+    f->add_option("--groups", o.dfp.groups, "Group count (default spines*h/links-per-pair + 1)");
+    f->add_option("--links-per-pair", o.dfp.links_per_pair,
+                  "Global cables between every two groups")
+        ->capture_default_str();
+    f->add_option("--radix", o.dfp.radix, "Switch port count (default: the most needed)");
+    f->add_option("--arrangement", o.dfp.arrangement,
+                  "Global cabling over each group's spine ports, as for dragonfly")
+        ->transform(arrangements())
         ->default_str("absolute");
 
     f = family(gen, o, "slimfly", "Slim Fly: McKay-Miller-Siran graph (Daryin §1.5)");
@@ -251,6 +276,11 @@ Fabric make_family(GenOptions& o, CLI::App& gen) {
         if (o.omit_one_global) o.df.groups = o.df.a * o.df.h;
         o.df.seed = o.seed;
         return gen::dragonfly(o.df);
+    }
+    if (fam == "dragonfly-plus") {
+        if (o.balanced) o.dfp.leaves = o.dfp.spines = o.dfp.p = o.dfp.h = o.balanced;
+        o.dfp.seed = o.seed;
+        return gen::dragonfly_plus(o.dfp);
     }
     if (fam == "slimfly") {
         gen::SlimFlyParams p;
@@ -377,6 +407,7 @@ const CommandRegistrar reg{Command{
             "  ibrt gen clos --radix 36 --levels 2 --blocking 2:1 -o clos36.net\n"
             "  ibrt gen pgft --m 4,4 --w 1,2 --p 1,2 -o pgft.net\n"
             "  ibrt gen dragonfly --balanced 2 --omit-one-global -o df.net\n"
+            "  ibrt gen dragonfly-plus --balanced 4 --groups 8 -o dfplus.net\n"
             "  ibrt gen slimfly --q 5 -o sf5.net\n"
             "  ibrt gen slimfly --q 4 --parallel 2 --ff 8,8 --cas 8 -o sfxff1.net   (SF x FF-1)\n"
             "  ibrt gen random --switches 16 --degree 4 --cas 64 --seed 7 -o rnd.net\n"

@@ -5,12 +5,15 @@
 //
 // JSON, schema "ibrt-map/1" (fields are only ever added):
 //   { "schema", "file", "family": "flatfly"|"hypercube"|"torus"|"torus x flatfly"|
-//     "dragonfly"|"slimfly"|"unknown", "why_not": str (unknown only), "switches": n,
+//     "dragonfly"|"dragonfly+"|"slimfly"|"unknown", "why_not": str (unknown only), "switches": n,
 //     "cas_per_switch": n, "dimensions": [{"k": n, "width": n, "ring": b}]              (Cartesian
 //     families) "groups": n, "group_size": n, "globals_per_switch": n,       (Dragonfly)
 //     "missing_global_links": n, "unplaced": [name]  (switches whose group the cabling does
 //     not tell; each is routed as a group of its own)
-//     "coordinates": [{"switch": name, "coord": [..]}]   (Dragonfly: [group, index])
+//     "groups", "leaves_per_group", "spines_per_group", "globals_per_spine",
+//     "links_per_pair", "missing_global_links", "unplaced"                        (Dragonfly+)
+//     "coordinates": [{"switch": name, "coord": [..]}]   (Dragonfly: [group, index];
+//     Dragonfly+: [group, 0 leaf | 1 spine, index])
 //     "q": n, "columns": n, "link_width": n,                      (Slim Fly; coord (t, x, y))
 //     and "dimensions" for a Slim Fly x FlatFly's FlatFly factor (coord (t, x, y, c_1..c_N))
 //     "missing_switches": [[..]], "missing_links": [{"a": name, "b": name, "cables": n}] }
@@ -38,14 +41,16 @@ struct MapArgs {
 
 std::vector<int> coord_of(const Shape& s, std::uint32_t v) {
     if (s.family == Family::Dragonfly) return {s.group[v], s.index_in_group[v]};
+    if (s.family == Family::DragonflyPlus) return {s.group[v], s.spine[v], s.index_in_group[v]};
     return s.coord[v];
 }
 
 void print_text(const Fabric& f, const SwitchLinks& g, const Shape& s, const MapArgs& a) {
     fmt::print("{}: {} switches, {} CAs\n", a.file, g.num_switches(), f.cas().size());
     if (s.family == Family::Unknown) {
-        fmt::print("family: none of flatfly, hypercube, torus, dragonfly, slimfly\nwhy: {}\n",
-                   s.why_not);
+        fmt::print(
+            "family: none of flatfly, hypercube, torus, dragonfly, dragonfly+, slimfly\nwhy: {}\n",
+            s.why_not);
         return;
     }
     fmt::print("family: {}\n", family_name(s.family));
@@ -64,6 +69,16 @@ void print_text(const Fabric& f, const SwitchLinks& g, const Shape& s, const Map
                 "times a FlatFly: K = {}, L = {} (coordinates t, x, y, then the FlatFly's)\n",
                 fmt::join(k, " x "), fmt::join(w, ", "));
         }
+    } else if (s.family == Family::DragonflyPlus) {
+        fmt::print("groups: {} of {} leaves and {} spines, {} global links per spine, {} per "
+                   "pair of groups\n",
+                   s.groups - s.unplaced.size(), s.leaves_per_group, s.spines_per_group,
+                   s.globals_per_switch, s.links_per_pair);
+        fmt::print("pairs of groups not joined: {}\n", s.missing_global_links);
+        fmt::print("not placed (spines with no leaf; each a group of its own): {}\n",
+                   s.unplaced.size());
+        for (std::size_t i = 0; i < s.unplaced.size() && i < a.max_examples; ++i)
+            fmt::print("  {}\n", display_name(f, g.node[s.unplaced[i]]));
     } else if (s.family == Family::Dragonfly) {
         fmt::print("groups: {} of K = {} switches, G = {} global links per switch\n", s.groups,
                    s.group_size, s.globals_per_switch);
@@ -116,13 +131,23 @@ nlohmann::ordered_json to_json(const Fabric& f, const SwitchLinks& g, const Shap
         J unplaced = J::array();
         for (std::uint32_t v : s.unplaced) unplaced.push_back(display_name(f, g.node[v]));
         j["unplaced"] = unplaced;
+    } else if (s.family == Family::DragonflyPlus) {
+        j["groups"] = s.groups - s.unplaced.size();
+        j["leaves_per_group"] = s.leaves_per_group;
+        j["spines_per_group"] = s.spines_per_group;
+        j["globals_per_spine"] = s.globals_per_switch;
+        j["links_per_pair"] = s.links_per_pair;
+        j["missing_global_links"] = s.missing_global_links;
+        J unplaced = J::array();
+        for (std::uint32_t v : s.unplaced) unplaced.push_back(display_name(f, g.node[v]));
+        j["unplaced"] = unplaced;
     } else if (s.family == Family::SlimFly) {
         j["q"] = s.q;
         j["columns"] = 2 * s.q;
         j["link_width"] = s.link_width;
     }
     // Cartesian families, and a Slim Fly x FlatFly's FlatFly factor.
-    if (s.family != Family::Unknown && s.family != Family::Dragonfly && !s.dims.empty()) {
+    if (s.family != Family::Unknown && !s.dims.empty()) {
         J dims = J::array();
         for (const auto& d : s.dims)
             dims.push_back({{"k", d.k}, {"width", d.width}, {"ring", d.ring}});
@@ -146,7 +171,8 @@ nlohmann::ordered_json to_json(const Fabric& f, const SwitchLinks& g, const Shap
 
 const CommandRegistrar reg{{
     "map",
-    "Recover a direct topology (torus, FlatFly/HyperX, hypercube, Dragonfly, Slim Fly) from the "
+    "Recover a direct topology (torus, FlatFly/HyperX, hypercube, Dragonfly, Dragonfly+, Slim Fly) "
+    "from the "
     "cabling",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<MapArgs>();

@@ -265,8 +265,8 @@ int run_route(const RouteArgs& a) {
 
 const CommandRegistrar reg{{
     "route",
-    "Route a fabric with an engine (mlid, slid, separate, torus, flatfly, dragonfly, slimfly) "
-    "and write LFTs, guid2lid, path selection",
+    "Route a fabric with an engine (mlid, slid, separate, torus, flatfly, dragonfly, slimfly, "
+    "dragonfly-plus) and write LFTs, guid2lid, path selection",
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<RouteArgs>();
         sub.add_option(
@@ -274,8 +274,9 @@ const CommandRegistrar reg{{
                "Routing engine: mlid (paper 000 §4), slid (its single-LID baseline), separate "
                "(paper 001: path selection, then color/L LID assignment), torus (paper 003 "
                "§3.2: DOR with dateline SLs), flatfly (§3.3: DOR on FlatFly/HyperX/hypercube), "
-               "dragonfly (§3.5: Static routing) or slimfly (§3.6: minimal routing, VL 0 then "
-               "VL 1)")
+               "dragonfly (§3.5: Static routing), slimfly (§3.6: minimal routing, VL 0 then "
+               "VL 1) or dragonfly-plus (Dragonfly+ of Shpiner et al.: minimal on the base LID, "
+               "through an intermediate group on the others, 2 VLs)")
             ->required();
         sub.add_option("--fabric", a->fabric,
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")

@@ -505,7 +505,7 @@ const CommandRegistrar reg{{
             ->required();
         sub.add_option("--engine", a->engine,
                        "Route in-process instead: mlid, slid, separate, torus, flatfly, dragonfly, "
-                       "slimfly");
+                       "slimfly, dragonfly-plus");
         add_routing_options(sub, a->routing);
         sub.add_option("--load", a->loads,
                        "Offered load(s), fraction of the link bandwidth; a list runs each")

@@ -1,4 +1,5 @@
-// LIDs for the direct-topology engines (torus, flatfly, dragonfly, slimfly; paper 003 §3):
+// LIDs for the direct-topology engines (torus, flatfly, dragonfly, slimfly; paper 003 §3;
+// dragonfly-plus):
 // they route by destination switch, so any LID layout works; what they share is honouring
 // opensm's preassigned LIDs or assigning their own, within the 49,151 unicast LIDs.
 #pragma once

@@ -8,6 +8,49 @@
 
 namespace ibrt::gen {
 
+std::vector<int> global_ports(int g, GlobalArrangement arrangement, std::uint64_t seed) {
+    std::vector<int> port(std::size_t(g) * g, -1);
+    const auto at = [&](int x, int y) -> int& { return port[std::size_t(x) * g + y]; };
+    switch (arrangement) {
+    case GlobalArrangement::Absolute:
+        for (int x = 0; x < g; ++x)
+            for (int y = 0; y < g; ++y)
+                if (x != y) at(x, y) = y < x ? y : y - 1;
+        break;
+    case GlobalArrangement::Relative:
+        for (int x = 0; x < g; ++x)
+            for (int t = 0; t < g - 1; ++t) at(x, (x + t + 1) % g) = t;
+        break;
+    case GlobalArrangement::Circulant:
+        for (int x = 0; x < g; ++x)
+            for (int k = 1; 2 * k <= g - 1; ++k) {
+                at(x, (x + k) % g) = 2 * k - 2;
+                at(x, (x - k + g) % g) = 2 * k - 1;
+            }
+        if (g % 2 == 0)
+            for (int x = 0; x < g; ++x) at(x, (x + g / 2) % g) = g - 2;
+        break;
+    case GlobalArrangement::Random: {
+        std::mt19937_64 rng(seed);
+        std::vector<std::vector<int>> spare(static_cast<std::size_t>(g));
+        for (auto& f : spare) {
+            for (int t = 0; t < g - 1; ++t) f.push_back(t);
+            for (std::size_t i = f.size(); i > 1; --i) // Fisher-Yates, portable across libraries
+                std::swap(f[i - 1], f[std::size_t(rng() % i)]);
+        }
+        for (int x = 0; x < g; ++x)
+            for (int y = x + 1; y < g; ++y) {
+                at(x, y) = spare[std::size_t(x)].back();
+                spare[std::size_t(x)].pop_back();
+                at(y, x) = spare[std::size_t(y)].back();
+                spare[std::size_t(y)].pop_back();
+            }
+        break;
+    }
+    }
+    return port;
+}
+
 Fabric dragonfly(const DragonflyParams& P) {
     require(P.a >= 1 && P.h >= 1 && P.p >= 0,
             "dragonfly: a and h must be at least 1 and p not negative");
@@ -37,46 +80,8 @@ Fabric dragonfly(const DragonflyParams& P) {
                 b.link(sw[std::size_t(grp) * P.a + r], c + 1, ca, 1);
             }
     const int local = P.p + 1, global = P.p + P.a;
-    // port[x * g + y]: the global port of group x cabled to group y.
-    std::vector<int> port(std::size_t(g) * g, -1);
-    const auto at = [&](int x, int y) -> int& { return port[std::size_t(x) * g + y]; };
-    switch (P.arrangement) {
-    case GlobalArrangement::Absolute:
-        for (int x = 0; x < g; ++x)
-            for (int y = 0; y < g; ++y)
-                if (x != y) at(x, y) = y < x ? y : y - 1;
-        break;
-    case GlobalArrangement::Relative:
-        for (int x = 0; x < g; ++x)
-            for (int t = 0; t < g - 1; ++t) at(x, (x + t + 1) % g) = t;
-        break;
-    case GlobalArrangement::Circulant:
-        for (int x = 0; x < g; ++x)
-            for (int k = 1; 2 * k <= g - 1; ++k) {
-                at(x, (x + k) % g) = 2 * k - 2;
-                at(x, (x - k + g) % g) = 2 * k - 1;
-            }
-        if (g % 2 == 0)
-            for (int x = 0; x < g; ++x) at(x, (x + g / 2) % g) = g - 2;
-        break;
-    case GlobalArrangement::Random: {
-        std::mt19937_64 rng(P.seed);
-        std::vector<std::vector<int>> spare(static_cast<std::size_t>(g));
-        for (auto& f : spare) {
-            for (int t = 0; t < g - 1; ++t) f.push_back(t);
-            for (std::size_t i = f.size(); i > 1; --i) // Fisher-Yates, portable across libraries
-                std::swap(f[i - 1], f[std::size_t(rng() % i)]);
-        }
-        for (int x = 0; x < g; ++x)
-            for (int y = x + 1; y < g; ++y) {
-                at(x, y) = spare[std::size_t(x)].back();
-                spare[std::size_t(x)].pop_back();
-                at(y, x) = spare[std::size_t(y)].back();
-                spare[std::size_t(y)].pop_back();
-            }
-        break;
-    }
-    }
+    const std::vector<int> port = global_ports(g, P.arrangement, P.seed);
+    const auto at = [&](int x, int y) { return port[std::size_t(x) * g + y]; };
     for (int x = 0; x < g; ++x) {
         for (int r = 0; r < P.a; ++r)
             for (int r2 = r + 1; r2 < P.a; ++r2)

@@ -24,6 +24,9 @@
 
 #include "fabric/fabric.hpp"
 
+#include <cstdint>
+#include <vector>
+
 namespace ibrt::gen {
 
 enum class GlobalArrangement { Absolute, Relative, Circulant, Random };
@@ -39,5 +42,10 @@ struct DragonflyParams {
 };
 
 Fabric dragonfly(const DragonflyParams& params);
+
+// The arrangement above for g groups of g - 1 global ports each: [x * g + y] is group x's
+// port (0..g-2) cabled to group y, -1 on the diagonal. Shared with the Dragonfly+
+// (dragonfly_plus.hpp), whose spines hold the global ports.
+std::vector<int> global_ports(int g, GlobalArrangement arrangement, std::uint64_t seed);
 
 } // namespace ibrt::gen

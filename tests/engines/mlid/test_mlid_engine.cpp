@@ -416,7 +416,8 @@ TEST_CASE("degraded trees are routed around missing links, or declined") {
 
 TEST_CASE("engine registry") {
     CHECK(engine_names() == std::vector<std::string>{"mlid", "slid", "separate", "flatfly",
-                                                     "dragonfly", "torus", "slimfly"});
+                                                     "dragonfly", "torus", "slimfly",
+                                                     "dragonfly-plus"});
     CHECK(make_engine("mlid")->name() == "mlid");
     CHECK(make_engine("slid")->name() == "slid");
     CHECK(make_engine("ftree") == nullptr);
