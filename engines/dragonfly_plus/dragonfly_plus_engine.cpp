@@ -16,9 +16,13 @@
 // so the path is up, global, global, down. A destination-based table forces the intermediate
 // group to route that LID directly, so per (destination group, k) the groups are split into
 // those that go through an intermediate and those that serve as one (greedy, rotated by k so
-// that another LID covers the groups one leaves direct); the stat
-// `group_pairs_with_alternative` says how many (source group, destination group) pairs got
-// one.
+// that another LID covers the groups one leaves direct, and toward intermediates a group has
+// not taken for another LID); the stat `group_pairs_with_alternative` says how many (source
+// group, destination group) pairs got one, of `group_pairs_with_an_intermediate` that could.
+// Which groups can be intermediates depends on the arrangement of the global links (few in
+// the absolute one). With `intermediates=any`, every group joined to both can: the paths
+// through one whose spine reached is no gateway go down and up again there (the paper's
+// non-minimal path), on the layers below.
 //
 // Deadlock freedom from the ports a switch sees (SL2VL: (in port, out port, SL) -> VL), with
 // paths from end ports (the CAs on leaves) to every LID:
@@ -67,6 +71,20 @@ enum Hop : char { kHopUp = 'U', kHopDown = 'D', kHopGlobal = 'G' };
 
 constexpr std::uint8_t kFar = 255;
 
+constexpr std::string_view kIntermediateChoices[] = {"landing", "any"};
+constexpr EngineParam kParams[] = {
+    {"intermediates",
+     EngineParam::Kind::Choice,
+     "landing",
+     "intermediate groups of the alternative LIDs: landing (only those whose spine reached is "
+     "a gateway to the destination group: up, global, global, down on SL 1, 2 VLs) or any "
+     "(every group joined to both, the others down and up again in the intermediate group, on "
+     "VL layers: more pairs and more intermediates per pair, more VLs)",
+     0,
+     0,
+     kIntermediateChoices,
+     {}}};
+
 // The SL class of a path by its hops: 0 for U, UD, UG, UGD (each optionally ending with a U
 // to a spine's LID), 1 for UGG with the same endings, -1 for anything else (layers).
 int path_class(std::string_view hops) {
@@ -87,7 +105,7 @@ int path_class(std::string_view hops) {
 class DragonflyPlusEngine final : public Engine {
   public:
     std::string_view name() const override { return "dragonfly-plus"; }
-    std::span<const EngineParam> params() const override { return {}; }
+    std::span<const EngineParam> params() const override { return kParams; }
 
   protected:
     Routing compute(const Fabric& f, const Lids* preassigned,
@@ -204,8 +222,15 @@ class DragonflyPlusEngine final : public Engine {
         // routes that offset directly.
         std::vector<std::uint32_t> via(std::size_t(alts) * groups * groups);
         std::size_t with_alternative = 0, with_intermediate = 0;
+        // Whether a global link from group a to group i lands on a gateway to group d.
+        const auto lands = [&](std::size_t a, std::size_t i, std::size_t d) {
+            return std::any_of(gates[a * groups + i].begin(), gates[a * groups + i].end(),
+                               [&](const auto& l) { return reaches[l.second * groups + d] != 0; });
+        };
         {
+            const bool any_intermediate = param_choice(opt, "intermediates") == "any";
             std::vector<std::uint8_t> serves(groups), covered(groups);
+            std::vector<std::vector<std::uint32_t>> taken(groups); // by a, over the LIDs
             std::vector<std::vector<std::uint32_t>> choices(groups);
             std::vector<std::uint32_t> order;
             for (std::size_t d = 0; d < groups; ++d) {
@@ -215,7 +240,8 @@ class DragonflyPlusEngine final : public Engine {
                     for (std::size_t i = 0; i < groups && a != d; ++i) {
                         if (i == a || i == d) continue;
                         for (const auto& [u, w] : gates[a * groups + i])
-                            if (reaches[w * groups + d]) {
+                            if (reaches[w * groups + d] ||
+                                (any_intermediate && !gates[i * groups + d].empty())) {
                                 choices[a].push_back(std::uint32_t(i));
                                 break;
                             }
@@ -223,6 +249,7 @@ class DragonflyPlusEngine final : public Engine {
                     with_intermediate += !choices[a].empty();
                 }
                 std::fill(covered.begin(), covered.end(), 0);
+                for (auto& t : taken) t.clear();
                 for (unsigned k = 1; k <= alts; ++k) {
                     const auto at = [&](std::size_t a) -> std::uint32_t& {
                         return via[((k - 1) * groups + a) * groups + d];
@@ -243,9 +270,14 @@ class DragonflyPlusEngine final : public Engine {
                         int best_rank = -1;
                         for (std::uint32_t i : choices[a]) {
                             if (at(i) != d) continue; // goes through another group itself
-                            // Serving already, else covered by an earlier LID: fewer groups
-                            // held to direct routes that still lack an alternative.
-                            const int rank = 2 * serves[i] + covered[i];
+                            // One a has not taken for another LID (more paths), landing on a
+                            // gateway (SL 1 rather than a layer), then serving already, else
+                            // covered by an earlier LID: fewer groups held to direct routes
+                            // that still lack an alternative.
+                            const bool fresh =
+                                std::find(taken[a].begin(), taken[a].end(), i) == taken[a].end();
+                            const int rank =
+                                8 * fresh + 4 * lands(a, i, d) + 2 * serves[i] + covered[i];
                             if (rank > best_rank) {
                                 best_rank = rank;
                                 best = i;
@@ -253,6 +285,7 @@ class DragonflyPlusEngine final : public Engine {
                         }
                         if (best == kNone) continue;
                         at(a) = best;
+                        taken[a].push_back(best);
                         serves[best] = 1;
                         covered[a] = 1;
                     }
@@ -271,8 +304,8 @@ class DragonflyPlusEngine final : public Engine {
             if (mid == d) mid = land[a * groups + d];
             // The global links to use: toward an intermediate group, landing on a gateway to d;
             // else toward d, or the next group on the way to it.
-            const bool landing = mid != d && mid != kNone;
-            const std::size_t to = landing ? mid : next_group[a * groups + d];
+            const bool landing = mid != d && mid != kNone && lands(a, mid, d);
+            const std::size_t to = mid != d && mid != kNone ? mid : next_group[a * groups + d];
             const auto& links = gates[a * groups + to];
             // Where some links land on a spine cabled to y (or on y), only those.
             const auto lands_by_y = [&](std::uint32_t w) { return w == y || ports.linked(w, y); };

@@ -120,6 +120,14 @@ TEST_CASE("dragonfly-plus: more LIDs, more pairs of groups with an alternative",
         if (lmc == 3) CHECK(got >= 0.9 * test::stat_of(r, "group_pairs_with_an_intermediate"));
         test::clean_within_data_vls(f, r);
         CHECK(r.data_vls == 2);
+        // Any group joined to both as an intermediate: every pair of groups, on layers.
+        opt.params["intermediates"] = "any";
+        const Routing any = make_engine("dragonfly-plus")->route(f, nullptr, opt);
+        test::clean_within_data_vls(f, any);
+        CHECK(test::stat_of(any, "group_pairs_with_an_intermediate") == 17 * 16);
+        CHECK(test::stat_of(any, "group_pairs_with_alternative") >= got);
+        if (lmc == 3) CHECK(test::stat_of(any, "group_pairs_with_alternative") == 17 * 16);
+        CHECK(test::stat_of(any, "paths_on_layers") > 0);
     }
 }
 
