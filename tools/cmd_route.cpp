@@ -6,6 +6,7 @@
 //
 // report.json, schema "ibrt-route/1" (fields are only ever added):
 //   { "schema": "ibrt-route/1", "engine": str, "fabric": str, "lmc": n,
+//     "data_vls": n,   (the VLs the routing's paths take from switch to switch)
 //     "lids": {"assigned": n, "max_lid": n, "source": "engine"|"paper"|"fabric", "aligned": b},
 //     "tree": {"switches_by_level": [{"level": n, "switches": n}], "max_level": n,
 //              "end_ports": n},
@@ -220,6 +221,7 @@ int run_route(const RouteArgs& a) {
     j["engine"] = a.engine;
     j["fabric"] = a.fabric;
     j["lmc"] = r.lmc;
+    j["data_vls"] = r.data_vls;
     std::size_t assigned = 0;
     for (Lid l = 1; l <= r.lids.max_lid(); ++l) assigned += r.lids.owner(l) != kNoPort;
     j["lids"] = {
