@@ -2,6 +2,7 @@
 // dragonfly_groups.hpp.
 #include "mapping/dragonfly_groups.hpp"
 
+#include "mapping/shape.hpp"
 #include "mapping/union_find.hpp"
 
 #include <algorithm>
@@ -235,7 +236,8 @@ std::size_t place_lone_switches(const SwitchLinks& g, std::vector<std::uint32_t>
     return placed;
 }
 
-std::optional<std::vector<std::uint32_t>> groups_by_triangles(const SwitchLinks& g) {
+std::optional<std::vector<std::uint32_t>> groups_by_triangles(const SwitchLinks& g,
+                                                              bool several_per_pair) {
     const std::size_t n = g.num_switches();
     // Distinct neighbours (parallel cables once), sorted: around() is sorted by peer.
     std::vector<std::vector<std::uint32_t>> nb(n);
@@ -268,22 +270,32 @@ std::optional<std::vector<std::uint32_t>> groups_by_triangles(const SwitchLinks&
                 expected += std::size_t(size[k]) * (size[k] - 1) / 2;
             }
         if (groups < 2) continue;
-        std::set<Pair> switch_pairs, joined;
+        std::set<Pair> switch_pairs;
+        std::map<Pair, int> joined;
         bool twice = false;
         for (const auto& l : g.links) {
             if (!switch_pairs.insert(ordered(l.a, l.b)).second) continue; // a parallel cable
             const std::uint32_t ga = group[l.a], gb = group[l.b];
             if (ga == gb) {
                 ++present;
-            } else if (size[ga] >= 2 && size[gb] >= 2 && !joined.insert(ordered(ga, gb)).second) {
+            } else if (size[ga] >= 2 && size[gb] >= 2 && ++joined[ordered(ga, gb)] > 1 &&
+                       !several_per_pair) {
                 twice = true;
                 break;
             }
+        }
+        if (several_per_pair) {
+            std::vector<int> per_pair;
+            for (const auto& [pair, c] : joined) per_pair.push_back(c);
+            const int m = most_common(per_pair);
+            twice = m < 2 ||
+                    std::any_of(per_pair.begin(), per_pair.end(), [&](int c) { return c > m; });
         }
         if (twice || 2 * present < expected) continue;
         for (std::uint32_t v = 0; v < n; ++v)
             if (size[group[v]] < 2) group[v] = kNone;
         join_by_two_links(g, nb, group);
+        if (several_per_pair) return group;
         groups_of_lone_switches(g, nb, tau, group);
         join_by_two_links(g, nb, group);
         join_pairs_on_rectangles(g, nb, group);

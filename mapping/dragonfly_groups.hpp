@@ -44,6 +44,14 @@ place_lone_switches(const SwitchLinks& g, std::vector<std::uint32_t>& group,
 // most; and the rest are placed as above. nullopt when no tau gives a Dragonfly (groups of 2
 // or 3 switches have too few triangles to tell; a FlatFly's rows are joined many times).
 // Work: O(links x degree) for the triangles, O(links) per tau.
-std::optional<std::vector<std::uint32_t>> groups_by_triangles(const SwitchLinks& g);
+//
+// `several_per_pair`: a Dragonfly with m > 1 global links between every two groups. The reading
+// then needs every two groups joined by m links at most, m the most common count, instead of
+// once; a switch left out joins a group it has two links into (each switch's global links
+// reach distinct groups), the others stay out (the placements above rest on the one-link rule).
+// map_fabric tries it only when no Cartesian family fits: a two-dimensional HyperX is such a
+// Dragonfly as a graph (its rows joined once per column), and is better said as a HyperX.
+std::optional<std::vector<std::uint32_t>> groups_by_triangles(const SwitchLinks& g,
+                                                              bool several_per_pair = false);
 
 } // namespace ibrt::mapping

@@ -161,10 +161,11 @@ void complete_groups(const SwitchLinks& g, const LinkClasses& c, UnionFind& uf) 
 }
 
 // A Dragonfly from its groups (grp: dense group ids 0..groups-1 per switch): sizes, globals,
-// what is missing against the complete shape. nullopt when two groups are joined twice or
-// more than half of the local links are missing: not a Dragonfly.
+// what is missing against the complete shape. nullopt when two groups are joined twice (more
+// often than most pairs with `several_per_pair`) or more than half of the local links are
+// missing: not a Dragonfly.
 std::optional<Shape> dragonfly_shape(const SwitchLinks& g, const std::vector<std::uint32_t>& grp,
-                                     int groups, Shape s) {
+                                     int groups, Shape s, bool several_per_pair = false) {
     const std::size_t n = g.num_switches();
     s.groups = groups;
     s.family = Family::Dragonfly;
@@ -173,15 +174,21 @@ std::optional<Shape> dragonfly_shape(const SwitchLinks& g, const std::vector<std
     std::vector<int> size(s.groups, 0), globals(n, 0);
     for (std::size_t v = 0; v < n; ++v) s.index_in_group[v] = size[s.group[v]]++;
     s.group_size = *std::max_element(size.begin(), size.end());
-    std::set<std::pair<int, int>> joined;
+    std::map<std::pair<int, int>, int> joined;
     for (std::uint32_t l = 0; l < g.links.size(); ++l) {
         const auto& k = g.links[l];
         const int ga = s.group[k.a], gb = s.group[k.b];
         if (ga == gb) continue; // local
         ++globals[k.a];
         ++globals[k.b];
-        if (!joined.insert({std::min(ga, gb), std::max(ga, gb)}).second) return std::nullopt;
+        if (++joined[{std::min(ga, gb), std::max(ga, gb)}] > 1 && !several_per_pair)
+            return std::nullopt;
     }
+    std::vector<int> per_pair;
+    for (const auto& [pair, c] : joined) per_pair.push_back(c);
+    s.links_per_pair = most_common(per_pair);
+    if (std::any_of(per_pair.begin(), per_pair.end(), [&](int c) { return c > s.links_per_pair; }))
+        return std::nullopt;
     s.globals_per_switch = *std::max_element(globals.begin(), globals.end()); // as designed
     for (std::uint32_t v = 0; v < n; ++v)
         if (s.group_size > 1 && size[s.group[v]] == 1) s.unplaced.push_back(v);
@@ -325,8 +332,9 @@ std::optional<Shape> try_dragonfly(const SwitchLinks& g, const LinkClasses& c, S
 
 // The same from triangles (dragonfly_groups.hpp: any global arrangement); each switch the
 // cabling does not place is a group of its own, as Shape::unplaced says.
-std::optional<Shape> try_dragonfly_by_triangles(const SwitchLinks& g, Shape s) {
-    std::optional<std::vector<std::uint32_t>> grp = groups_by_triangles(g);
+std::optional<Shape> try_dragonfly_by_triangles(const SwitchLinks& g, Shape s,
+                                                bool several_per_pair = false) {
+    std::optional<std::vector<std::uint32_t>> grp = groups_by_triangles(g, several_per_pair);
     if (!grp) return std::nullopt;
     // Dense ids in switch order (the reading's ids have gaps), then one per switch left out.
     std::map<std::uint32_t, std::uint32_t> id;
@@ -341,7 +349,7 @@ std::optional<Shape> try_dragonfly_by_triangles(const SwitchLinks& g, Shape s) {
         }
     for (std::uint32_t& x : *grp)
         if (x == kNone) x = groups++;
-    return dragonfly_shape(g, *grp, static_cast<int>(groups), std::move(s));
+    return dragonfly_shape(g, *grp, static_cast<int>(groups), std::move(s), several_per_pair);
 }
 
 // A ring of 4 is the graph K2 x K2 and a ring of 3 is K3, so ε finds those; on a fabric with
@@ -784,7 +792,12 @@ Shape map_fabric(const Fabric& f, const SwitchLinks& g, const LinkClasses& c) {
         if (p->family == Family::SlimFly) return std::move(*p);
         product_why = std::move(p->why_not);
     }
-    Shape out = map_cartesian(f, g, c, std::move(s));
+    Shape out = map_cartesian(f, g, c, s);
+    // Several global links per pair of groups only where no Cartesian family fits
+    // (dragonfly_groups.hpp).
+    if (out.family == Family::Unknown)
+        if (std::optional<Shape> multi = try_dragonfly_by_triangles(g, s, true))
+            return std::move(*multi);
     if (out.family == Family::Unknown && !product_why.empty()) out.why_not = product_why;
     if (out.family == Family::Unknown && !slimfly_why.empty()) out.why_not = slimfly_why;
     return out;

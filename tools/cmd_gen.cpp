@@ -199,7 +199,9 @@ void add_families(CLI::App& gen, GenOptions& o) {
     f->add_option("--h", o.df.h, "Global ports per switch (G)")->capture_default_str();
     f->add_option("--p", o.df.p, "CAs per switch (C)")->capture_default_str();
     f->add_option("--balanced", o.balanced, "Balanced layout a = 2p = 2h with p = this");
-    f->add_option("--groups", o.df.groups, "Group count (default a*h+1)");
+    f->add_option("--groups", o.df.groups, "Group count (default a*h/links-per-pair + 1)");
+    f->add_option("--links-per-pair", o.df.links_per_pair, "Global cables between every two groups")
+        ->capture_default_str();
     f->add_flag("--omit-one-global", o.omit_one_global,
                 "Daryin's variant: a*h groups, one global port per group left free");
     f->add_option("--radix", o.df.radix, "Switch port count (default p+a-1+h)");
@@ -273,7 +275,7 @@ Fabric make_family(GenOptions& o, CLI::App& gen) {
             o.df.p = o.df.h = o.balanced;
             o.df.a = 2 * o.balanced;
         }
-        if (o.omit_one_global) o.df.groups = o.df.a * o.df.h;
+        if (o.omit_one_global) o.df.groups = o.df.a * o.df.h / o.df.links_per_pair;
         o.df.seed = o.seed;
         return gen::dragonfly(o.df);
     }

@@ -80,9 +80,11 @@ void print_text(const Fabric& f, const SwitchLinks& g, const Shape& s, const Map
         for (std::size_t i = 0; i < s.unplaced.size() && i < a.max_examples; ++i)
             fmt::print("  {}\n", display_name(f, g.node[s.unplaced[i]]));
     } else if (s.family == Family::Dragonfly) {
-        fmt::print("groups: {} of K = {} switches, G = {} global links per switch\n", s.groups,
-                   s.group_size, s.globals_per_switch);
-        fmt::print("missing global links (one per pair of groups): {}\n", s.missing_global_links);
+        fmt::print("groups: {} of K = {} switches, G = {} global links per switch{}\n", s.groups,
+                   s.group_size, s.globals_per_switch,
+                   s.links_per_pair > 1 ? fmt::format(", {} per pair of groups", s.links_per_pair)
+                                        : "");
+        fmt::print("pairs of groups not joined: {}\n", s.missing_global_links);
         // Counted in `groups` above, each as a group of its own (how the engine routes them).
         fmt::print("not placed (the cabling does not tell their group): {}\n", s.unplaced.size());
         for (std::size_t i = 0; i < s.unplaced.size() && i < a.max_examples; ++i)
@@ -127,6 +129,7 @@ nlohmann::ordered_json to_json(const Fabric& f, const SwitchLinks& g, const Shap
         j["groups"] = s.groups;
         j["group_size"] = s.group_size;
         j["globals_per_switch"] = s.globals_per_switch;
+        j["links_per_pair"] = s.links_per_pair;
         j["missing_global_links"] = s.missing_global_links;
         J unplaced = J::array();
         for (std::uint32_t v : s.unplaced) unplaced.push_back(display_name(f, g.node[v]));

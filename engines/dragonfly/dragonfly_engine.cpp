@@ -22,6 +22,12 @@
 // group the same way whichever group the packet came from. A missing gateway switch is missing
 // global links.
 //
+// Several global links per pair of groups (past the paper's one, issue 37): the destination
+// switches of a group spread over the links to it by their index in the group, so every link
+// carries destinations. The class rule holds for any choice of link. Detours through an
+// intermediate group are planned on one link per pair (group_detours.hpp), so while some pair
+// of groups is not joined every pair keeps one link.
+//
 // Missing local links (past the paper): within a group a packet goes to its target switch
 // (the gateway, or the destination) by a shortest path over the local links present, so a
 // local hop whose cable is missing becomes two or more. (The mapping joins a group by its
@@ -77,6 +83,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 namespace ibrt {
 namespace {
@@ -159,8 +166,10 @@ class DragonflyEngine final : public Engine {
                     }
             }
         }
-        // gate[g * groups + h]: the switch of group g cabled to group h (kNone if none).
+        // gate[g * groups + h]: the switch of group g cabled to group h (kNone if none), peer
+        // the switch at the other end; with several links per pair (lanes), the last one's.
         std::vector<std::uint32_t> gate(groups * groups, kNone), peer(groups * groups, kNone);
+        std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> lanes(groups * groups);
         for (const auto& l : g.links) {
             const std::size_t ga = std::size_t(s.group[l.a]), gb = std::size_t(s.group[l.b]);
             if (ga == gb) continue;
@@ -168,6 +177,8 @@ class DragonflyEngine final : public Engine {
             peer[ga * groups + gb] = l.b;
             gate[gb * groups + ga] = l.b;
             peer[gb * groups + ga] = l.a;
+            lanes[ga * groups + gb].emplace_back(l.a, l.b);
+            lanes[gb * groups + ga].emplace_back(l.b, l.a);
         }
         // When some paths need layers anyway (missing local links, or groups with no common
         // neighbour), detours with a single local hop in the intermediate group go on them too,
@@ -178,6 +189,11 @@ class DragonflyEngine final : public Engine {
         if (local_detours == 0 && plan.far > 0 && plan.local_hop > 0)
             plan = dragonfly::plan_group_detours(groups, gate, peer, linked, true);
         const std::vector<std::size_t>& via = plan.via;
+        // Several global links per pair of groups (past the paper's one): destination switches
+        // spread over them, when every pair is joined. Detours through an intermediate group
+        // are planned on one link per pair (group_detours.hpp), so with any detour every pair
+        // keeps its one link.
+        const bool spread_lanes = plan.indirect == 0;
 
         // The next switch from x toward the destination switch y.
         const auto next = [&](std::uint32_t x, std::uint32_t y) {
@@ -187,7 +203,12 @@ class DragonflyEngine final : public Engine {
                 const std::size_t i = via[gx * groups + h];
                 const std::size_t first = i == gx ? h : i; // the group of the global hop
                 t = gate[gx * groups + first];
-                if (x == t) return peer[gx * groups + first];
+                std::uint32_t w = peer[gx * groups + first];
+                if (spread_lanes) {
+                    const auto& l = lanes[gx * groups + first];
+                    std::tie(t, w) = l[idx(y) % l.size()];
+                }
+                if (x == t) return w;
             }
             return local_next[gx][idx(x) * members[gx].size() + idx(t)];
         };
@@ -369,6 +390,9 @@ class DragonflyEngine final : public Engine {
         r.stats.emplace_back("switch_pairs_local_detour_in_source_group", double(turned));
         r.stats.emplace_back("switch_pairs_on_layers", double(layered));
         r.stats.emplace_back("vl_layers", double(layers.size()));
+        std::size_t most_lanes = 0;
+        for (const auto& l : lanes) most_lanes = std::max(most_lanes, l.size());
+        r.stats.emplace_back("global_links_used_per_pair", double(spread_lanes ? most_lanes : 1));
         direct::add_adaptive_sets(*this, opt, f, r);
         if (const auto letters = dragonfly::parse_adaptive(param_choice(opt, "adaptive"))) {
             if (r.forwarding_sets)

@@ -54,11 +54,14 @@ std::vector<int> global_ports(int g, GlobalArrangement arrangement, std::uint64_
 Fabric dragonfly(const DragonflyParams& P) {
     require(P.a >= 1 && P.h >= 1 && P.p >= 0,
             "dragonfly: a and h must be at least 1 and p not negative");
-    const int max_groups = P.a * P.h + 1;
+    require(P.links_per_pair >= 1, "dragonfly: links per pair must be at least 1");
+    const int m = P.links_per_pair;
+    const int max_groups = P.a * P.h / m + 1;
     const int g = P.groups ? P.groups : max_groups;
-    require(g >= 1 && g <= max_groups, "dragonfly: the group count must be in 1.." +
-                                           std::to_string(max_groups) + " (a*h+1), got " +
-                                           std::to_string(g));
+    require(g >= 1 && g <= max_groups,
+            "dragonfly: the group count must be in 1.." + std::to_string(max_groups) +
+                (m == 1 ? std::string(" (a*h+1)") : std::string(" (a*h/links_per_pair+1)")) +
+                ", got " + std::to_string(g));
     const int degree = P.p + P.a - 1 + P.h;
     const int radix = P.radix ? P.radix : degree;
     require(radix >= degree, "dragonfly: the switches need " + std::to_string(degree) +
@@ -88,11 +91,12 @@ Fabric dragonfly(const DragonflyParams& P) {
                 b.link(sw[std::size_t(x) * P.a + r], local + r2 - 1, sw[std::size_t(x) * P.a + r2],
                        local + r);
         // Global ports to the groups above this one; the lower groups cabled theirs already.
-        for (int y = x + 1; y < g; ++y) {
-            const int t = at(x, y), u = at(y, x);
-            b.link(sw[std::size_t(x) * P.a + t / P.h], global + t % P.h,
-                   sw[std::size_t(y) * P.a + u / P.h], global + u % P.h);
-        }
+        for (int y = x + 1; y < g; ++y)
+            for (int j = 0; j < m; ++j) {
+                const int t = at(x, y) + j * (g - 1), u = at(y, x) + j * (g - 1);
+                b.link(sw[std::size_t(x) * P.a + t / P.h], global + t % P.h,
+                       sw[std::size_t(y) * P.a + u / P.h], global + u % P.h);
+            }
     }
     return std::move(b).build();
 }

@@ -2,7 +2,9 @@
 // ("routers") fully connected by local cables; the groups fully connected by global cables,
 // h global ports per switch and p CAs per switch. The balanced layout is a = 2p = 2h.
 //
-// The complete form has a*h + 1 groups, one global cable between every pair. Paper 003
+// The complete form has a*h + 1 groups, one global cable between every pair (with m
+// `links_per_pair`, a*h/m + 1 groups and m cables between every pair: port t + j*(G-1),
+// j = 0..m-1, goes where port t goes below, landing on the port of the same j). Paper 003
 // (notation K = a, G = h, C = p) instead takes K*G groups and "omits one global link per
 // group" so the switch count is a power of two; any group count 2..a*h+1 is accepted and the
 // unused global ports stay unconnected.
@@ -35,10 +37,11 @@ struct DragonflyParams {
     int a = 4;      // switches per group (K)
     int h = 2;      // global ports per switch (G)
     int p = 2;      // CAs per switch (C)
-    int groups = 0; // 0: a*h + 1
+    int groups = 0; // 0: a*h / links_per_pair + 1
     int radix = 0;  // 0: p + a - 1 + h
     GlobalArrangement arrangement = GlobalArrangement::Absolute;
     std::uint64_t seed = 1; // GlobalArrangement::Random
+    int links_per_pair = 1; // global cables between every two groups
 };
 
 Fabric dragonfly(const DragonflyParams& params);

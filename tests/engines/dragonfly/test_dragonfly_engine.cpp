@@ -358,3 +358,47 @@ TEST_CASE("dragonfly: every global arrangement is routed clean, also damaged", "
             clean(damaged, test::route_with("dragonfly", damaged));
         }
 }
+
+TEST_CASE("dragonfly: several global links per pair of groups, each carrying destinations",
+          "[dragonfly]") {
+    // Issue 37: m links between every two groups; destination switches spread over them.
+    for (const int m : {2, 4})
+        for (gen::GlobalArrangement arr :
+             {gen::GlobalArrangement::Relative, gen::GlobalArrangement::Random}) {
+            INFO("m " << m << " arrangement " << int(arr));
+            gen::DragonflyParams p;
+            p.a = 8;
+            p.h = 4;
+            p.p = 2;
+            p.links_per_pair = m;
+            p.arrangement = arr;
+            const Fabric f = test::relabel(gen::dragonfly(p), 5).fabric;
+            const Routing r = test::route_with("dragonfly", f);
+            test::clean_within_data_vls(f, r);
+            CHECK(r.data_vls == 2);
+            CHECK(test::stat_of(r, "global_links_used_per_pair") == m);
+            // Every switch-to-switch cable of a group with a global link is on some LFT entry:
+            // by the ports the tables send out of, every global port is used.
+            std::size_t global_ports = 0, used = 0;
+            for (NodeId sw : f.switches())
+                for (PortNum q = 1; q <= f.node(sw).num_ports; ++q) {
+                    const Port& port = f.port(sw, q);
+                    if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
+                    // A global port: the peer shares no neighbour switch with sw (a group's
+                    // switches all do, a = 8).
+                    std::size_t common = 0;
+                    for (PortNum a = 1; a <= f.node(sw).num_ports; ++a)
+                        for (PortNum b = 1; b <= f.node(port.peer_node).num_ports; ++b)
+                            common +=
+                                f.port(sw, a).connected() &&
+                                f.port(port.peer_node, b).connected() &&
+                                f.port(sw, a).peer_node == f.port(port.peer_node, b).peer_node &&
+                                f.node(f.port(sw, a).peer_node).is_switch();
+                    if (common > 2) continue; // local
+                    ++global_ports;
+                    used += std::find(r.lft[sw].begin(), r.lft[sw].end(), q) != r.lft[sw].end();
+                }
+            CHECK(global_ports == std::size_t(p.a * p.h / m + 1) * std::size_t(p.a * p.h / m) * m);
+            CHECK(used == global_ports);
+        }
+}
