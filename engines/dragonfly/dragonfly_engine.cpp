@@ -66,9 +66,15 @@
 // keep a common neighbour, has no such path and keeps its tables (and its 3 VLs for local-hop
 // detours).
 //
+// Where the layers need more than the ports' data VLs (or the 16 SLs) allow (issue 37): the
+// layers take one VL less, and every LID of a destination switch with a path that fits none of
+// them goes on the escape layer, Up*/Down* on the VL after the layers' with an SL of its own
+// (engines/common/escape_layer.hpp), as the torus and flatfly engines do.
+//
 // Not routed (the engine declines and names what is missing): switches that cannot reach each
-// other, and layers beyond what the ports' data VLs (or the 16 SLs) allow. opensm then routes
-// with the next engine.
+// other, and fabrics whose layers need more VLs than the ports have with no VL left for the
+// escape layer. opensm then routes with the next engine.
+#include "engines/common/escape_layer.hpp"
 #include "engines/direct/dependency_layer.hpp"
 #include "engines/direct/direct_lids.hpp"
 #include "engines/direct/distance_based.hpp"
@@ -82,6 +88,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <tuple>
 
@@ -262,13 +269,22 @@ class DragonflyEngine final : public Engine {
         };
         std::vector<direct::DependencyLayer> layers;
         std::vector<std::uint8_t> layer_of; // [x * n + y]
+        std::vector<std::uint8_t> escaped;  // [y]: y's LIDs on the escape layer
         std::size_t layered = 0, turned = 0;
-        if (local_detours > 0 || plan.far > 0 || plan.local_detour > 0) {
+        std::string first_unplaced;
+        // Places the paths off the class rule on at most `cap` layers; with `escape`, the
+        // destinations of the paths that fit none go on the escape layer (below) instead of
+        // failing.
+        const auto place_paths = [&](std::size_t cap, bool escape) {
+            layers.clear();
             layer_of.assign(n * n, kOffLayer);
+            escaped.assign(n, 0);
+            layered = turned = 0;
+            source_turns = direct::DependencyLayer(g.incidences.size());
             std::vector<std::uint32_t> chain;
             for (std::uint32_t x = 0; x < n; ++x)
                 for (std::uint32_t y = 0; y < n; ++y) {
-                    if (y == x) continue;
+                    if (y == x || escaped[y]) continue;
                     chain.clear();
                     bool off = false, last_local = false;
                     std::size_t prefix = 0; // local hops before the first global one
@@ -293,28 +309,41 @@ class DragonflyEngine final : public Engine {
                         continue;
                     }
                     chain.erase(chain.begin()); // the first hop is on VL 0 (from a host)
-                    if (layers.empty()) {
+                    if (layers.empty() && cap > 0) {
                         layers.emplace_back(g.incidences.size());
                         seed_last_vl(layers[0]);
                     }
                     const std::size_t layer =
-                        direct::place_on_layer(layers, chain, g.incidences.size(), max_layers);
-                    if (layer == layers.size())
-                        throw RoutingError(fmt::format(
-                            "dragonfly: the paths around {} missing local and {} missing "
-                            "global links need more than {}: {} VLs for the Static routing "
-                            "and {} layers for the paths that leave its order (from {} to "
-                            "{}), the first on its last VL, the others on one more each; too "
-                            "much of the Dragonfly is missing",
-                            s.missing_links.size(), s.missing_global_links,
-                            base_sls + max_layers == 16
-                                ? std::string("16 SLs")
-                                : fmt::format("the ports' {} data VLs", max_vls),
-                            plan.vls, max_layers + 1, display_name(f, g.node[x]),
-                            display_name(f, g.node[y])));
+                        direct::place_on_layer(layers, chain, g.incidences.size(), cap);
+                    if (layer == layers.size()) {
+                        if (first_unplaced.empty())
+                            first_unplaced =
+                                fmt::format("from {} to {}", display_name(f, g.node[x]),
+                                            display_name(f, g.node[y]));
+                        if (!escape) return false;
+                        escaped[y] = 1;
+                        continue;
+                    }
                     layer_of[std::size_t(x) * n + y] = std::uint8_t(layer);
                     ++layered;
                 }
+            return true;
+        };
+        if (local_detours > 0 || plan.far > 0 || plan.local_detour > 0) {
+            // Where the layers do not fit, one VL less for them and the escape VL after them,
+            // if the SLs allow (base + layers + the escape SL, never 15).
+            if (!place_paths(max_layers, false) && (max_layers < 2 || base_sls + max_layers > 15 ||
+                                                    !place_paths(max_layers - 1, true)))
+                throw RoutingError(fmt::format(
+                    "dragonfly: the paths around {} missing local and {} missing global links "
+                    "need more than {}: {} VLs for the Static routing and {} layers for the "
+                    "paths that leave its order ({}), the first on its last VL, the others on "
+                    "one more each, or one VL less for the layers and an escape VL; too much "
+                    "of the Dragonfly is missing",
+                    s.missing_links.size(), s.missing_global_links,
+                    base_sls + max_layers == 16 ? std::string("16 SLs")
+                                                : fmt::format("the ports' {} data VLs", max_vls),
+                    plan.vls, max_layers + 1, first_unplaced));
         }
 
         const auto port_class = [&](PortId p) {
@@ -393,6 +422,23 @@ class DragonflyEngine final : public Engine {
         std::size_t most_lanes = 0;
         for (const auto& l : lanes) most_lanes = std::max(most_lanes, l.size());
         r.stats.emplace_back("global_links_used_per_pair", double(spread_lanes ? most_lanes : 1));
+        if (std::find(escaped.begin(), escaped.end(), 1) != escaped.end()) {
+            // Every LID of those destinations on the escape layer (engines/common/
+            // escape_layer.hpp): the SL after the layers', the VL after theirs.
+            std::vector<Lid> escape_lids;
+            for (Lid lid = 1; lid < lids; ++lid)
+                if (target[lid].sw != kNone && escaped[target[lid].sw]) escape_lids.push_back(lid);
+            const auto esl = std::uint8_t(base_sls + layers.size());
+            const std::uint8_t evl = r.data_vls;
+            escape::route_on_escape_layer(f, {}, escape_lids,
+                                          {.sl = esl, .vl = evl, .what = "dragonfly"}, r);
+            // Ports run 1, 2, 4 or 8 data VLs (OperVLs): ask for the count that holds them all.
+            r.data_vls = std::uint8_t(std::bit_ceil(unsigned(evl) + 1));
+            r.stats.emplace_back("escaped_switches",
+                                 double(std::count(escaped.begin(), escaped.end(), 1)));
+            r.stats.emplace_back("escape_sl", esl);
+            r.stats.emplace_back("escape_vl", evl);
+        }
         direct::add_adaptive_sets(*this, opt, f, r);
         if (const auto letters = dragonfly::parse_adaptive(param_choice(opt, "adaptive"))) {
             if (r.forwarding_sets)

@@ -3,6 +3,7 @@
 // global links are routed through an intermediate group on the same two VLs (or three);
 // missing local links and random link failures by layers of VLs selected by path SL; what it
 // cannot route it declines with the reason.
+#include "../../fabric/damaged.hpp"
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
 #include "fabric/generators/dragonfly.hpp"
@@ -401,4 +402,41 @@ TEST_CASE("dragonfly: several global links per pair of groups, each carrying des
             CHECK(global_ports == std::size_t(p.a * p.h / m + 1) * std::size_t(p.a * p.h / m) * m);
             CHECK(used == global_ports);
         }
+}
+
+TEST_CASE("dragonfly: paths beyond the ports' VLs go on the escape VL, not declined",
+          "[dragonfly]") {
+    // Issue 37: 35 % of the cables and 5 % of the switches out of a balanced p = 4 Dragonfly
+    // (33 groups) take more layers than 4 data VLs hold; the engine declined. Now one VL less
+    // for the layers and the escape VL for the destinations whose paths fit none.
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        INFO("seed " << seed);
+        gen::DragonflyParams p;
+        p.a = 8;
+        p.h = 4;
+        p.p = 4;
+        const Fabric f =
+            test::relabel(test::damaged(gen::dragonfly(p), 0.35, 0.05, seed).fabric, seed).fabric;
+        EngineOptions four;
+        four.default_data_vls = 4;
+        const Routing r = make_engine("dragonfly")->route(f, nullptr, four);
+        test::clean_within_data_vls(f, r);
+        CHECK(r.data_vls == 4);
+        CHECK(test::stat_of(r, "escaped_switches") > 0);
+        test::escape_layer_sound(f, r);
+        // With 8 it needs no escape.
+        const Routing r8 = test::route_with("dragonfly", f);
+        test::clean_within_data_vls(f, r8);
+        CHECK(test::stat_of(r8, "escaped_switches", 0) == 0);
+        // With 2 there is no VL for layers and escape: declined, naming the VLs.
+        EngineOptions two;
+        two.default_data_vls = 2;
+        std::string why;
+        try {
+            make_engine("dragonfly")->route(f, nullptr, two);
+        } catch (const RoutingError& e) {
+            why = e.what();
+        }
+        CHECK(why.find("the ports' 2 data VLs") != std::string::npos);
+    }
 }
