@@ -118,8 +118,10 @@ TEST_CASE("Dragonflies with several global links per pair of groups map to their
     // Cartesian family fits (dragonfly_groups.hpp); intact and with 10 % of the cables out.
     // Measured: intact 51 of 56 right; the 5 others, all a = 4, h = 4 (groups no larger than
     // a switch's global links, whose triangles then match the local links'), are refused, never
-    // misread. Damaged: 42 of 56 right, the others refused (none misread); a switch the
-    // cabling does not place is a group of its own (Shape::unplaced).
+    // misread. Damaged: 42 of 56 right, the others refused (none misread): the small groups
+    // (a = 4, and a = 6 with h = 4), whose damaged local links keep no more triangles than
+    // global links can have; a switch the cabling does not place is a group of its own
+    // (Shape::unplaced).
     struct Size {
         int a, h, m;
     };
