@@ -95,6 +95,58 @@ sim cc-hotspot "${ft43ps[@]}" "${cc[@]}" --flow-stats --pattern hotspot --hot-fr
 sim cc-ideal-per-sl "${ft43ps[@]}" "${cc[@]}" --cc-becn-delay-ns 300 \
     --cc-option 'cc_ca_cong_setting_port_control 1' --pattern hotspot --hot-fraction 0.5 --load 0.8
 
+# Issue 38, "widen the golden set first": the options added since, and every direct-topology
+# engine's tables with its adaptive routing, before the simulator's core is rebuilt.
+sim speedup-2 "${ft43ps[@]}" --speedup 2 --load 0.9
+sim timing "${ft43ps[@]}" --fly-ns 5 --routing-ns 30 --source-queue 8 --load 0.8
+sim host-order-random "${ft43ps[@]}" --pattern complement --host-order random --load 0.6
+sim pairs-file "${ft43ps[@]}" --pattern pairs --pairs-file "$in/ft-4-3.pairs" --load 0.7
+sim hotspot-window "${ft43ps[@]}" --pattern hotspot --hot-fraction 0.5 --hot-node 3 \
+    --hot-start-us 8 --hot-end-us 18 --load 0.5
+sim path-sl-file "${lmc1[@]}" --path-sl "$t/ft-lmc1.path-sl" --vls 4 --load 0.5
+sim saturation-bounds "${ft43ps[@]}" --saturation --saturation-max 0.8 \
+    --saturation-tolerance 0.1 --saturation-steps 3
+sim cc-no-throttle "${ft43ps[@]}" "${cc[@]}" --cc-injection-delay off --cc-becn-bytes 64 \
+    --pattern hotspot --hot-fraction 0.5 --load 0.8
+sim drb-lmc "${ft43[@]}" "${cc[@]}" --drb --cc-injection-delay off --pattern hotspot \
+    --hot-fraction 0.4 --load 0.7
+sim drb-dfs "${ft43[@]}" "${cc[@]}" --drb --drb-paths dfs --drb-max-paths 3 --drb-timer-us 10 \
+    --drb-notifications-per-path 5 --vls 4 --pattern complement --load 0.8
+sim select-oblivious-sent "${ft43[@]}" "${fs[@]}" --selection oblivious --select-at sent \
+    --load 0.8
+sim select-anca-entry "${ft43[@]}" "${fs[@]}" --selection anca --select-at entry --load 0.8
+sim select-one-class "${ft43[@]}" "${fs[@]}" --selection mc --one-priority-class \
+    --room-ignores-bound --load 0.8
+sim vc-router-booksim "${ft43ps[@]}" --vc-router --vc-alloc-gap-ns 10 --vc-input-first --vls 2 \
+    --load 0.8
+# Direct topologies: committed tables of each engine with its adaptive routing (inputs/README.md).
+torus=(--fabric test-fabrics/generated/torus-3x3.net --lfts "$in/torus-3x3.opensm-lfts.dump"
+    --guid2lid "$in/torus-3x3.guid2lid" --sl2vl "$in/torus-3x3.opensm-sl2vl.dump")
+sim torus-dor "${torus[@]}" --vls 2 --pattern tornado --load 0.6
+sim torus-db1 "${torus[@]}" --tables "$in/torus-3x3-db1.forwarding-sets" --vls 4 \
+    --selection least-loaded --pattern tornado --load 0.6
+hx=(--fabric test-fabrics/generated/hyperx-3x3.net --lfts "$in/hyperx-3x3.opensm-lfts.dump"
+    --guid2lid "$in/hyperx-3x3.guid2lid")
+sim hyperx-dor "${hx[@]}" --pattern rotation --shift 1 --load 0.7
+sim hyperx-ador "${hx[@]}" --tables "$in/hyperx-3x3-ador.forwarding-sets" --vls 2 \
+    --selection mc --pattern rotation --shift 1 --load 0.7
+df=(--fabric "$in/dragonfly-4-1.net" --lfts "$in/dragonfly-4-1.opensm-lfts.dump"
+    --guid2lid "$in/dragonfly-4-1.guid2lid" --sl2vl "$in/dragonfly-4-1.opensm-sl2vl.dump")
+sim dragonfly-static "${df[@]}" --vls 2 --pattern rotation --shift 4 --load 0.5
+sim dragonfly-gsid "${df[@]}" --tables "$in/dragonfly-4-1-gsid.forwarding-sets" --vls 6 \
+    --selection two-choices --pattern rotation --shift 4 --load 0.5
+sf=(--fabric test-fabrics/generated/slimfly-3.net --lfts "$in/slimfly-3.opensm-lfts.dump"
+    --guid2lid "$in/slimfly-3.guid2lid" --sl2vl "$in/slimfly-3.opensm-sl2vl.dump")
+sim slimfly-min "${sf[@]}" --vls 2 --load 0.7
+sim slimfly-db1 "${sf[@]}" --tables "$in/slimfly-3-db1.forwarding-sets" --vls 4 --selection mc \
+    --load 0.7
+dfp=(--fabric "$in/dfplus-2.net" --lfts "$in/dfplus-2.opensm-lfts.dump"
+    --guid2lid "$in/dfplus-2.guid2lid" --sl2vl "$in/dfplus-2.opensm-sl2vl.dump"
+    --path-sl "$in/dfplus-2.path-sl")
+sim dfplus-random "${dfp[@]}" --vls 2 --dlid random --pattern rotation --shift 4 --load 0.6
+# In-process routing (`--engine`): the one golden that follows an engine's changes.
+sim engine-torus --fabric test-fabrics/generated/torus-3x3.net --engine torus --vls 2 --load 0.5
+
 # `ibrt sweep` (CSV): two engines, 1 and 2 VLs, on the bundled 8-host tree, with paper 000's
 # set-up (32-byte packets and buffers, 4 ns/byte, SLs spread over the VLs).
 rc=0
