@@ -32,7 +32,7 @@ std::uint32_t vls_carrying_traffic(const Fabric& f, const Routing& r, const SimC
     const auto add = [&](std::uint32_t vl) {
         if (vl < V) vls |= 1u << vl;
     };
-    if (cfg.vc_router) return (1u << V) - 1; // any free VC, every hop
+    if (cfg.vc_router) return (1u << V) - 1; // a free VC of the class's share, every hop
     // The extended switch's VL2VL: every VL its tables can give (a superset, as below).
     if (r.forwarding_sets && !r.forwarding_sets->vl2vl.empty())
         for (const auto& node : r.forwarding_sets->vl2vl.tables)

@@ -18,6 +18,7 @@
 #include "fabric/huge_pages.hpp"
 #include "fabric/routing_function.hpp"
 #include "sim/config_check.hpp"
+#include "sim/config_notes.hpp"
 #include "sim/drb.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_lft.hpp"
@@ -293,8 +294,16 @@ class Network {
             return sl_mod_vls_ ? sl_vl(vl_or_sl) : vl_at(m, nports, inp, outp, vl_or_sl);
         return rf_->vl2vl.vl(m, nports, inp, outp, vl_or_sl, V_);
     }
-    // What candidate_vl_by reads of a packet: its VL (VL2VL by input VL) or its SL.
-    std::uint8_t vl_or_sl(const Packet& p) const { return vl2vl_by_vl_ ? p.vl : p.sl; }
+    // What candidate_vl_by reads of a packet: its VL (VL2VL by input VL) or its SL. In
+    // VC-router mode the VL of the hop it arrived on is that hop's class (out_vl, until the
+    // packet is bound here), not the VC it took.
+    std::uint8_t vl_or_sl(const Packet& p) const {
+        return vl2vl_by_vl_ ? (vc_router_ ? p.out_vl : p.vl) : p.sl;
+    }
+    // The same for the head of buffer b, from the buffer's VL where that is the packet's.
+    std::uint8_t vl_or_sl_at(const Packet& p, std::uint32_t b) const {
+        return vl2vl_by_vl_ ? (vc_router_ ? p.out_vl : std::uint8_t(vl_of(b))) : p.sl;
+    }
     void vl2vl_setup();
     // Room for a packet going out of switch port o on VL v: the output buffer with output
     // buffers, else the downstream input buffer's credits — less what the heads already bound
@@ -450,8 +459,13 @@ class Network {
                    ? !vc_held_[o * V_ + v]
                    : credits_[o * V_ + v] >= std::int32_t(need);
     }
-    bool vc_free(PortId o, std::uint32_t need, bool timed = true) const {
-        for (std::uint32_t v = 0; v < V_; ++v)
+    // VC-router mode: the VCs a packet of class c (the VL the routing's SL2VL or VL2VL gives
+    // the hop, as BookSim's routing functions return a VC range per phase) may take: the
+    // class's share [vc_lo_[c], vc_lo_[c + 1]) of the VCs. One class (no tables, or tables that
+    // use one VL): every VC.
+    std::array<std::uint8_t, 17> vc_lo_{};
+    bool vc_free(PortId o, std::uint32_t need, std::uint32_t cls, bool timed = true) const {
+        for (std::uint32_t v = vc_lo_[cls]; v < vc_lo_[cls + 1]; ++v)
             if (vc_usable(o, v, need, timed)) return true;
         return false;
     }
@@ -917,6 +931,13 @@ void Network::setup() {
         }
         vc_held_.assign(P * V_, 0);
         vc_rr_.assign(P, 0);
+        // The classes: the VLs the routing's tables give (as the IB switch would take them).
+        SimConfig ib = cfg_;
+        ib.vc_router = false;
+        const std::uint32_t classes =
+            std::max(1u, unsigned(std::bit_width(vls_carrying_traffic(f_, r_, ib))));
+        for (std::uint32_t c = 0; c <= 16; ++c)
+            vc_lo_[c] = std::uint8_t(std::min(c, classes) * V_ / classes);
         if (cfg_.vc_alloc_gap_ps) {
             vc_free_at_.assign(P * V_, 0);
             in_free_at_.assign(P * V_, 0);
@@ -1216,9 +1237,10 @@ void Network::try_arbitrate_vc(PortId o) {
     // Sends the head of input buffer (in, in_vl) on a free VC, round robin over the VCs; false
     // when no VC can take it.
     const auto go = [&](PortId in, std::uint32_t in_vl) {
-        const std::uint32_t need = bufs_[in * V_ + in_vl].need;
-        for (std::uint32_t j = 0; j < V_; ++j)
-            if (const std::uint32_t v = (vc_rr_[o] + j) % V_; vc_usable(o, v, need)) {
+        const Buf& q = bufs_[in * V_ + in_vl];
+        const std::uint32_t lo = vc_lo_[q.ovl], n = vc_lo_[q.ovl + 1] - lo;
+        for (std::uint32_t j = 0; j < n; ++j)
+            if (const std::uint32_t v = lo + (vc_rr_[o] + j) % n; vc_usable(o, v, q.need)) {
                 vc_rr_[o] = std::uint8_t((v + 1) % V_);
                 transmit(o, in, in_vl, std::uint8_t(v));
                 return true;
@@ -1231,8 +1253,11 @@ void Network::try_arbitrate_vc(PortId o) {
         for (std::uint32_t j = 0; j < V_; ++j) { // the source queues in turn
             const std::uint32_t v = (out.rr + j) % V_;
             if (bufs_[first * V_ + v].head == kNil) continue;
-            if (go(first, v)) out.rr = std::uint8_t((v + 1) % V_);
-            return;
+            if (go(first, v)) {
+                out.rr = std::uint8_t((v + 1) % V_);
+                return;
+            }
+            if (vc_lo_[1] == V_) return; // one class: every queue's head wants the same VCs
         }
         return;
     }
@@ -1245,8 +1270,12 @@ void Network::try_arbitrate_vc(PortId o) {
         for (std::uint32_t v = 0; v < V_; ++v)
             if (bufs_[i * V_ + v].out == o &&
                 (in_free_at_.empty() || in_free_at_[i * V_ + v] <= now_)) {
-                if (go(i, v) && !in_ptr_.empty()) in_ptr_[i] = std::uint8_t(out.pnum % np);
-                return;
+                const bool sent = go(i, v);
+                if (sent && !in_ptr_.empty()) in_ptr_[i] = std::uint8_t(out.pnum % np);
+                // With one class every head wants the same VCs; with several, a head whose
+                // class has none free must not hold back the others' (a dependency the
+                // routing never made).
+                if (sent || vc_lo_[1] == V_) return;
             }
     }
 }
@@ -1258,7 +1287,7 @@ PortId Network::requested_output(PortId i) const {
     for (std::uint32_t v = 0; v < V_; ++v) {
         const Buf& q = bufs_[i * V_ + v];
         if (q.out == kNoPort || (!in_free_at_.empty() && in_free_at_[i * V_ + v] > now_) ||
-            !vc_free(q.out, q.need))
+            !vc_free(q.out, q.need, q.ovl))
             continue;
         const std::uint32_t dist = (sl_[q.out].pnum - 1 + np - in_ptr_[i]) % np;
         if (dist < best_dist) {
@@ -1450,7 +1479,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) 
     bool any = false;
     for (const Candidate& c : cands)
         if (c.port != 0 && c.port <= in.nports && cabled(m, first, c.port) &&
-            (vc_router_ || candidate_vl(m, in.nports, inp, c.port, p) < V_)) {
+            candidate_vl(m, in.nports, inp, c.port, p) < V_) {
             any = true;
             break;
         }
@@ -1458,7 +1487,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) 
     const std::uint32_t b = d * V_ + p.vl;
     if (cands.size() == 1) {
         p.out = first + cands[0].port;
-        p.out_vl = vc_router_ ? 0 : candidate_vl(m, in.nports, inp, cands[0].port, p);
+        p.out_vl = candidate_vl(m, in.nports, inp, cands[0].port, p);
         if (cc_) cc_bound(p);
         if (push_fifo(b, h)) head_bound(p.out, inp, p.out_vl, p.credits);
         return;
@@ -1485,7 +1514,7 @@ bool Network::bind_head(std::uint32_t b) {
     const auto cands = candidates(cset_[q.head]);
     // A head refused again is judged from its buffer alone (its VL, its credits): the packet
     // is read once it is bound.
-    const std::uint8_t vl_or_sl = vl2vl_by_vl_ ? std::uint8_t(vl_of(b)) : p.sl;
+    const std::uint8_t vl_or_sl = vl_or_sl_at(p, b);
     std::uint64_t ports = 0;
     const int best = view_candidates(i, cands, vl_or_sl, q.need, ports);
     // unbound_vls_ says what unbound_ports_[b] != 0 says, from a line the switch's heads share.
@@ -1565,9 +1594,8 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
         cand_vls_[j] = 0;
         const PortNum outp = cands[j].port;
         if (outp == 0 || outp > in.nports || !cabled(in.node, first, outp)) continue;
-        // VC-router mode: any free VC of the output takes the packet.
-        const std::uint8_t ovl =
-            vc_router_ ? 0 : candidate_vl_by(in.node, in.nports, in.pnum, outp, vl_or_sl);
+        // VC-router mode: the class, any free VC of its range takes the packet.
+        const std::uint8_t ovl = candidate_vl_by(in.node, in.nports, in.pnum, outp, vl_or_sl);
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
         ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
@@ -1575,7 +1603,7 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
             best = std::min<int>(best, cands[j].priority);
             continue;
         }
-        views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need))
+        views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need), ovl)
                                     : room(first + outp, ovl) >= need;
         if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
     }
@@ -2330,9 +2358,10 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
         const PortId d = sl_[out].peer;
         const bool sw = is_switch_[f_.port_node(d)];
         if (vc_router_) {
-            if (vc_free(out, std::uint32_t(need), false)) return kMoves;
-            for (std::uint32_t v = 0; v + 1 < V_; ++v) to.push_back(sw ? d * V_ + v : kSink);
-            ovl = V_ - 1; // the last one is returned
+            if (vc_free(out, std::uint32_t(need), ovl, false)) return kMoves;
+            const std::uint32_t lo = vc_lo_[ovl], hi = vc_lo_[ovl + 1];
+            for (std::uint32_t v = lo; v + 1 < hi; ++v) to.push_back(sw ? d * V_ + v : kSink);
+            ovl = hi - 1; // the last one is returned
         } else if (credits_[ob] >= need) {
             return kMoves;
         }
@@ -2374,8 +2403,7 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
         const std::size_t mark = to.size();
         for (const Candidate& c : rf_->set(cset_[h])) {
             if (c.port == 0 || c.port > in.nports || sl_[first + c.port].peer == kNoPort) continue;
-            const std::uint8_t ovl =
-                vc_router_ ? 0 : candidate_vl(in.node, in.nports, in.pnum, c.port, p);
+            const std::uint8_t ovl = candidate_vl(in.node, in.nports, in.pnum, c.port, p);
             if (ovl >= V_) continue;
             const std::uint32_t w = wait_for(first + c.port, ovl, need);
             if (w == kMoves) {

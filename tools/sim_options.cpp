@@ -163,8 +163,9 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->group(m);
     sub.add_flag("--vc-router", o.vc_router,
                  "Model a VC router as BookSim does, for comparisons: an output VC is held by one "
-                 "packet until its tail has left the downstream buffer, and each hop takes any "
-                 "free VC (default: the IB switch, credits per VL shared by all packets)")
+                 "packet until its tail has left the downstream buffer, and each hop takes a "
+                 "free VC within its SL2VL class's share of the VCs (default: the IB switch, "
+                 "credits per VL shared by all packets)")
         ->group(m);
     sub.add_option("--vc-release", o.vc_release,
                    "With --vc-router, when an output VC is free again: drained (its packet's "

@@ -4,6 +4,7 @@
 // rate is VCs packets per (fly + routing + serialization + credit delay), whatever the buffer
 // size — where the IB switch, with credits per VL, streams at link rate.
 #include "engines/engine.hpp"
+#include "fabric/generators/dragonfly.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
@@ -219,4 +220,36 @@ TEST_CASE(
     }
     INFO("head " << head.accepted_fraction << ", sent " << sent.accepted_fraction);
     CHECK(sent.accepted_fraction < head.accepted_fraction - 0.02);
+}
+
+TEST_CASE("VC-router mode: each hop's VC within the range of its SL2VL class, so a Dragonfly's "
+          "phases stay apart (BookSim's min)") {
+    // Issue 38: the dragonfly engine's Static routing puts a hop entered from a global port on
+    // VL 1, every other on VL 0. A VC router that gave each hop any free VC deadlocked on it
+    // (2 VCs, offered 0.7 and 0.9: verdict deadlock, cycles through both VCs). With the class's
+    // share of the VCs (here one each; with 4 VCs two each) it does not.
+    gen::DragonflyParams p;
+    p.a = 4;
+    p.h = 2;
+    p.p = 2;
+    const Fabric f = gen::dragonfly(p);
+    const Routing r = make_engine("dragonfly")->route(f, nullptr, {});
+    REQUIRE(r.data_vls == 2);
+    for (const unsigned vcs : {2u, 4u})
+        for (const double load : {0.7, 0.9}) {
+            INFO(vcs << " VCs, load " << load);
+            SimConfig c;
+            c.vc_router = true;
+            c.num_vls = vcs;
+            c.traffic.load = load;
+            c.warmup_ps = 5000 * ns;
+            c.measure_ps = 20000 * ns;
+            c.drain_ps = 20000 * ns;
+            const SimResult x = simulate(f, r, c);
+            CHECK(x.verdict == Verdict::Ok);
+            CHECK(x.dropped == 0);
+            CHECK(x.accepted_fraction > 0.3);
+            // Both classes' VCs carry traffic.
+            for (double v : x.vl_util_mean) CHECK(v > 0.01);
+        }
 }
