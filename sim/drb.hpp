@@ -19,14 +19,14 @@
 //     (timer_ps, the paper's 100 us) with no BECN since the flow's last one, the most recently
 //     opened path closes; once only the original is left, the next expiry forgets the flow.
 //     Expiries are applied lazily, from the time of the last BECN, when the flow is next read
-//     (as the CCTI timer of sim/simulator.cpp), so an idle flow costs no event until it is
+//     (as the CCTI timer of sim/congestion_control.cpp), so an idle flow costs no event until it is
 //     freed.
 //   - State is kept only for flows that have been notified and not yet forgotten (a FlatMap64
 //     from (source, destination) and a pool of fixed-size records), so memory grows with the
 //     congested flows, not with N^2. A flow without state sends on its original path.
 //
 // The paths are ranked per flow; a packet carries its path's rank (< 64) so that the BECN it
-// causes can name the path (sim/simulator.cpp puts it in spare bits of the packet).
+// causes can name the path (sim/network.cpp puts it in spare bits of the packet).
 #pragma once
 
 #include "fabric/fabric.hpp"

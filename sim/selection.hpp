@@ -1,7 +1,7 @@
 // Selection functions of the extended switch (paper 004 §4; paper 003 §3.1): given the
 // candidates of the best priority class that has one able to take the packet, pick one from a
 // read-only view of the congestion state. The output is bound when the packet reaches the
-// head of its input buffer (sim/simulator.cpp), so the view is the state at that moment.
+// head of its input buffer (sim/extended_switch.cpp), so the view is the state at that moment.
 //
 // Paper 004's functions give a preferred candidate i and, when it cannot take the packet,
 // search linearly from i + 1 round the class (its "linear rotative search"): FF (i = 0), SSP

@@ -90,7 +90,7 @@ TEST_CASE("RP and two random choices draw only candidates with room, all of them
 }
 
 TEST_CASE("Oblivious draws every candidate uniformly, with room or not") {
-    // BookSim's nca: the packet waits for the drawn candidate (sim/simulator.cpp binds it even
+    // BookSim's nca: the packet waits for the drawn candidate (sim/extended_switch.cpp binds it even
     // when it cannot take the packet now), so congestion does not bend the draw as it does RP's.
     gen::Rng rng(7);
     SelectionKey key;

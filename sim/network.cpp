@@ -1,0 +1,1020 @@
+// The network's core (sim/network.hpp): set-up, sources and injection, the IB switch's
+// arbitration with credits per VL and VL arbitration (IBA vol. 1 §7.9, §7.6.9; paper 000
+// §5.1), output buffers, the VC-router mode (BookSim's router, docs/sim-model.md), delivery,
+// the event loop and the run's verdict.
+#include "sim/network.hpp"
+
+namespace ibrt::sim::detail {
+
+void Network::setup() {
+    check_config(cfg_);
+
+    // The events scheduled a (mostly) constant delay ahead: see EventQueue's lanes.
+    for (EventType t : {kReady, kDeliver, kOutFree, kCredit}) q_.add_lane(t);
+    becn_lanes_ = cfg_.cc.on && !cfg_.cc.becn_delay_ps;
+    if (becn_lanes_)
+        for (EventType t : {kDeliverBecn, kOutFreeBecn}) q_.add_lane(t);
+    if (cfg_.output_buffer_bytes > 0)
+        for (EventType t : {kXbarFree, kLinkFree}) q_.add_lane(t);
+    vlarb_ = effective_vlarb(cfg_);
+    fly_ = cfg_.fly_ps;
+    credit_delay_ = credit_delay_of(cfg_);
+    win_lo_ = cfg_.warmup_ps;
+    win_hi_ = cfg_.warmup_ps + cfg_.measure_ps;
+    end_ = win_hi_ + cfg_.drain_ps;
+
+    const std::size_t P = f_.num_port_slots();
+    sl_.assign(P, Slot{});
+    arb_.assign(P, VlArbState{});
+    bufs_.assign(P * V_, Buf{});
+    credits_.assign(P * V_, 0);
+    obuf_ = cfg_.output_buffer_bytes > 0;
+    pops_.assign((obuf_ ? 2 : 1) * P * V_, 0);
+    pops_seen_.assign(pops_.size(), 0);
+    busy_seen_.assign(pops_.size(), 0);
+    if (obuf_) {
+        ohead_.assign(P * V_, kNil);
+        otail_.assign(P * V_, kNil);
+        ocap_ = std::int32_t(cfg_.output_buffer_bytes / cfg_.credit_unit);
+        ocredits_.assign(P * V_, ocap_);
+    }
+    busy_ps_.assign(P, 0);
+    vl_busy_ps_.assign(P * V_, 0);
+    is_switch_.assign(f_.num_nodes(), 0);
+    const auto cap = std::int32_t(cfg_.buffer_bytes / cfg_.credit_unit);
+    for (NodeId n = 0; n < f_.num_nodes(); ++n) {
+        is_switch_[n] = f_.node(n).is_switch();
+        if (is_switch_[n] && f_.node(n).num_ports > 64) use_req_ = false;
+        for (PortNum p = 0; p <= f_.node(n).num_ports; ++p) {
+            Slot& x = sl_[f_.port_id(n, p)];
+            x.sw = is_switch_[n];
+            x.node = n;
+            x.pnum = p;
+            x.nports = f_.node(n).num_ports;
+        }
+        for (PortNum p = 1; p <= f_.node(n).num_ports; ++p) {
+            const Port& port = f_.port(n, p);
+            if (!port.connected()) continue;
+            const PortId s = f_.port_id(n, p);
+            sl_[s].peer = f_.port_id(port.peer_node, port.peer_port);
+            sl_[s].ppb = link_ps_per_byte(port, cfg_);
+            for (std::uint32_t v = 0; v < V_; ++v) credits_[s * V_ + v] = cap;
+        }
+    }
+
+    N_ = std::uint32_t(f_.cas().size());
+    if (N_ > 0x10000)
+        throw std::invalid_argument(std::to_string(N_) +
+                                    " end nodes: the simulator takes up to "
+                                    "65536 (a subnet has 49,151 unicast LIDs)");
+    ca_of_node_.assign(f_.num_nodes(), kNil);
+    for (std::uint32_t i = 0; i < N_; ++i) {
+        const NodeId n = f_.cas()[i];
+        // One injection port per CA: its first end port (fabric/end_ports.hpp). A dual-port
+        // HCA's other end ports receive nothing here, though `ibrt check` counts them.
+        const PortId out = first_end_port(f_, n, &r_.lids);
+        ca_node_.push_back(n);
+        ca_out_.push_back(out);
+        ca_of_node_[n] = i;
+        if (out == kNoPort) {
+            const PortId cabled = first_end_port(f_, n);
+            if (cabled == kNoPort)
+                throw std::invalid_argument(display_name(f_, n) + " has no cable");
+            throw std::invalid_argument(display_port(f_, n, f_.port_num(cabled)) + " has no LID");
+        }
+        const Lid base = r_.lids.base(out);
+        ca_base_.push_back(base);
+        ca_lmc_.push_back(r_.lids.lmc(out));
+        rng_.emplace_back(cfg_.seed * 0x9e3779b97f4a7c15ull + i);
+    }
+    if (!r_.dlid_choice.empty() && r_.dlid_choice.size() != std::size_t(N_) * N_)
+        throw std::invalid_argument("path selection has " + std::to_string(r_.dlid_choice.size()) +
+                                    " entries, expected " + std::to_string(N_) + "^2");
+    const Time min_period = min_deadlock_period_ps(f_, cfg_);
+    transit_ps_ = min_period - 2 * credit_delay_;
+    if (cfg_.deadlock_ps == 0) {
+        Time slow = 0;
+        for (const Slot& x : sl_) slow = std::max<Time>(slow, x.ppb);
+        // No hop anywhere for 100 packet times (and 10 routing + credit round trips) while
+        // packets are inside cannot be congestion: some buffer would have drained.
+        deadlock_ps_ = std::max({100 * Time(cfg_.packet_bytes) * std::max<Time>(slow, 1),
+                                 10 * (cfg_.routing_ps + fly_ + credit_delay_), min_period});
+    } else if (cfg_.deadlock_ps < min_period) {
+        throw std::invalid_argument(
+            "a deadlock watchdog period of " + us_text(cfg_.deadlock_ps) + " us is below the " +
+            us_text(min_period) +
+            " us this configuration needs to tell a stall from a packet in transit (twice "
+            "serialization on the slowest link + fly + routing + credit delay)");
+    } else {
+        deadlock_ps_ = cfg_.deadlock_ps;
+    }
+    dlid_ = resolve_dlid_policy(cfg_.dlid, f_, r_);
+    // DRB's original path is the path selection's or the base LID, never a random one.
+    if (cfg_.drb.on && cfg_.dlid == DlidPolicy::Auto)
+        dlid_ = r_.dlid_choice.empty() ? DlidPolicy::Base : DlidPolicy::Table;
+    if (vc_router_) {
+        // The VC is chosen per hop, not by SL2VL: the extended switch's path does that.
+        if (!rf_) {
+            own_rf_ = std::make_unique<RoutingFunction>(static_routing_function(f_, r_));
+            rf_ = own_rf_.get();
+        }
+        vc_held_.assign(P * V_, 0);
+        vc_rr_.assign(P, 0);
+        // The classes: the VLs the routing's tables give (as the IB switch would take them).
+        SimConfig ib = cfg_;
+        ib.vc_router = false;
+        const std::uint32_t classes =
+            std::max(1u, unsigned(std::bit_width(vls_carrying_traffic(f_, r_, ib))));
+        for (std::uint32_t c = 0; c <= 16; ++c)
+            vc_lo_[c] = std::uint8_t(std::min(c, classes) * V_ / classes);
+        if (cfg_.vc_alloc_gap_ps) {
+            vc_free_at_.assign(P * V_, 0);
+            in_free_at_.assign(P * V_, 0);
+        }
+        if (cfg_.vc_input_first) in_ptr_.assign(P, 0);
+    }
+    if (rf_) {
+        if (needs_tree_coords(cfg_.selection) && rf_->tree.empty())
+            throw std::invalid_argument("selection function " +
+                                        std::string(to_string(cfg_.selection)) +
+                                        " needs fat-tree coordinates, which these forwarding "
+                                        "sets do not have");
+        if (rf_->tree.level.size() > 0 &&
+            (rf_->tree.level.size() != f_.num_nodes() ||
+             rf_->tree.ca_digits.size() != std::size_t(N_) * rf_->tree.height))
+            throw std::invalid_argument("the forwarding sets' tree coordinates are not this "
+                                        "fabric's");
+        unbound_ports_.assign(bufs_.size(), 0);
+        unbound_vls_.assign(sl_.size(), 0);
+        ov_.assign(bufs_.size(), OutVl{});
+        room_all_.assign(sl_.size(), 0);
+        for (PortId o = 0; o < sl_.size(); ++o)
+            for (std::uint32_t v = 0; v < V_; ++v) {
+                const std::size_t i = std::size_t(o) * V_ + v;
+                ov_[i].avail = obuf_ && sl_[o].sw ? ocredits_[i] : credits_[i];
+                room_all_[o] += credits_[i] - (obuf_ ? ocap_ - ocredits_[i] : 0);
+            }
+        unbound_.assign(f_.num_nodes(), 0);
+        routed_.assign(f_.num_nodes(), 0);
+        rebind_rr_.assign(f_.num_nodes(), 0);
+        want_.assign(use_req_ ? sl_.size() : 0, 0);
+        by_class_setup();
+        selection_rng_ = gen::Rng(cfg_.seed ^ 0x73656c6563742121ull); // "select!!"
+        vl2vl_setup();
+        rf_base_.assign(P * V_, RoutingFunction::kNoEntry);
+        for (PortId s = 0; s < P; ++s)
+            if (sl_[s].sw)
+                for (std::uint32_t v = 0; v < V_; ++v)
+                    rf_base_[s * V_ + v] = rf_->entry_index(sl_[s].node, v, sl_[s].pnum, 0);
+        source_tables_setup();
+        cabled_.assign(f_.num_nodes(), 0);
+        for (NodeId n = 0; n < f_.num_nodes() && !cabled_.empty(); ++n) {
+            if (f_.node(n).num_ports > 64) cabled_.clear(); // read the slots
+            for (PortNum q = 1; q <= f_.node(n).num_ports && !cabled_.empty(); ++q)
+                if (sl_[f_.port_id(n, q)].peer != kNoPort) cabled_[n] |= 1ull << (q - 1);
+        }
+    }
+
+    latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
+    log1p_load_ = std::log1p(-cfg_.traffic.load);
+    msg_count_.assign(N_, 0);
+    src_queued_.assign(N_, 0);
+    phase_.assign(N_, 0);
+    interval_.assign(N_, 0);
+    slot_ps_.assign(N_, 0);
+    for (const auto& t : cfg_.trace)
+        if (t.src >= N_ || t.dst >= N_)
+            throw std::invalid_argument("trace message names an end node out of range");
+    flow_stats_ = cfg_.flow_stats;
+    cc_or_flows_ = cc_ || flow_stats_;
+    if (cc_) cc_setup();
+    becn_dlid_table_ = cc_ && !cfg_.cc.becn_delay_ps && dlid_ == DlidPolicy::Table &&
+                       !r_.dlid_choice.empty() && std::size_t(N_) * N_ < 0xffffffffu;
+    if (cfg_.drb.on) {
+        if (!cc_)
+            throw std::invalid_argument(
+                "DRB needs congestion control's FECN marking and BECNs: give an opensm.conf with "
+                "congestion_control TRUE (for DRB alone, without injection throttling, turn the "
+                "injection delay off)");
+        if (dlid_ == DlidPolicy::Random)
+            throw std::invalid_argument("DRB chooses among a destination's LIDs itself: it "
+                                        "cannot run with random DLIDs (use --dlid table or base)");
+        drb_.emplace(
+            cfg_.drb, cfg_.seed,
+            [this](std::uint32_t src, std::uint32_t dst, Lid original, std::vector<Lid>& out) {
+                out = drb_paths(f_, r_, ca_out_[src], original, ca_base_[dst], ca_lmc_[dst],
+                                cfg_.drb.max_paths);
+            });
+    }
+    if (cfg_.link_series_ps) {
+        series_step_ = cfg_.link_series_ps;
+        const Time span = cfg_.warmup_ps + cfg_.measure_ps + cfg_.drain_ps;
+        const double cells = (double(span) / double(series_step_) + 2) * double(sl_.size());
+        if (cells > 5e7)
+            throw std::invalid_argument("a link time series of " + us_text(series_step_) +
+                                        " us steps over this run would hold " +
+                                        std::to_string(std::uint64_t(cells)) +
+                                        " values; take longer steps");
+    }
+}
+
+// Adds the busy interval [lo, hi) of port o to the time series.
+void Network::series_add(PortId o, Time lo, Time hi) {
+    const std::size_t P = sl_.size();
+    while (lo < hi) {
+        const std::size_t k = std::size_t(lo / series_step_);
+        const Time end = std::min(hi, Time(k + 1) * series_step_);
+        if (series_.size() < (k + 1) * P) series_.resize((k + 1) * P, 0);
+        series_[k * P + o] += end - lo;
+        lo = end;
+    }
+}
+
+void Network::schedule_next_gen(std::uint32_t ca) {
+    const double load = cfg_.traffic.load;
+    if (load <= 0) return;
+    Time t;
+    const std::uint64_t k = msg_count_[ca];
+    if (cfg_.traffic.injection == Injection::Constant) {
+        t = phase_[ca] + Time(std::floor(double(k) * interval_[ca]));
+    } else {
+        // Geometric number of message slots until the next success.
+        std::uint64_t gap = 1;
+        if (load < 1) {
+            const double u = (double(rng_[ca].next() >> 11) + 1.0) * 0x1.0p-53; // (0, 1]
+            gap = 1 + std::uint64_t(std::floor(std::log(u) / log1p_load_));
+        }
+        phase_[ca] += gap * slot_ps_[ca];
+        t = phase_[ca];
+    }
+    if (t < end_) push_gen(t, ca);
+}
+
+void Network::generate(std::uint32_t ca, std::uint32_t dst) {
+    const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
+    const PortNum port = sl_[ca_out_[ca]].pnum;
+    const PortId src_buf = ca_out_[ca] - port; // slot 0: the source queue
+    // A full source queue refuses the whole message (unless empty: any message fits an empty
+    // queue): it counts as offered but never enters the simulation, so memory stays bounded
+    // by the queues and buffers however long a run above saturation lasts.
+    const std::uint32_t npk = (msg + cfg_.packet_bytes - 1) / cfg_.packet_bytes;
+    // Offered as `offered` counts it: whether the source queue takes the message or not.
+    if (flow_stats_ && in_window(now_)) flow_acc(ca << 16 | dst).offered += msg;
+    // With congestion control every destination has its own queue (a QP's send queue), so a
+    // throttled flow cannot fill the room of the others.
+    std::uint32_t cc_last = kNil;
+    const std::uint32_t queued =
+        cc_ ? (cfg_.source_queue_packets ? cc_dst_queued(ca, dst, cc_last) : 0) : src_queued_[ca];
+    if (cfg_.source_queue_packets && queued > 0 && queued + npk > cfg_.source_queue_packets) {
+        throttled_ += npk;
+        if (in_window(now_)) {
+            bytes_offered_ += msg;
+            bytes_throttled_ += msg;
+        }
+        return;
+    }
+    gen::Rng& rng = rng_[ca];
+    std::uint8_t sl = 0;
+    if (cfg_.sl == SlPolicy::Spread) sl = std::uint8_t(rng.below(V_));
+    bool head_changed = false;
+    for (std::uint32_t off = 0; off < msg; off += cfg_.packet_bytes) {
+        const std::uint32_t h = alloc();
+        Packet& p = pkts_[h];
+        gen_[h] = now_;
+        p.src = std::uint16_t(ca);
+        p.dst = std::uint16_t(dst);
+        p.size = std::uint16_t(std::min(cfg_.packet_bytes, msg - off));
+        p.credits = std::uint16_t(need(p.size));
+        switch (dlid_) {
+        case DlidPolicy::Auto: // resolved in setup
+        case DlidPolicy::Table:
+            p.dlid = r_.dlid_choice.empty() ? ca_base_[dst] : r_.dlid_choice[ca * N_ + dst];
+            if (p.dlid == 0) p.dlid = ca_base_[dst];
+            break;
+        case DlidPolicy::Base:
+            p.dlid = ca_base_[dst];
+            break;
+        case DlidPolicy::Random:
+            p.dlid = Lid(ca_base_[dst] + rng.below(std::uint64_t(1) << ca_lmc_[dst]));
+            break;
+        }
+        if (drb_) {
+            std::uint8_t rank;
+            p.dlid = drb_->pick(ca, dst, p.dlid, now_, rank);
+            p.cc = std::uint8_t(rank << kDrbRankShift);
+        }
+        p.sl = cfg_.sl == SlPolicy::Spread ? sl
+               : !src_sl_row_.empty()      ? (p.dlid < src_sl_width_ ? src_sl(ca)[p.dlid] : 0)
+                                           : r_.path_sl(ca_out_[ca], p.dlid);
+        p.measured = in_window(now_);
+        ++generated_;
+        if (p.measured) {
+            ++measured_open_;
+            bytes_offered_ += p.size;
+        }
+        // The source's VL: the forwarding sets' table for this CA when they give one ("(Source,
+        // Destination) -> (DLID, VL)"), else its SL2VL.
+        const std::uint8_t vl =
+            !src_vlt_.empty() ? src_vl_pool_[src_vlt_[ca]][p.sl & 15] : source_vl(ca, p.sl);
+        if (vl >= V_) {
+            drop(h, kNoPort);
+            continue;
+        }
+        p.out_vl = vl;
+        p.out = ca_out_[ca];
+        if (cc_) {
+            cc_enqueue(h, cc_last);
+            head_changed = true;
+        } else {
+            head_changed |= push_fifo(src_buf * V_ + vl, h);
+        }
+        peak_src_queued_ = std::max(peak_src_queued_, ++src_queued_[ca]);
+    }
+    peak_live_ = std::max(peak_live_, live_);
+    if (head_changed) arbitrate(ca_out_[ca]);
+}
+
+void Network::try_arbitrate(PortId o) {
+    if (vc_router_) return try_arbitrate_vc(o);
+    if (sl_[o].peer == kNoPort) return;
+    const bool xbar = obuf_ && sl_[o].sw; // into the output buffers, not onto the link
+    if (xbar ? sl_[o].xbar_busy : sl_[o].busy) return;
+    const std::int32_t* room = xbar ? ocredits_.data() : credits_.data();
+    const Slot& out = sl_[o];
+    const PortId first = o - out.pnum; // slot of the node's port 0
+    std::uint32_t mask = 0;
+    PortId cand_in[16];
+    std::uint32_t cand_vl[16];
+    if (!out.sw) {
+        const std::uint32_t ca = ca_of_node_[out.node];
+        if (ca == kNil || ca_out_[ca] != o) return;
+        if (cc_) return cc_ca_arbitrate(o, ca);
+        const PortId s0 = first;
+        for (std::uint32_t v = 0; v < V_; ++v) {
+            const Buf& q = bufs_[s0 * V_ + v];
+            if (q.head != kNil && credits_[o * V_ + v] >= std::int32_t(q.need)) {
+                mask |= 1u << v;
+                cand_in[v] = s0;
+                cand_vl[v] = v;
+            }
+        }
+        if (mask == 0) return;
+    } else {
+        if (sl_[o].waiting == 0) return;
+        const std::uint32_t np = out.nports;
+        const std::uint32_t start = out.rr;
+        const std::uint32_t all = (1u << V_) - 1;
+        std::uint32_t matched = 0;
+        const std::uint32_t waiting = sl_[o].waiting;
+        // Visits input port inp; false once every head routed here has been seen or every VL
+        // has its candidate. The input's buffers are read only up to its last head routed
+        // here: with 9 VLs they are three cache lines, and a static routing's heads all sit
+        // in the first.
+        const auto visit = [&](PortNum inp) {
+            const PortId i = first + inp;
+            const bool can_read = sl_[i].reads < cfg_.speedup;
+            for (std::uint32_t v = 0; v < V_; ++v) {
+                const std::uint32_t b = i * V_ + v;
+                if (bufs_[b].out != o) continue;
+                const std::uint32_t ovl = bufs_[b].ovl;
+                if (can_read && !(mask >> ovl & 1u) && room[o * V_ + ovl] >= bufs_[b].need) {
+                    mask |= 1u << ovl;
+                    cand_in[ovl] = i;
+                    cand_vl[ovl] = v;
+                }
+                if (++matched == waiting || mask == all) break;
+            }
+            return matched != waiting && mask != all;
+        };
+        if (use_req_) {
+            // Inputs start, start+1, ..., np-1, 0, ..., start-1 (0-based), as the scan below.
+            const std::uint64_t r = sl_[o].req;
+            const std::uint64_t below = start >= 64 ? ~0ull : (1ull << start) - 1;
+            bool more = true;
+            for (std::uint64_t m = r & ~below; m && more; m &= m - 1)
+                more = visit(PortNum(1 + std::countr_zero(m)));
+            for (std::uint64_t m = r & below; m && more; m &= m - 1)
+                more = visit(PortNum(1 + std::countr_zero(m)));
+        } else {
+            for (std::uint32_t k = 0; k < np; ++k)
+                if (!visit(PortNum(1 + (start + k) % np))) break;
+        }
+        if (mask == 0) return;
+    }
+    int ovl = 0;
+    if (xbar) {
+        // The crossbar takes the VLs in turn; VLArb applies at the link (link_arbitrate).
+        const std::uint32_t r = sl_[o].xvl_rr % V_;
+        const std::uint32_t rot = ((mask >> r) | (mask << (V_ - r))) & ((1u << V_) - 1);
+        ovl = int((r + std::uint32_t(std::countr_zero(rot))) % V_);
+        sl_[o].xvl_rr = std::uint8_t((ovl + 1) % V_);
+    } else if (V_ > 1) {
+        ovl = vl_arbitrate(vlarb_, arb_[o], mask, cfg_.packet_bytes);
+        if (ovl == kNoVl) return; // only VLs the tables never serve are ready
+    }
+    transmit(o, cand_in[ovl], cand_vl[ovl], std::uint8_t(ovl));
+}
+
+// VC-router mode: the output serves one head at a time, inputs in round robin as the IB switch
+// does, each packet onto a free VC of the output (round robin over the VCs): with
+// VcRelease::Drained one whose last holder's tail has left the downstream buffer (so it has
+// credits for any packet), with Sent one with credits for this packet.
+void Network::try_arbitrate_vc(PortId o) {
+    Slot& out = sl_[o];
+    if (out.peer == kNoPort || out.busy) return;
+    const PortId first = o - out.pnum;
+    // Sends the head of input buffer (in, in_vl) on a free VC, round robin over the VCs; false
+    // when no VC can take it.
+    const auto go = [&](PortId in, std::uint32_t in_vl) {
+        const Buf& q = bufs_[in * V_ + in_vl];
+        const std::uint32_t lo = vc_lo_[q.ovl], n = vc_lo_[q.ovl + 1] - lo;
+        for (std::uint32_t j = 0; j < n; ++j)
+            if (const std::uint32_t v = lo + (vc_rr_[o] + j) % n; vc_usable(o, v, q.need)) {
+                vc_rr_[o] = std::uint8_t((v + 1) % V_);
+                transmit(o, in, in_vl, std::uint8_t(v));
+                return true;
+            }
+        return false;
+    };
+    if (!out.sw) {
+        const std::uint32_t ca = ca_of_node_[out.node];
+        if (ca == kNil || ca_out_[ca] != o) return;
+        for (std::uint32_t j = 0; j < V_; ++j) { // the source queues in turn
+            const std::uint32_t v = (out.rr + j) % V_;
+            if (bufs_[first * V_ + v].head == kNil) continue;
+            if (go(first, v)) {
+                out.rr = std::uint8_t((v + 1) % V_);
+                return;
+            }
+            if (vc_lo_[1] == V_) return; // one class: every queue's head wants the same VCs
+        }
+        return;
+    }
+    if (out.waiting == 0) return;
+    const std::uint32_t np = out.nports;
+    for (std::uint32_t k = 0; k < np; ++k) {
+        const PortId i = first + 1 + (out.rr + k) % np;
+        if (sl_[i].reads >= cfg_.speedup) continue;
+        if (!in_ptr_.empty() && requested_output(i) != o) continue;
+        for (std::uint32_t v = 0; v < V_; ++v)
+            if (bufs_[i * V_ + v].out == o &&
+                (in_free_at_.empty() || in_free_at_[i * V_ + v] <= now_)) {
+                const bool sent = go(i, v);
+                if (sent && !in_ptr_.empty()) in_ptr_[i] = std::uint8_t(out.pnum % np);
+                // With one class every head wants the same VCs; with several, a head whose
+                // class has none free must not hold back the others' (a dependency the
+                // routing never made).
+                if (sent || vc_lo_[1] == V_) return;
+            }
+    }
+}
+
+PortId Network::requested_output(PortId i) const {
+    const std::uint32_t np = sl_[i].nports;
+    PortId best = kNoPort;
+    std::uint32_t best_dist = np;
+    for (std::uint32_t v = 0; v < V_; ++v) {
+        const Buf& q = bufs_[i * V_ + v];
+        if (q.out == kNoPort || (!in_free_at_.empty() && in_free_at_[i * V_ + v] > now_) ||
+            !vc_free(q.out, q.need, q.ovl))
+            continue;
+        const std::uint32_t dist = (sl_[q.out].pnum - 1 + np - in_ptr_[i]) % np;
+        if (dist < best_dist) {
+            best_dist = dist;
+            best = q.out;
+        }
+    }
+    return best;
+}
+
+void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl) {
+    const bool sw = sl_[o].sw;
+    const std::uint32_t b = in * V_ + in_vl;
+    const std::uint32_t h = pop_fifo(b);
+    Packet& p = pkts_[h];
+    if (sw) {
+        --sl_[o].waiting;
+        if (bufs_[b].out != kNoPort) ++sl_[bufs_[b].out].waiting;
+        if (rf_) {
+            // The packet's claim on its output becomes the credits it takes; the packet behind,
+            // bound already (one candidate), claims its own.
+            claim(o, p.out_vl, -std::int32_t(p.credits));
+            if (bufs_[b].out != kNoPort)
+                claim(bufs_[b].out, bufs_[b].ovl, std::int32_t(bufs_[b].need));
+        }
+        if (use_req_) {
+            const std::uint64_t bit = 1ull << (sl_[in].pnum - 1);
+            bool still = false;
+            for (std::uint32_t v = 0; v < V_ && !still; ++v) still = bufs_[in * V_ + v].out == o;
+            if (!still) sl_[o].req &= ~bit;
+            if (bufs_[b].out != kNoPort) sl_[bufs_[b].out].req |= bit;
+        }
+        ++sl_[in].reads;
+        sl_[o].rr = std::uint8_t(sl_[in].pnum % sl_[in].nports);
+    }
+    if (sw && obuf_) {
+        // Across the crossbar, at the output link's rate and cut-through, into the output
+        // buffer; the input buffer is free when the tail has crossed.
+        const Time ser = Time(p.size) * sl_[o].ppb;
+        const Time start = p.tail > now_ + ser ? p.tail - ser : now_;
+        add_ocredits(o, ovl, -std::int32_t(p.credits));
+        sl_[o].xbar_busy = 1;
+        p.tail = start + ser;
+        p.out_vl = ovl;
+        const std::uint32_t ob = o * V_ + ovl;
+        p.next = kNil;
+        if (otail_[ob] == kNil)
+            ohead_[ob] = h;
+        else
+            pkts_[otail_[ob]].next = h;
+        otail_[ob] = h;
+        q_.push(start + ser, kXbarFree, o, b, p.credits);
+        link_arbitrate(o);
+    } else {
+        launch(o, h, ovl, sw ? b : kNil);
+    }
+    // The packet behind reached the head: with candidates, bind it now, with the credits the
+    // one that left has just taken.
+    if (rf_ && sw && bufs_[b].head != kNil && bufs_[b].out == kNoPort) bind_head(b);
+}
+
+// Starts packet h onto the link of o on VL ovl: from the input buffer in_buf of a switch
+// without output buffers, from a CA's source queue (in_buf = kNil), or from o's output buffer
+// (in_buf = kNil, obuf_ and a switch).
+void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t in_buf) {
+    Packet& p = pkts_[h];
+    const bool sw = sl_[o].sw;
+    const std::uint32_t c = p.credits;
+    const bool becn = becn_lanes_ && (p.cc & kCcBecn);
+    add_credits(o, ovl, -std::int32_t(c));
+    if (vc_router_ && cfg_.vc_release == SimConfig::VcRelease::Drained) vc_held_[o * V_ + ovl] = 1;
+    sl_[o].busy = 1;
+    if (cc_ && sw) cc_switch_out(o, ovl, p);
+    const Time ser = Time(p.size) * sl_[o].ppb;
+    Time start = now_;
+    if (sw && p.tail > now_ + ser) start = p.tail - ser; // the tail cannot leave before it came
+    const Time lo = std::max(start, win_lo_), hi = std::min(start + ser, win_hi_);
+    if (hi > lo) {
+        // One line written per hop: with VLs a port's busy time is its VLs' sum, at the end.
+        if (V_ > 1)
+            vl_busy_ps_[o * V_ + ovl] += hi - lo;
+        else
+            busy_ps_[o] += hi - lo;
+    }
+    if (series_step_) series_add(o, start, start + ser);
+    p.vl = ovl;
+    ++p.hops;
+    ++hops_;
+    last_hop_ = start;
+    if (!sw) {
+        ++in_network_;
+        const std::uint32_t ca = ca_of_node_[sl_[o].node];
+        --src_queued_[ca]; // a notification added itself first (cc_ca_arbitrate)
+    }
+    const PortId d = sl_[o].peer;
+    p.tail = start + fly_ + ser;
+    if (sl_[d].sw) {
+        // With a routing function: the index of the packet's candidate-set entry (the VL it
+        // arrives on is ovl).
+        const std::uint32_t cell =
+            rf_ ? rf_entry_index(d, ovl, p.dlid) : flat_.cell(sl_[d].node, p.dlid);
+        if (early_ && cfg_.select_at == SimConfig::SelectAt::Sent) choose_when_sent(h, d, cell);
+        q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
+    } else {
+        q_.push(p.tail, becn ? kDeliverBecn : kDeliver, h, d, becn_dlid_hint(p, d));
+    }
+    if (sw && !vc_free_at_.empty() && in_buf != kNil) {
+        const Time t = start + ser + cfg_.vc_alloc_gap_ps;
+        vc_free_at_[o * V_ + ovl] = in_free_at_[in_buf] = t;
+        q_.push(t, kVcRetry, o, in_buf);
+    }
+    if (sw && obuf_)
+        q_.push(start + ser, kLinkFree, o, ovl, c);
+    else
+        q_.push(start + ser, becn ? kOutFreeBecn : kOutFree, o, in_buf, c);
+}
+
+// VL arbitration among the output buffers of switch output o whose head has credits
+// downstream.
+void Network::link_arbitrate(PortId o) {
+    if (sl_[o].busy || sl_[o].peer == kNoPort) return;
+    std::uint32_t mask = 0;
+    for (std::uint32_t v = 0; v < V_; ++v) {
+        const std::uint32_t h = ohead_[o * V_ + v];
+        if (h != kNil && credits_[o * V_ + v] >= std::int32_t(pkts_[h].credits)) mask |= 1u << v;
+    }
+    if (mask == 0) return;
+    int ovl = 0;
+    if (V_ > 1) {
+        ovl = vl_arbitrate(vlarb_, arb_[o], mask, cfg_.packet_bytes);
+        if (ovl == kNoVl) return;
+    }
+    const std::uint32_t ob = o * V_ + std::uint32_t(ovl);
+    const std::uint32_t h = ohead_[ob];
+    ++pops_[bufs_.size() + ob];
+    ohead_[ob] = pkts_[h].next;
+    if (ohead_[ob] == kNil) otail_[ob] = kNil;
+    launch(o, h, std::uint8_t(ovl), kNil);
+}
+
+void Network::drop(std::uint32_t h, PortId at) {
+    Packet& p = pkts_[h];
+    if (at != kNoPort) {
+        // Free the buffer space the packet held once its tail is in.
+        q_.push(std::max(now_, p.tail) + credit_delay_, kCredit, sl_[at].peer, p.vl, p.credits);
+        --in_network_;
+    }
+    if (p.cc & kCcBecn) {
+        ++ccs_.becn_dropped;
+        --becn_live_;
+    } else {
+        ++dropped_;
+        if (p.measured) --measured_open_;
+    }
+    release(h);
+}
+
+void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
+    Packet& p = pkts_[h];
+    const Slot& in = sl_[d];
+    const NodeId m = in.node;
+    const PortNum inp = in.pnum;
+    const PortId first = d - inp;
+    if (p.hops > cfg_.max_hops) return drop(h, d);
+    const PortNum outp = flat_.at(cell, p.dlid);
+    if (outp == kNoPath || outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort)
+        return drop(h, d);
+    const std::uint8_t ovl = sl_mod_vls_ ? sl_vl(p.sl) : vl_at(m, in.nports, inp, outp, p.sl);
+    if (ovl >= V_) return drop(h, d);
+    p.out = first + outp;
+    p.out_vl = ovl;
+    if (cc_) cc_bound(p);
+    if (push_fifo(d * V_ + p.vl, h)) head_bound(p.out, inp, p.out_vl, p.credits);
+}
+
+std::uint8_t Network::source_vl(std::uint32_t ca, std::uint8_t sl) const {
+    const NodeId n = ca_node_[ca];
+    const PortNum port = sl_[ca_out_[ca]].pnum;
+    const PortNum np = sl_[ca_out_[ca]].nports;
+    const Sl2VlTable* own = rf_ ? rf_->vl2vl.find(n, np, 0, port) : nullptr;
+    return own ? (*own)[sl & 15] : sl_mod_vls_ ? sl_vl(sl) : vl_at(n, np, 0, port, sl);
+}
+
+void Network::on_deliver(std::uint32_t h, PortId d) {
+    if (cc_or_flows_) return on_deliver_cc(h, d);
+    Packet& p = pkts_[h];
+    ++delivered_;
+    --in_network_;
+    if (ca_of_node_[sl_[d].node] != p.dst) ++misdelivered_;
+    if (in_window(now_)) bytes_accepted_ += p.size;
+    if (p.measured) {
+        --measured_open_;
+        sample_latency(now_ - gen_[h]);
+    }
+    return_credits(sl_[d].peer, p.vl, p.credits);
+    release(h);
+}
+
+void Network::handle(const Event& e) {
+    switch (e.type) {
+    case kGen: {
+        const std::uint32_t ca = e.a, dst = e.b;
+        ++msg_count_[ca];
+        if (dst != ca) generate(ca, dst);
+        schedule_next_gen(ca);
+        break;
+    }
+    case kTrace:
+        generate(cfg_.trace[e.a].src, cfg_.trace[e.a].dst);
+        break;
+    case kReady:
+        if (rf_)
+            on_ready_adaptive(e.a, e.b, e.c);
+        else
+            on_ready(e.a, e.b, e.c);
+        break;
+    case kDeliver:
+    case kDeliverBecn:
+        on_deliver(e.a, e.b);
+        break;
+    case kOutFree:
+    case kOutFreeBecn: {
+        const PortId o = e.a;
+        sl_[o].busy = 0;
+        if (e.b != kNil) {
+            const PortId in = slot_of(e.b);
+            --sl_[in].reads;
+            return_credits(sl_[in].peer, vl_of(e.b), e.c);
+            arbitrate(o);
+            // Outputs the freed input port may now feed.
+            for (std::uint32_t v = 0; v < V_; ++v)
+                if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
+        } else {
+            arbitrate(o);
+        }
+        break;
+    }
+    case kCredit:
+        add_credits(e.a, e.b, std::int32_t(e.c));
+        if (vc_router_) vc_held_[e.a * V_ + e.b] = 0; // the holder's tail left downstream
+        if (obuf_ && sl_[e.a].sw) {
+            link_arbitrate(e.a);
+        } else {
+            arbitrate(e.a);
+            if (rf_ && sl_[e.a].sw && unbound_[sl_[e.a].node]) rebind(e.a);
+        }
+        break;
+    case kXbarFree: {
+        const PortId o = e.a, in = slot_of(e.b);
+        sl_[o].xbar_busy = 0;
+        --sl_[in].reads;
+        return_credits(sl_[in].peer, vl_of(e.b), e.c);
+        arbitrate(o);
+        for (std::uint32_t v = 0; v < V_; ++v)
+            if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
+        break;
+    }
+    case kLinkFree:
+        sl_[e.a].busy = 0;
+        add_ocredits(e.a, e.b, std::int32_t(e.c));
+        arbitrate(e.a); // room in the output buffer for the crossbar
+        link_arbitrate(e.a);
+        if (rf_ && unbound_[sl_[e.a].node]) rebind(e.a);
+        break;
+    case kWatchdog:
+        watchdog();
+        break;
+    case kCcReady:
+        cc_ready(e.a, e.b);
+        break;
+    case kCcBecnArrives:
+        --becn_live_;
+        cc_becn(e.a, e.b, std::uint8_t(e.c & 0xff), std::uint8_t(e.c >> 8));
+        break;
+    case kCcFree:
+        cc_free_check(e.a, e.b);
+        break;
+    case kVcRetry: {
+        // The output's VC is free again, and the input VC's next head may go.
+        arbitrate(e.a);
+        if (const PortId next = bufs_[e.b].out; next != kNoPort && next != e.a) arbitrate(next);
+        if (unbound_[sl_[e.a].node]) rebind(e.a);
+        break;
+    }
+    case kDrbCheck:
+        if (const Time t = drb_->check(e.a, e.b, now_)) q_.push(t, kDrbCheck, e.a, e.b);
+        break;
+    }
+}
+
+// No hop anywhere for a whole period while packets are in the network: a deadlock when the
+// full buffers form a cycle, else stuck. Otherwise a partial deadlock while other traffic
+// still moves: a cycle of buffers whose head packets have all sat there for a whole period.
+void Network::watchdog() {
+    if (in_network_ > 0 && hops_ == hops_at_tick_) {
+        std::vector<std::uint32_t> cyc = blocked_cycle();
+        const Verdict v = cyc.empty() ? Verdict::Stuck : Verdict::Deadlock;
+        set_verdict(v, std::move(cyc));
+        return;
+    }
+    const std::vector<std::uint8_t> stalled = stalled_buffers();
+    if (std::vector<std::uint32_t> cyc = blocked_cycle(&stalled); !cyc.empty()) {
+        set_verdict(Verdict::Deadlock, std::move(cyc));
+        return;
+    }
+    hops_at_tick_ = hops_;
+    // Credits alone make no packets: with nothing else to come, the run is over.
+    if (live_ > 0 || q_.size_except_lane(kCredit) + (ccf_.size() - ccf_pos_) > 0)
+        q_.push(now_ + deadlock_ps_, kWatchdog, 0);
+}
+
+SimResult Network::run(const ProgressFn& progress) {
+    SimResult res;
+    if (cfg_.trace.empty()) {
+        for (std::uint32_t i = 0; i < N_; ++i) {
+            const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
+            const Time msg_time = Time(msg) * sl_[ca_out_[i]].ppb;
+            slot_ps_[i] = msg_time;
+            if (cfg_.traffic.load > 0) interval_[i] = double(msg_time) / cfg_.traffic.load;
+            if (cfg_.traffic.load <= 0) continue;
+            if (cfg_.traffic.injection == Injection::Constant) {
+                // A random phase within one interval, so sources do not fire in lock step.
+                phase_[i] = interval_[i] >= 1 ? rng_[i].below(Time(interval_[i])) : 0;
+                if (phase_[i] < end_) push_gen(phase_[i], i);
+            } else {
+                // A random offset, then a geometric number of message slots.
+                phase_[i] = rng_[i].below(std::max<Time>(msg_time, 1));
+                schedule_next_gen(i);
+            }
+        }
+    } else {
+        for (std::uint32_t k = 0; k < cfg_.trace.size(); ++k)
+            q_.push(cfg_.trace[k].time, kTrace, k);
+    }
+    q_.push(deadlock_ps_, kWatchdog, 0);
+
+    auto wall_last = std::chrono::steady_clock::now();
+    bool complete = false; // every packet of the window delivered or dropped
+    Event e;
+    for (;;) {
+        if (!next_event(end_, e)) break;
+        if (const Event* x = q_.passed()) prefetch_for(*x);
+        now_ = e.time;
+        ++events_;
+        if (const Event* x = q_.ahead(kPrefetchAhead)) prefetch_for(*x);
+        handle(e);
+        if (verdict_ != Verdict::Ok) break;
+        if (now_ >= win_hi_ && measured_open_ == 0 && cfg_.trace.empty()) {
+            complete = true;
+            break;
+        }
+        if (progress && (events_ & 0xffff) == 0) {
+            const auto w = std::chrono::steady_clock::now();
+            if (w - wall_last > std::chrono::seconds(1)) {
+                wall_last = w;
+                progress(now_, end_);
+            }
+        }
+    }
+    // Notification packets are counted apart from data (CcStats).
+    const std::uint64_t becn_packets = cfg_.cc.becn_delay_ps ? 0 : becn_live_;
+    const std::uint64_t data_live = live_ - becn_packets;
+    if (generated_ != delivered_ + dropped_ + data_live)
+        throw std::logic_error("conservation violated: generated " + std::to_string(generated_) +
+                               " != delivered " + std::to_string(delivered_) + " + dropped " +
+                               std::to_string(dropped_) + " + in flight " +
+                               std::to_string(data_live));
+    if (ccs_.becn_sent != ccs_.becn_received + ccs_.becn_dropped + becn_live_)
+        throw std::logic_error("conservation of congestion notifications violated: sent " +
+                               std::to_string(ccs_.becn_sent) + " != received " +
+                               std::to_string(ccs_.becn_received) + " + dropped " +
+                               std::to_string(ccs_.becn_dropped) + " + in flight " +
+                               std::to_string(becn_live_));
+
+    res.generated = generated_;
+    res.delivered = delivered_;
+    res.dropped = dropped_;
+    res.misdelivered = misdelivered_;
+    res.in_flight = data_live;
+    res.hops = hops_;
+    res.events = events_;
+    res.end_ps = now_;
+    res.measured_unfinished = measured_open_;
+    res.throttled = throttled_;
+    res.peak_source_queue = peak_src_queued_;
+    res.peak_packets = peak_live_;
+
+    const double window_ns = double(cfg_.measure_ps) / double(kPsPerNs);
+    double cap = 0; // mean CA link bandwidth in bytes/ns
+    for (std::uint32_t i = 0; i < N_; ++i) cap += double(kPsPerNs) / double(sl_[ca_out_[i]].ppb);
+    cap /= N_;
+    res.offered_bytes_per_ns = double(bytes_offered_) / window_ns / N_;
+    res.accepted_bytes_per_ns = double(bytes_accepted_) / window_ns / N_;
+    res.offered_fraction = res.offered_bytes_per_ns / cap;
+    res.accepted_fraction = res.accepted_bytes_per_ns / cap;
+    res.throttled_fraction = double(bytes_throttled_) / window_ns / N_ / cap;
+    if (cc_) {
+        res.cc = true;
+        res.cc_stats = ccs_;
+        res.cc_stats.becn_in_flight = becn_live_;
+        res.cc_stats.becn_bytes_per_ns = double(becn_in_window_bytes_) / window_ns / N_;
+    }
+    if (drb_) {
+        res.drb = true;
+        res.drb_stats = drb_->stats();
+    }
+    if (series_step_) {
+        LinkSeries& ls = res.link_series;
+        ls.step_ps = series_step_;
+        const std::size_t P = sl_.size();
+        const std::size_t K = (std::max<Time>(now_, 1) + series_step_ - 1) / series_step_;
+        series_.resize(K * P, 0);
+        for (PortId s = 0; s < P; ++s)
+            if (sl_[s].peer != kNoPort) {
+                ls.ports.push_back(s);
+                ls.ps_per_byte.push_back(std::uint32_t(sl_[s].ppb));
+            }
+        ls.busy_ps.reserve(K * ls.ports.size());
+        for (std::size_t k = 0; k < K; ++k)
+            for (PortId s : ls.ports) ls.busy_ps.push_back(series_[k * P + s]);
+    }
+    if (flow_stats_) {
+        res.flows.reserve(flow_acc_.size());
+        for (const FlowAcc& acc : flow_acc_) {
+            FlowStat x;
+            x.src = acc.key >> 16;
+            x.dst = acc.key & 0xffffu;
+            const double bw = double(kPsPerNs) / double(sl_[ca_out_[x.src]].ppb); // bytes/ns
+            x.offered_fraction = double(acc.offered) / window_ns / bw;
+            x.accepted_fraction = double(acc.accepted) / window_ns / bw;
+            x.becns = acc.becns;
+            res.flows.push_back(x);
+        }
+        std::sort(res.flows.begin(), res.flows.end(), [](const FlowStat& a, const FlowStat& b) {
+            return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+        });
+    }
+
+    res.latency_samples = latency_n_;
+    if (latency_n_ > 0) {
+        // Selection, not a sort: three ranks of up to a million samples.
+        const auto rank = [&](double q) {
+            const std::size_t k = std::size_t(std::ceil(q * double(latencies_.size())));
+            const auto at = latencies_.begin() + std::ptrdiff_t(std::max<std::size_t>(k, 1) - 1);
+            std::nth_element(latencies_.begin(), at, latencies_.end());
+            return double(*at) / double(kPsPerNs);
+        };
+        res.latency_mean_ns = double(latency_sum_) / double(latency_n_) / double(kPsPerNs);
+        res.latency_p50_ns = rank(0.5);
+        res.latency_p99_ns = rank(0.99);
+        res.latency_max_ns = double(latency_max_) / double(kPsPerNs);
+    }
+
+    res.vl_util_mean.assign(V_, 0);
+    std::size_t nlinks = 0;
+    if (V_ > 1)
+        for (PortId s = 0; s < sl_.size(); ++s)
+            for (std::uint32_t v = 0; v < V_; ++v) busy_ps_[s] += vl_busy_ps_[s * V_ + v];
+    for (PortId s = 0; s < sl_.size(); ++s) {
+        if (sl_[s].peer == kNoPort) continue;
+        LinkUse u;
+        u.port = s;
+        u.utilization = double(busy_ps_[s]) / double(cfg_.measure_ps);
+        for (std::uint32_t v = 0; v < V_; ++v) {
+            const Time b = V_ > 1 ? vl_busy_ps_[s * V_ + v] : busy_ps_[s];
+            const double x = double(b) / double(cfg_.measure_ps);
+            u.vl_utilization.push_back(x);
+            res.vl_util_mean[v] += x;
+        }
+        res.link_util_mean += u.utilization;
+        res.link_util_max = std::max(res.link_util_max, u.utilization);
+        res.links.push_back(std::move(u));
+        ++nlinks;
+    }
+    if (nlinks) {
+        res.link_util_mean /= double(nlinks);
+        for (auto& x : res.vl_util_mean) x /= double(nlinks);
+    }
+
+    // The statistics above are those of the run; the verdict may look further.
+    res.last_hop_ps = last_hop_;
+    if (verdict_ == Verdict::Ok && !complete && live_ > 0) settle_verdict();
+    // Delivering nothing says more than being stuck, a deadlock's cycle more than either.
+    if ((verdict_ == Verdict::Ok || verdict_ == Verdict::Stuck) &&
+        ((bytes_offered_ > 0 && bytes_accepted_ == 0) || (generated_ > 0 && delivered_ == 0)))
+        verdict_ = Verdict::DeliveredNothing;
+    if (verdict_ == Verdict::Ok && generated_ == 0 && bytes_offered_ == 0)
+        verdict_ = Verdict::NothingOffered;
+    res.verdict = verdict_;
+    res.deadlock = verdict_ == Verdict::Deadlock;
+    if (res.deadlock) {
+        res.deadlock_at_ps = verdict_at_;
+        for (std::uint32_t b : cycle_) res.deadlock_cycle.push_back(buffer_name(b));
+    }
+    res.dlid = dlid_;
+    res.forwarding_sets = r_.forwarding_sets != nullptr;
+    res.deadlock_period_ps = deadlock_ps_;
+    res.credit_delay_ps = credit_delay_;
+    return res;
+}
+
+// The run reached its time limit with packets inside. No hop for a whole watchdog period
+// before the end is a stall: a deadlock if the full buffers form a cycle, else stuck. Packets
+// still moving with a cycle of full buffers at the end may be a loop that closed too late for
+// the watchdog: the run goes on without new traffic (the statistics are already taken) until
+// the watchdog tells, or a buffer of the cycle moves, at most two periods. Last, a run in
+// which no packet moved during the whole drain (long enough for a packet to cross a switch)
+// ended stuck, whatever made it so (credits that return slower than the run lasts, say).
+void Network::settle_verdict() {
+    const Time last_hop = last_hop_;
+    if (last_hop + deadlock_ps_ <= end_) {
+        std::vector<std::uint32_t> cyc = blocked_cycle();
+        const Verdict v = cyc.empty() ? Verdict::Stuck : Verdict::Deadlock;
+        set_verdict(v, std::move(cyc));
+        return;
+    }
+    const bool drain_stalled = last_hop < win_hi_ && end_ - win_hi_ >= transit_ps_;
+    const std::vector<std::uint32_t> cyc = blocked_cycle();
+    if (!cyc.empty()) extend_for(cyc);
+    if (verdict_ == Verdict::Ok && drain_stalled) set_verdict(Verdict::Stuck);
+}
+
+void Network::extend_for(const std::vector<std::uint32_t>& cyc) {
+    std::vector<std::uint32_t> pops;
+    for (std::uint32_t b : cyc) pops.push_back(pops_[b]);
+    const auto moved = [&] {
+        for (std::size_t i = 0; i < cyc.size(); ++i)
+            if (pops_[cyc[i]] != pops[i]) return true;
+        return false;
+    };
+    const Time limit = std::max(now_, end_) + 2 * deadlock_ps_;
+    Event e;
+    while (verdict_ == Verdict::Ok && live_ > 0 && next_event(limit, e)) {
+        now_ = e.time;
+        if (e.type == kGen || e.type == kTrace) continue; // no new traffic
+        handle(e);
+        if (moved()) return;
+    }
+}
+
+} // namespace ibrt::sim::detail
