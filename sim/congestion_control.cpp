@@ -414,12 +414,12 @@ void Network::on_deliver_cc(std::uint32_t h, PortId d) {
     const std::uint32_t at = ca_of_node_[sl_[d].node];
     if (at != p.dst) ++misdelivered_;
     if (in_window(now_)) {
-        bytes_accepted_ += p.size;
+        accept_bytes(p.size);
         if (flow_stats_) flow_acc(std::uint32_t(p.src) << 16 | p.dst).accepted += p.size;
     }
     if (p.measured) {
         --measured_open_;
-        sample_latency(now_ - gen_[h]);
+        sample_latency(now_ - gen_[h], gen_[h]);
     }
     return_credits(sl_[d].peer, p.vl, p.credits);
     if (p.cc & kCcFecn) {

@@ -666,10 +666,10 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
     ++delivered_;
     --in_network_;
     if (ca_of_node_[sl_[d].node] != p.dst) ++misdelivered_;
-    if (in_window(now_)) bytes_accepted_ += p.size;
+    if (in_window(now_)) accept_bytes(p.size);
     if (p.measured) {
         --measured_open_;
-        sample_latency(now_ - gen_[h]);
+        sample_latency(now_ - gen_[h], gen_[h]);
     }
     return_credits(sl_[d].peer, p.vl, p.credits);
     release(h);
@@ -929,6 +929,30 @@ SimResult Network::run(const ProgressFn& progress) {
         res.latency_p99_ns = rank(0.99);
         res.latency_max_ns = double(latency_max_) / double(kPsPerNs);
     }
+    // Batch means: each batch's accepted fraction is the window's scaled by its share of the
+    // bytes; each batch's mean latency is its own.
+    const auto half_width = [](const std::vector<double>& x) {
+        // Student's t, 0.975 quantile, by degrees of freedom 1..9 (kBatches - 1 at most).
+        static constexpr double t975[] = {0,     12.706, 4.303, 3.182, 2.776,
+                                          2.571, 2.447,  2.365, 2.306, 2.262};
+        if (x.size() < 2) return -1.0;
+        double mean = 0, ss = 0;
+        for (double v : x) mean += v;
+        mean /= double(x.size());
+        for (double v : x) ss += (v - mean) * (v - mean);
+        return t975[x.size() - 1] * std::sqrt(ss / double(x.size() - 1) / double(x.size()));
+    };
+    if (bytes_accepted_ > 0) {
+        std::vector<double> acc;
+        for (std::uint64_t b : batch_bytes_)
+            acc.push_back(res.accepted_fraction * double(b) * kBatches / double(bytes_accepted_));
+        res.accepted_fraction_ci95 = half_width(acc);
+    }
+    std::vector<double> lat;
+    for (unsigned k = 0; k < kBatches; ++k)
+        if (batch_lat_n_[k] > 0)
+            lat.push_back(double(batch_lat_sum_[k]) / double(batch_lat_n_[k]) / double(kPsPerNs));
+    res.latency_mean_ci95_ns = half_width(lat);
 
     res.vl_util_mean.assign(V_, 0);
     std::size_t nlinks = 0;

@@ -657,7 +657,23 @@ class Network {
     std::uint64_t latency_n_ = 0, latency_sum_ = 0;
     Time latency_max_ = 0;
     gen::Rng latency_rng_{0};
-    void sample_latency(Time t) {
+    // Batch means (docs/sim-model.md "Confidence intervals"): the measurement window cut into
+    // kBatches equal batches; bytes accepted by the batch they arrive in, latencies by the batch
+    // their packet was generated in.
+    static constexpr unsigned kBatches = 10;
+    std::array<std::uint64_t, kBatches> batch_bytes_{}, batch_lat_sum_{}, batch_lat_n_{};
+    unsigned batch_of(Time t) const {
+        return unsigned(
+            std::min<Time>((t - win_lo_) * kBatches / (win_hi_ - win_lo_), kBatches - 1));
+    }
+    void accept_bytes(std::uint32_t size) {
+        bytes_accepted_ += size;
+        batch_bytes_[batch_of(now_)] += size;
+    }
+    void sample_latency(Time t, Time generated) {
+        const unsigned k = batch_of(generated);
+        batch_lat_sum_[k] += t;
+        ++batch_lat_n_[k];
         latency_sum_ += t;
         latency_max_ = std::max(latency_max_, t);
         if (latencies_.size() < cfg_.latency_samples) {

@@ -217,6 +217,10 @@ struct SimResult {
     double offered_fraction = 0, accepted_fraction = 0; // of the mean CA link bandwidth
     double latency_mean_ns = 0, latency_p50_ns = 0, latency_p99_ns = 0, latency_max_ns = 0;
     std::uint64_t latency_samples = 0;
+    // Half-widths of the 95 % confidence intervals of accepted_fraction and latency_mean_ns by
+    // batch means: the window cut into 10 batches, Student's t over the batches that have data;
+    // -1 when fewer than 2 have (docs/sim-model.md "Confidence intervals").
+    double accepted_fraction_ci95 = -1, latency_mean_ci95_ns = -1;
     std::uint64_t measured_unfinished = 0; // measured packets not delivered by the end
     // Offered but refused by a full source queue (included in offered, never generated).
     double throttled_fraction = 0;       // of the mean CA link bandwidth, in the window

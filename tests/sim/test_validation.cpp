@@ -252,3 +252,46 @@ TEST_CASE("configurations that cannot run are refused") {
     CHECK_THROWS_WITH(simulate(x.f, nolid, fast_config()),
                       "CA 'h0' (GUID 0x0000000000000100) port 1 has no LID");
 }
+
+TEST_CASE("confidence intervals by batch means: they cover the seeds' spread and shrink with "
+          "the window") {
+    // Issue 38: one fixed window per point and no interval. Uniform traffic at 0.5 on FT(4,3):
+    // the run's accepted fraction and mean latency with 95 % half-widths from 10 batches.
+    const Fabric f = gen::fat_tree(4, 3);
+    const Routing r = make_engine("mlid")->route(f, nullptr, {});
+    const auto run = [&](std::uint64_t seed, Time measure) {
+        SimConfig c;
+        c.traffic.load = 0.5;
+        c.seed = seed;
+        c.warmup_ps = 10000 * ns;
+        c.measure_ps = measure;
+        c.drain_ps = 20000 * ns;
+        return simulate(f, r, c);
+    };
+    std::vector<SimResult> runs;
+    double mean = 0;
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+        runs.push_back(run(seed, 40000 * ns));
+        mean += runs.back().accepted_fraction / 10;
+    }
+    int covered = 0;
+    for (const SimResult& x : runs) {
+        REQUIRE(x.accepted_fraction_ci95 > 0);
+        REQUIRE(x.latency_mean_ci95_ns > 0);
+        CHECK(x.accepted_fraction_ci95 < 0.1 * x.accepted_fraction);
+        covered += std::abs(x.accepted_fraction - mean) <= x.accepted_fraction_ci95;
+    }
+    CHECK(covered >= 7);
+    // Four times the window: batches four times longer, half-widths about half.
+    double short_ci = 0, long_ci = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        short_ci += run(seed, 40000 * ns).accepted_fraction_ci95;
+        long_ci += run(seed, 160000 * ns).accepted_fraction_ci95;
+    }
+    CHECK(long_ci < 0.75 * short_ci);
+    CHECK(long_ci > 0.25 * short_ci);
+    // Nothing measured: no interval.
+    SimConfig idle;
+    idle.traffic.load = 0;
+    CHECK(simulate(f, r, idle).accepted_fraction_ci95 == -1);
+}
