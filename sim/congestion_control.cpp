@@ -419,7 +419,7 @@ void Network::on_deliver_cc(std::uint32_t h, PortId d) {
     }
     if (p.measured) {
         --measured_open_;
-        sample_latency(now_ - gen_[h], gen_[h]);
+        sample_latency(now_ - gen_[h], p.measured - 1u);
     }
     return_credits(sl_[d].peer, p.vl, p.credits);
     if (p.cc & kCcFecn) {

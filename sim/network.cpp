@@ -21,6 +21,7 @@ void Network::setup() {
     credit_delay_ = credit_delay_of(cfg_);
     win_lo_ = cfg_.warmup_ps;
     win_hi_ = cfg_.warmup_ps + cfg_.measure_ps;
+    gen_batch_.end = acc_batch_.end = win_lo_ + (win_hi_ - win_lo_) / kBatches;
     end_ = win_hi_ + cfg_.drain_ps;
 
     const std::size_t P = f_.num_port_slots();
@@ -306,7 +307,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
         p.sl = cfg_.sl == SlPolicy::Spread ? sl
                : !src_sl_row_.empty()      ? (p.dlid < src_sl_width_ ? src_sl(ca)[p.dlid] : 0)
                                            : r_.path_sl(ca_out_[ca], p.dlid);
-        p.measured = in_window(now_);
+        p.measured = in_window(now_) ? std::uint8_t(1 + batch_at(gen_batch_)) : 0;
         ++generated_;
         if (p.measured) {
             ++measured_open_;
@@ -669,7 +670,7 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
     if (in_window(now_)) accept_bytes(p.size);
     if (p.measured) {
         --measured_open_;
-        sample_latency(now_ - gen_[h], gen_[h]);
+        sample_latency(now_ - gen_[h], p.measured - 1u);
     }
     return_credits(sl_[d].peer, p.vl, p.credits);
     release(h);

@@ -119,8 +119,8 @@ struct alignas(32) Packet {
     std::uint16_t src = 0, dst = 0;
     Lid dlid = 0;
     std::uint8_t sl = 0, vl = 0, out_vl = 0, hops = 0;
-    bool measured = false;
-    std::uint8_t cc = 0; // kCcFecn, kCcBecn
+    std::uint8_t measured = 0; // generated in the window: 1 + its batch (batch means), else 0
+    std::uint8_t cc = 0;       // kCcFecn, kCcBecn
 };
 static_assert(sizeof(Packet) == 32);
 
@@ -661,17 +661,25 @@ class Network {
     // kBatches equal batches; bytes accepted by the batch they arrive in, latencies by the batch
     // their packet was generated in.
     static constexpr unsigned kBatches = 10;
-    std::array<std::uint64_t, kBatches> batch_bytes_{}, batch_lat_sum_{}, batch_lat_n_{};
-    unsigned batch_of(Time t) const {
-        return unsigned(
-            std::min<Time>((t - win_lo_) * kBatches / (win_hi_ - win_lo_), kBatches - 1));
+    // The batch of time now_, which only grows: a cursor per use (generation, delivery) that
+    // moves on when now_ passes its batch's end, instead of a division per packet (that cost 4 %
+    // of a static run).
+    struct BatchCursor {
+        unsigned k = 0;
+        Time end = 0;
+    };
+    BatchCursor gen_batch_, acc_batch_;
+    unsigned batch_at(BatchCursor& c) const {
+        while (now_ >= c.end && c.k + 1 < kBatches)
+            c.end = win_lo_ + (win_hi_ - win_lo_) * (++c.k + 1) / kBatches;
+        return c.k;
     }
     void accept_bytes(std::uint32_t size) {
         bytes_accepted_ += size;
-        batch_bytes_[batch_of(now_)] += size;
+        batch_bytes_[batch_at(acc_batch_)] += size;
     }
-    void sample_latency(Time t, Time generated) {
-        const unsigned k = batch_of(generated);
+    // t: the latency of a measured packet of batch k.
+    void sample_latency(Time t, unsigned k) {
         batch_lat_sum_[k] += t;
         ++batch_lat_n_[k];
         latency_sum_ += t;
@@ -842,6 +850,9 @@ class Network {
     bool cc_or_flows_ = false; // on_deliver takes the slow path
     FlatMap64 flow_acc_of_;
     std::vector<FlowAcc> flow_acc_;
+    // The batch means' sums (sample_latency, accept_bytes), last: placed among the hot members
+    // they pushed those across cache lines (a static run 6 % slower).
+    std::array<std::uint64_t, kBatches> batch_bytes_{}, batch_lat_sum_{}, batch_lat_n_{};
 };
 
 } // namespace ibrt::sim::detail
