@@ -119,6 +119,9 @@ sim select-one-class "${ft43[@]}" "${fs[@]}" --selection mc --one-priority-class
     --room-ignores-bound --load 0.8
 sim vc-router-booksim "${ft43ps[@]}" --vc-router --vc-alloc-gap-ns 10 --vc-input-first --vls 2 \
     --load 0.8
+# Paper 004's switch: the VC router with output buffers (the link takes the first VC with room).
+sim paper004-switch "${ft43[@]}" "${fs[@]}" --vc-router --vc-release sent --vls 3 \
+    --output-buffer-bytes 512 --selection sadp --load 0.5,0.9
 # Direct topologies: committed tables of each engine with its adaptive routing (inputs/README.md).
 torus=(--fabric test-fabrics/generated/torus-3x3.net --lfts "$in/torus-3x3.opensm-lfts.dump"
     --guid2lid "$in/torus-3x3.guid2lid" --sl2vl "$in/torus-3x3.opensm-sl2vl.dump")

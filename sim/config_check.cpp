@@ -42,8 +42,12 @@ void check_config(const SimConfig& c) {
     if (c.packet_bytes > 0xffff) bad("packet size " + bytes(c.packet_bytes) + " above 65535 bytes");
     check_holds("a buffer", c.buffer_bytes, c);
     if (c.output_buffer_bytes > 0) check_holds("an output buffer", c.output_buffer_bytes, c);
-    if (c.vc_router && c.output_buffer_bytes > 0)
-        bad("the VC-router mode models input-buffered routers: no output buffers");
+    // With output buffers the VC router is paper 004's switch: the crossbar fills an output
+    // buffer per port (per class), the link picks the first downstream VC with room. BookSim's
+    // allocation timing models its input-queued router alone.
+    if (c.vc_router && c.output_buffer_bytes > 0 && (c.vc_alloc_gap_ps || c.vc_input_first))
+        bad("--vc-alloc-gap-ns and --vc-input-first model BookSim's input-queued router: not "
+            "with output buffers");
     if (c.ps_per_byte > 0xffffffffu) bad("serialization time per byte above 4.29 ms");
     if (c.latency_samples == 0) bad("latency samples must be positive");
     if (c.measure_ps == 0) bad("measurement window must be positive");

@@ -69,9 +69,19 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
         if (b >= IB) { // an output buffer
             const std::uint32_t ob = b - std::uint32_t(IB);
             const std::uint32_t h = ohead_[ob];
-            if (h == kNil || credits_[ob] >= std::int32_t(pkts_[h].credits)) continue;
+            if (h == kNil) continue;
+            const std::uint32_t need = pkts_[h].credits;
             const PortId d = sl_[ob / V_].peer;
-            to.push_back(d != kNoPort && is_switch_[f_.port_node(d)] ? d * V_ + ob % V_ : kSink);
+            const bool sw = d != kNoPort && is_switch_[f_.port_node(d)];
+            if (vc_router_) { // paper 004's switch: any VC of the class's range (link_arbitrate)
+                const std::uint32_t c = ob % V_;
+                if (vc_free(ob / V_, need, c, false)) continue;
+                for (std::uint32_t v = vc_lo_[c]; v < vc_lo_[c + 1]; ++v)
+                    to.push_back(sw ? d * V_ + v : kSink);
+            } else {
+                if (credits_[ob] >= std::int32_t(need)) continue;
+                to.push_back(sw ? d * V_ + ob % V_ : kSink);
+            }
             in_set[b] = 1;
             continue;
         }

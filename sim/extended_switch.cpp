@@ -145,8 +145,9 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
             best = std::min<int>(best, cands[j].priority);
             continue;
         }
-        views_[j].fits = vc_router_ ? vc_free(first + outp, std::uint32_t(need), ovl)
-                                    : room(first + outp, ovl) >= need;
+        // A VC router's head takes a free VC of its class; with output buffers, room there.
+        views_[j].fits = vc_router_ && !obuf_ ? vc_free(first + outp, std::uint32_t(need), ovl)
+                                              : room(first + outp, ovl) >= need;
         if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
     }
     return best;
@@ -390,7 +391,7 @@ bool Network::rebind_input(PortId output, PortId i, std::uint64_t bit) {
             const std::uint8_t ovl =
                 candidate_vl_by(m, PortNum(np), sl_[i].pnum, op, std::uint8_t(v));
             if (ovl >= V_ || room(output, ovl) < std::int32_t(bufs_[b].need)) continue;
-        } else if (!vc_router_) {
+        } else if (!vc_router_ || obuf_) {
             bool fits = false;
             for (std::uint32_t x = 0; x < V_ && !fits; ++x)
                 fits = room(output, x) >= std::int32_t(bufs_[b].need);

@@ -336,7 +336,9 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
 }
 
 void Network::try_arbitrate(PortId o) {
-    if (vc_router_) return try_arbitrate_vc(o);
+    // The VC router's links choose a VC (try_arbitrate_vc); with output buffers its crossbar
+    // fills them as the IB switch's does, and the link chooses (link_arbitrate).
+    if (vc_router_ && !(obuf_ && sl_[o].sw)) return try_arbitrate_vc(o);
     if (sl_[o].peer == kNoPort) return;
     const bool xbar = obuf_ && sl_[o].sw; // into the output buffers, not onto the link
     if (xbar ? sl_[o].xbar_busy : sl_[o].busy) return;
@@ -429,8 +431,11 @@ void Network::try_arbitrate_vc(PortId o) {
     const auto go = [&](PortId in, std::uint32_t in_vl) {
         const Buf& q = bufs_[in * V_ + in_vl];
         const std::uint32_t lo = vc_lo_[q.ovl], n = vc_lo_[q.ovl + 1] - lo;
+        // Round robin over the VCs; paper 004's switch (with output buffers, whose links take
+        // the first VC with room) has its sources do the same as its links.
+        const std::uint32_t rr = obuf_ ? 0 : vc_rr_[o];
         for (std::uint32_t j = 0; j < n; ++j)
-            if (const std::uint32_t v = lo + (vc_rr_[o] + j) % n; vc_usable(o, v, q.need)) {
+            if (const std::uint32_t v = lo + (rr + j) % n; vc_usable(o, v, q.need)) {
                 vc_rr_[o] = std::uint8_t((v + 1) % V_);
                 transmit(o, in, in_vl, std::uint8_t(v));
                 return true;
@@ -589,8 +594,8 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
         vc_free_at_[o * V_ + ovl] = in_free_at_[in_buf] = t;
         q_.push(t, kVcRetry, o, in_buf);
     }
-    if (sw && obuf_)
-        q_.push(start + ser, kLinkFree, o, ovl, c);
+    if (sw && obuf_) // the output buffer's space: per VL, or per class with a VC router
+        q_.push(start + ser, kLinkFree, o, vc_router_ ? p.out_vl : ovl, c);
     else
         q_.push(start + ser, becn ? kOutFreeBecn : kOutFree, o, in_buf, c);
 }
@@ -599,6 +604,27 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
 // downstream.
 void Network::link_arbitrate(PortId o) {
     if (sl_[o].busy || sl_[o].peer == kNoPort) return;
+    if (vc_router_) {
+        // Paper 004's switch (§4: "the virtual channel will be selected when the packet is
+        // transferred through the link, and the first virtual channel with a free buffer will
+        // be selected"): the output buffers' heads by class in turn, each onto the first VC of
+        // its class's range that can take it.
+        for (std::uint32_t j = 0; j < V_; ++j) {
+            const std::uint32_t c = (sl_[o].xvl_link_rr + j) % V_;
+            const std::uint32_t ob = o * V_ + c;
+            const std::uint32_t h = ohead_[ob];
+            if (h == kNil) continue;
+            for (std::uint32_t v = vc_lo_[c]; v < vc_lo_[c + 1]; ++v)
+                if (vc_usable(o, v, pkts_[h].credits)) {
+                    sl_[o].xvl_link_rr = std::uint8_t((c + 1) % V_);
+                    ++pops_[bufs_.size() + ob];
+                    ohead_[ob] = pkts_[h].next;
+                    if (ohead_[ob] == kNil) otail_[ob] = kNil;
+                    return launch(o, h, std::uint8_t(v), kNil);
+                }
+        }
+        return;
+    }
     std::uint32_t mask = 0;
     for (std::uint32_t v = 0; v < V_; ++v) {
         const std::uint32_t h = ohead_[o * V_ + v];

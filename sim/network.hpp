@@ -516,20 +516,22 @@ class Network {
     // The node's own facts are copied in too (node, port number, port count), so that the
     // event loop never reads the Fabric's Node records (100 bytes each, with strings).
     struct Slot {
-        std::uint64_t req = 0;      // see req_ below
-        std::uint32_t ppb = 0;      // ps per byte of the link this slot transmits on
-        PortId peer = kNoPort;      // slot at the other end of the cable, kNoPort if none
-        NodeId node = 0;            // the node the port belongs to
-        std::uint16_t waiting = 0;  // FIFO heads routed to this output
-        std::uint8_t rr = 0;        // next input to consider (0-based port index)
-        std::uint8_t pnum = 0;      // port number at its node (0 = the CA's source queue)
-        std::uint8_t nports = 0;    // ports of its node
-        std::uint8_t busy = 0;      // output transmitting
-        std::uint8_t reads = 0;     // crossbar reads in progress from this input
-        std::uint8_t sw = 0;        // the port is a switch's
-        std::uint8_t xbar_busy = 0; // output buffers: a crossbar move into this output
-        std::uint8_t xvl_rr = 0;    // output buffers: next VL the crossbar serves
+        std::uint64_t req = 0;        // see req_ below
+        std::uint32_t ppb = 0;        // ps per byte of the link this slot transmits on
+        PortId peer = kNoPort;        // slot at the other end of the cable, kNoPort if none
+        NodeId node = 0;              // the node the port belongs to
+        std::uint16_t waiting = 0;    // FIFO heads routed to this output
+        std::uint8_t rr = 0;          // next input to consider (0-based port index)
+        std::uint8_t pnum = 0;        // port number at its node (0 = the CA's source queue)
+        std::uint8_t nports = 0;      // ports of its node
+        std::uint8_t busy = 0;        // output transmitting
+        std::uint8_t reads = 0;       // crossbar reads in progress from this input
+        std::uint8_t sw = 0;          // the port is a switch's
+        std::uint8_t xbar_busy = 0;   // output buffers: a crossbar move into this output
+        std::uint8_t xvl_rr = 0;      // output buffers: next VL the crossbar serves
+        std::uint8_t xvl_link_rr = 0; // VC router with output buffers: next class the link serves
     };
+    static_assert(sizeof(Slot) == 32);
     HugeVector<Slot> sl_;
     // Slot::req, bit j: some FIFO head at input port j+1 of this (switch) output's node is routed
     // here. Arbitration visits only these inputs instead of scanning every port x VL; switches of

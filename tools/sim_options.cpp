@@ -192,7 +192,9 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->check(whole_in(1, kMaxSimSize))
         ->group(m);
     sub.add_option("--output-buffer-bytes", o.output_buffer_bytes,
-                   "Output buffer per VL per switch port (0 = none: the crossbar feeds the link)")
+                   "Output buffer per VL per switch port (0 = none: the crossbar feeds the link); "
+                   "with --vc-router, per class: paper 004's switch, whose link takes the first "
+                   "VC with room")
         ->default_val(0)
         ->check(whole_in(0, kMaxSimSize))
         ->group(m);
