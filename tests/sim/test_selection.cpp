@@ -90,8 +90,9 @@ TEST_CASE("RP and two random choices draw only candidates with room, all of them
 }
 
 TEST_CASE("Oblivious draws every candidate uniformly, with room or not") {
-    // BookSim's nca: the packet waits for the drawn candidate (sim/extended_switch.cpp binds it even
-    // when it cannot take the packet now), so congestion does not bend the draw as it does RP's.
+    // BookSim's nca: the packet waits for the drawn candidate (sim/extended_switch.cpp binds it
+    // even when it cannot take the packet now), so congestion does not bend the draw as it does
+    // RP's.
     gen::Rng rng(7);
     SelectionKey key;
     std::vector<CandidateView> c = {{true, 1, 0}, {false, 0, 0}, {true, 8, 0}, {true, 3, 0}};
