@@ -99,7 +99,7 @@ void Network::cc_notify(const Packet& p, std::uint32_t at) {
     }
     const std::uint32_t h = alloc();
     Packet& b = pkts_[h];
-    gen_[h] = now_;
+    times_[h].gen = now_;
     b.src = std::uint16_t(at);
     b.dst = p.src;
     b.size = std::uint16_t(cfg_.cc.becn_bytes);
@@ -419,7 +419,7 @@ void Network::on_deliver_cc(std::uint32_t h, PortId d) {
     }
     if (p.measured) {
         --measured_open_;
-        sample_latency(now_ - gen_[h], p.measured - 1u);
+        sample_latency(now_ - times_[h].gen, now_ - times_[h].inj, p.measured - 1u);
     }
     return_credits(sl_[d].peer, p.vl, p.credits);
     if (p.cc & kCcFecn) {

@@ -281,7 +281,7 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     for (std::uint32_t off = 0; off < msg; off += cfg_.packet_bytes) {
         const std::uint32_t h = alloc();
         Packet& p = pkts_[h];
-        gen_[h] = now_;
+        times_[h].gen = now_;
         p.src = std::uint16_t(ca);
         p.dst = std::uint16_t(dst);
         p.size = std::uint16_t(std::min(cfg_.packet_bytes, msg - off));
@@ -573,6 +573,7 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     ++hops_;
     last_hop_ = start;
     if (!sw) {
+        times_[h].inj = start;
         ++in_network_;
         const std::uint32_t ca = ca_of_node_[sl_[o].node];
         --src_queued_[ca]; // a notification added itself first (cc_ca_arbitrate)
@@ -696,7 +697,7 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
     if (in_window(now_)) accept_bytes(p.size);
     if (p.measured) {
         --measured_open_;
-        sample_latency(now_ - gen_[h], p.measured - 1u);
+        sample_latency(now_ - times_[h].gen, now_ - times_[h].inj, p.measured - 1u);
     }
     return_credits(sl_[d].peer, p.vl, p.credits);
     release(h);
@@ -975,11 +976,17 @@ SimResult Network::run(const ProgressFn& progress) {
             acc.push_back(res.accepted_fraction * double(b) * kBatches / double(bytes_accepted_));
         res.accepted_fraction_ci95 = half_width(acc);
     }
-    std::vector<double> lat;
+    std::vector<double> lat, net;
     for (unsigned k = 0; k < kBatches; ++k)
-        if (batch_lat_n_[k] > 0)
+        if (batch_lat_n_[k] > 0) {
             lat.push_back(double(batch_lat_sum_[k]) / double(batch_lat_n_[k]) / double(kPsPerNs));
+            net.push_back(double(batch_net_sum_[k]) / double(batch_lat_n_[k]) / double(kPsPerNs));
+        }
     res.latency_mean_ci95_ns = half_width(lat);
+    res.network_latency_mean_ci95_ns = half_width(net);
+    if (latency_n_ > 0)
+        res.network_latency_mean_ns =
+            double(latency_net_sum_) / double(latency_n_) / double(kPsPerNs);
 
     res.vl_util_mean.assign(V_, 0);
     std::size_t nlinks = 0;

@@ -108,7 +108,7 @@ constexpr unsigned kDrbRankShift = 2;
 
 // 32 bytes, aligned: every hop reads and writes the packet, and a 48-byte one straddled two
 // cache lines half the time. The generation time, needed once at delivery, lives beside the
-// pool (Network::gen_). Sizes and credits fit 16 bits (setup checks), CA indices too (a CA
+// pool (Network::times_). Sizes and credits fit 16 bits (setup checks), CA indices too (a CA
 // needs a LID, and there are 49,151).
 struct alignas(32) Packet {
     Time tail = 0; // tail arrival at the buffer the packet is in
@@ -172,7 +172,7 @@ class Network {
             return h;
         }
         pkts_.emplace_back();
-        gen_.emplace_back();
+        times_.emplace_back();
         if (rf_) cset_.emplace_back();
         if (early_) early_pick_.emplace_back();
         return std::uint32_t(pkts_.size() - 1);
@@ -506,7 +506,12 @@ class Network {
     double log1p_load_ = 0; // log1p(-load), the same for every message
 
     HugeVector<Packet> pkts_;
-    HugeVector<Time> gen_; // by packet: generation time
+    // By packet: when it was generated, and when its head started onto the first link (the
+    // network latency's start, BookSim's), side by side: delivery reads both.
+    struct PacketTimes {
+        Time gen = 0, inj = 0;
+    };
+    HugeVector<PacketTimes> times_;
     std::uint32_t free_ = kNil;
     std::uint64_t live_ = 0;
 
@@ -680,9 +685,12 @@ class Network {
         bytes_accepted_ += size;
         batch_bytes_[batch_at(acc_batch_)] += size;
     }
-    // t: the latency of a measured packet of batch k.
-    void sample_latency(Time t, unsigned k) {
+    // t: the latency of a measured packet of batch k from its generation, net: from its
+    // injection into the network.
+    void sample_latency(Time t, Time net, unsigned k) {
         batch_lat_sum_[k] += t;
+        batch_net_sum_[k] += net;
+        latency_net_sum_ += net;
         ++batch_lat_n_[k];
         latency_sum_ += t;
         latency_max_ = std::max(latency_max_, t);
@@ -854,7 +862,9 @@ class Network {
     std::vector<FlowAcc> flow_acc_;
     // The batch means' sums (sample_latency, accept_bytes), last: placed among the hot members
     // they pushed those across cache lines (a static run 6 % slower).
-    std::array<std::uint64_t, kBatches> batch_bytes_{}, batch_lat_sum_{}, batch_lat_n_{};
+    std::array<std::uint64_t, kBatches> batch_bytes_{}, batch_lat_sum_{}, batch_net_sum_{},
+        batch_lat_n_{};
+    std::uint64_t latency_net_sum_ = 0;
 };
 
 } // namespace ibrt::sim::detail

@@ -221,6 +221,9 @@ struct SimResult {
     // batch means: the window cut into 10 batches, Student's t over the batches that have data;
     // -1 when fewer than 2 have (docs/sim-model.md "Confidence intervals").
     double accepted_fraction_ci95 = -1, latency_mean_ci95_ns = -1;
+    // Latency from the head's start onto the first link rather than from generation (BookSim's
+    // network latency: the source queue left out), over the same packets, with its half-width.
+    double network_latency_mean_ns = 0, network_latency_mean_ci95_ns = -1;
     std::uint64_t measured_unfinished = 0; // measured packets not delivered by the end
     // Offered but refused by a full source queue (included in offered, never generated).
     double throttled_fraction = 0;       // of the mean CA link bandwidth, in the window

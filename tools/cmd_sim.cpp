@@ -87,6 +87,8 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
              {"p99", r.latency_p99_ns},
              {"max", r.latency_max_ns},
              {"mean_ci95", r.latency_mean_ci95_ns},
+             {"network_mean", r.network_latency_mean_ns},
+             {"network_mean_ci95", r.network_latency_mean_ci95_ns},
              {"samples", r.latency_samples}}},
            {"packets",
             {{"generated", r.generated},
@@ -342,7 +344,8 @@ int run_sim(const SimArgs& a) {
         fmt::print("load,offered_fraction,accepted_fraction,accepted_bytes_per_ns,latency_mean_ns,"
                    "latency_p50_ns,latency_p99_ns,latency_max_ns,link_util_mean,link_util_max,"
                    "generated,delivered,dropped,in_flight,deadlock,verdict{}{},"
-                   "accepted_fraction_ci95,latency_mean_ci95_ns\n",
+                   "accepted_fraction_ci95,latency_mean_ci95_ns,network_latency_mean_ns,"
+                   "network_latency_mean_ci95_ns\n",
                    cc ? ",fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti" : "",
                    drb ? ",drb_paths_opened,drb_constrictions,drb_peak_open_paths,drb_peak_flows"
                        : "");
@@ -361,7 +364,9 @@ int run_sim(const SimArgs& a) {
             if (drb)
                 fmt::print(",{},{},{},{}", x.drb_stats.paths_opened, x.drb_stats.constrictions,
                            x.drb_stats.peak_open_paths, x.drb_stats.peak_flows);
-            fmt::print(",{:.6f},{:.3f}", x.accepted_fraction_ci95, x.latency_mean_ci95_ns);
+            fmt::print(",{:.6f},{:.3f},{:.3f},{:.3f}", x.accepted_fraction_ci95,
+                       x.latency_mean_ci95_ns, x.network_latency_mean_ns,
+                       x.network_latency_mean_ci95_ns);
             fmt::print("\n");
         }
     } else {
