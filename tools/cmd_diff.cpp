@@ -252,7 +252,23 @@ int run(const Options& o) {
         }
         d = diff_lfts(a, b, names);
     } else {
-        const Fabric a = load_topology(o.a), b = load_topology(o.b);
+        // Two LFT dumps given without --lfts read as topologies and fail on the first line:
+        // say what to run instead.
+        const auto topology = [&](const std::string& file) {
+            try {
+                return load_topology(file);
+            } catch (const InputError& e) {
+                if (e.problem().find("Unicast lids") == std::string::npos &&
+                    e.problem().find("Lid ") == std::string::npos)
+                    throw;
+                throw InputError(e.file(), e.line(),
+                                 e.problem() +
+                                     "; it looks like an LFT dump: compare LFT dumps with "
+                                     "`ibrt diff --lfts A B` (add --fabric TOPOLOGY to name "
+                                     "switches and check ports)");
+            }
+        };
+        const Fabric a = topology(o.a), b = topology(o.b);
         require_guids(a, o.a);
         require_guids(b, o.b);
         d = diff_topologies(a, b, o.lids);

@@ -12,8 +12,11 @@
 // JSON "ibrt-sim/1" (fields are only ever added):
 //   { "schema", "fabric", "routing": {"source": "lfts"|"engine", "engine"?, "lmc"},
 //     "config": {...every model parameter...},
-//     "runs": [ { "load", "offered_fraction", "accepted_fraction", "offered_bytes_per_ns",
-//                 "accepted_bytes_per_ns", "latency_ns": {"mean","p50","p99","max","samples"},
+//     "runs": [ { "load", "offered_fraction", "accepted_fraction", "accepted_fraction_ci95",
+//                 "offered_bytes_per_ns", "accepted_bytes_per_ns",
+//                 "latency_ns": {"mean","p50","p99","max","mean_ci95","network_mean",
+//                                "network_mean_ci95","samples"},  (ci95: half-widths of the
+//                                95 % intervals by batch means, -1 without; docs/sim-model.md)
 //                 "packets": {"generated","delivered","dropped","misdelivered","in_flight",
 //                             "measured_unfinished","throttled","peak_alive"},
 //                 "throttled_fraction", "hops", "events", "end_ns",
@@ -42,6 +45,7 @@
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
+#include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
 #include "tools/sim_options.hpp"
 
@@ -575,7 +579,8 @@ const CommandRegistrar reg{{
                    "watchdog period), or\nnothing-offered (no packet generated, e.g. --load 0).\n"
                    "Exit: 0 ok, 1 a run failed its verdict or dropped or misdelivered packets, 2 "
                    "bad\ninput, 3 cannot judge (a run offered nothing). The model is described "
-                   "in docs/sim-model.md.");
+                   "in docs/sim-model.md.\n\n" +
+                   engine_params_help());
         return [a] { return run_sim(*a); };
     },
 }};

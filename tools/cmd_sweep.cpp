@@ -16,6 +16,7 @@
 #include "sim/simulator.hpp"
 #include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
+#include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
 #include "tools/sim_options.hpp"
 #include "tools/sweep_run.hpp"
@@ -493,7 +494,8 @@ const CommandRegistrar reg{{
                    "bisection's runs.\nExit codes: 0 every run passed its verdict, 1 a run failed "
                    "its verdict (as in `ibrt sim`), 2 bad input.\n"
                    "Spec files (docs/sweeps.md): ibrt sweep SPEC [-j N] [--shard I/N] [--slurm "
-                   "[--dry-run]]; ibrt sweep merge DIR.");
+                   "[--dry-run]]; ibrt sweep merge DIR.\n\n" +
+                   engine_params_help());
         sub.add_flag("--print-spec", a->print_spec,
                      "Print the spec the one-line options describe (with --out they run as it)")
             ->group(g);

@@ -52,6 +52,9 @@ bad "guid2lid given as --path-selection" \
 bad "path selection given as --guid2lid" \
     "r/path-selection:1: this is an ibrt path-selection file, not a guid2lid" \
     "$IBRT" check -q --fabric ft.net --lfts r/opensm-lfts.dump --guid2lid r/path-selection
+bad "two LFT dumps compared as topologies" \
+    "r/opensm-lfts\.dump:1: unrecognised line .*it looks like an LFT dump: compare LFT dumps with \`ibrt diff --lfts A B\`" \
+    "$IBRT" diff r/opensm-lfts.dump r/opensm-lfts.dump
 
 # --- unbounded reads, non-regular and empty files -----------------------------------------------
 notreg="not a regular file \(ibrt reads inputs only from regular files\)"
