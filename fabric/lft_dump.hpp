@@ -62,7 +62,8 @@ LftDump read_lft_dump_file(const std::string& path);
 // The LFTs per NodeId of `f` (empty for non-switches); every switch's LFT is sized to the
 // largest LFT of the dump (switches the dump lacks get all kNoPath, as opensm's `file` engine
 // leaves them). Throws InputError naming the header line of a switch GUID that `f` does not
-// have or that is not a switch, and of an entry whose port does not exist on that switch.
+// have or that is not a switch, and the line of an entry whose port does not exist on that
+// switch (found again in the file `source`; the header's when it is not a file).
 std::vector<Lft> bind_lft_dump(const LftDump& dump, const Fabric& f, const std::string& source);
 
 // Throws InputError when a switch of `f` has no table in `dump`: a partial dump (or one of

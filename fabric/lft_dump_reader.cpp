@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
 #include <istream>
 #include <optional>
 #include <unordered_map>
@@ -339,6 +340,31 @@ class Reader {
     int closed_line_ = 0;
 };
 
+// The line of `lid`'s entry in the block whose header is line `header` of file `source`, found
+// again on the error path only (a dump keeps no line per entry: that would be 4 bytes per LID
+// per switch); `header` when the file cannot be read again. Entries start with their LID (0x..
+// or decimal) in every format; the next block's header does not.
+int entry_line(const std::string& source, int header, Lid lid) {
+    std::ifstream in(source);
+    std::string line;
+    int n = 0;
+    while (n < header && std::getline(in, line)) ++n;
+    while (std::getline(in, line)) {
+        ++n;
+        const auto first = line.find_first_not_of(" \t");
+        if (first == std::string::npos || line[first] == '#') continue;
+        std::size_t used = 0;
+        unsigned long v = 0;
+        try {
+            v = std::stoul(line.substr(first), &used, 0);
+        } catch (const std::exception&) {
+            break; // the next block
+        }
+        if (v == lid) return n;
+    }
+    return header;
+}
+
 } // namespace
 
 LftDump read_lft_dump_text(std::string_view text, const std::string& source) {
@@ -377,7 +403,7 @@ std::vector<Lft> bind_lft_dump(const LftDump& dump, const Fabric& f, const std::
         for (std::size_t lid = 0; lid < s.lft.size(); ++lid) {
             const PortNum p = s.lft[lid];
             if (p != kNoPath && p > node.num_ports)
-                throw InputError(source, s.line,
+                throw InputError(source, entry_line(source, s.line, Lid(lid)),
                                  fmt::format("{}: LID {:#06x} goes out port {} but the switch has "
                                              "{} ports",
                                              display_name(f, *n), lid, p, node.num_ports));

@@ -8,6 +8,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
+#include <filesystem>
+
 #include <sstream>
 
 using namespace ibrt;
@@ -239,7 +243,8 @@ TEST_CASE("LFT dump reader errors name file:line", "[lft_dump]") {
                       "/nonexistent/x.dump: cannot open: No such file or directory");
 }
 
-TEST_CASE("bind_lft_dump errors name the switch header line", "[lft_dump]") {
+TEST_CASE("bind_lft_dump errors name the switch header line, or the entry's in a file",
+          "[lft_dump]") {
     const Fabric f = sample_fabric(false);
     CHECK_THROWS_WITH(bind_lft_dump(parse("\nUnicast lids [0-3] of switch Lid 1 guid "
                                           "0x00000000deadbeef ('x'):\n"),
@@ -257,6 +262,19 @@ TEST_CASE("bind_lft_dump errors name the switch header line", "[lft_dump]") {
                       f, "t"),
         "t:1: switch 'leaf-0' (GUID 0x0020000000010000): LID 0x0002 goes out port 5 but "
         "the switch has 4 ports");
+    // Read from a file, the error names the entry's own line (issue 40), found again in it.
+    const std::string text = "# a dump\nUnicast lids [0-3] of switch Lid 1 guid "
+                             "0x0020000000010000 ('leaf-0'):\n0x0001 004\n# note\n0x0002 005\n";
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "ibrt-test-entry-line.lfts").string();
+    {
+        std::ofstream out(path);
+        out << text;
+    }
+    CHECK_THROWS_WITH(bind_lft_dump(read_lft_dump_file(path), f, path),
+                      path + ":5: switch 'leaf-0' (GUID 0x0020000000010000): LID 0x0002 goes "
+                             "out port 5 but the switch has 4 ports");
+    std::filesystem::remove(path);
 }
 
 TEST_CASE("a truncated or partial dump is bad input, not a routing fault", "[lft_dump]") {
