@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <istream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace ibrt {
 namespace {
@@ -39,6 +41,51 @@ const char* kind_of(mode_t mode) {
                                  format_byte_limit(max_bytes), what));
 }
 
+// Standard input ("-"), copied once into a temporary file that is removed at exit: readers
+// may open an input more than once (the topology format is detected from the content first),
+// which a pipe does not allow. The copy stops past the largest limit; each reader's own limit
+// applies when it reads the copy.
+class StdinCopy {
+  public:
+    ~StdinCopy() {
+        if (!path_.empty()) std::remove(path_.c_str());
+    }
+    const std::string& path() {
+        if (!path_.empty()) return path_;
+        const char* dir = std::getenv("TMPDIR");
+        std::string tmpl = std::string(dir && *dir ? dir : "/tmp") + "/ibrt-stdin.XXXXXX";
+        const int fd = ::mkstemp(tmpl.data());
+        if (fd < 0)
+            throw InputError("-", 0,
+                             std::string("cannot copy standard input: ") + std::strerror(errno));
+        path_ = tmpl;
+        std::FILE* out = ::fdopen(fd, "wb");
+        char buf[1 << 16];
+        std::uint64_t total = 0;
+        for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, stdin)) > 0;) {
+            total += n;
+            if (total > kMaxTableBytes || std::fwrite(buf, 1, n, out) != n) {
+                std::fclose(out);
+                throw InputError(
+                    "-", 0,
+                    total > kMaxTableBytes
+                        ? "standard input is larger than " + format_byte_limit(kMaxTableBytes)
+                        : std::string("cannot copy standard input: ") + std::strerror(errno));
+            }
+        }
+        std::fclose(out);
+        return path_;
+    }
+
+  private:
+    std::string path_;
+};
+
+const std::string& stdin_copy() {
+    static StdinCopy copy;
+    return copy.path();
+}
+
 } // namespace
 
 std::string format_byte_limit(std::uint64_t bytes) {
@@ -49,22 +96,24 @@ std::string format_byte_limit(std::uint64_t bytes) {
     return fmt::format("{} bytes", bytes);
 }
 
-InputChunks::InputChunks(const std::string& path, std::uint64_t max_bytes, const char* what)
-    : source_(path), max_bytes_(max_bytes), what_(what) {
+InputChunks::InputChunks(const std::string& name, std::uint64_t max_bytes, const char* what)
+    : source_(name), max_bytes_(max_bytes), what_(what) {
+    // "-": standard input, through its copy; messages still name "-".
+    const std::string& path = name == "-" ? stdin_copy() : name;
     // stat before open: opening a FIFO blocks until a writer appears.
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
-        throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-    if (!S_ISREG(st.st_mode)) refuse(path, st.st_mode);
+        throw InputError(source_, 0, std::string("cannot open: ") + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) refuse(source_, st.st_mode);
     file_ = std::fopen(path.c_str(), "rb");
-    if (!file_) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+    if (!file_) throw InputError(source_, 0, std::string("cannot open: ") + std::strerror(errno));
     if (::fstat(::fileno(file_), &st) != 0 || !S_ISREG(st.st_mode)) { // replaced meanwhile
         std::fclose(file_);
-        refuse(path, st.st_mode);
+        refuse(source_, st.st_mode);
     }
     if (std::uint64_t(st.st_size) > max_bytes) {
         std::fclose(file_);
-        too_large(path, max_bytes, what);
+        too_large(source_, max_bytes, what);
     }
     size_hint_ = std::uint64_t(st.st_size);
     // One more byte than the file holds: the first read then sees the end as well.

@@ -28,6 +28,8 @@ inline constexpr std::uint64_t kMaxTopologyBytes = std::uint64_t(1) << 30; // 1 
 inline constexpr std::uint64_t kMaxTableBytes = std::uint64_t(64) << 30; // 64 GiB
 
 // An input read a chunk at a time: a regular file (opened with the checks below) or a stream.
+// The file name "-" is standard input (copied once to a temporary file, so that it can be read
+// more than once; one input of a command at most), named "-" in messages.
 // Throws InputError(source, 0, ...) when the file cannot be opened or read, is not a regular
 // file, or holds more than `max_bytes`; `what` names the kind of input in the size message
 // ("topology", "LFT dump", ...).

@@ -92,24 +92,24 @@ const CommandRegistrar reg{{
         sub.add_option("--fabric", a->fabric,
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst (by content)")
             ->required()
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--lfts", a->lfts,
                        "LFTs: opensm-lfts.dump, opensm.fdbs or dump_fts/ibroute output")
             ->required()
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--guid2lid", a->guid2lid,
                        "LIDs from opensm's guid2lid file (default: the topology's `lid` "
                        "comments)")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--sl2vl", a->sl2vl,
                        "SL2VL tables from opensm-sl2vl.dump (default: SL s on VL s, what the "
                        "switches keep when opensm runs without QoS; ibdmchk assumes it too)")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--path-sl", a->path_sl,
                        "Path SLs, `0x<source node GUID> <DLID> <SL>` per line (ibdmchk -c; "
                        "written by `ibrt route`, `ibrt sa-path-sls`), for the credit-loop check; "
                        "unlisted pairs are SL 0, or unknown in a file marked partial")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_flag("--end-ports-only", a->end_ports_only,
                      "Judge only the paths to end ports (CA/router ports: host traffic), not to "
                      "switches' management LIDs; with a path-SL file from `ibrt sa-path-sls "
@@ -125,11 +125,11 @@ const CommandRegistrar reg{{
                        "check that every candidate choice reaches the destination, that no "
                        "packet can circle, and that the extended channel dependency graph has "
                        "no cycle")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--path-selection", a->path_selection,
                        "DLID per (source, destination) for the balance check (default: spread "
                        "over all 2^LMC LIDs)")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--pattern", a->pattern,
                        "Extra traffic pattern for the balance check, besides all-to-all: "
                        "all-to-all, shift/K, random")

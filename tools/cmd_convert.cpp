@@ -14,6 +14,7 @@
 #include "fabric/routing_files.hpp"
 #include "fabric/subnet_lst_writer.hpp"
 #include "tools/command.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 
@@ -104,12 +105,12 @@ const CommandRegistrar reg{{
         sub.add_option("--guid2lid", o->guid2lid,
                        "opensm-subnet.lst, opensm.fdbs, path-sl: LIDs from opensm's guid2lid "
                        "(default: the topology's)")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--lfts", o->lfts,
                        "opensm.fdbs: the LFTs (opensm-lfts.dump, opensm.fdbs, dump_fts/ibroute)")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--path-sl", o->path_sl, "path-sl: the path-SL file to normalize")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--sm-lid", o->sm_lid,
                        "opensm-subnet.lst: mark the node with this LID `-SM`, as opensm marks "
                        "its own (default: none)");

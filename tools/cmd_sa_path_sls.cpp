@@ -18,6 +18,7 @@
 #include "fabric/routing_files.hpp"
 #include "fabric/saquery_reader.hpp"
 #include "tools/command.hpp"
+#include "tools/option_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -219,10 +220,10 @@ const CommandRegistrar reg{{
         auto a = std::make_shared<Args>();
         sub.add_option("--fabric", a->fabric, "Topology (ibnetdiscover output of the subnet)")
             ->required()
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--guid2lid", a->guid2lid,
                        "LIDs from opensm's guid2lid (default: the topology's `lid` comments)")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_option("--out", a->out, "Path-SL file to write (`src_node_guid dlid sl`)")
             ->required();
         sub.add_option("--saquery", a->saquery,
@@ -246,7 +247,7 @@ const CommandRegistrar reg{{
         sub.add_option("--pairs", a->pairs,
                        "Ask only the (source node, DLID) pairs this path-SL file lists, e.g. the "
                        "pairs an engine puts on SLs other than 0")
-            ->check(CLI::ExistingFile);
+            ->check(input_file());
         sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");
         sub.footer("Then: ibrt check --fabric F --lfts opensm-lfts.dump --sl2vl "
                    "opensm-sl2vl.dump --path-sl FILE.\nExit codes: 0 every pair answered, 1 "

@@ -158,6 +158,15 @@ CLI::Validator wholes_in(std::int64_t lo, std::uint64_t hi) {
         "list in " + whole_range(lo, hi));
 }
 
+CLI::Validator input_file() {
+    return CLI::Validator(
+        [](std::string& path) -> std::string {
+            if (path == "-") return {};
+            return CLI::ExistingFile(path);
+        },
+        "FILE (- = stdin)", "input_file");
+}
+
 CLI::Validator output_file() {
     return CLI::Validator(
         [](std::string& path) -> std::string {

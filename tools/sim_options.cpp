@@ -117,7 +117,7 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
     sub.add_option("--pairs-file", o.pairs_file,
                    "pairs: the flows, one 'SOURCE DESTINATION' pair of CA indices per line; a "
                    "source cycles through its pairs (a pair (s, s) is an idle slot)")
-        ->check(CLI::ExistingFile)
+        ->check(input_file())
         ->group(t);
     sub.add_option("--packet-bytes", o.packet_bytes, "Packet size")
         ->default_val(256)
@@ -281,7 +281,7 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
     sub.add_option("--opensm-conf", o.opensm_conf,
                    "Simulate IBA congestion control as this opensm.conf configures it "
                    "(congestion_control TRUE and the cc_* options of opensm 3.3.23)")
-        ->check(CLI::ExistingFile)
+        ->check(input_file())
         ->group(cc);
     sub.add_option("--cc-option", o.cc_options,
                    "An opensm.conf congestion-control line, e.g. 'cc_sw_cong_setting_threshold "

@@ -109,4 +109,13 @@ expect 1 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts "$T/ft-lmc1.opensm-lf
 grep -q "1 CA port without a LID, unreachable" "$WORK/out" || fail "zero-LID record: $(cat "$WORK/out")"
 grep -q "no LID: CA 'host-l1-1' (GUID 0x0010000000000400) port 1" "$WORK/out" ||
     fail "zero-LID record names no port: $(cat "$WORK/out")"
+# "-" reads standard input (issue 40): a topology piped in, the LFT dump piped in; an input
+# that is not the expected format is named "-" in the error.
+cat "$T/ft-lmc1.net" | expect 0 "$IBRT" check -q --fabric - --lfts "$T/ft-lmc1.opensm-lfts.dump" \
+    --guid2lid "$T/ft-lmc1.guid2lid" --sl2vl "$T/ft-lmc1.opensm-sl2vl.dump" --path-sl "$T/ft-lmc1.path-sl"
+cat "$T/ft-lmc1.opensm-lfts.dump" | expect 0 "$IBRT" check -q --fabric "$T/ft-lmc1.net" --lfts - \
+    --guid2lid "$T/ft-lmc1.guid2lid" --sl2vl "$T/ft-lmc1.opensm-sl2vl.dump" --path-sl "$T/ft-lmc1.path-sl"
+echo garbage | expect 2 "$IBRT" check -q --fabric - --lfts "$T/ft-lmc1.opensm-lfts.dump" \
+    --guid2lid "$T/ft-lmc1.guid2lid"
+grep -q '^ibrt: -:1: unrecognised line "garbage"' "$WORK/out" || fail "stdin error: $(cat "$WORK/out")"
 echo "PASS [check_cli]"
