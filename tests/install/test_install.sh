@@ -88,6 +88,8 @@ for page in ibrt "${cmds[@]/#/ibrt-}"; do
         grep -qx "$section" "$page.txt" || e2e_fail "$page.1 has no $section section"
     done
     grep -Eq "^ *$page +- " "$page.txt" || e2e_fail "$page.1: NAME does not start with '$page - '"
+    # Non-ASCII text (§) survives help2man: under its default C locale it became "??".
+    ! grep -q '??' "$f" || e2e_fail "$page.1 has '??' for characters help2man could not encode"
     # EXIT STATUS gives at least success (0) and bad input (2).
     sed -n '/^EXIT STATUS$/,/^[A-Z]/p' "$page.txt" >"$page.exit"
     grep -q '\b0\b' "$page.exit" && grep -q '\b2\b' "$page.exit" ||

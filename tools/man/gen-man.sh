@@ -56,7 +56,8 @@ page() {
     local name=$1 wrapper=$2 what=$3 inc=()
     [[ -f "$SRC/$name.h2m" ]] && inc=(--include "$SRC/$name.h2m")
     printf '[SEE ALSO]\n%s\n' "$4" >"$TMP/$name.see.h2m"
-    help2man --no-info --no-discard-stderr --version-string="$version" --name="$what" \
+    # C.UTF-8 (built into glibc): under help2man's default C locale every § became "??".
+    help2man --locale=C.UTF-8 --no-info --no-discard-stderr --version-string="$version" --name="$what" \
         --section=1 --source="ibrt $version" --manual="ibrt manual" \
         "${inc[@]}" --include "$TMP/$name.see.h2m" --output="$OUT/$name.1" "$wrapper"
 }
