@@ -64,7 +64,25 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 echo "install-deps: installing ${missing[*]}" >&2
+# Daemons among them (opensm; munge, slurmctld and slurmd for the Slurm test) are installed,
+# not started: the tests start their own instances, with state under a temporary directory.
+# A policy-rc.d that refuses every start (Debian's invoke-rc.d and deb-systemd-invoke ask it)
+# is in place for the install, unless the host has one of its own.
+daemons=()
+for d in opensm munge slurmctld slurmd; do
+  [[ " ${missing[*]} " == *" $d "* ]] && daemons+=("$d")
+done
+policy=/usr/sbin/policy-rc.d
+own_policy=0
+if [ ${#daemons[@]} -gt 0 ] && [ ! -e "$policy" ]; then
+  echo "install-deps: not starting ${daemons[*]} (a temporary $policy refuses service starts)" >&2
+  printf '#!/bin/sh\n# ibrt install-deps: no service starts while installing\nexit 101\n' |
+    $SUDO tee "$policy" >/dev/null
+  $SUDO chmod 755 "$policy"
+  own_policy=1
+  trap '$SUDO rm -f "$policy"' EXIT
+fi
 export DEBIAN_FRONTEND=noninteractive
-# The opensm postinst tries to start the daemon; a container without an init refuses, which is fine.
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+if [ "$own_policy" -eq 1 ]; then $SUDO rm -f "$policy"; trap - EXIT; fi
