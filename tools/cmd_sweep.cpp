@@ -45,7 +45,7 @@ struct SweepArgs {
     std::vector<std::string> args;
     std::string out, shard;
     unsigned jobs = 0; // 0 = every core
-    bool slurm = false, dry_run = false, print_spec = false;
+    bool slurm = false, dry_run = false, print_spec = false, declines_fail = false;
     std::vector<std::string> sbatch_opts;
     std::size_t points_per_task = 0, max_array_size = 0;
     SimOptions sim;
@@ -399,10 +399,11 @@ int run_spec(const SweepArgs& a, const CLI::App& sub) {
         if (a.args.size() != 2) throw InputError("merge", 0, "usage: ibrt sweep merge DIR");
         const MergeStats st = merge_sweep(a.args[1], a.title);
         fmt::print(stderr,
-                   "ibrt sweep merge: {} points, {} missing, {} failed -> {}/sweep.csv, "
-                   "sweep.json, sweep.svg\n",
-                   st.points, st.missing, st.failed, a.args[1]);
-        return st.missing || st.failed ? kExitViolations : kExitOk;
+                   "ibrt sweep merge: {} points, {} missing, {} failed, {} declined by their "
+                   "engine -> {}/sweep.csv, sweep.json, sweep.svg\n",
+                   st.points, st.missing, st.failed, st.declined, a.args[1]);
+        return st.missing || st.failed || (a.declines_fail && st.declined) ? kExitViolations
+                                                                           : kExitOk;
     }
     if (a.args.size() != 1) throw InputError("sweep", 0, "give one SPEC file (or merge DIR)");
     const SweepSpec spec = read_sweep_spec(a.args[0]);
@@ -422,9 +423,11 @@ int run_spec(const SweepArgs& a, const CLI::App& sub) {
     o.quiet = a.quiet;
     const SweepRunStats st = run_points(spec, points, o);
     if (!a.quiet)
-        fmt::print(stderr, "ibrt sweep: {} points: {} ran, {} done before, {} failed -> {}\n",
-                   st.total, st.ran, st.skipped, st.failed, out);
-    return st.failed ? kExitViolations : kExitOk;
+        fmt::print(stderr,
+                   "ibrt sweep: {} points: {} ran, {} done before, {} failed, {} declined by "
+                   "their engine -> {}\n",
+                   st.total, st.ran, st.skipped, st.failed, st.declined, out);
+    return st.failed || (a.declines_fail && st.declined) ? kExitViolations : kExitOk;
 }
 
 const CommandRegistrar reg{{
@@ -482,6 +485,10 @@ const CommandRegistrar reg{{
         sub.add_option("--max-array-size", a->max_array_size,
                        "Slurm's MaxArraySize (default: `scontrol show config`, else 1001)")
             ->check(whole_in(1, kMax<std::int32_t>))
+            ->group(g);
+        sub.add_flag("--declines-fail", a->declines_fail,
+                     "Count points whose engine declines the fabric as failures (exit 1); by "
+                     "default they are counted and reported apart, exit 0")
             ->group(g);
         sub.add_flag("--dry-run", a->dry_run, "With --slurm: print the scripts, submit nothing")
             ->group(g);

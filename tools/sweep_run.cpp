@@ -213,8 +213,10 @@ json run_point(const SweepSpec& spec, const SweepPoint& p) {
     json runs = json::array();
     bool failed = false;
     if (!prep->error.empty()) {
+        // A decline, not a failed run (docs/sweeps.md): counted apart, a failure only with
+        // --declines-fail.
         res["error"] = prep->error;
-        failed = true;
+        res["declined"] = true;
     } else if (o.saturation) {
         sim::Saturation sat = sim::find_saturation(prep->fabric, prep->routing, c, o.saturation_max,
                                                    o.saturation_steps, o.saturation_tolerance);
@@ -258,7 +260,7 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
         if (!point_done(o.out_dir, *p)) todo.push_back(p);
     st.skipped = st.total - todo.size();
 
-    std::atomic<std::size_t> next{0}, done{0}, failed{0};
+    std::atomic<std::size_t> next{0}, done{0}, failed{0}, declined{0};
     std::mutex mutex; // progress line and the first error
     std::exception_ptr error;
     const auto t0 = std::chrono::steady_clock::now();
@@ -273,6 +275,7 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
             try {
                 const json r = run_point(spec, *todo[i]);
                 if (r["failed"].get<bool>()) ++failed;
+                if (r.contains("error")) ++declined;
                 write_file_atomically(point_result_path(o.out_dir, *todo[i]), r.dump(1) + "\n");
             } catch (...) {
                 std::lock_guard lock(mutex);
@@ -300,6 +303,7 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
     if (error) std::rethrow_exception(error);
     st.ran = done;
     st.failed = failed;
+    st.declined = declined;
     return st;
 }
 
@@ -515,7 +519,12 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
             throw InputError(path, 0, e.what());
         }
         ++st.points;
-        if (r["failed"].get<bool>()) ++st.failed;
+        // A decline is counted as one, also in results written before declines stopped
+        // counting as failures.
+        if (r.contains("error"))
+            ++st.declined;
+        else if (r["failed"].get<bool>())
+            ++st.failed;
         r.erase("seconds"); // where and how fast it ran is not part of the result
         results.push_back(std::move(r));
     }

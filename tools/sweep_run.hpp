@@ -27,8 +27,8 @@ std::string point_result_path(const std::string& out_dir, const SweepPoint& p);
 bool point_done(const std::string& out_dir, const SweepPoint& p);
 
 // Runs one point and returns its result: {"id", "index", "point", "fabric_name", "runs": [...],
-// "failed", "error"?, "seconds"}. A routing the engine declines is a result with "error";
-// bad input (a missing file) throws InputError.
+// "failed", "error"?, "declined"?, "seconds"}. A routing the engine declines is a result with
+// "error" and "declined": true, not failed; bad input (a missing file) throws InputError.
 nlohmann::json run_point(const SweepSpec& spec, const SweepPoint& p);
 
 struct SweepRunOptions {
@@ -37,7 +37,7 @@ struct SweepRunOptions {
     bool quiet = false;
 };
 struct SweepRunStats {
-    std::size_t total = 0, skipped = 0, ran = 0, failed = 0;
+    std::size_t total = 0, skipped = 0, ran = 0, failed = 0, declined = 0;
 };
 
 // OUT/manifest.json: the spec's title and every point id in grid order (what the merge
@@ -50,7 +50,7 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
                          const SweepRunOptions& o);
 
 struct MergeStats {
-    std::size_t points = 0, missing = 0, failed = 0;
+    std::size_t points = 0, missing = 0, failed = 0, declined = 0;
 };
 // Merges OUT/points/*.json (in manifest order) into OUT/sweep.csv, OUT/sweep.json and
 // OUT/sweep.svg. Missing points are listed on stderr and counted.

@@ -55,4 +55,19 @@ set +e
 "$IBRT" sweep spec.json --vls 2 --out x 2>err; rc=$?
 set -e
 ((rc == 2)) || fail "a grid option next to a spec file exited $rc (it would be ignored)"
+# A routing its engine declines (torus on a fat tree) is a decline, not a failure (issue 40):
+# counted apart, exit 0; --declines-fail makes it exit 1.
+cat >declines.json <<'JSON'
+{"title": "declines", "fabrics": [{"gen": "fat-tree -m 4 -n 2"}],
+ "routings": [{"engine": "mlid"}, {"engine": "torus"}], "patterns": ["uniform"], "vls": [1],
+ "loads": [0.3], "sim": {"measure-us": 5, "warmup-us": 2, "drain-us": 5}}
+JSON
+"$IBRT" sweep declines.json --out dec 2>err || fail "a decline failed the sweep: $(cat err)"
+grep -q "0 failed, 1 declined by their engine" err || fail "no decline count: $(cat err)"
+"$IBRT" sweep merge dec 2>err || fail "a decline failed the merge: $(cat err)"
+grep -q "1 declined by their engine" err || fail "merge: no decline count: $(cat err)"
+set +e
+"$IBRT" sweep declines.json --out dec2 --declines-fail -q 2>/dev/null; rc=$?
+set -e
+((rc == 1)) || fail "--declines-fail exited $rc, not 1"
 echo "PASS [test_sweep_spec_cli] in ${SECONDS}s"
