@@ -70,4 +70,16 @@ set +e
 "$IBRT" sweep declines.json --out dec2 --declines-fail -q 2>/dev/null; rc=$?
 set -e
 ((rc == 1)) || fail "--declines-fail exited $rc, not 1"
+# docs/sweeps.md's example is docs/examples/sweep-ft.json, and it runs as printed (issue 40).
+S=${IBRT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+python3 - "$S/docs/sweeps.md" "$S/docs/examples/sweep-ft.json" <<'PY' || fail "docs/sweeps.md's example is not docs/examples/sweep-ft.json"
+import json, re, sys
+doc = open(sys.argv[1]).read()
+block = re.search(r"Example, `docs/examples/sweep-ft.json`.*?```json\n(.*?)```", doc, re.S).group(1)
+assert json.loads(block) == json.load(open(sys.argv[2]))
+PY
+"$IBRT" sweep "$S/docs/examples/sweep-ft.json" --out example -j 2 2>err ||
+    fail "docs/examples/sweep-ft.json: $(cat err)"
+"$IBRT" sweep merge example 2>/dev/null || fail "docs/examples/sweep-ft.json does not merge"
+(($(wc -l <example/sweep.csv) == 97)) || fail "the example's sweep.csv has $(wc -l <example/sweep.csv) lines"
 echo "PASS [test_sweep_spec_cli] in ${SECONDS}s"
