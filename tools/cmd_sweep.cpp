@@ -46,7 +46,8 @@ struct SweepArgs {
     std::string out, shard;
     unsigned jobs = 0; // 0 = every core
     bool slurm = false, dry_run = false, print_spec = false, declines_fail = false;
-    std::vector<std::string> sbatch_opts;
+    std::vector<std::string> sbatch_opts, slurm_setup;
+    std::string slurm_time = "1:00:00";
     std::size_t points_per_task = 0, max_array_size = 0;
     SimOptions sim;
     RoutingOptions routing;
@@ -334,6 +335,16 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
     so.out_dir = fs::absolute(out).string();
     so.shards = shards;
     so.sbatch_opts = a.sbatch_opts;
+    so.time = a.slurm_time;
+    so.setup = a.slurm_setup;
+    // A node-local output directory: the jobs on other nodes would write their own.
+    for (const char* local : {"/tmp/", "/var/tmp/", "/dev/shm/", "/run/"})
+        if ((so.out_dir + "/").starts_with(local))
+            fmt::print(stderr,
+                       "ibrt sweep: warning: {} is under {}, usually local to each node: on a "
+                       "cluster of more than one node give --out on a shared filesystem (each "
+                       "job checks that it sees the directory)\n",
+                       so.out_dir, local);
     const std::string task = slurm_task_script(so), merge = slurm_merge_script(so);
     const std::string task_path = so.out_dir + "/slurm/sweep.sbatch";
     const std::string merge_path = so.out_dir + "/slurm/merge.sbatch";
@@ -477,6 +488,15 @@ const CommandRegistrar reg{{
         sub.add_option("--sbatch-opt", a->sbatch_opts,
                        "An #SBATCH line for the jobs, e.g. --sbatch-opt=--partition=long "
                        "(repeatable)")
+            ->group(g);
+        sub.add_option("--time", a->slurm_time,
+                       "With --slurm: each job's time limit (#SBATCH --time), unless "
+                       "--sbatch-opt gives one")
+            ->capture_default_str()
+            ->group(g);
+        sub.add_option("--slurm-setup", a->slurm_setup,
+                       "With --slurm: a shell line each job runs before ibrt, e.g. "
+                       "--slurm-setup 'module load gcc' (repeatable, in order)")
             ->group(g);
         sub.add_option("--points-per-task", a->points_per_task,
                        "Points per Slurm array task (default: at most 256 tasks)")

@@ -19,8 +19,20 @@ std::string header(const SlurmScriptOptions& o, const std::string& name, const s
     std::string s = "#!/bin/bash\n";
     s += fmt::format("#SBATCH --job-name={}\n", name);
     s += fmt::format("#SBATCH --output={}/slurm/{}\n", o.out_dir, log);
-    for (const auto& opt : o.sbatch_opts) s += fmt::format("#SBATCH {}\n", opt);
-    return s + "set -eu\n";
+    bool time = false;
+    for (const auto& opt : o.sbatch_opts) {
+        s += fmt::format("#SBATCH {}\n", opt);
+        time |= opt.starts_with("--time") || opt.starts_with("-t");
+    }
+    if (!time && !o.time.empty()) s += fmt::format("#SBATCH --time={}\n", o.time);
+    s += "set -eu\n";
+    for (const auto& line : o.setup) s += line + "\n";
+    // The output directory must be the one the submitting host sees: a node-local path
+    // (/tmp on most clusters) would make each node's results its own and the merge miss them.
+    s += fmt::format("[ -d {0} ] || {{ echo \"ibrt sweep: {0} is not visible on $(hostname): "
+                     "give --out on a filesystem the compute nodes share\" >&2; exit 1; }}\n",
+                     quoted(o.out_dir));
+    return s;
 }
 
 } // namespace

@@ -37,6 +37,11 @@ struct SlurmScriptOptions {
     std::string ibrt, spec, out_dir; // absolute paths
     std::size_t shards = 1;
     std::vector<std::string> sbatch_opts; // as #SBATCH lines
+    // #SBATCH --time for each job unless sbatch_opts give one (a cluster's default may be
+    // minutes, or unlimited and scheduled last).
+    std::string time = "1:00:00";
+    // Shell lines run in each job before ibrt (e.g. `module load gcc`), in order.
+    std::vector<std::string> setup;
 };
 std::string slurm_task_script(const SlurmScriptOptions& o);
 std::string slurm_merge_script(const SlurmScriptOptions& o);

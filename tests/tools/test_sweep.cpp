@@ -243,6 +243,18 @@ TEST_CASE("Slurm plans: shards with missing points only, arrays within MaxArrayS
     CHECK_THAT(script, Catch::Contains("#SBATCH --partition=short"));
     CHECK_THAT(script, Catch::Contains("--shard \"$shard/8\""));
     CHECK_THAT(slurm_merge_script(so), Catch::Contains("sweep merge '/o'"));
+    // Issue 40: a default time limit unless one is given, setup lines before ibrt, and each
+    // job checks that it sees the output directory.
+    CHECK_THAT(script, Catch::Contains("#SBATCH --time=1:00:00\n"));
+    CHECK_THAT(script, Catch::Contains("[ -d '/o' ] || {"));
+    so.sbatch_opts.push_back("--time=4:00:00");
+    so.setup = {"module load gcc", "export OMP_NUM_THREADS=1"};
+    const std::string given = slurm_task_script(so);
+    CHECK_THAT(given, !Catch::Contains("--time=1:00:00"));
+    CHECK_THAT(given, Catch::Contains("#SBATCH --time=4:00:00"));
+    const auto setup = given.find("module load gcc\nexport OMP_NUM_THREADS=1\n");
+    REQUIRE(setup != std::string::npos);
+    CHECK(setup < given.find("exec "));
 }
 
 TEST_CASE("saturation searches merge into paper 003's table: saturation.csv and grouped bars") {
