@@ -7,7 +7,7 @@ namespace ibrt::sim::detail {
 
 void Network::cc_setup() {
     const CcConfig& c = cfg_.cc.settings;
-    const std::size_t P = sl_.size();
+    const std::size_t P = slots_.size();
     cc_queued_.assign(P * V_, 0);
     cc_mark_count_.assign(P * V_, 0);
     // SwitchCongestionSetting (A10.4.3): a switch takes the fields its control map marks valid
@@ -74,7 +74,8 @@ void Network::cc_switch_out(PortId o, std::uint32_t ovl, Packet& p) {
     if (p.cc & kCcBecn) ++ccs_.becn_hops;
     // What still waits for this port VL behind the packet leaving.
     if (cc_queued_[ob] <= cc_threshold_bytes_ || (p.cc & kCcBecn) || p.size < cc_min_bytes_) return;
-    if (credits_[ob] < cc_root_room_ && !CcConfig::mask_bit(cc_victim_mask_, sl_[o].pnum)) return;
+    if (credits_[ob] < cc_root_room_ && !CcConfig::mask_bit(cc_victim_mask_, slots_[o].pnum))
+        return;
     if (cc_mark_count_[ob] > 0) {
         --cc_mark_count_[ob];
         return;
@@ -119,7 +120,7 @@ void Network::cc_notify(const Packet& p, std::uint32_t at) {
     if (vl >= V_) return drop(h, kNoPort);
     b.out_vl = vl;
     b.out = ca_out_[at];
-    const PortId s0 = ca_out_[at] - sl_[ca_out_[at]].pnum;
+    const PortId s0 = ca_out_[at] - slots_[ca_out_[at]].pnum;
     push_fifo(s0 * V_ + vl, h);
     ++becn_queued_[at];
     peak_live_ = std::max(peak_live_, live_);
@@ -321,7 +322,7 @@ void Network::cc_ready(std::uint32_t f, std::uint32_t gen) {
 // throttle late), then its flows in round robin, each packet of a flow no earlier than the
 // flow's injection rate delay after the one before (A10.2.3). Among VLs, VLArb.
 void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
-    const PortId s0 = o - sl_[o].pnum;
+    const PortId s0 = o - slots_[o].pnum;
     for (std::uint32_t v = 0; becn_queued_[ca] != 0 && v < V_; ++v) {
         const Buf& q = bufs_[s0 * V_ + v];
         if (q.head != kNil && credits_[o * V_ + v] >= std::int32_t(q.need)) {
@@ -376,7 +377,7 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     } else {
         fl.need = pkts_[fl.head].credits;
     }
-    const Time ser = Time(pkts_[h].size) * sl_[o].ppb;
+    const Time ser = Time(pkts_[h].size) * slots_[o].ppb;
     --fl.queued;
     launch(o, h, std::uint8_t(v), kNil);
     // The injection rate delay of CCT[CCTI]: a gap of multiplier / 2^shift packet times
@@ -401,7 +402,7 @@ void Network::on_deliver_cc(std::uint32_t h, PortId d) {
         --in_network_;
         --becn_live_;
         if (in_window(now_)) becn_in_window_bytes_ += p.size;
-        return_credits(sl_[d].peer, p.vl, p.credits);
+        return_credits(slots_[d].peer, p.vl, p.credits);
         const std::uint32_t ca = p.dst, dst = p.src;
         const std::uint8_t sl = p.sl;
         const auto rank = std::uint8_t(p.cc >> kDrbRankShift);
@@ -411,7 +412,7 @@ void Network::on_deliver_cc(std::uint32_t h, PortId d) {
     }
     ++delivered_;
     --in_network_;
-    const std::uint32_t at = ca_of_node_[sl_[d].node];
+    const std::uint32_t at = ca_of_node_[slots_[d].node];
     if (at != p.dst) ++misdelivered_;
     if (in_window(now_)) {
         accept_bytes(p.size);
@@ -421,7 +422,7 @@ void Network::on_deliver_cc(std::uint32_t h, PortId d) {
         --measured_open_;
         sample_latency(now_ - times_[h].gen, now_ - times_[h].inj, p.measured - 1u);
     }
-    return_credits(sl_[d].peer, p.vl, p.credits);
+    return_credits(slots_[d].peer, p.vl, p.credits);
     if (p.cc & kCcFecn) {
         const Packet marked = p; // cc_notify may grow the pool
         release(h);

@@ -49,7 +49,7 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
     const auto wait_for = [&](PortId out, std::uint32_t ovl, std::int32_t need) {
         const std::uint32_t ob = out * V_ + ovl;
         if (obuf_) return ocredits_[ob] >= need ? kMoves : std::uint32_t(IB + ob);
-        const PortId d = sl_[out].peer;
+        const PortId d = slots_[out].peer;
         const bool sw = is_switch_[f_.port_node(d)];
         if (vc_router_) {
             if (vc_free(out, std::uint32_t(need), ovl, false)) return kMoves;
@@ -71,7 +71,7 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
             const std::uint32_t h = ohead_[ob];
             if (h == kNil) continue;
             const std::uint32_t need = pkts_[h].credits;
-            const PortId d = sl_[ob / V_].peer;
+            const PortId d = slots_[ob / V_].peer;
             const bool sw = d != kNoPort && is_switch_[f_.port_node(d)];
             if (vc_router_) { // paper 004's switch: any VC of the class's range (link_arbitrate)
                 const std::uint32_t c = ob % V_;
@@ -101,12 +101,13 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
             continue;
         }
         const PortId i = b / V_;
-        const Slot& in = sl_[i];
+        const Slot& in = slots_[i];
         const PortId first = i - in.pnum;
         bool moves = false;
         const std::size_t mark = to.size();
         for (const Candidate& c : rf_->set(cset_[h])) {
-            if (c.port == 0 || c.port > in.nports || sl_[first + c.port].peer == kNoPort) continue;
+            if (c.port == 0 || c.port > in.nports || slots_[first + c.port].peer == kNoPort)
+                continue;
             const std::uint8_t ovl = candidate_vl(in.node, in.nports, in.pnum, c.port, p);
             if (ovl >= V_) continue;
             const std::uint32_t w = wait_for(first + c.port, ovl, need);

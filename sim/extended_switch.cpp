@@ -7,7 +7,7 @@ namespace ibrt::sim::detail {
 
 void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) {
     Packet& p = pkts_[h];
-    const Slot& in = sl_[d];
+    const Slot& in = slots_[d];
     const NodeId m = in.node;
     const PortNum inp = in.pnum;
     const PortId first = d - inp;
@@ -50,7 +50,7 @@ bool Network::bind_head(std::uint32_t b) {
     if (q.head == kNil || q.out != kNoPort) return false;
     Packet& p = pkts_[q.head];
     const PortId i = slot_of(b);
-    const Slot& in = sl_[i];
+    const Slot& in = slots_[i];
     const NodeId m = in.node;
     const PortId first = i - in.pnum;
     const auto cands = candidates(cset_[q.head]);
@@ -104,7 +104,7 @@ void Network::choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry) {
     early_pick_[h] = 0; // a set of one, or one left to on_ready_adaptive: never a stale pick
     const std::uint32_t set = entry != RoutingFunction::kNoEntry
                                   ? rf_->entry(entry)
-                                  : rf_->lookup(sl_[d].node, p.vl, sl_[d].pnum, p.dlid);
+                                  : rf_->lookup(slots_[d].node, p.vl, slots_[d].pnum, p.dlid);
     if (set == RoutingFunction::kNoSet) return;
     const auto cands = candidates(set);
     if (cands.size() < 2) return;
@@ -115,7 +115,7 @@ void Network::choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry) {
 
 int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
                              std::uint8_t vl_or_sl, std::int32_t need, std::uint64_t& ports) {
-    const Slot& in = sl_[in_slot];
+    const Slot& in = slots_[in_slot];
     const PortId first = in_slot - in.pnum;
     // Entries past the first worse class are left as they were: choose reads the best class
     // alone, which comes before it.
@@ -163,7 +163,7 @@ std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const C
         while (j + k < cands.size() && cands[j + k].priority == best) ++k;
         return j + std::uint32_t(selection_rng_.below(k));
     }
-    const Slot& in = sl_[in_slot];
+    const Slot& in = slots_[in_slot];
     const NodeId m = in.node;
     const PortId first = in_slot - in.pnum;
     class_idx_.clear();
@@ -187,7 +187,7 @@ std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const C
                 v.room_all = room_all_[o];
             }
             if (cfg_.selection == Selection::LeastLoaded) // another cache line per candidate
-                v.queued = sl_[o].waiting + sl_[o].busy;
+                v.queued = slots_[o].waiting + slots_[o].busy;
         }
         class_idx_.push_back(std::uint32_t(j));
         class_views_.push_back(v);
@@ -339,9 +339,9 @@ void Network::source_tables_setup() {
 // first. The others would be refused (unbound_ports_), so the bindings are those of offering
 // every unbound head.
 void Network::rebind(PortId output) {
-    const NodeId m = sl_[output].node;
-    const PortNum op = sl_[output].pnum;
-    const std::uint32_t np = sl_[output].nports;
+    const NodeId m = slots_[output].node;
+    const PortNum op = slots_[output].pnum;
+    const std::uint32_t np = slots_[output].nports;
     const std::uint64_t bit = op <= 64 ? 1ull << (op - 1) : ~0ull;
     const std::uint32_t start = rebind_rr_[m];
     rebind_rr_[m] = start + 1 == np ? 0 : start + 1;
@@ -370,9 +370,9 @@ void Network::rebind(PortId output) {
 }
 
 bool Network::rebind_input(PortId output, PortId i, std::uint64_t bit) {
-    const NodeId m = sl_[output].node;
-    const PortNum op = sl_[output].pnum;
-    const std::uint32_t np = sl_[output].nports;
+    const NodeId m = slots_[output].node;
+    const PortNum op = slots_[output].pnum;
+    const std::uint32_t np = slots_[output].nports;
     bool found = false;
     for (std::uint32_t v = 0; v < V_; ++v) {
         // The next VL with such a head, read afresh: binding one may bind or refuse others.
@@ -389,7 +389,7 @@ bool Network::rebind_input(PortId output, PortId i, std::uint64_t bit) {
         // room on that one can change the verdict.
         if (vl2vl_by_vl_ && !vc_router_) {
             const std::uint8_t ovl =
-                candidate_vl_by(m, PortNum(np), sl_[i].pnum, op, std::uint8_t(v));
+                candidate_vl_by(m, PortNum(np), slots_[i].pnum, op, std::uint8_t(v));
             if (ovl >= V_ || room(output, ovl) < std::int32_t(bufs_[b].need)) continue;
         } else if (!vc_router_ || obuf_) {
             bool fits = false;

@@ -25,7 +25,7 @@ void Network::setup() {
     end_ = win_hi_ + cfg_.drain_ps;
 
     const std::size_t P = f_.num_port_slots();
-    sl_.assign(P, Slot{});
+    slots_.assign(P, Slot{});
     arb_.assign(P, VlArbState{});
     bufs_.assign(P * V_, Buf{});
     credits_.assign(P * V_, 0);
@@ -47,7 +47,7 @@ void Network::setup() {
         is_switch_[n] = f_.node(n).is_switch();
         if (is_switch_[n] && f_.node(n).num_ports > 64) use_req_ = false;
         for (PortNum p = 0; p <= f_.node(n).num_ports; ++p) {
-            Slot& x = sl_[f_.port_id(n, p)];
+            Slot& x = slots_[f_.port_id(n, p)];
             x.sw = is_switch_[n];
             x.node = n;
             x.pnum = p;
@@ -57,8 +57,8 @@ void Network::setup() {
             const Port& port = f_.port(n, p);
             if (!port.connected()) continue;
             const PortId s = f_.port_id(n, p);
-            sl_[s].peer = f_.port_id(port.peer_node, port.peer_port);
-            sl_[s].ppb = link_ps_per_byte(port, cfg_);
+            slots_[s].peer = f_.port_id(port.peer_node, port.peer_port);
+            slots_[s].ppb = link_ps_per_byte(port, cfg_);
             for (std::uint32_t v = 0; v < V_; ++v) credits_[s * V_ + v] = cap;
         }
     }
@@ -95,7 +95,7 @@ void Network::setup() {
     transit_ps_ = min_period - 2 * credit_delay_;
     if (cfg_.deadlock_ps == 0) {
         Time slow = 0;
-        for (const Slot& x : sl_) slow = std::max<Time>(slow, x.ppb);
+        for (const Slot& x : slots_) slow = std::max<Time>(slow, x.ppb);
         // No hop anywhere for 100 packet times (and 10 routing + credit round trips) while
         // packets are inside cannot be congestion: some buffer would have drained.
         deadlock_ps_ = std::max({100 * Time(cfg_.packet_bytes) * std::max<Time>(slow, 1),
@@ -146,33 +146,33 @@ void Network::setup() {
             throw std::invalid_argument("the forwarding sets' tree coordinates are not this "
                                         "fabric's");
         unbound_ports_.assign(bufs_.size(), 0);
-        unbound_vls_.assign(sl_.size(), 0);
+        unbound_vls_.assign(slots_.size(), 0);
         ov_.assign(bufs_.size(), OutVl{});
-        room_all_.assign(sl_.size(), 0);
-        for (PortId o = 0; o < sl_.size(); ++o)
+        room_all_.assign(slots_.size(), 0);
+        for (PortId o = 0; o < slots_.size(); ++o)
             for (std::uint32_t v = 0; v < V_; ++v) {
                 const std::size_t i = std::size_t(o) * V_ + v;
-                ov_[i].avail = obuf_ && sl_[o].sw ? ocredits_[i] : credits_[i];
+                ov_[i].avail = obuf_ && slots_[o].sw ? ocredits_[i] : credits_[i];
                 room_all_[o] += credits_[i] - (obuf_ ? ocap_ - ocredits_[i] : 0);
             }
         unbound_.assign(f_.num_nodes(), 0);
         routed_.assign(f_.num_nodes(), 0);
         rebind_rr_.assign(f_.num_nodes(), 0);
-        want_.assign(use_req_ ? sl_.size() : 0, 0);
+        want_.assign(use_req_ ? slots_.size() : 0, 0);
         by_class_setup();
         selection_rng_ = gen::Rng(cfg_.seed ^ 0x73656c6563742121ull); // "select!!"
         vl2vl_setup();
         rf_base_.assign(P * V_, RoutingFunction::kNoEntry);
         for (PortId s = 0; s < P; ++s)
-            if (sl_[s].sw)
+            if (slots_[s].sw)
                 for (std::uint32_t v = 0; v < V_; ++v)
-                    rf_base_[s * V_ + v] = rf_->entry_index(sl_[s].node, v, sl_[s].pnum, 0);
+                    rf_base_[s * V_ + v] = rf_->entry_index(slots_[s].node, v, slots_[s].pnum, 0);
         source_tables_setup();
         cabled_.assign(f_.num_nodes(), 0);
         for (NodeId n = 0; n < f_.num_nodes() && !cabled_.empty(); ++n) {
             if (f_.node(n).num_ports > 64) cabled_.clear(); // read the slots
             for (PortNum q = 1; q <= f_.node(n).num_ports && !cabled_.empty(); ++q)
-                if (sl_[f_.port_id(n, q)].peer != kNoPort) cabled_[n] |= 1ull << (q - 1);
+                if (slots_[f_.port_id(n, q)].peer != kNoPort) cabled_[n] |= 1ull << (q - 1);
         }
     }
 
@@ -210,7 +210,7 @@ void Network::setup() {
     if (cfg_.link_series_ps) {
         series_step_ = cfg_.link_series_ps;
         const Time span = cfg_.warmup_ps + cfg_.measure_ps + cfg_.drain_ps;
-        const double cells = (double(span) / double(series_step_) + 2) * double(sl_.size());
+        const double cells = (double(span) / double(series_step_) + 2) * double(slots_.size());
         if (cells > 5e7)
             throw std::invalid_argument("a link time series of " + us_text(series_step_) +
                                         " us steps over this run would hold " +
@@ -221,7 +221,7 @@ void Network::setup() {
 
 // Adds the busy interval [lo, hi) of port o to the time series.
 void Network::series_add(PortId o, Time lo, Time hi) {
-    const std::size_t P = sl_.size();
+    const std::size_t P = slots_.size();
     while (lo < hi) {
         const std::size_t k = std::size_t(lo / series_step_);
         const Time end = std::min(hi, Time(k + 1) * series_step_);
@@ -253,7 +253,7 @@ void Network::schedule_next_gen(std::uint32_t ca) {
 
 void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
-    const PortNum port = sl_[ca_out_[ca]].pnum;
+    const PortNum port = slots_[ca_out_[ca]].pnum;
     const PortId src_buf = ca_out_[ca] - port; // slot 0: the source queue
     // A full source queue refuses the whole message (unless empty: any message fits an empty
     // queue): it counts as offered but never enters the simulation, so memory stays bounded
@@ -338,12 +338,12 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
 void Network::try_arbitrate(PortId o) {
     // The VC router's links choose a VC (try_arbitrate_vc); with output buffers its crossbar
     // fills them as the IB switch's does, and the link chooses (link_arbitrate).
-    if (vc_router_ && !(obuf_ && sl_[o].sw)) return try_arbitrate_vc(o);
-    if (sl_[o].peer == kNoPort) return;
-    const bool xbar = obuf_ && sl_[o].sw; // into the output buffers, not onto the link
-    if (xbar ? sl_[o].xbar_busy : sl_[o].busy) return;
+    if (vc_router_ && !(obuf_ && slots_[o].sw)) return try_arbitrate_vc(o);
+    if (slots_[o].peer == kNoPort) return;
+    const bool xbar = obuf_ && slots_[o].sw; // into the output buffers, not onto the link
+    if (xbar ? slots_[o].xbar_busy : slots_[o].busy) return;
     const std::int32_t* room = xbar ? ocredits_.data() : credits_.data();
-    const Slot& out = sl_[o];
+    const Slot& out = slots_[o];
     const PortId first = o - out.pnum; // slot of the node's port 0
     std::uint32_t mask = 0;
     PortId cand_in[16];
@@ -363,19 +363,19 @@ void Network::try_arbitrate(PortId o) {
         }
         if (mask == 0) return;
     } else {
-        if (sl_[o].waiting == 0) return;
+        if (slots_[o].waiting == 0) return;
         const std::uint32_t np = out.nports;
         const std::uint32_t start = out.rr;
         const std::uint32_t all = (1u << V_) - 1;
         std::uint32_t matched = 0;
-        const std::uint32_t waiting = sl_[o].waiting;
+        const std::uint32_t waiting = slots_[o].waiting;
         // Visits input port inp; false once every head routed here has been seen or every VL
         // has its candidate. The input's buffers are read only up to its last head routed
         // here: with 9 VLs they are three cache lines, and a static routing's heads all sit
         // in the first.
         const auto visit = [&](PortNum inp) {
             const PortId i = first + inp;
-            const bool can_read = sl_[i].reads < cfg_.speedup;
+            const bool can_read = slots_[i].reads < cfg_.speedup;
             for (std::uint32_t v = 0; v < V_; ++v) {
                 const std::uint32_t b = i * V_ + v;
                 if (bufs_[b].out != o) continue;
@@ -391,7 +391,7 @@ void Network::try_arbitrate(PortId o) {
         };
         if (use_req_) {
             // Inputs start, start+1, ..., np-1, 0, ..., start-1 (0-based), as the scan below.
-            const std::uint64_t r = sl_[o].req;
+            const std::uint64_t r = slots_[o].req;
             const std::uint64_t below = start >= 64 ? ~0ull : (1ull << start) - 1;
             bool more = true;
             for (std::uint64_t m = r & ~below; m && more; m &= m - 1)
@@ -407,10 +407,10 @@ void Network::try_arbitrate(PortId o) {
     int ovl = 0;
     if (xbar) {
         // The crossbar takes the VLs in turn; VLArb applies at the link (link_arbitrate).
-        const std::uint32_t r = sl_[o].xvl_rr % V_;
+        const std::uint32_t r = slots_[o].xvl_rr % V_;
         const std::uint32_t rot = ((mask >> r) | (mask << (V_ - r))) & ((1u << V_) - 1);
         ovl = int((r + std::uint32_t(std::countr_zero(rot))) % V_);
-        sl_[o].xvl_rr = std::uint8_t((ovl + 1) % V_);
+        slots_[o].xvl_rr = std::uint8_t((ovl + 1) % V_);
     } else if (V_ > 1) {
         ovl = vl_arbitrate(vlarb_, arb_[o], mask, cfg_.packet_bytes);
         if (ovl == kNoVl) return; // only VLs the tables never serve are ready
@@ -423,7 +423,7 @@ void Network::try_arbitrate(PortId o) {
 // VcRelease::Drained one whose last holder's tail has left the downstream buffer (so it has
 // credits for any packet), with Sent one with credits for this packet.
 void Network::try_arbitrate_vc(PortId o) {
-    Slot& out = sl_[o];
+    Slot& out = slots_[o];
     if (out.peer == kNoPort || out.busy) return;
     const PortId first = o - out.pnum;
     // Sends the head of input buffer (in, in_vl) on a free VC, round robin over the VCs; false
@@ -460,7 +460,7 @@ void Network::try_arbitrate_vc(PortId o) {
     const std::uint32_t np = out.nports;
     for (std::uint32_t k = 0; k < np; ++k) {
         const PortId i = first + 1 + (out.rr + k) % np;
-        if (sl_[i].reads >= cfg_.speedup) continue;
+        if (slots_[i].reads >= cfg_.speedup) continue;
         if (!in_ptr_.empty() && requested_output(i) != o) continue;
         for (std::uint32_t v = 0; v < V_; ++v)
             if (bufs_[i * V_ + v].out == o &&
@@ -476,7 +476,7 @@ void Network::try_arbitrate_vc(PortId o) {
 }
 
 PortId Network::requested_output(PortId i) const {
-    const std::uint32_t np = sl_[i].nports;
+    const std::uint32_t np = slots_[i].nports;
     PortId best = kNoPort;
     std::uint32_t best_dist = np;
     for (std::uint32_t v = 0; v < V_; ++v) {
@@ -484,7 +484,7 @@ PortId Network::requested_output(PortId i) const {
         if (q.out == kNoPort || (!in_free_at_.empty() && in_free_at_[i * V_ + v] > now_) ||
             !vc_free(q.out, q.need, q.ovl))
             continue;
-        const std::uint32_t dist = (sl_[q.out].pnum - 1 + np - in_ptr_[i]) % np;
+        const std::uint32_t dist = (slots_[q.out].pnum - 1 + np - in_ptr_[i]) % np;
         if (dist < best_dist) {
             best_dist = dist;
             best = q.out;
@@ -494,13 +494,13 @@ PortId Network::requested_output(PortId i) const {
 }
 
 void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl) {
-    const bool sw = sl_[o].sw;
+    const bool sw = slots_[o].sw;
     const std::uint32_t b = in * V_ + in_vl;
     const std::uint32_t h = pop_fifo(b);
     Packet& p = pkts_[h];
     if (sw) {
-        --sl_[o].waiting;
-        if (bufs_[b].out != kNoPort) ++sl_[bufs_[b].out].waiting;
+        --slots_[o].waiting;
+        if (bufs_[b].out != kNoPort) ++slots_[bufs_[b].out].waiting;
         if (rf_) {
             // The packet's claim on its output becomes the credits it takes; the packet behind,
             // bound already (one candidate), claims its own.
@@ -509,22 +509,22 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
                 claim(bufs_[b].out, bufs_[b].ovl, std::int32_t(bufs_[b].need));
         }
         if (use_req_) {
-            const std::uint64_t bit = 1ull << (sl_[in].pnum - 1);
+            const std::uint64_t bit = 1ull << (slots_[in].pnum - 1);
             bool still = false;
             for (std::uint32_t v = 0; v < V_ && !still; ++v) still = bufs_[in * V_ + v].out == o;
-            if (!still) sl_[o].req &= ~bit;
-            if (bufs_[b].out != kNoPort) sl_[bufs_[b].out].req |= bit;
+            if (!still) slots_[o].req &= ~bit;
+            if (bufs_[b].out != kNoPort) slots_[bufs_[b].out].req |= bit;
         }
-        ++sl_[in].reads;
-        sl_[o].rr = std::uint8_t(sl_[in].pnum % sl_[in].nports);
+        ++slots_[in].reads;
+        slots_[o].rr = std::uint8_t(slots_[in].pnum % slots_[in].nports);
     }
     if (sw && obuf_) {
         // Across the crossbar, at the output link's rate and cut-through, into the output
         // buffer; the input buffer is free when the tail has crossed.
-        const Time ser = Time(p.size) * sl_[o].ppb;
+        const Time ser = Time(p.size) * slots_[o].ppb;
         const Time start = p.tail > now_ + ser ? p.tail - ser : now_;
         add_ocredits(o, ovl, -std::int32_t(p.credits));
-        sl_[o].xbar_busy = 1;
+        slots_[o].xbar_busy = 1;
         p.tail = start + ser;
         p.out_vl = ovl;
         const std::uint32_t ob = o * V_ + ovl;
@@ -549,14 +549,14 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
 // (in_buf = kNil, obuf_ and a switch).
 void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t in_buf) {
     Packet& p = pkts_[h];
-    const bool sw = sl_[o].sw;
+    const bool sw = slots_[o].sw;
     const std::uint32_t c = p.credits;
     const bool becn = becn_lanes_ && (p.cc & kCcBecn);
     add_credits(o, ovl, -std::int32_t(c));
     if (vc_router_ && cfg_.vc_release == SimConfig::VcRelease::Drained) vc_held_[o * V_ + ovl] = 1;
-    sl_[o].busy = 1;
+    slots_[o].busy = 1;
     if (cc_ && sw) cc_switch_out(o, ovl, p);
-    const Time ser = Time(p.size) * sl_[o].ppb;
+    const Time ser = Time(p.size) * slots_[o].ppb;
     Time start = now_;
     if (sw && p.tail > now_ + ser) start = p.tail - ser; // the tail cannot leave before it came
     const Time lo = std::max(start, win_lo_), hi = std::min(start + ser, win_hi_);
@@ -575,16 +575,16 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
     if (!sw) {
         times_[h].inj = start;
         ++in_network_;
-        const std::uint32_t ca = ca_of_node_[sl_[o].node];
+        const std::uint32_t ca = ca_of_node_[slots_[o].node];
         --src_queued_[ca]; // a notification added itself first (cc_ca_arbitrate)
     }
-    const PortId d = sl_[o].peer;
+    const PortId d = slots_[o].peer;
     p.tail = start + fly_ + ser;
-    if (sl_[d].sw) {
+    if (slots_[d].sw) {
         // With a routing function: the index of the packet's candidate-set entry (the VL it
         // arrives on is ovl).
         const std::uint32_t cell =
-            rf_ ? rf_entry_index(d, ovl, p.dlid) : flat_.cell(sl_[d].node, p.dlid);
+            rf_ ? rf_entry_index(d, ovl, p.dlid) : flat_.cell(slots_[d].node, p.dlid);
         if (early_ && cfg_.select_at == SimConfig::SelectAt::Sent) choose_when_sent(h, d, cell);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {
@@ -604,20 +604,20 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
 // VL arbitration among the output buffers of switch output o whose head has credits
 // downstream.
 void Network::link_arbitrate(PortId o) {
-    if (sl_[o].busy || sl_[o].peer == kNoPort) return;
+    if (slots_[o].busy || slots_[o].peer == kNoPort) return;
     if (vc_router_) {
         // Paper 004's switch (§4: "the virtual channel will be selected when the packet is
         // transferred through the link, and the first virtual channel with a free buffer will
         // be selected"): the output buffers' heads by class in turn, each onto the first VC of
         // its class's range that can take it.
         for (std::uint32_t j = 0; j < V_; ++j) {
-            const std::uint32_t c = (sl_[o].xvl_link_rr + j) % V_;
+            const std::uint32_t c = (slots_[o].xvl_link_rr + j) % V_;
             const std::uint32_t ob = o * V_ + c;
             const std::uint32_t h = ohead_[ob];
             if (h == kNil) continue;
             for (std::uint32_t v = vc_lo_[c]; v < vc_lo_[c + 1]; ++v)
                 if (vc_usable(o, v, pkts_[h].credits)) {
-                    sl_[o].xvl_link_rr = std::uint8_t((c + 1) % V_);
+                    slots_[o].xvl_link_rr = std::uint8_t((c + 1) % V_);
                     ++pops_[bufs_.size() + ob];
                     ohead_[ob] = pkts_[h].next;
                     if (ohead_[ob] == kNil) otail_[ob] = kNil;
@@ -649,7 +649,7 @@ void Network::drop(std::uint32_t h, PortId at) {
     Packet& p = pkts_[h];
     if (at != kNoPort) {
         // Free the buffer space the packet held once its tail is in.
-        q_.push(std::max(now_, p.tail) + credit_delay_, kCredit, sl_[at].peer, p.vl, p.credits);
+        q_.push(std::max(now_, p.tail) + credit_delay_, kCredit, slots_[at].peer, p.vl, p.credits);
         --in_network_;
     }
     if (p.cc & kCcBecn) {
@@ -664,13 +664,13 @@ void Network::drop(std::uint32_t h, PortId at) {
 
 void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     Packet& p = pkts_[h];
-    const Slot& in = sl_[d];
+    const Slot& in = slots_[d];
     const NodeId m = in.node;
     const PortNum inp = in.pnum;
     const PortId first = d - inp;
     if (p.hops > cfg_.max_hops) return drop(h, d);
     const PortNum outp = flat_.at(cell, p.dlid);
-    if (outp == kNoPath || outp == 0 || outp > in.nports || sl_[first + outp].peer == kNoPort)
+    if (outp == kNoPath || outp == 0 || outp > in.nports || slots_[first + outp].peer == kNoPort)
         return drop(h, d);
     const std::uint8_t ovl = sl_mod_vls_ ? sl_vl(p.sl) : vl_at(m, in.nports, inp, outp, p.sl);
     if (ovl >= V_) return drop(h, d);
@@ -682,8 +682,8 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
 
 std::uint8_t Network::source_vl(std::uint32_t ca, std::uint8_t sl) const {
     const NodeId n = ca_node_[ca];
-    const PortNum port = sl_[ca_out_[ca]].pnum;
-    const PortNum np = sl_[ca_out_[ca]].nports;
+    const PortNum port = slots_[ca_out_[ca]].pnum;
+    const PortNum np = slots_[ca_out_[ca]].nports;
     const Sl2VlTable* own = rf_ ? rf_->vl2vl.find(n, np, 0, port) : nullptr;
     return own ? (*own)[sl & 15] : sl_mod_vls_ ? sl_vl(sl) : vl_at(n, np, 0, port, sl);
 }
@@ -693,13 +693,13 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
     Packet& p = pkts_[h];
     ++delivered_;
     --in_network_;
-    if (ca_of_node_[sl_[d].node] != p.dst) ++misdelivered_;
+    if (ca_of_node_[slots_[d].node] != p.dst) ++misdelivered_;
     if (in_window(now_)) accept_bytes(p.size);
     if (p.measured) {
         --measured_open_;
         sample_latency(now_ - times_[h].gen, now_ - times_[h].inj, p.measured - 1u);
     }
-    return_credits(sl_[d].peer, p.vl, p.credits);
+    return_credits(slots_[d].peer, p.vl, p.credits);
     release(h);
 }
 
@@ -728,11 +728,11 @@ void Network::handle(const Event& e) {
     case kOutFree:
     case kOutFreeBecn: {
         const PortId o = e.a;
-        sl_[o].busy = 0;
+        slots_[o].busy = 0;
         if (e.b != kNil) {
             const PortId in = slot_of(e.b);
-            --sl_[in].reads;
-            return_credits(sl_[in].peer, vl_of(e.b), e.c);
+            --slots_[in].reads;
+            return_credits(slots_[in].peer, vl_of(e.b), e.c);
             arbitrate(o);
             // Outputs the freed input port may now feed.
             for (std::uint32_t v = 0; v < V_; ++v)
@@ -745,29 +745,29 @@ void Network::handle(const Event& e) {
     case kCredit:
         add_credits(e.a, e.b, std::int32_t(e.c));
         if (vc_router_) vc_held_[e.a * V_ + e.b] = 0; // the holder's tail left downstream
-        if (obuf_ && sl_[e.a].sw) {
+        if (obuf_ && slots_[e.a].sw) {
             link_arbitrate(e.a);
         } else {
             arbitrate(e.a);
-            if (rf_ && sl_[e.a].sw && unbound_[sl_[e.a].node]) rebind(e.a);
+            if (rf_ && slots_[e.a].sw && unbound_[slots_[e.a].node]) rebind(e.a);
         }
         break;
     case kXbarFree: {
         const PortId o = e.a, in = slot_of(e.b);
-        sl_[o].xbar_busy = 0;
-        --sl_[in].reads;
-        return_credits(sl_[in].peer, vl_of(e.b), e.c);
+        slots_[o].xbar_busy = 0;
+        --slots_[in].reads;
+        return_credits(slots_[in].peer, vl_of(e.b), e.c);
         arbitrate(o);
         for (std::uint32_t v = 0; v < V_; ++v)
             if (bufs_[in * V_ + v].out != kNoPort) arbitrate(bufs_[in * V_ + v].out);
         break;
     }
     case kLinkFree:
-        sl_[e.a].busy = 0;
+        slots_[e.a].busy = 0;
         add_ocredits(e.a, e.b, std::int32_t(e.c));
         arbitrate(e.a); // room in the output buffer for the crossbar
         link_arbitrate(e.a);
-        if (rf_ && unbound_[sl_[e.a].node]) rebind(e.a);
+        if (rf_ && unbound_[slots_[e.a].node]) rebind(e.a);
         break;
     case kWatchdog:
         watchdog();
@@ -786,7 +786,7 @@ void Network::handle(const Event& e) {
         // The output's VC is free again, and the input VC's next head may go.
         arbitrate(e.a);
         if (const PortId next = bufs_[e.b].out; next != kNoPort && next != e.a) arbitrate(next);
-        if (unbound_[sl_[e.a].node]) rebind(e.a);
+        if (unbound_[slots_[e.a].node]) rebind(e.a);
         break;
     }
     case kDrbCheck:
@@ -821,7 +821,7 @@ SimResult Network::run(const ProgressFn& progress) {
     if (cfg_.trace.empty()) {
         for (std::uint32_t i = 0; i < N_; ++i) {
             const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
-            const Time msg_time = Time(msg) * sl_[ca_out_[i]].ppb;
+            const Time msg_time = Time(msg) * slots_[ca_out_[i]].ppb;
             slot_ps_[i] = msg_time;
             if (cfg_.traffic.load > 0) interval_[i] = double(msg_time) / cfg_.traffic.load;
             if (cfg_.traffic.load <= 0) continue;
@@ -894,7 +894,7 @@ SimResult Network::run(const ProgressFn& progress) {
 
     const double window_ns = double(cfg_.measure_ps) / double(kPsPerNs);
     double cap = 0; // mean CA link bandwidth in bytes/ns
-    for (std::uint32_t i = 0; i < N_; ++i) cap += double(kPsPerNs) / double(sl_[ca_out_[i]].ppb);
+    for (std::uint32_t i = 0; i < N_; ++i) cap += double(kPsPerNs) / double(slots_[ca_out_[i]].ppb);
     cap /= N_;
     res.offered_bytes_per_ns = double(bytes_offered_) / window_ns / N_;
     res.accepted_bytes_per_ns = double(bytes_accepted_) / window_ns / N_;
@@ -914,13 +914,13 @@ SimResult Network::run(const ProgressFn& progress) {
     if (series_step_) {
         LinkSeries& ls = res.link_series;
         ls.step_ps = series_step_;
-        const std::size_t P = sl_.size();
+        const std::size_t P = slots_.size();
         const std::size_t K = (std::max<Time>(now_, 1) + series_step_ - 1) / series_step_;
         series_.resize(K * P, 0);
         for (PortId s = 0; s < P; ++s)
-            if (sl_[s].peer != kNoPort) {
+            if (slots_[s].peer != kNoPort) {
                 ls.ports.push_back(s);
-                ls.ps_per_byte.push_back(std::uint32_t(sl_[s].ppb));
+                ls.ps_per_byte.push_back(std::uint32_t(slots_[s].ppb));
             }
         ls.busy_ps.reserve(K * ls.ports.size());
         for (std::size_t k = 0; k < K; ++k)
@@ -932,7 +932,7 @@ SimResult Network::run(const ProgressFn& progress) {
             FlowStat x;
             x.src = acc.key >> 16;
             x.dst = acc.key & 0xffffu;
-            const double bw = double(kPsPerNs) / double(sl_[ca_out_[x.src]].ppb); // bytes/ns
+            const double bw = double(kPsPerNs) / double(slots_[ca_out_[x.src]].ppb); // bytes/ns
             x.offered_fraction = double(acc.offered) / window_ns / bw;
             x.accepted_fraction = double(acc.accepted) / window_ns / bw;
             x.becns = acc.becns;
@@ -991,10 +991,10 @@ SimResult Network::run(const ProgressFn& progress) {
     res.vl_util_mean.assign(V_, 0);
     std::size_t nlinks = 0;
     if (V_ > 1)
-        for (PortId s = 0; s < sl_.size(); ++s)
+        for (PortId s = 0; s < slots_.size(); ++s)
             for (std::uint32_t v = 0; v < V_; ++v) busy_ps_[s] += vl_busy_ps_[s * V_ + v];
-    for (PortId s = 0; s < sl_.size(); ++s) {
-        if (sl_[s].peer == kNoPort) continue;
+    for (PortId s = 0; s < slots_.size(); ++s) {
+        if (slots_[s].peer == kNoPort) continue;
         LinkUse u;
         u.port = s;
         u.utilization = double(busy_ps_[s]) / double(cfg_.measure_ps);

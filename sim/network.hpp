@@ -253,8 +253,9 @@ class Network {
     // With output buffers a switch output's arbiter is the crossbar's (input buffers into the
     // output buffers); link_arbitrate then serves the output buffers onto the link.
     void arbitrate(PortId o) {
-        if (sl_[o].sw ? (sl_[o].waiting == 0 || (obuf_ ? sl_[o].xbar_busy : sl_[o].busy))
-                      : sl_[o].busy)
+        if (slots_[o].sw
+                ? (slots_[o].waiting == 0 || (obuf_ ? slots_[o].xbar_busy : slots_[o].busy))
+                : slots_[o].busy)
             return;
         try_arbitrate(o);
     }
@@ -267,8 +268,8 @@ class Network {
     // and let the output arbitrate.
     void head_bound(PortId out, PortNum inp, std::uint32_t ovl, std::uint32_t need) {
         if (rf_) claim(out, ovl, std::int32_t(need));
-        ++sl_[out].waiting;
-        if (use_req_) sl_[out].req |= 1ull << (inp - 1);
+        ++slots_[out].waiting;
+        if (use_req_) slots_[out].req |= 1ull << (inp - 1);
         arbitrate(out);
     }
     // The extended switch (docs/sim-model.md): the packet's candidate set is looked up on
@@ -331,7 +332,7 @@ class Network {
     void add_credits(PortId o, std::uint32_t v, std::int32_t d) {
         credits_[o * V_ + v] += d;
         if (rf_) {
-            if (!(obuf_ && sl_[o].sw)) ov_[o * V_ + v].avail += d;
+            if (!(obuf_ && slots_[o].sw)) ov_[o * V_ + v].avail += d;
             room_all_[o] += d;
         }
     }
@@ -360,7 +361,7 @@ class Network {
             else if (x.c != RoutingFunction::kNoEntry)
                 prefetch(rf_->entry_address(x.c));
             prefetch(&pkts_[x.a]);
-            prefetch(&sl_[x.b]);
+            prefetch(&slots_[x.b]);
             prefetch(&bufs_[x.b * V_]);
         } else if (x.type == kDeliver || x.type == kDeliverBecn) {
             prefetch(&pkts_[x.a]);
@@ -381,15 +382,15 @@ class Network {
         } else if (x.type == kCcReady) {
             prefetch(&flows_[x.a]);
         } else if (x.type == kOutFree || x.type == kOutFreeBecn) {
-            prefetch(&sl_[x.a]);
+            prefetch(&slots_[x.a]);
             if (V_ > 1) prefetch(&arb_[x.a]);
             if (x.b != kNil) {
-                prefetch(&sl_[slot_of(x.b)]);
+                prefetch(&slots_[slot_of(x.b)]);
                 prefetch(&bufs_[x.b]);
             }
             if (cc_) cc_prefetch_ring(x.a);
         } else if (x.type == kCredit) {
-            prefetch(&sl_[x.a]);
+            prefetch(&slots_[x.a]);
             if (V_ > 1) prefetch(&arb_[x.a]);
             prefetch(&credits_[x.a * V_ + x.b]);
             if (rf_) prefetch(&ov_[x.a * V_ + x.b]);
@@ -401,7 +402,7 @@ class Network {
     // candidates the selection compares.
     bool cabled(NodeId m, PortId first, PortNum p) const {
         return !cabled_.empty() ? (cabled_[m] >> (p - 1) & 1u) != 0
-                                : sl_[first + p].peer != kNoPort;
+                                : slots_[first + p].peer != kNoPort;
     }
     void on_deliver(std::uint32_t h, PortId d);
     [[gnu::noinline]] void on_deliver_cc(std::uint32_t h, PortId d);
@@ -412,7 +413,7 @@ class Network {
     bool becn_lanes_ = false; // kDeliverBecn and kOutFreeBecn have lanes (BECN packets)
     std::uint32_t becn_dlid_hint(const Packet& p, PortId d) const {
         if (!becn_dlid_table_ || !(p.cc & kCcFecn)) return 0;
-        return std::uint32_t(std::size_t(ca_of_node_[sl_[d].node]) * N_ + p.src + 1);
+        return std::uint32_t(std::size_t(ca_of_node_[slots_[d].node]) * N_ + p.src + 1);
     }
     void drop(std::uint32_t h, PortId at);
     [[gnu::always_inline]] inline void handle(const Event& e);
@@ -537,7 +538,7 @@ class Network {
         std::uint8_t xvl_link_rr = 0; // VC router with output buffers: next class the link serves
     };
     static_assert(sizeof(Slot) == 32);
-    HugeVector<Slot> sl_;
+    HugeVector<Slot> slots_;
     // Slot::req, bit j: some FIFO head at input port j+1 of this (switch) output's node is routed
     // here. Arbitration visits only these inputs instead of scanning every port x VL; switches of
     // more than 64 ports (none in practice) fall back to the scan.
