@@ -438,6 +438,14 @@ int run_spec(const SweepArgs& a, const CLI::App& sub) {
                    "ibrt sweep: {} points: {} ran, {} done before, {} failed, {} declined by "
                    "their engine -> {}\n",
                    st.total, st.ran, st.skipped, st.failed, st.declined, out);
+    // A whole sweep run here is merged here (a shard's points are merged by whoever runs
+    // `ibrt sweep merge` once every shard is done).
+    if (a.shard.empty()) {
+        const MergeStats m = merge_sweep(out, a.title);
+        if (!a.quiet)
+            fmt::print(stderr, "ibrt sweep: merged -> {}/sweep.csv, sweep.json, sweep.svg\n", out);
+        if (m.missing) return kExitViolations;
+    }
     return st.failed || (a.declines_fail && st.declined) ? kExitViolations : kExitOk;
 }
 
