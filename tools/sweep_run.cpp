@@ -529,12 +529,37 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         results.push_back(std::move(r));
     }
     const CcColumns cc(results);
+    // Tidy columns: one per `ibrt sim` option whose value differs between points (the `sim`
+    // column holds them all in one string), after every other column.
+    std::vector<std::string> varying;
+    {
+        std::map<std::string, std::set<std::string>> values;
+        for (const json& r : results)
+            for (auto it = r["point"]["sim"].begin(); it != r["point"]["sim"].end(); ++it)
+                values[it.key()].insert(it.value().dump());
+        for (const auto& [key, v] : values) {
+            bool everywhere = true;
+            for (const json& r : results) everywhere &= r["point"]["sim"].contains(key);
+            if (key != "pattern" && (v.size() > 1 || !everywhere)) varying.push_back(key);
+        }
+    }
+    const auto sim_columns = [&](const json& pt) {
+        std::string row;
+        for (const auto& k : varying) {
+            const json& v = pt["sim"].contains(k) ? pt["sim"][k] : json();
+            row += "," + (v.is_null() ? std::string()
+                                      : csv_quote(v.is_string() ? v.get<std::string>() : v.dump()));
+        }
+        return row;
+    };
+    std::string sim_header;
+    for (const auto& k : varying) sim_header += "," + csv_quote(k);
     std::string csv =
         "id,fabric,routing,pattern,vls,sim,load,offered_fraction,accepted_fraction,"
         "accepted_bytes_per_ns,latency_mean_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,"
         "link_util_max,generated,delivered,dropped,in_flight,measured_unfinished,deadlock,"
         "verdict,error" +
-        cc.header() + "\n";
+        cc.header() + sim_header + "\n";
     std::vector<sim::PlotSeries> series;
     std::map<std::string, std::size_t> series_of;
     std::vector<Parts> series_parts;
@@ -572,13 +597,14 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         cc_row_of[it->second] = cckeys;
         if (r.contains("saturation")) saturation_of[it->second] = r["saturation"];
         if (!err.empty())
-            csv += fmt::format("{},{},{},{},{},{},,,,,,,,,,,,,,,,,{}{}{}\n", id, csv_quote(fabric),
-                               csv_quote(routing), pattern, vls, csv_quote(simtext), csv_quote(err),
-                               cckeys, cc.run_row(json::object()));
+            csv +=
+                fmt::format("{},{},{},{},{},{},,,,,,,,,,,,,,,,,{}{}{}{}\n", id, csv_quote(fabric),
+                            csv_quote(routing), pattern, vls, csv_quote(simtext), csv_quote(err),
+                            cckeys, cc.run_row(json::object()), sim_columns(pt));
         for (const json& x : r["runs"]) {
             csv += fmt::format(
                 "{},{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.1f},{:.1f},{:.1f},"
-                "{:.1f},{:.4f},{},{},{},{},{},{},{},{}{}\n",
+                "{:.1f},{:.4f},{},{},{},{},{},{},{},{}{}{}\n",
                 id, csv_quote(fabric), csv_quote(routing), pattern, vls, csv_quote(simtext),
                 x["load"].dump(), x["offered_fraction"].get<double>(),
                 x["accepted_fraction"].get<double>(), x["accepted_bytes_per_ns"].get<double>(),
@@ -587,7 +613,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                 x["link_util_max"].get<double>(), x["generated"].dump(), x["delivered"].dump(),
                 x["dropped"].dump(), x["in_flight"].dump(), x["measured_unfinished"].dump(),
                 x["deadlock"].get<bool>() ? 1 : 0, x["verdict"].get<std::string>(), cckeys,
-                cc.run_row(x));
+                cc.run_row(x), sim_columns(pt));
             if (x["latency_samples"].get<std::uint64_t>() > 0)
                 series[it->second].points.push_back(
                     {x["accepted_bytes_per_ns"].get<double>(), x["latency_mean_ns"].get<double>()});
