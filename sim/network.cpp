@@ -4,6 +4,8 @@
 // the event loop and the run's verdict.
 #include "sim/network.hpp"
 
+#include "sim/confidence.hpp"
+
 namespace ibrt::sim::detail {
 
 void Network::setup() {
@@ -959,22 +961,11 @@ SimResult Network::run(const ProgressFn& progress) {
     }
     // Batch means: each batch's accepted fraction is the window's scaled by its share of the
     // bytes; each batch's mean latency is its own.
-    const auto half_width = [](const std::vector<double>& x) {
-        // Student's t, 0.975 quantile, by degrees of freedom 1..9 (kBatches - 1 at most).
-        static constexpr double t975[] = {0,     12.706, 4.303, 3.182, 2.776,
-                                          2.571, 2.447,  2.365, 2.306, 2.262};
-        if (x.size() < 2) return -1.0;
-        double mean = 0, ss = 0;
-        for (double v : x) mean += v;
-        mean /= double(x.size());
-        for (double v : x) ss += (v - mean) * (v - mean);
-        return t975[x.size() - 1] * std::sqrt(ss / double(x.size() - 1) / double(x.size()));
-    };
     if (bytes_accepted_ > 0) {
         std::vector<double> acc;
         for (std::uint64_t b : batch_bytes_)
             acc.push_back(res.accepted_fraction * double(b) * kBatches / double(bytes_accepted_));
-        res.accepted_fraction_ci95 = half_width(acc);
+        res.accepted_fraction_ci95 = ci95_half_width(acc);
     }
     std::vector<double> lat, net;
     for (unsigned k = 0; k < kBatches; ++k)
@@ -982,8 +973,8 @@ SimResult Network::run(const ProgressFn& progress) {
             lat.push_back(double(batch_lat_sum_[k]) / double(batch_lat_n_[k]) / double(kPsPerNs));
             net.push_back(double(batch_net_sum_[k]) / double(batch_lat_n_[k]) / double(kPsPerNs));
         }
-    res.latency_mean_ci95_ns = half_width(lat);
-    res.network_latency_mean_ci95_ns = half_width(net);
+    res.latency_mean_ci95_ns = ci95_half_width(lat);
+    res.network_latency_mean_ci95_ns = ci95_half_width(net);
     if (latency_n_ > 0)
         res.network_latency_mean_ns =
             double(latency_net_sum_) / double(latency_n_) / double(kPsPerNs);

@@ -1,6 +1,8 @@
 // Running, resuming and merging sweep points; see sweep_run.hpp.
 #include "tools/sweep_run.hpp"
 
+#include "sim/confidence.hpp"
+
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
@@ -567,6 +569,15 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     std::map<std::size_t, std::string> cc_row_of;        // series -> its cc columns
     std::vector<std::pair<std::size_t, json>> flow_runs; // series, run
     std::set<std::size_t> several_loads;
+    // The seeds of one point and load, for sweep-mean.csv: by the row's columns but the seed.
+    struct Replicas {
+        std::string columns; // fabric .. cc, load
+        std::vector<double> accepted, latency;
+        std::size_t failed = 0;
+    };
+    std::map<std::string, std::size_t> replicas_of;
+    std::vector<Replicas> replicas;
+    bool seeds_vary = false;
     for (const json& r : results) {
         const std::string id = r["id"].get<std::string>();
         const json& pt = r["point"];
@@ -577,6 +588,9 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         sim.erase("pattern");
         if (pt["routing"].contains("selection")) sim.erase("selection"); // in the routing's label
         const std::string simtext = sim_label(sim);
+        json unseeded = sim;
+        unseeded.erase("seed");
+        const std::string simtext_unseeded = sim_label(unseeded);
         const std::string cctext = cc.label(pt);
         const std::string fabric = r["fabric_name"].get<std::string>();
         const int vls = pt["vls"].get<int>();
@@ -602,6 +616,19 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                             csv_quote(routing), pattern, vls, csv_quote(simtext), csv_quote(err),
                             cckeys, cc.run_row(json::object()), sim_columns(pt));
         for (const json& x : r["runs"]) {
+            if (!r.contains("saturation")) {
+                const std::string cols = fmt::format(
+                    "{},{},{},{},{},{},{}", csv_quote(fabric), csv_quote(routing), pattern, vls,
+                    csv_quote(simtext_unseeded), csv_quote(cctext), x["load"].dump());
+                auto [at, fresh_key] = replicas_of.emplace(cols, replicas.size());
+                if (fresh_key) replicas.push_back({cols, {}, {}, 0});
+                Replicas& rep = replicas[at->second];
+                seeds_vary |= !fresh_key;
+                rep.accepted.push_back(x["accepted_fraction"].get<double>());
+                if (x["latency_samples"].get<std::uint64_t>() > 0)
+                    rep.latency.push_back(x["latency_mean_ns"].get<double>());
+                rep.failed += x["verdict"].get<std::string>() != "ok";
+            }
             csv += fmt::format(
                 "{},{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.1f},{:.1f},{:.1f},"
                 "{:.1f},{:.4f},{},{},{},{},{},{},{},{}{}{}\n",
@@ -648,6 +675,24 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                                   ? manifest["title"].get<std::string>()
                                   : std::string("sweep");
     write_file_atomically((dir / "sweep.csv").string(), csv);
+    if (seeds_vary) {
+        // Replicated seeds averaged: the mean over the seeds and its 95 % interval (Student's
+        // t over the seeds' values, sim/confidence.hpp).
+        std::string mean =
+            "fabric,routing,pattern,vls,sim,cc,load,seeds,accepted_fraction_mean,"
+            "accepted_fraction_ci95,latency_mean_ns_mean,latency_mean_ns_ci95,runs_not_ok\n";
+        const auto avg = [](const std::vector<double>& v) {
+            double t = 0;
+            for (double x : v) t += x;
+            return v.empty() ? 0.0 : t / double(v.size());
+        };
+        for (const Replicas& rep : replicas)
+            mean += fmt::format("{},{},{:.6f},{:.6f},{:.3f},{:.3f},{}\n", rep.columns,
+                                rep.accepted.size(), avg(rep.accepted),
+                                sim::ci95_half_width(rep.accepted), avg(rep.latency),
+                                sim::ci95_half_width(rep.latency), rep.failed);
+        write_file_atomically((dir / "sweep-mean.csv").string(), mean);
+    }
     write_file_atomically((dir / "sweep.json").string(),
                           json{{"title", title}, {"missing", missing}, {"points", all}}.dump(1) +
                               "\n");

@@ -482,7 +482,8 @@ TEST_CASE("the selection's switches pass from a spec's sim block to the run") {
     CHECK(seen.size() == 4);
 }
 
-TEST_CASE("sweep.csv has a column per sim option that varies between points (tidy)") {
+TEST_CASE(
+    "sweep.csv has a column per sim option that varies between points (tidy); seeds averaged") {
     // Issue 40: every sim option was packed into one `sim` column.
     const char* spec = R"({
       "title": "tidy",
@@ -512,4 +513,18 @@ TEST_CASE("sweep.csv has a column per sim option that varies between points (tid
         tails.insert(line.substr(line.rfind(",\"", line.rfind(',') - 1)));
     CHECK(tails == std::set<std::string>{",\"64\",\"1\"", ",\"64\",\"2\"", ",\"256\",\"1\"",
                                          ",\"256\",\"2\""});
+    // The seeds averaged: one row per packet size, 2 seeds each, the mean of the two runs'
+    // accepted fractions, a positive interval.
+    std::istringstream mean(slurp(d / "sweep-mean.csv"));
+    std::getline(mean, line);
+    CHECK(line.starts_with("fabric,routing,pattern,vls,sim,cc,load,seeds,accepted_fraction_mean,"
+                           "accepted_fraction_ci95,"));
+    std::vector<std::string> rows;
+    while (std::getline(mean, line)) rows.push_back(line);
+    REQUIRE(rows.size() == 2);
+    for (const auto& row : rows) {
+        CHECK(row.find("packet-bytes=") != std::string::npos);
+        CHECK(row.find("seed=") == std::string::npos);
+        CHECK(row.find(",0.3,2,") != std::string::npos);
+    }
 }
