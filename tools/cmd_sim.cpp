@@ -524,11 +524,11 @@ const CommandRegistrar reg{{
                        "Offered load(s), fraction of the link bandwidth; a list runs each")
             ->default_val("0.5")
             ->check(reals_in(0, 1))
-            ->group("Traffic");
+            ->group(std::string(kSimOptionGroups[0]));
         sub.add_option("--vls", a->vls, kVlsHelp)
             ->default_val(1)
             ->check(whole_in(1, 15))
-            ->group("Model");
+            ->group(std::string(kSimOptionGroups[1]));
         add_sim_options(sub, a->sim);
 
         auto* o = "Output";

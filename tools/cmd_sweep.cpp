@@ -249,7 +249,8 @@ nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub) {
     json sim = json::object();
     for (const CLI::Option* o : sub.get_options()) {
         const std::string g = o->get_group();
-        if ((g != "Traffic" && g != "Model" && g != "Measurement" && g != "Congestion control") ||
+        if (std::find(std::begin(kSimOptionGroups), std::end(kSimOptionGroups), g) ==
+                std::end(kSimOptionGroups) ||
             !o->count() || o->get_lnames().empty())
             continue;
         const std::string name = o->get_lnames()[0];
@@ -466,11 +467,11 @@ const CommandRegistrar reg{{
         sub.add_option("--load,--loads", a->loads, "Offered loads, comma-separated")
             ->check(reals_in(0, 1))
             ->default_val("0.5")
-            ->group("Traffic");
+            ->group(std::string(kSimOptionGroups[0]));
         sub.add_option("--vls", a->vls, std::string("Comma-separated list. ") + kVlsHelp)
             ->check(wholes_in(1, 15))
             ->default_val("1")
-            ->group("Model");
+            ->group(std::string(kSimOptionGroups[1]));
         add_sim_options(sub, a->sim);
         sub.add_option("--csv", a->csv, "CSV file (default: rows on stdout)")->check(output_file());
         sub.add_option("--plot", a->plot, "SVG file: latency against accepted traffic")

@@ -77,7 +77,7 @@ std::vector<double> parse_loads(const std::string& s, const char* what) {
 }
 
 void add_sim_options(CLI::App& sub, SimOptions& o) {
-    auto* t = "Traffic";
+    const char* t = kSimOptionGroups[0].data();
     sub.add_option("--pattern", o.pattern, "One of: " + sim::pattern_names())
         ->default_val("uniform")
         ->group(t);
@@ -136,23 +136,25 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->default_val("path")
         ->group(t);
 
-    auto* m = "Model";
+    const char* m = kSimOptionGroups[1].data();
+    const char* sel = kSimOptionGroups[2].data();
+    const char* tm = kSimOptionGroups[3].data();
     sub.add_option("--selection", o.selection,
                    "Selection function of the extended switch, used when the routing has "
                    "forwarding sets (--tables, or an engine's adaptive_up=true): " +
                        sim::selection_names())
         ->default_val("mc")
-        ->group(m);
+        ->group(sel);
     sub.add_flag("--one-priority-class", o.one_priority_class,
                  "Selection takes every candidate of a forwarding set as one priority class, "
                  "non-minimal routes as readily as minimal ones (default: the best class with "
                  "room first, paper 003 §3.1)")
-        ->group(m);
+        ->group(sel);
     sub.add_flag("--room-ignores-bound", o.room_ignores_bound,
                  "Selection's room test reads the downstream credits alone, blind to the "
                  "packets already bound to the output and not yet sent (default: counts them, "
                  "so a busy link looks full)")
-        ->group(m);
+        ->group(sel);
     sub.add_option("--select-at", o.select_at,
                    "When the oblivious selections (oblivious, anca) choose: head (when the "
                    "packet reaches the head of its input buffer), entry (when it enters the "
@@ -160,7 +162,7 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                    "from the next switch's state: BookSim's lookahead routing); the choice is "
                    "kept while the packet queues")
         ->default_val("head")
-        ->group(m);
+        ->group(sel);
     sub.add_flag("--vc-router", o.vc_router,
                  "Model a VC router as BookSim does, for comparisons: an output VC is held by one "
                  "packet until its tail has left the downstream buffer, and each hop takes a "
@@ -203,7 +205,7 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                    "(0 = unbounded)")
         ->default_val(256)
         ->check(whole_in(0, kMaxSimSize))
-        ->group(m);
+        ->group(t);
     sub.add_option("--credit-unit", o.credit_unit, "Bytes per flow-control credit")
         ->default_val(64)
         ->check(whole_in(1, 65535))
@@ -211,19 +213,19 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
     sub.add_option("--fly-ns", o.fly_ns, "Link propagation time")
         ->default_val(20)
         ->check(real_in(0, kMaxSimNs))
-        ->group(m);
+        ->group(tm);
     sub.add_option("--routing-ns", o.routing_ns, "Switch routing/lookup delay")
         ->default_val(100)
         ->check(real_in(0, kMaxSimNs))
-        ->group(m);
+        ->group(tm);
     sub.add_option("--ns-per-byte", o.ns_per_byte,
                    "Serialization time per byte on every link (default: width x speed)")
         ->check(real_in(0, kMaxSimNsPerByte))
-        ->group(m);
+        ->group(tm);
     sub.add_option("--credit-delay-ns", o.credit_delay_ns,
                    "Credit return time (default: the fly time)")
         ->check(real_in(0, kMaxSimNs))
-        ->group(m);
+        ->group(tm);
     sub.add_option("--speedup", o.speedup, "Packets an input port feeds at once")
         ->default_val(1)
         ->check(whole_in(1, 255))
@@ -238,7 +240,7 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->check(whole_in(0, 255))
         ->group(m);
 
-    auto* w = "Measurement";
+    const char* w = kSimOptionGroups[4].data();
     sub.add_option("--warmup-us", o.warmup_us, "Warm-up")
         ->default_val(10)
         ->check(real_in(0, kMaxSimUs))
@@ -277,7 +279,7 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->check(real_in(0, 0.5))
         ->group(w);
 
-    auto* cc = "Congestion control";
+    const char* cc = kSimOptionGroups[5].data();
     sub.add_option("--opensm-conf", o.opensm_conf,
                    "Simulate IBA congestion control as this opensm.conf configures it "
                    "(congestion_control TRUE and the cc_* options of opensm 3.3.23)")

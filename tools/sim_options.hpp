@@ -7,6 +7,8 @@
 // list of loads (or a saturation search), `sweep` every engine x VL count x load.
 #pragma once
 
+#include <string_view>
+
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
 #include "sim/simulator.hpp"
@@ -69,6 +71,12 @@ inline constexpr const char* kVlsHelp =
     "Data VLs. A packet takes VL = SL2VL[SL] (SL mod VLs where a node has no table) with the SL "
     "--sl gives: with --sl path and every path on SL 0, VLs other than 0 stay unused (said on "
     "stderr); --sl spread uses them all";
+
+// The --help groups of the model's options (add_sim_options): `ibrt sweep --print-spec`
+// collects the options of these groups into a spec's "sim".
+inline constexpr std::string_view kSimOptionGroups[] = {
+    "Traffic", "Switch model", "Selection (forwarding sets)",
+    "Timing",  "Measurement",  "Congestion control"};
 
 // Registers every SimOptions field (groups Traffic, Model, Measurement). The VL count and the
 // offered loads are the caller's: sim takes one VL count, sweep a list.
