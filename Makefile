@@ -6,7 +6,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps configure build demo check unit e2e bench fuzz fuzz-run install format clean \
+.PHONY: all deps configure build demo check unit e2e bench fuzz fuzz-run install deb format clean \
 	opensm-patched opensm-patched-check
 
 all: build
@@ -63,6 +63,11 @@ install:
 	@if [ -z "$(DESTDIR)" ]; then bash scripts/install-deps.sh --runtime; fi
 	@cmake --build $(BUILD) -j $(JOBS) --target ibrt ibrt_plugin ibrt_man
 	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --component sm-host $(if $(PREFIX),--prefix $(PREFIX))
+
+# The sm-host parts as a Debian package in $(BUILD)/deb/ (CPack; docs/deploy.md, "Install").
+deb: build
+	@cmake --build $(BUILD) -j $(JOBS) --target ibrt ibrt_plugin ibrt_man
+	@cd $(BUILD) && cpack -G DEB -B deb >/dev/null && ls deb/*.deb
 
 format:
 	@clang-format -i $$(git ls-files '*.cpp' '*.hpp')
