@@ -1,7 +1,8 @@
 // The simulator's network (sim/simulator.hpp): the state of every port, buffer and packet and
 // the event handlers that move packets, shared by the files that implement its parts:
 //   - network.cpp: set-up, sources, the IB switch (arbitration, credits per VL, VL
-//     arbitration, output buffers), the VC-router mode, delivery, the event loop, verdicts;
+//     arbitration, output buffers), delivery, the event loop, verdicts;
+//   - vc_router.cpp: BookSim's VC router, and with output buffers paper 004's switch;
 //   - extended_switch.cpp: routing by forwarding sets and the selection functions (paper 004,
 //     paper 003 §3; docs/sim-model.md "The extended switch");
 //   - congestion_control.cpp: IBA congestion control and DRB (IBA vol. 1 annex A10, paper 002);
@@ -461,6 +462,8 @@ class Network {
     // outputs it requests starts at.
     std::vector<std::uint8_t> in_ptr_;
     void try_arbitrate_vc(PortId o);
+    void link_arbitrate_vc(PortId o); // with output buffers: paper 004's switch
+    void vc_router_setup();
     // The output input slot i requests under SimConfig::vc_input_first, or kNoPort.
     PortId requested_output(PortId i) const;
     // VC v of output o can take a packet of `need` credits (SimConfig::VcRelease), and, when

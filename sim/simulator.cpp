@@ -1,5 +1,5 @@
 // The simulator's entry point (sim/simulator.hpp): simulate() builds the network
-// (sim/network.hpp: the model, its parts in network.cpp, extended_switch.cpp,
+// (sim/network.hpp: the model, its parts in network.cpp, vc_router.cpp, extended_switch.cpp,
 // congestion_control.cpp, deadlock_detection.cpp) and runs it; the names of verdicts and
 // policies, and the deadlock watchdog's shortest period.
 #include "sim/simulator.hpp"
