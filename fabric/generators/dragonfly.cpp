@@ -3,6 +3,7 @@
 
 #include "fabric/generators/gen_builder.hpp"
 
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -56,14 +57,16 @@ Fabric dragonfly(const DragonflyParams& P) {
             "dragonfly: a and h must be at least 1 and p not negative");
     require(P.links_per_pair >= 1, "dragonfly: links per pair must be at least 1");
     const int m = P.links_per_pair;
+    // Ports first, in 64 bits: they bound every product below.
+    const std::int64_t degree = std::int64_t(P.p) + P.a - 1 + P.h;
+    require(degree <= kMaxPorts, "dragonfly: more than 254 ports per switch");
     const int max_groups = P.a * P.h / m + 1;
     const int g = P.groups ? P.groups : max_groups;
     require(g >= 1 && g <= max_groups,
             "dragonfly: the group count must be in 1.." + std::to_string(max_groups) +
                 (m == 1 ? std::string(" (a*h+1)") : std::string(" (a*h/links_per_pair+1)")) +
                 ", got " + std::to_string(g));
-    const int degree = P.p + P.a - 1 + P.h;
-    const int radix = P.radix ? P.radix : degree;
+    const int radix = P.radix ? P.radix : int(degree);
     require(radix >= degree, "dragonfly: the switches need " + std::to_string(degree) +
                                  " ports, but the radix is " + std::to_string(radix));
     require(radix <= kMaxPorts, "dragonfly: more than 254 ports per switch");

@@ -5,6 +5,7 @@
 #include "fabric/generators/gen_builder.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,16 +16,18 @@ Fabric dragonfly_plus(const DragonflyPlusParams& P) {
             "dragonfly-plus: leaves, spines, h and links per pair must be at least 1 and p "
             "not negative");
     const int m = P.links_per_pair;
+    // Ports first, in 64 bits: they bound every product below.
+    const std::int64_t degree =
+        std::max(std::int64_t(P.p) + P.spines, std::int64_t(P.leaves) + P.h);
+    const std::int64_t radix = P.radix ? P.radix : degree;
+    require(radix >= degree, "dragonfly-plus: the switches need " + std::to_string(degree) +
+                                 " ports, but the radix is " + std::to_string(radix));
+    require(radix <= kMaxPorts, "dragonfly-plus: more than 254 ports per switch");
     const int max_groups = P.spines * P.h / m + 1;
     const int g = P.groups ? P.groups : max_groups;
     require(g >= 2 && g <= max_groups,
             "dragonfly-plus: the group count must be in 2.." + std::to_string(max_groups) +
                 " (spines*h/links_per_pair + 1), got " + std::to_string(g));
-    const int degree = std::max(P.p + P.spines, P.leaves + P.h);
-    const int radix = P.radix ? P.radix : degree;
-    require(radix >= degree, "dragonfly-plus: the switches need " + std::to_string(degree) +
-                                 " ports, but the radix is " + std::to_string(radix));
-    require(radix <= kMaxPorts, "dragonfly-plus: more than 254 ports per switch");
     require(std::uint64_t(g) * (P.leaves * (1 + P.p) + P.spines) <= (1u << 22),
             "dragonfly-plus: too large to generate");
 
@@ -34,9 +37,9 @@ Fabric dragonfly_plus(const DragonflyPlusParams& P) {
     for (int grp = 0; grp < g; ++grp) {
         const std::string tag = "-g" + std::to_string(grp) + "-";
         for (std::size_t l = 0; l < L; ++l)
-            leaf[grp * L + l] = b.add_switch("leaf" + tag + std::to_string(l), radix);
+            leaf[grp * L + l] = b.add_switch("leaf" + tag + std::to_string(l), int(radix));
         for (std::size_t s = 0; s < S; ++s)
-            spine[grp * S + s] = b.add_switch("spine" + tag + std::to_string(s), radix);
+            spine[grp * S + s] = b.add_switch("spine" + tag + std::to_string(s), int(radix));
     }
     for (int grp = 0; grp < g; ++grp)
         for (std::size_t l = 0; l < L; ++l)

@@ -52,6 +52,11 @@ bad "guid2lid given as --path-selection" \
 bad "path selection given as --guid2lid" \
     "r/path-selection:1: this is an ibrt path-selection file, not a guid2lid" \
     "$IBRT" check -q --fabric ft.net --lfts r/opensm-lfts.dump --guid2lid r/path-selection
+# Huge generator parameters are refused by the port count, before any product overflows.
+bad "dragonfly-plus: huge spines x h" "dragonfly-plus: more than 254 ports per switch" \
+    "$IBRT" gen dragonfly-plus --spines 2000000000 --h 2000000000 -o huge.net
+bad "dragonfly: huge a x h" "dragonfly: more than 254 ports per switch" \
+    "$IBRT" gen dragonfly --a 2000000000 --h 2000000000 -o huge.net
 bad "two LFT dumps compared as topologies" \
     "r/opensm-lfts\.dump:1: unrecognised line .*it looks like an LFT dump: compare LFT dumps with \`ibrt diff --lfts A B\`" \
     "$IBRT" diff r/opensm-lfts.dump r/opensm-lfts.dump
