@@ -179,6 +179,48 @@ PathSlTable load_path_sl_file(const std::string& path, const Fabric& f, const Li
     return bind.finish(partial);
 }
 
+namespace {
+
+// The DLIDs a path-SL file lists (every owned one), and the nodes it lists: those whose row has
+// an SL other than 0 for some of them, with the port their SLs are read from. One answer for
+// the writer and for the size `ibrt route` weighs before writing.
+struct PathSlListing {
+    std::vector<Lid> dlids;
+    std::vector<std::pair<NodeId, PortId>> sources;
+    std::size_t split_nodes = 0;
+};
+
+PathSlListing path_sl_listing(const Fabric& f, const Routing& r) {
+    PathSlListing l;
+    if (r.path_sls.empty()) return l;
+    for (std::uint32_t d = 1; d <= r.lids.max_lid(); ++d)
+        if (r.lids.owner(static_cast<Lid>(d)) != kNoPort) l.dlids.push_back(static_cast<Lid>(d));
+    std::vector<signed char> nonzero(r.path_sls.num_rows(), -1); // per stored row, lazily
+    for (NodeId n = 0; n < f.num_nodes(); ++n) {
+        const PortId src = node_port(f, r.lids, n);
+        if (src == kNoPort) continue;
+        const std::uint32_t row = r.path_sls.row_of(src);
+        if (!f.node(n).is_switch())
+            for (PortId p : end_ports(f, n, &r.lids))
+                if (r.path_sls.row_of(p) != row) { // equal rows are stored once
+                    ++l.split_nodes;
+                    break;
+                }
+        if (nonzero[row] < 0)
+            nonzero[row] = std::any_of(l.dlids.begin(), l.dlids.end(),
+                                       [&](Lid d) { return r.path_sl(src, d) != 0; });
+        if (nonzero[row]) l.sources.emplace_back(n, src);
+    }
+    return l;
+}
+
+} // namespace
+
+std::uint64_t path_sl_file_lines(const Fabric& f, const Routing& r) {
+    const PathSlListing l = path_sl_listing(f, r);
+    return std::uint64_t(l.sources.size()) * l.dlids.size();
+}
+
 PathSlWriteStats write_path_sl(std::ostream& out, const Fabric& f, const Routing& r) {
     PathSlWriteStats st;
     const bool partial = r.path_sls.has_unknown();
@@ -188,29 +230,13 @@ PathSlWriteStats write_path_sl(std::ostream& out, const Fabric& f, const Routing
     else
         out << "# path SL per (source node GUID, DLID), the format of ibdmchk -c; sources not "
                "listed use SL 0\n";
-    if (r.path_sls.empty()) return st;
-    std::vector<Lid> dlids;
-    for (std::uint32_t d = 1; d <= r.lids.max_lid(); ++d)
-        if (r.lids.owner(static_cast<Lid>(d)) != kNoPort) dlids.push_back(static_cast<Lid>(d));
-    std::vector<signed char> nonzero(r.path_sls.num_rows(), -1); // per stored row, lazily
+    const PathSlListing l = path_sl_listing(f, r);
+    st.split_nodes = l.split_nodes;
     fmt::memory_buffer buf;
-    for (NodeId n = 0; n < f.num_nodes(); ++n) {
-        const PortId src = node_port(f, r.lids, n);
-        if (src == kNoPort) continue;
-        const std::uint32_t row = r.path_sls.row_of(src);
-        if (!f.node(n).is_switch())
-            for (PortId p : end_ports(f, n, &r.lids))
-                if (r.path_sls.row_of(p) != row) { // equal rows are stored once
-                    ++st.split_nodes;
-                    break;
-                }
-        if (nonzero[row] < 0)
-            nonzero[row] = std::any_of(dlids.begin(), dlids.end(),
-                                       [&](Lid d) { return r.path_sl(src, d) != 0; });
-        if (!nonzero[row]) continue;
+    for (const auto& [n, src] : l.sources) {
         buf.clear();
         std::size_t known = 0;
-        for (Lid d : dlids)
+        for (Lid d : l.dlids)
             if (const std::uint8_t sl = r.path_sl(src, d); sl != PathSlTable::kUnknownSl) {
                 fmt::format_to(std::back_inserter(buf), "0x{:016x} {} {}\n", f.node(n).guid, d, sl);
                 ++known;

@@ -76,4 +76,8 @@ struct PathSlWriteStats {
 // with unknown SLs is written partial: the marker, and the known pairs only.
 PathSlWriteStats write_path_sl(std::ostream& out, const Fabric& f, const Routing& r);
 
+// The lines write_path_sl writes at most (a line per listed source and DLID; unknown SLs are
+// left out), without formatting them: what `ibrt route` weighs before writing the file.
+std::uint64_t path_sl_file_lines(const Fabric& f, const Routing& r);
+
 } // namespace ibrt

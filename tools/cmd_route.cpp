@@ -66,7 +66,7 @@ struct RouteArgs {
     EngineCli ecli;
     std::uint64_t seed = 1;
     bool paper_lids = false, lids_from_fabric = false, no_path_selection = false, no_load = false;
-    Optional fdbs, lft_comments;
+    Optional fdbs, lft_comments, path_sl;
 };
 
 // An output file that counts what is written through it and shows progress on the large ones
@@ -207,8 +207,18 @@ int run_route(const RouteArgs& a) {
     if (r.forwarding_sets)
         write("forwarding-sets", 0,
               [&](std::ostream& o) { write_forwarding_sets(o, f, *r.forwarding_sets); });
+    // path-sl lists every DLID of every source with an SL other than 0: with path SLs on half
+    // the LIDs (dragonfly-plus, LMC 1) that is 8.3 GB at 11,520 hosts.
     PathSlWriteStats psl;
-    write("path-sl", 0, [&](std::ostream& o) { psl = write_path_sl(o, f, r); });
+    const double psl_bytes = double(path_sl_file_lines(f, r)) * 27;
+    if (a.path_sl.wanted(psl_bytes))
+        write("path-sl", psl_bytes, [&](std::ostream& o) { psl = write_path_sl(o, f, r); });
+    else if (!a.path_sl.no)
+        fmt::print(stderr,
+                   "ibrt route: path-sl not written ({:.1f} GB, for ibdmchk -c and `ibrt check "
+                   "--path-sl`: without it a check of SL-dependent tables cannot judge deadlock "
+                   "freedom; --path-sl-file writes it)\n",
+                   psl_bytes / 1e9);
     if (psl.split_nodes)
         fmt::print(stderr,
                    "ibrt route: {} CAs have ports entering at switches with different path SLs; "
@@ -300,6 +310,11 @@ const CommandRegistrar reg{{
                                   "Write opensm.fdbs (for ibdmchk; a line per switch and LID) "
                                   "however large; by default only while under 256 MB");
         sub.add_flag("--no-fdbs", a->fdbs.no, "Do not write opensm.fdbs")->excludes(fdbs);
+        auto* psl = sub.add_flag("--path-sl-file", a->path_sl.yes,
+                                 "Write path-sl (ibdmchk -c: the SL of every DLID from every "
+                                 "source with an SL other than 0) however large; by default only "
+                                 "while under 256 MB");
+        sub.add_flag("--no-path-sl-file", a->path_sl.no, "Do not write path-sl")->excludes(psl);
         auto* comments = sub.add_flag(
             "--lft-comments", a->lft_comments.yes,
             "Give every opensm-lfts.dump entry opensm's `# <type> portguid 0x...: 'name'` "
@@ -319,7 +334,8 @@ const CommandRegistrar reg{{
             "(opensm's formats, ibdmchk -s/-f; the fdbs, like the LFT\ndump's per-entry "
             "comments, only under 256 MB without --fdbs / --lft-comments),\nDIR/path-sl "
             "(`0x<source node GUID> "
-            "<DLID> <SL>`, ibdmchk -c; only sources with an SL other than 0)\nand, "
+            "<DLID> <SL>`, ibdmchk -c; only sources with an SL other than 0; only under 256 MB\n"
+            "without --path-sl-file) and, "
             "when the engine sets SL2VL tables, DIR/opensm-sl2vl.dump (ibdmchk -d reads "
             "it).\nWith an engine's forwarding sets (mlid/slid adaptive_up=true): "
             "DIR/forwarding-sets\n(`ibrt sim --tables`).\nExit codes: 0 routed, 2 bad input "

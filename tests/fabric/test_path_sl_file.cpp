@@ -97,6 +97,8 @@ TEST_CASE("path-SL writer lists every source with a non-zero SL, every DLID", "[
     CHECK(text.find("0x0010000000000200 13 1\n") != std::string::npos); // host-l0-1
     CHECK(text.find("0x0010000000000300") == std::string::npos);        // host-l1-0: leaf-1
     CHECK(text.find("0x0020000000020000") == std::string::npos);        // spine-0
+    // The size `ibrt route` weighs before writing is the writer's own line count.
+    CHECK(path_sl_file_lines(f, r) == st.lines);
 }
 
 TEST_CASE("path-SL lines are what ibdmchk's parser matches, the comment is not", "[path_sl_file]") {
