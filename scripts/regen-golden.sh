@@ -122,6 +122,10 @@ sim vc-router-booksim "${ft43ps[@]}" --vc-router --vc-alloc-gap-ns 10 --vc-input
 # Paper 004's switch: the VC router with output buffers (the link takes the first VC with room).
 sim paper004-switch "${ft43[@]}" "${fs[@]}" --vc-router --vc-release sent --vls 3 \
     --output-buffer-bytes 512 --selection sadp --load 0.5,0.9
+# The stop rule (issue 38): the window doubled from 5 us until the intervals are within 5 %
+# (load 0.3), or not by the 40 us cap (load 0.9: says it did not converge).
+sim_long ci-target "${ft43ps[@]}" --load 0.3,0.9 --warmup-us 5 --measure-us 5 --drain-us 20 \
+    --seed 3 --ci-target 0.05 --max-measure-us 40
 # Direct topologies: committed tables of each engine with its adaptive routing (inputs/README.md).
 torus=(--fabric test-fabrics/generated/torus-3x3.net --lfts "$in/torus-3x3.opensm-lfts.dump"
     --guid2lid "$in/torus-3x3.guid2lid" --sl2vl "$in/torus-3x3.opensm-sl2vl.dump")

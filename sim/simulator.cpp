@@ -79,11 +79,29 @@ Time min_deadlock_period_ps(const Fabric& f, const SimConfig& cfg) {
     return 2 * (ser + cfg.fly_ps + cfg.routing_ps + credit_delay_of(cfg));
 }
 
+bool within_ci_target(const SimResult& r, double target) {
+    const auto tight = [&](double half, double mean) { return half >= 0 && half <= target * mean; };
+    return tight(r.accepted_fraction_ci95, r.accepted_fraction) &&
+           tight(r.latency_mean_ci95_ns, r.latency_mean_ns);
+}
+
 SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg,
                    const ProgressFn& progress) {
     const FlatLft flat(f, r);
-    Network net(f, r, cfg, flat);
-    return net.run(progress);
+    SimConfig c = cfg;
+    const Time max_window = cfg.max_measure_ps ? cfg.max_measure_ps : 32 * cfg.measure_ps;
+    for (;;) {
+        SimResult res = Network(f, r, c, flat).run(progress);
+        res.measure_ps = c.measure_ps;
+        if (cfg.ci_target <= 0) return res;
+        res.converged = within_ci_target(res, cfg.ci_target);
+        // A verdict other than ok is the answer whatever the window; so is a window that cannot
+        // double (trace replay has no window to speak of).
+        if (*res.converged || res.verdict != Verdict::Ok || !cfg.trace.empty() ||
+            c.measure_ps > max_window / 2)
+            return res;
+        c.measure_ps *= 2;
+    }
 }
 
 } // namespace ibrt::sim

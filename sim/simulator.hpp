@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -142,6 +143,14 @@ struct SimConfig {
     Time warmup_ps = 10 * 1000 * kPsPerNs;
     Time measure_ps = 50 * 1000 * kPsPerNs;
     Time drain_ps = 50 * 1000 * kPsPerNs; // at most this long after the window
+    // A stop rule on the confidence intervals (docs/sim-model.md "Confidence intervals"): when
+    // > 0, a run whose 95 % intervals of the accepted fraction or of the mean latency are wider
+    // than this fraction of their means is run again with the window doubled, until they are
+    // within it or the window would pass max_measure_ps (SimResult::converged says which).
+    // Each attempt is a whole run from the same seed, so a result is the same whatever the
+    // attempts before it, and the attempts together cost less than twice the last.
+    double ci_target = 0;
+    Time max_measure_ps = 0; // 0: 32 x measure_ps
     // The watchdog period: 0 = 100 packet times on the slowest link, at least 10 x (routing +
     // fly + credit delay). A period below min_deadlock_period_ps is refused.
     Time deadlock_ps = 0;
@@ -225,6 +234,10 @@ struct SimResult {
     // network latency: the source queue left out), over the same packets, with its half-width.
     double network_latency_mean_ns = 0, network_latency_mean_ci95_ns = -1;
     std::uint64_t measured_unfinished = 0; // measured packets not delivered by the end
+    Time measure_ps = 0; // the window the figures are from (SimConfig::ci_target doubles it)
+    // With SimConfig::ci_target: whether both intervals came within it (false as well when
+    // fewer than two batches had data, so that there was no interval); unset without.
+    std::optional<bool> converged;
     // Offered but refused by a full source queue (included in offered, never generated).
     double throttled_fraction = 0;       // of the mean CA link bandwidth, in the window
     std::uint64_t throttled = 0;         // packets, over the whole run
@@ -276,6 +289,9 @@ bool failed(const SimResult& r);
 // buffers, + fly + routing + credit delay). No hop anywhere for that long while packets are
 // inside is a stall, never a packet on its way.
 Time min_deadlock_period_ps(const Fabric& f, const SimConfig& cfg);
+
+// Both 95 % intervals of `r` (accepted fraction, mean latency) within `target` of their means.
+bool within_ci_target(const SimResult& r, double target);
 
 // Progress callback: simulated time now and the end time; called every few wall seconds.
 using ProgressFn = std::function<void(Time now, Time end)>;

@@ -118,6 +118,10 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
         j["deadlock"] = nullptr;
     j["verdict"] = sim::to_string(r.verdict);
     j["last_hop_ns"] = double(r.last_hop_ps) / 1000.0;
+    if (r.converged) {
+        j["converged"] = *r.converged;
+        j["measure_us"] = double(r.measure_ps) / 1e6;
+    }
     if (r.cc) {
         const sim::CcStats& c = r.cc_stats;
         j["congestion_control"] = {{"fecn_marked", c.fecn_marked},
@@ -307,6 +311,20 @@ int run_sim(const SimArgs& a) {
     for (const auto& row : rows) {
         violations |= sim::failed(row.res);
         unjudged |= row.res.verdict == sim::Verdict::NothingOffered;
+        // Statistics, not a verdict on the fabric: said, not an exit code.
+        if (row.res.converged && !*row.res.converged) {
+            const auto ci = [](double mean, double half) {
+                return half < 0 ? fmt::format("{:.4g} (no interval: fewer than 2 batches)", mean)
+                                : fmt::format("{:.4g} +- {:.2g} ({:.2g} %)", mean, half,
+                                              mean > 0 ? 100 * half / mean : 0.0);
+            };
+            fmt::print(stderr,
+                       "ibrt sim: load {:g}: did not converge to {:g} % by a window of {:g} us: "
+                       "accepted {}, mean latency (ns) {}\n",
+                       row.load, a.sim.ci_target * 100, double(row.res.measure_ps) / 1e6,
+                       ci(row.res.accepted_fraction, row.res.accepted_fraction_ci95),
+                       ci(row.res.latency_mean_ns, row.res.latency_mean_ci95_ns));
+        }
     }
 
     const std::string routing_name = a.engine.empty() ? "lfts" : a.engine;

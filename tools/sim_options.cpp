@@ -249,6 +249,17 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->default_val(50)
         ->check(real_above(0, kMaxSimUs))
         ->group(w);
+    sub.add_option("--ci-target", o.ci_target,
+                   "Stop rule: run again with the window doubled until the 95 % confidence "
+                   "intervals of the accepted fraction and of the mean latency are within this "
+                   "fraction of their means (e.g. 0.02), or say it did not converge; 0 = one run")
+        ->default_val(0)
+        ->check(real_in(0, 1))
+        ->group(w);
+    sub.add_option("--max-measure-us", o.max_measure_us,
+                   "Longest window --ci-target doubles to (default 32 x --measure-us)")
+        ->check(real_in(0, kMaxSimUs))
+        ->group(w);
     sub.add_option("--drain-us", o.drain_us, "Longest drain after the window")
         ->default_val(50)
         ->check(real_in(0, kMaxSimUs))
@@ -484,6 +495,10 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
     c.warmup_ps = ps_of(a.warmup_us * 1000, "--warmup-us");
     c.measure_ps = ps_of(a.measure_us * 1000, "--measure-us");
     c.drain_ps = ps_of(a.drain_us * 1000, "--drain-us");
+    c.ci_target = a.ci_target;
+    c.max_measure_ps = ps_of(a.max_measure_us * 1000, "--max-measure-us");
+    if (c.max_measure_ps && c.max_measure_ps < c.measure_ps)
+        throw InputError("--max-measure-us", 0, "shorter than --measure-us");
     c.deadlock_ps = ps_of(a.deadlock_us * 1000, "--deadlock-us");
     c.seed = a.seed;
     c.traffic.load = 0;
@@ -636,6 +651,10 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
         j["vc_release"] = c.vc_release == sim::SimConfig::VcRelease::Drained ? "drained" : "sent";
         if (c.vc_alloc_gap_ps) j["vc_alloc_gap_ns"] = ns_of(c.vc_alloc_gap_ps);
         if (c.vc_input_first) j["vc_input_first"] = true;
+    }
+    if (c.ci_target > 0) { // each run says the window it ended with
+        j["ci_target"] = c.ci_target;
+        j["max_measure_us"] = us_of(c.max_measure_ps ? c.max_measure_ps : 32 * c.measure_ps);
     }
     if (c.cc.on) {
         const sim::CcConfig& s = c.cc.settings;

@@ -46,6 +46,7 @@ struct SimOptions {
     std::string vlarb_high, vlarb_low;
     // Measurement.
     double warmup_us = 10, measure_us = 50, drain_us = 50, deadlock_us = 0;
+    double ci_target = 0, max_measure_us = 0; // sim::SimConfig::ci_target, max_measure_ps
     std::uint64_t seed = 1;
     bool saturation = false;
     double saturation_max = 1.0, saturation_tolerance = 0.05;

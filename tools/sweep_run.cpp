@@ -115,6 +115,10 @@ json run_json(double load, const sim::SimResult& x) {
            {"deadlock", x.deadlock},
            {"verdict", sim::to_string(x.verdict)},
            {"failed", sim::failed(x)}};
+    if (x.converged) { // --ci-target: whether the stop rule was met, and the window it ended with
+        j["converged"] = *x.converged;
+        j["measure_us"] = double(x.measure_ps) / 1e6;
+    }
     // Only runs with congestion control or flow statistics get these keys: the results of
     // other sweeps keep their bytes.
     if (x.cc)

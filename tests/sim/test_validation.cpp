@@ -296,6 +296,54 @@ TEST_CASE("confidence intervals by batch means: they cover the seeds' spread and
     CHECK(simulate(f, r, idle).accepted_fraction_ci95 == -1);
 }
 
+TEST_CASE("the stop rule doubles the window until the intervals are within the target, or "
+          "says the run did not converge") {
+    // Issue 38: "a run stops when the interval is tight enough (option) or says it did not
+    // converge". FT(4,3), uniform at 0.3, a 10 us window to start from.
+    const Fabric f = gen::fat_tree(4, 3);
+    const Routing r = make_engine("mlid")->route(f, nullptr, {});
+    SimConfig c;
+    c.traffic.load = 0.3;
+    c.warmup_ps = 5000 * ns;
+    c.measure_ps = 10000 * ns;
+    c.drain_ps = 20000 * ns;
+    const SimResult plain = simulate(f, r, c);
+    CHECK(!plain.converged);
+    CHECK(plain.measure_ps == c.measure_ps);
+
+    // A target the 10 us window misses: the result is a plain run of the window it ended with,
+    // figure for figure, and that window's intervals are within the target, the one before's not.
+    c.ci_target = 0.03;
+    const SimResult stopped = simulate(f, r, c);
+    REQUIRE(stopped.converged);
+    CHECK(*stopped.converged);
+    CHECK(stopped.measure_ps > c.measure_ps);
+    CHECK(within_ci_target(stopped, 0.03));
+    SimConfig same = c;
+    same.ci_target = 0;
+    same.measure_ps = stopped.measure_ps;
+    const SimResult again = simulate(f, r, same);
+    CHECK(again.accepted_fraction == stopped.accepted_fraction);
+    CHECK(again.latency_mean_ns == stopped.latency_mean_ns);
+    same.measure_ps = stopped.measure_ps / 2;
+    CHECK(!within_ci_target(simulate(f, r, same), 0.03));
+
+    // A target no window up to the cap reaches: it stops at the cap and says so.
+    c.ci_target = 0.0001;
+    c.max_measure_ps = 40000 * ns;
+    const SimResult capped = simulate(f, r, c);
+    REQUIRE(capped.converged);
+    CHECK(!*capped.converged);
+    CHECK(capped.measure_ps == 40000 * ns);
+
+    // No traffic: no interval, so never converged, and the window is not doubled for nothing.
+    c.traffic.load = 0;
+    const SimResult idle = simulate(f, r, c);
+    REQUIRE(idle.converged);
+    CHECK(!*idle.converged);
+    CHECK(idle.measure_ps == c.measure_ps);
+}
+
 TEST_CASE("network latency leaves out the source queue: equal to the packet latency when "
           "nothing waits there, below it when messages queue") {
     // Issue 38: latency only from generation. BookSim's network latency starts when the head
