@@ -47,6 +47,7 @@
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
+#include "tools/sim_config_file.hpp"
 #include "tools/sim_options.hpp"
 
 #include <fmt/core.h>
@@ -61,7 +62,7 @@ namespace ibrt::tools {
 namespace {
 
 struct SimArgs {
-    std::string fabric, engine, loads = "0.5", plot, link_plot, flows_csv;
+    std::string fabric, config, engine, loads = "0.5", plot, link_plot, flows_csv;
     std::string series_csv, series_plot;
     double series_us = 10;
     int series_links = 8;
@@ -246,6 +247,7 @@ void write_series(const Fabric& f, const SimArgs& a, const std::vector<SeriesRun
 }
 
 int run_sim(const SimArgs& a) {
+    if (a.fabric.empty()) throw InputError("--fabric", 0, "required (or \"fabric\" in --config)");
     if (a.routing.lfts.empty() == a.engine.empty()) {
         fmt::print(stderr, "ibrt sim: give exactly one of --lfts or --engine\n");
         return kExitBadInput;
@@ -532,8 +534,12 @@ const CommandRegistrar reg{{
     [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<SimArgs>();
         sub.add_option("--fabric", a->fabric,
-                       "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
-            ->required();
+                       "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst (required, here "
+                       "or in --config)");
+        sub.add_option("--config", a->config,
+                       "The experiment as a JSON file: {OPTION: VALUE} with these options' names "
+                       "(a sweep spec's \"sim\" keys), or a sweep point (OUT/points/ID.json); "
+                       "the command line wins; file names relative to the file");
         sub.add_option("--engine", a->engine,
                        "Route in-process instead: mlid, slid, separate, torus, flatfly, dragonfly, "
                        "slimfly, dragonfly-plus");
@@ -599,7 +605,10 @@ const CommandRegistrar reg{{
                    "bad\ninput, 3 cannot judge (a run offered nothing). The model is described "
                    "in docs/sim-model.md.\n\n" +
                    engine_params_help());
-        return [a] { return run_sim(*a); };
+        return [a, &sub] {
+            if (!a->config.empty()) apply_sim_config_file(sub, a->config);
+            return run_sim(*a);
+        };
     },
 }};
 
