@@ -5,7 +5,7 @@
 
 namespace ibrt::sim::detail {
 
-void Network::cc_setup() {
+template <class Model> void Network<Model>::cc_setup() {
     const CcConfig& c = cfg_.cc.settings;
     const std::size_t P = slots_.size();
     cc_queued_.assign(P * V_, 0);
@@ -68,7 +68,7 @@ void Network::cc_setup() {
 // number of packets between marks, here exactly that: a counter, not a random draw), and, when
 // the port is a victim rather than the root of the congestion, only if the Victim_Mask has
 // the port.
-void Network::cc_switch_out(PortId o, std::uint32_t ovl, Packet& p) {
+template <class Model> void Network<Model>::cc_switch_out(PortId o, std::uint32_t ovl, Packet& p) {
     const std::uint32_t ob = o * V_ + ovl;
     cc_queued_[ob] -= p.size;
     if (p.cc & kCcBecn) ++ccs_.becn_hops;
@@ -90,7 +90,7 @@ void Network::cc_switch_out(PortId o, std::uint32_t ovl, Packet& p) {
 // A10.2.2: the destination of a FECN-marked packet returns a congestion notification to its
 // source: a BECN packet on the reverse path (a CNP, as UD traffic needs; an RC ACK would carry
 // the bit instead), or, idealised, the BECN itself a fixed delay later.
-void Network::cc_notify(const Packet& p, std::uint32_t at) {
+template <class Model> void Network<Model>::cc_notify(const Packet& p, std::uint32_t at) {
     ++ccs_.becn_sent;
     ++becn_live_;
     const std::uint32_t rank = std::uint32_t(p.cc) >> kDrbRankShift;
@@ -129,7 +129,8 @@ void Network::cc_notify(const Packet& p, std::uint32_t at) {
 
 // DRB hears of congestion on the flow's path `rank` (paper 002 §4.1); its timer check, when
 // one is due, is an event.
-void Network::drb_notify(std::uint32_t ca, std::uint32_t dst, std::uint8_t rank) {
+template <class Model>
+void Network<Model>::drb_notify(std::uint32_t ca, std::uint32_t dst, std::uint8_t rank) {
     std::uint32_t flow, gen;
     if (const Time t = drb_->notify(ca, dst, policy_dlid(ca, dst), rank, now_, flow, gen))
         q_.push(t, kDrbCheck, flow, gen);
@@ -137,7 +138,9 @@ void Network::drb_notify(std::uint32_t ca, std::uint32_t dst, std::uint8_t rank)
 
 // A10.2.3: a BECN at its source raises the CCTI of the flow (QP control) or of the SL (port
 // control) by CCTI_Increase, up to CCTI_Limit.
-void Network::cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl, std::uint8_t rank) {
+template <class Model>
+void Network<Model>::cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl,
+                             std::uint8_t rank) {
     ++ccs_.becn_received;
     if (flow_stats_) ++flow_acc(ca << 16 | dst).becns;
     if (drb_) drb_notify(ca, dst, rank);
@@ -160,8 +163,9 @@ void Network::cc_becn(std::uint32_t ca, std::uint32_t dst, std::uint8_t sl, std:
     if (f != kNil && flows_[f].head == kNil) cc_flow_idle(f);
 }
 
-std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_t sl,
-                               std::uint8_t vl) {
+template <class Model>
+std::uint32_t Network<Model>::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_t sl,
+                                      std::uint8_t vl) {
     bool fresh;
     std::uint32_t& slot = flow_of_.get_or_insert(flow_key(src, dst, sl), 0, fresh);
     if (!fresh) return slot;
@@ -190,7 +194,7 @@ std::uint32_t Network::cc_flow(std::uint32_t src, std::uint32_t dst, std::uint8_
     return f;
 }
 
-void Network::cc_ring_insert(std::uint32_t f) {
+template <class Model> void Network<Model>::cc_ring_insert(std::uint32_t f) {
     Flow& fl = flows_[f];
     std::uint32_t& r = ring_[fl.src * V_ + fl.vl];
     fl.in_ring = true;
@@ -206,7 +210,7 @@ void Network::cc_ring_insert(std::uint32_t f) {
     flows_[r].prev = f;
 }
 
-void Network::cc_ring_remove(std::uint32_t f) {
+template <class Model> void Network<Model>::cc_ring_remove(std::uint32_t f) {
     Flow& fl = flows_[f];
     std::uint32_t& r = ring_[fl.src * V_ + fl.vl];
     fl.in_ring = false;
@@ -219,7 +223,7 @@ void Network::cc_ring_remove(std::uint32_t f) {
     if (r == f) r = fl.next;
 }
 
-void Network::cc_release_flow(std::uint32_t f) {
+template <class Model> void Network<Model>::cc_release_flow(std::uint32_t f) {
     Flow& fl = flows_[f];
     flow_of_.erase(flow_key(fl.src, fl.dst, fl.sl));
     fl.live = false;
@@ -232,7 +236,7 @@ void Network::cc_release_flow(std::uint32_t f) {
 // CCTI above CCTI_Min or a pending injection delay (QP control; with port control the state
 // is the SL's). So the flows alive are the active ones, not every pair: a flow that sent its
 // last packet at CCTI_Min with no delay is freed at once.
-void Network::cc_flow_idle(std::uint32_t f, Time slack) {
+template <class Model> void Network<Model>::cc_flow_idle(std::uint32_t f, Time slack) {
     Flow& fl = flows_[f];
     if (cc_per_sl_) return cc_release_flow(f);
     cc_decay(fl.own, fl.sl);
@@ -260,14 +264,14 @@ void Network::cc_flow_idle(std::uint32_t f, Time slack) {
     ccf_next_ = ccf_[ccf_pos_].time;
 }
 
-void Network::cc_free_check(std::uint32_t f, std::uint32_t gen) {
+template <class Model> void Network<Model>::cc_free_check(std::uint32_t f, std::uint32_t gen) {
     Flow& fl = flows_[f];
     if (!fl.live || fl.gen != gen || fl.free_at != now_) return;
     fl.free_at = 0;
     if (fl.head == kNil) cc_flow_idle(f);
 }
 
-void Network::cc_enqueue(std::uint32_t h, std::uint32_t& last) {
+template <class Model> void Network<Model>::cc_enqueue(std::uint32_t h, std::uint32_t& last) {
     Packet& p = pkts_[h];
     std::uint32_t f = last;
     if (f == kNil || flows_[f].dst != p.dst || flows_[f].sl != p.sl)
@@ -286,8 +290,9 @@ void Network::cc_enqueue(std::uint32_t h, std::uint32_t& last) {
     if (!fl.in_ring && !fl.parked) cc_ring_insert(f);
 }
 
-std::uint32_t Network::cc_dst_queued(std::uint32_t ca, std::uint32_t dst,
-                                     std::uint32_t& hint) const {
+template <class Model>
+std::uint32_t Network<Model>::cc_dst_queued(std::uint32_t ca, std::uint32_t dst,
+                                            std::uint32_t& hint) const {
     std::uint32_t n = 0;
     const std::uint32_t sls = cc_sls_[ca];
     for (std::uint32_t m = sls; m != 0; m &= m - 1) {
@@ -302,14 +307,14 @@ std::uint32_t Network::cc_dst_queued(std::uint32_t ca, std::uint32_t dst,
 
 // A flow waiting out its injection delay leaves the round robin until then, so that a CA's
 // arbitration visits only flows that may send.
-void Network::cc_park(std::uint32_t f, Time until) {
+template <class Model> void Network<Model>::cc_park(std::uint32_t f, Time until) {
     Flow& fl = flows_[f];
     cc_ring_remove(f);
     fl.parked = true;
     q_.push(until, kCcReady, f, fl.gen);
 }
 
-void Network::cc_ready(std::uint32_t f, std::uint32_t gen) {
+template <class Model> void Network<Model>::cc_ready(std::uint32_t f, std::uint32_t gen) {
     Flow& fl = flows_[f];
     if (!fl.live || fl.gen != gen || !fl.parked) return;
     fl.parked = false;
@@ -321,7 +326,7 @@ void Network::cc_ready(std::uint32_t f, std::uint32_t gen) {
 // The CA's link with congestion control: its notifications first (few, small, and late ones
 // throttle late), then its flows in round robin, each packet of a flow no earlier than the
 // flow's injection rate delay after the one before (A10.2.3). Among VLs, VLArb.
-void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
+template <class Model> void Network<Model>::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
     const PortId s0 = o - slots_[o].pnum;
     for (std::uint32_t v = 0; becn_queued_[ca] != 0 && v < V_; ++v) {
         const Buf& q = bufs_[s0 * V_ + v];
@@ -396,7 +401,7 @@ void Network::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
 
 // Delivery with congestion control or per-flow statistics: notifications to their source,
 // a BECN for each FECN-marked packet, the pair's accepted bytes.
-void Network::on_deliver_cc(std::uint32_t h, PortId d) {
+template <class Model> void Network<Model>::on_deliver_cc(std::uint32_t h, PortId d) {
     Packet& p = pkts_[h];
     if (p.cc & kCcBecn) { // a notification reached its source
         --in_network_;
@@ -431,5 +436,9 @@ void Network::on_deliver_cc(std::uint32_t h, PortId d) {
     }
     release(h);
 }
+
+#define IBRT_SIM_INSTANTIATE(M) template class Network<M>;
+IBRT_SIM_FOR_EACH_SWITCH_MODEL(IBRT_SIM_INSTANTIATE)
+#undef IBRT_SIM_INSTANTIATE
 
 } // namespace ibrt::sim::detail

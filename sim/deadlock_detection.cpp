@@ -6,7 +6,7 @@ namespace ibrt::sim::detail {
 
 // Buffers occupied now and at the previous tick with no packet leaving in between: the same
 // head packet has waited a whole watchdog period. Takes the snapshot for the next tick.
-std::vector<std::uint8_t> Network::stalled_buffers() {
+template <class Model> std::vector<std::uint8_t> Network<Model>::stalled_buffers() {
     const std::size_t IB = bufs_.size();
     std::vector<std::uint8_t> stalled(pops_.size(), 0);
     for (std::size_t b = 0; b < pops_.size(); ++b) {
@@ -18,7 +18,7 @@ std::vector<std::uint8_t> Network::stalled_buffers() {
     return stalled;
 }
 
-std::string Network::buffer_name(std::uint32_t b) const {
+template <class Model> std::string Network<Model>::buffer_name(std::uint32_t b) const {
     const std::size_t IB = bufs_.size(); // ids past the input buffers name output buffers
     const bool out = b >= IB;
     if (out) b -= std::uint32_t(IB);
@@ -38,9 +38,11 @@ std::string Network::buffer_name(std::uint32_t b) const {
 // the cycle reported is the one the walk from the lowest of them along first waits reaches.
 // With one wait per buffer (static tables) that is the first cycle of the old single-successor
 // walk, so reports are unchanged.
-std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t>* only) const {
+template <class Model>
+std::vector<std::uint32_t>
+Network<Model>::blocked_cycle(const std::vector<std::uint8_t>* only) const {
     const std::size_t IB = bufs_.size();
-    const std::size_t B = obuf_ ? 2 * IB : IB;
+    const std::size_t B = kOutputBuffers ? 2 * IB : IB;
     constexpr std::uint32_t kMoves = kNil;    // has room: not blocked
     constexpr std::uint32_t kSink = kNil - 1; // waits on a CA, which always drains
     // What a head bound for (out, VL) waits on from the buffer it is in; kMoves when it does
@@ -48,10 +50,11 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
     std::vector<std::uint32_t> to;
     const auto wait_for = [&](PortId out, std::uint32_t ovl, std::int32_t need) {
         const std::uint32_t ob = out * V_ + ovl;
-        if (obuf_) return ocredits_[ob] >= need ? kMoves : std::uint32_t(IB + ob);
+        if constexpr (kOutputBuffers)
+            return ocredits_[ob] >= need ? kMoves : std::uint32_t(IB + ob);
         const PortId d = slots_[out].peer;
         const bool sw = is_switch_[f_.port_node(d)];
-        if (vc_router_) {
+        if constexpr (kVcRouter) {
             if (vc_free(out, std::uint32_t(need), ovl, false)) return kMoves;
             const std::uint32_t lo = vc_lo_[ovl], hi = vc_lo_[ovl + 1];
             for (std::uint32_t v = lo; v + 1 < hi; ++v) to.push_back(sw ? d * V_ + v : kSink);
@@ -73,7 +76,8 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
             const std::uint32_t need = pkts_[h].credits;
             const PortId d = slots_[ob / V_].peer;
             const bool sw = d != kNoPort && is_switch_[f_.port_node(d)];
-            if (vc_router_) { // paper 004's switch: any VC of the class's range (link_arbitrate)
+            if constexpr (kVcRouter) { // paper 004's switch: any VC of the class's range
+                                       // (link_arbitrate)
                 const std::uint32_t c = ob % V_;
                 if (vc_free(ob / V_, need, c, false)) continue;
                 for (std::uint32_t v = vc_lo_[c]; v < vc_lo_[c + 1]; ++v)
@@ -174,5 +178,9 @@ std::vector<std::uint32_t> Network::blocked_cycle(const std::vector<std::uint8_t
     }
     return {};
 }
+
+#define IBRT_SIM_INSTANTIATE(M) template class Network<M>;
+IBRT_SIM_FOR_EACH_SWITCH_MODEL(IBRT_SIM_INSTANTIATE)
+#undef IBRT_SIM_INSTANTIATE
 
 } // namespace ibrt::sim::detail

@@ -5,7 +5,8 @@
 
 namespace ibrt::sim::detail {
 
-void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) {
+template <class Model>
+void Network<Model>::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) {
     Packet& p = pkts_[h];
     const Slot& in = slots_[d];
     const NodeId m = in.node;
@@ -45,7 +46,7 @@ void Network::on_ready_adaptive(std::uint32_t h, PortId d, std::uint32_t entry) 
     if (push_fifo(b, h)) bind_head(b);
 }
 
-bool Network::bind_head(std::uint32_t b) {
+template <class Model> bool Network<Model>::bind_head(std::uint32_t b) {
     Buf& q = bufs_[b];
     if (q.head == kNil || q.out != kNoPort) return false;
     Packet& p = pkts_[q.head];
@@ -66,7 +67,7 @@ bool Network::bind_head(std::uint32_t b) {
             // A VC router's VC also frees when its allocation gap ends, with no event of that
             // output in between: such heads are offered at every rebind, as are those on
             // switches of more than 64 ports.
-            unbound_ports_[b] = vc_router_ || ports == 0 ? ~0ull : ports;
+            unbound_ports_[b] = kVcRouter || ports == 0 ? ~0ull : ports;
             unbound_vls_[i] |= vl_bit;
             ++unbound_[m];
             if (!want_.empty()) {
@@ -99,7 +100,8 @@ bool Network::bind_head(std::uint32_t b) {
 // state, as BookSim's lookahead routing does (routing_delay = 0: the upstream router routes
 // the flit for the next hop when it sends it). A set without a usable candidate is left to
 // on_ready_adaptive, which drops the packet.
-void Network::choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry) {
+template <class Model>
+void Network<Model>::choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry) {
     const Packet& p = pkts_[h];
     early_pick_[h] = 0; // a set of one, or one left to on_ready_adaptive: never a stale pick
     const std::uint32_t set = entry != RoutingFunction::kNoEntry
@@ -113,8 +115,10 @@ void Network::choose_when_sent(std::uint32_t h, PortId d, std::uint32_t entry) {
     if (best != 256) early_pick_[h] = choose(p, d, cands, best);
 }
 
-int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
-                             std::uint8_t vl_or_sl, std::int32_t need, std::uint64_t& ports) {
+template <class Model>
+int Network<Model>::view_candidates(PortId in_slot, std::span<const Candidate> cands,
+                                    std::uint8_t vl_or_sl, std::int32_t need,
+                                    std::uint64_t& ports) {
     const Slot& in = slots_[in_slot];
     const PortId first = in_slot - in.pnum;
     // Entries past the first worse class are left as they were: choose reads the best class
@@ -146,15 +150,17 @@ int Network::view_candidates(PortId in_slot, std::span<const Candidate> cands,
             continue;
         }
         // A VC router's head takes a free VC of its class; with output buffers, room there.
-        views_[j].fits = vc_router_ && !obuf_ ? vc_free(first + outp, std::uint32_t(need), ovl)
-                                              : room(first + outp, ovl) >= need;
+        views_[j].fits = kVcRouter && !kOutputBuffers
+                             ? vc_free(first + outp, std::uint32_t(need), ovl)
+                             : room(first + outp, ovl) >= need;
         if (views_[j].fits) best = std::min<int>(best, cands[j].priority);
     }
     return best;
 }
 
-std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const Candidate> cands,
-                              int best) {
+template <class Model>
+std::uint32_t Network<Model>::choose(const Packet& p, PortId in_slot,
+                                     std::span<const Candidate> cands, int best) {
     if (cfg_.selection == Selection::Oblivious) {
         // BookSim's nca: select_candidate's uniform draw over the best class, which reads no
         // view, so none is gathered. The candidates come by class: the class is one run.
@@ -205,7 +211,7 @@ std::uint32_t Network::choose(const Packet& p, PortId in_slot, std::span<const C
     return class_idx_[select_candidate(cfg_.selection, class_views_, key, selection_rng_)];
 }
 
-void Network::vl2vl_setup() {
+template <class Model> void Network<Model>::vl2vl_setup() {
     vl2vl_by_vl_ = !rf_->vl2vl.empty() && rf_->vl_by_in_vl;
     vlx_begin_.assign(f_.num_nodes(), 0);
     vlx_row_.clear();
@@ -257,7 +263,7 @@ void Network::vl2vl_setup() {
     }
 }
 
-void Network::by_class_setup() {
+template <class Model> void Network<Model>::by_class_setup() {
     set_lines_.clear();
     by_class_begin_.clear();
     by_class_.clear();
@@ -301,7 +307,7 @@ void Network::by_class_setup() {
     by_class_begin_.push_back(std::uint32_t(by_class_.size()));
 }
 
-void Network::source_tables_setup() {
+template <class Model> void Network<Model>::source_tables_setup() {
     if (const PathSlTable& t = rf_->source_sls; !t.empty()) {
         // The table answers SL 0 from its row's end on: so does generate.
         src_sl_width_ = std::uint32_t(r_.lids.max_lid()) + 1;
@@ -338,7 +344,7 @@ void Network::source_tables_setup() {
 // among their candidates, input ports in turn from a rotating start so that no input is always
 // first. The others would be refused (unbound_ports_), so the bindings are those of offering
 // every unbound head.
-void Network::rebind(PortId output) {
+template <class Model> void Network<Model>::rebind(PortId output) {
     const NodeId m = slots_[output].node;
     const PortNum op = slots_[output].pnum;
     const std::uint32_t np = slots_[output].nports;
@@ -369,7 +375,8 @@ void Network::rebind(PortId output) {
     }
 }
 
-bool Network::rebind_input(PortId output, PortId i, std::uint64_t bit) {
+template <class Model>
+bool Network<Model>::rebind_input(PortId output, PortId i, std::uint64_t bit) {
     const NodeId m = slots_[output].node;
     const PortNum op = slots_[output].pnum;
     const std::uint32_t np = slots_[output].nports;
@@ -387,11 +394,11 @@ bool Network::rebind_input(PortId output, PortId i, std::uint64_t bit) {
         // router's heads take any free VC, its own test.)
         // With VL2VL by input VL the VL it would take here is known from the buffer: only
         // room on that one can change the verdict.
-        if (vl2vl_by_vl_ && !vc_router_) {
+        if (vl2vl_by_vl_ && !kVcRouter) {
             const std::uint8_t ovl =
                 candidate_vl_by(m, PortNum(np), slots_[i].pnum, op, std::uint8_t(v));
             if (ovl >= V_ || room(output, ovl) < std::int32_t(bufs_[b].need)) continue;
-        } else if (!vc_router_ || obuf_) {
+        } else if (!kVcRouter || kOutputBuffers) {
             bool fits = false;
             for (std::uint32_t x = 0; x < V_ && !fits; ++x)
                 fits = room(output, x) >= std::int32_t(bufs_[b].need);
@@ -401,5 +408,9 @@ bool Network::rebind_input(PortId output, PortId i, std::uint64_t bit) {
     }
     return found;
 }
+
+#define IBRT_SIM_INSTANTIATE(M) template class Network<M>;
+IBRT_SIM_FOR_EACH_SWITCH_MODEL(IBRT_SIM_INSTANTIATE)
+#undef IBRT_SIM_INSTANTIATE
 
 } // namespace ibrt::sim::detail

@@ -8,7 +8,7 @@
 
 namespace ibrt::sim::detail {
 
-void Network::setup() {
+template <class Model> void Network<Model>::setup() {
     check_config(cfg_);
 
     // The events scheduled a (mostly) constant delay ahead: see EventQueue's lanes.
@@ -31,11 +31,10 @@ void Network::setup() {
     arb_.assign(P, VlArbState{});
     bufs_.assign(P * V_, Buf{});
     credits_.assign(P * V_, 0);
-    obuf_ = cfg_.output_buffer_bytes > 0;
-    pops_.assign((obuf_ ? 2 : 1) * P * V_, 0);
+    pops_.assign((kOutputBuffers ? 2 : 1) * P * V_, 0);
     pops_seen_.assign(pops_.size(), 0);
     busy_seen_.assign(pops_.size(), 0);
-    if (obuf_) {
+    if constexpr (kOutputBuffers) {
         ohead_.assign(P * V_, kNil);
         otail_.assign(P * V_, kNil);
         ocap_ = std::int32_t(cfg_.output_buffer_bytes / cfg_.credit_unit);
@@ -115,7 +114,7 @@ void Network::setup() {
     // DRB's original path is the path selection's or the base LID, never a random one.
     if (cfg_.drb.on && cfg_.dlid == DlidPolicy::Auto)
         dlid_ = r_.dlid_choice.empty() ? DlidPolicy::Base : DlidPolicy::Table;
-    if (vc_router_) vc_router_setup();
+    if constexpr (kVcRouter) vc_router_setup();
     if (rf_) {
         if (needs_tree_coords(cfg_.selection) && rf_->tree.empty())
             throw std::invalid_argument("selection function " +
@@ -134,8 +133,8 @@ void Network::setup() {
         for (PortId o = 0; o < slots_.size(); ++o)
             for (std::uint32_t v = 0; v < V_; ++v) {
                 const std::size_t i = std::size_t(o) * V_ + v;
-                ov_[i].avail = obuf_ && slots_[o].sw ? ocredits_[i] : credits_[i];
-                room_all_[o] += credits_[i] - (obuf_ ? ocap_ - ocredits_[i] : 0);
+                ov_[i].avail = kOutputBuffers && slots_[o].sw ? ocredits_[i] : credits_[i];
+                room_all_[o] += credits_[i] - (kOutputBuffers ? ocap_ - ocredits_[i] : 0);
             }
         unbound_.assign(f_.num_nodes(), 0);
         routed_.assign(f_.num_nodes(), 0);
@@ -202,7 +201,7 @@ void Network::setup() {
 }
 
 // Adds the busy interval [lo, hi) of port o to the time series.
-void Network::series_add(PortId o, Time lo, Time hi) {
+template <class Model> void Network<Model>::series_add(PortId o, Time lo, Time hi) {
     const std::size_t P = slots_.size();
     while (lo < hi) {
         const std::size_t k = std::size_t(lo / series_step_);
@@ -213,7 +212,7 @@ void Network::series_add(PortId o, Time lo, Time hi) {
     }
 }
 
-void Network::schedule_next_gen(std::uint32_t ca) {
+template <class Model> void Network<Model>::schedule_next_gen(std::uint32_t ca) {
     const double load = cfg_.traffic.load;
     if (load <= 0) return;
     Time t;
@@ -233,7 +232,7 @@ void Network::schedule_next_gen(std::uint32_t ca) {
     if (t < end_) push_gen(t, ca);
 }
 
-void Network::generate(std::uint32_t ca, std::uint32_t dst) {
+template <class Model> void Network<Model>::generate(std::uint32_t ca, std::uint32_t dst) {
     const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
     const PortNum port = slots_[ca_out_[ca]].pnum;
     const PortId src_buf = ca_out_[ca] - port; // slot 0: the source queue
@@ -317,12 +316,13 @@ void Network::generate(std::uint32_t ca, std::uint32_t dst) {
     if (head_changed) arbitrate(ca_out_[ca]);
 }
 
-void Network::try_arbitrate(PortId o) {
+template <class Model> void Network<Model>::try_arbitrate(PortId o) {
     // The VC router's links choose a VC (try_arbitrate_vc); with output buffers its crossbar
     // fills them as the IB switch's does, and the link chooses (link_arbitrate).
-    if (vc_router_ && !(obuf_ && slots_[o].sw)) return try_arbitrate_vc(o);
+    if constexpr (kVcRouter)
+        if (!kOutputBuffers || !slots_[o].sw) return try_arbitrate_vc(o);
     if (slots_[o].peer == kNoPort) return;
-    const bool xbar = obuf_ && slots_[o].sw; // into the output buffers, not onto the link
+    const bool xbar = kOutputBuffers && slots_[o].sw; // into the output buffers, not onto the link
     if (xbar ? slots_[o].xbar_busy : slots_[o].busy) return;
     const std::int32_t* room = xbar ? ocredits_.data() : credits_.data();
     const Slot& out = slots_[o];
@@ -400,7 +400,8 @@ void Network::try_arbitrate(PortId o) {
     transmit(o, cand_in[ovl], cand_vl[ovl], std::uint8_t(ovl));
 }
 
-void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl) {
+template <class Model>
+void Network<Model>::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl) {
     const bool sw = slots_[o].sw;
     const std::uint32_t b = in * V_ + in_vl;
     const std::uint32_t h = pop_fifo(b);
@@ -425,7 +426,7 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
         ++slots_[in].reads;
         slots_[o].rr = std::uint8_t(slots_[in].pnum % slots_[in].nports);
     }
-    if (sw && obuf_) {
+    if (sw && kOutputBuffers) {
         // Across the crossbar, at the output link's rate and cut-through, into the output
         // buffer; the input buffer is free when the tail has crossed.
         const Time ser = Time(p.size) * slots_[o].ppb;
@@ -453,14 +454,16 @@ void Network::transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ov
 
 // Starts packet h onto the link of o on VL ovl: from the input buffer in_buf of a switch
 // without output buffers, from a CA's source queue (in_buf = kNil), or from o's output buffer
-// (in_buf = kNil, obuf_ and a switch).
-void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t in_buf) {
+// (in_buf = kNil, a switch of a model with output buffers).
+template <class Model>
+void Network<Model>::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t in_buf) {
     Packet& p = pkts_[h];
     const bool sw = slots_[o].sw;
     const std::uint32_t c = p.credits;
     const bool becn = becn_lanes_ && (p.cc & kCcBecn);
     add_credits(o, ovl, -std::int32_t(c));
-    if (vc_router_ && cfg_.vc_release == SimConfig::VcRelease::Drained) vc_held_[o * V_ + ovl] = 1;
+    if constexpr (kVcRouter)
+        if (cfg_.vc_release == SimConfig::VcRelease::Drained) vc_held_[o * V_ + ovl] = 1;
     slots_[o].busy = 1;
     if (cc_ && sw) cc_switch_out(o, ovl, p);
     const Time ser = Time(p.size) * slots_[o].ppb;
@@ -502,17 +505,17 @@ void Network::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::uint32_t 
         vc_free_at_[o * V_ + ovl] = in_free_at_[in_buf] = t;
         q_.push(t, kVcRetry, o, in_buf);
     }
-    if (sw && obuf_) // the output buffer's space: per VL, or per class with a VC router
-        q_.push(start + ser, kLinkFree, o, vc_router_ ? p.out_vl : ovl, c);
+    if (sw && kOutputBuffers) // the output buffer's space: per VL, or per class with a VC router
+        q_.push(start + ser, kLinkFree, o, kVcRouter ? p.out_vl : ovl, c);
     else
         q_.push(start + ser, becn ? kOutFreeBecn : kOutFree, o, in_buf, c);
 }
 
 // VL arbitration among the output buffers of switch output o whose head has credits
 // downstream.
-void Network::link_arbitrate(PortId o) {
+template <class Model> void Network<Model>::link_arbitrate(PortId o) {
     if (slots_[o].busy || slots_[o].peer == kNoPort) return;
-    if (vc_router_) return link_arbitrate_vc(o);
+    if constexpr (kVcRouter) return link_arbitrate_vc(o);
     std::uint32_t mask = 0;
     for (std::uint32_t v = 0; v < V_; ++v) {
         const std::uint32_t h = ohead_[o * V_ + v];
@@ -532,7 +535,7 @@ void Network::link_arbitrate(PortId o) {
     launch(o, h, std::uint8_t(ovl), kNil);
 }
 
-void Network::drop(std::uint32_t h, PortId at) {
+template <class Model> void Network<Model>::drop(std::uint32_t h, PortId at) {
     Packet& p = pkts_[h];
     if (at != kNoPort) {
         // Free the buffer space the packet held once its tail is in.
@@ -549,7 +552,8 @@ void Network::drop(std::uint32_t h, PortId at) {
     release(h);
 }
 
-void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
+template <class Model>
+void Network<Model>::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     Packet& p = pkts_[h];
     const Slot& in = slots_[d];
     const NodeId m = in.node;
@@ -567,7 +571,8 @@ void Network::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     if (push_fifo(d * V_ + p.vl, h)) head_bound(p.out, inp, p.out_vl, p.credits);
 }
 
-std::uint8_t Network::source_vl(std::uint32_t ca, std::uint8_t sl) const {
+template <class Model>
+std::uint8_t Network<Model>::source_vl(std::uint32_t ca, std::uint8_t sl) const {
     const NodeId n = ca_node_[ca];
     const PortNum port = slots_[ca_out_[ca]].pnum;
     const PortNum np = slots_[ca_out_[ca]].nports;
@@ -575,7 +580,7 @@ std::uint8_t Network::source_vl(std::uint32_t ca, std::uint8_t sl) const {
     return own ? (*own)[sl & 15] : sl_mod_vls_ ? sl_vl(sl) : vl_at(n, np, 0, port, sl);
 }
 
-void Network::on_deliver(std::uint32_t h, PortId d) {
+template <class Model> void Network<Model>::on_deliver(std::uint32_t h, PortId d) {
     if (cc_or_flows_) return on_deliver_cc(h, d);
     Packet& p = pkts_[h];
     ++delivered_;
@@ -590,7 +595,7 @@ void Network::on_deliver(std::uint32_t h, PortId d) {
     release(h);
 }
 
-void Network::handle(const Event& e) {
+template <class Model> void Network<Model>::handle(const Event& e) {
     switch (e.type) {
     case kGen: {
         const std::uint32_t ca = e.a, dst = e.b;
@@ -631,8 +636,8 @@ void Network::handle(const Event& e) {
     }
     case kCredit:
         add_credits(e.a, e.b, std::int32_t(e.c));
-        if (vc_router_) vc_held_[e.a * V_ + e.b] = 0; // the holder's tail left downstream
-        if (obuf_ && slots_[e.a].sw) {
+        if constexpr (kVcRouter) vc_held_[e.a * V_ + e.b] = 0; // the holder's tail left downstream
+        if (kOutputBuffers && slots_[e.a].sw) {
             link_arbitrate(e.a);
         } else {
             arbitrate(e.a);
@@ -685,7 +690,7 @@ void Network::handle(const Event& e) {
 // No hop anywhere for a whole period while packets are in the network: a deadlock when the
 // full buffers form a cycle, else stuck. Otherwise a partial deadlock while other traffic
 // still moves: a cycle of buffers whose head packets have all sat there for a whole period.
-void Network::watchdog() {
+template <class Model> void Network<Model>::watchdog() {
     if (in_network_ > 0 && hops_ == hops_at_tick_) {
         std::vector<std::uint32_t> cyc = blocked_cycle();
         const Verdict v = cyc.empty() ? Verdict::Stuck : Verdict::Deadlock;
@@ -703,7 +708,7 @@ void Network::watchdog() {
         q_.push(now_ + deadlock_ps_, kWatchdog, 0);
 }
 
-SimResult Network::run(const ProgressFn& progress) {
+template <class Model> SimResult Network<Model>::run(const ProgressFn& progress) {
     SimResult res;
     if (cfg_.trace.empty()) {
         for (std::uint32_t i = 0; i < N_; ++i) {
@@ -919,7 +924,7 @@ SimResult Network::run(const ProgressFn& progress) {
 // the watchdog tells, or a buffer of the cycle moves, at most two periods. Last, a run in
 // which no packet moved during the whole drain (long enough for a packet to cross a switch)
 // ended stuck, whatever made it so (credits that return slower than the run lasts, say).
-void Network::settle_verdict() {
+template <class Model> void Network<Model>::settle_verdict() {
     const Time last_hop = last_hop_;
     if (last_hop + deadlock_ps_ <= end_) {
         std::vector<std::uint32_t> cyc = blocked_cycle();
@@ -933,7 +938,7 @@ void Network::settle_verdict() {
     if (verdict_ == Verdict::Ok && drain_stalled) set_verdict(Verdict::Stuck);
 }
 
-void Network::extend_for(const std::vector<std::uint32_t>& cyc) {
+template <class Model> void Network<Model>::extend_for(const std::vector<std::uint32_t>& cyc) {
     std::vector<std::uint32_t> pops;
     for (std::uint32_t b : cyc) pops.push_back(pops_[b]);
     const auto moved = [&] {
@@ -950,5 +955,9 @@ void Network::extend_for(const std::vector<std::uint32_t>& cyc) {
         if (moved()) return;
     }
 }
+
+#define IBRT_SIM_INSTANTIATE(M) template class Network<M>;
+IBRT_SIM_FOR_EACH_SWITCH_MODEL(IBRT_SIM_INSTANTIATE)
+#undef IBRT_SIM_INSTANTIATE
 
 } // namespace ibrt::sim::detail

@@ -7,6 +7,9 @@
 //     paper 003 §3; docs/sim-model.md "The extended switch");
 //   - congestion_control.cpp: IBA congestion control and DRB (IBA vol. 1 annex A10, paper 002);
 //   - deadlock_detection.cpp: the wait-for graph of full buffers and its cycles.
+// The network is a class template over the switch model (sim/switch_models.hpp: the IB switch,
+// with output buffers, BookSim's VC router, paper 004's switch), instantiated once per model in
+// each of those files; simulate() picks the model once per run.
 // Internal to sim/: nothing outside includes it.
 //
 // Packet-level virtual cut-through simulation with IBA credit-based flow control
@@ -37,6 +40,7 @@
 #include "sim/flat_lft.hpp"
 #include "sim/flat_map.hpp"
 #include "sim/prefetch.hpp"
+#include "sim/switch_models.hpp"
 
 #include <algorithm>
 #include <array>
@@ -133,12 +137,14 @@ struct Buf {
     std::uint8_t ovl = 0;   // the head's VL on the way out
 };
 
-class Network {
+// `Model`: the switch model (sim/switch_models.hpp), a type, so that each model's network is
+// compiled apart and tests of the model are constants.
+template <class Model> class Network {
   public:
     // `flat` is r's LFTs in the two-level form the event loop reads (sim/flat_lft.hpp).
     Network(const Fabric& f, const Routing& r, const SimConfig& cfg, const FlatLft& flat)
-        : f_(f), r_(r), cfg_(cfg), flat_(flat), rf_(r.forwarding_sets.get()),
-          vc_router_(cfg.vc_router), cc_(cfg.cc.on), sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
+        : f_(f), r_(r), cfg_(cfg), flat_(flat), rf_(r.forwarding_sets.get()), cc_(cfg.cc.on),
+          sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
           pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed,
                    host_order(f, cfg.traffic.host_order, cfg.seed)) {
         setup();
@@ -254,9 +260,9 @@ class Network {
     // With output buffers a switch output's arbiter is the crossbar's (input buffers into the
     // output buffers); link_arbitrate then serves the output buffers onto the link.
     void arbitrate(PortId o) {
-        if (slots_[o].sw
-                ? (slots_[o].waiting == 0 || (obuf_ ? slots_[o].xbar_busy : slots_[o].busy))
-                : slots_[o].busy)
+        if (slots_[o].sw ? (slots_[o].waiting == 0 ||
+                            (kOutputBuffers ? slots_[o].xbar_busy : slots_[o].busy))
+                         : slots_[o].busy)
             return;
         try_arbitrate(o);
     }
@@ -311,11 +317,11 @@ class Network {
     // VC-router mode the VL of the hop it arrived on is that hop's class (out_vl, until the
     // packet is bound here), not the VC it took.
     std::uint8_t vl_or_sl(const Packet& p) const {
-        return vl2vl_by_vl_ ? (vc_router_ ? p.out_vl : p.vl) : p.sl;
+        return vl2vl_by_vl_ ? (kVcRouter ? p.out_vl : p.vl) : p.sl;
     }
     // The same for the head of buffer b, from the buffer's VL where that is the packet's.
     std::uint8_t vl_or_sl_at(const Packet& p, std::uint32_t b) const {
-        return vl2vl_by_vl_ ? (vc_router_ ? p.out_vl : std::uint8_t(vl_of(b))) : p.sl;
+        return vl2vl_by_vl_ ? (kVcRouter ? p.out_vl : std::uint8_t(vl_of(b))) : p.sl;
     }
     void vl2vl_setup();
     // Room for a packet going out of switch port o on VL v: the output buffer with output
@@ -333,7 +339,7 @@ class Network {
     void add_credits(PortId o, std::uint32_t v, std::int32_t d) {
         credits_[o * V_ + v] += d;
         if (rf_) {
-            if (!(obuf_ && slots_[o].sw)) ov_[o * V_ + v].avail += d;
+            if (!(kOutputBuffers && slots_[o].sw)) ov_[o * V_ + v].avail += d;
             room_all_[o] += d;
         }
     }
@@ -452,7 +458,7 @@ class Network {
     std::unique_ptr<RoutingFunction> own_rf_; // the LFT as one-candidate sets (VC-router mode)
     // VC-router mode: per output slot x VC whether a packet holds it, and where the round
     // robin over free VCs starts.
-    const bool vc_router_;
+    static constexpr bool kVcRouter = Model::vc_per_hop;
     std::vector<std::uint8_t> vc_held_;
     std::vector<std::uint8_t> vc_rr_;
     // SimConfig::vc_alloc_gap_ps: per output slot x VC and per input buffer, when the gap after
@@ -557,7 +563,7 @@ class Network {
     std::vector<std::uint8_t> busy_seen_;
     // Output buffers (SimConfig::output_buffer_bytes > 0), per switch slot x VL: FIFOs, free
     // space in credits, and per slot the crossbar-write busy flag and the VL round robin.
-    bool obuf_ = false;
+    static constexpr bool kOutputBuffers = Model::output_buffers;
     HugeVector<std::uint32_t> ohead_, otail_;
     HugeVector<std::int32_t> ocredits_;
     std::int32_t ocap_ = 0; // an output buffer's credits

@@ -10,7 +10,6 @@ namespace ibrt::sim {
 
 using detail::credit_delay_of;
 using detail::link_ps_per_byte;
-using detail::Network;
 
 std::string_view to_string(Verdict v) {
     switch (v) {
@@ -79,6 +78,27 @@ Time min_deadlock_period_ps(const Fabric& f, const SimConfig& cfg) {
     return 2 * (ser + cfg.fly_ps + cfg.routing_ps + credit_delay_of(cfg));
 }
 
+namespace {
+
+// One run of `c`'s switch model (sim/switch_models.hpp): chosen here, once.
+SimResult run_model(const Fabric& f, const Routing& r, const SimConfig& c, const FlatLft& flat,
+                    const ProgressFn& progress) {
+    using namespace detail;
+    switch (switch_model_of(c)) {
+    case SwitchModel::Ib:
+        return Network<IbSwitch>(f, r, c, flat).run(progress);
+    case SwitchModel::IbOutputBuffered:
+        return Network<IbOutputBufferedSwitch>(f, r, c, flat).run(progress);
+    case SwitchModel::VcRouter:
+        return Network<VcRouter>(f, r, c, flat).run(progress);
+    case SwitchModel::Paper004:
+        return Network<Paper004Switch>(f, r, c, flat).run(progress);
+    }
+    throw std::logic_error("unknown switch model");
+}
+
+} // namespace
+
 bool within_ci_target(const SimResult& r, double target) {
     const auto tight = [&](double half, double mean) { return half >= 0 && half <= target * mean; };
     return tight(r.accepted_fraction_ci95, r.accepted_fraction) &&
@@ -91,7 +111,7 @@ SimResult simulate(const Fabric& f, const Routing& r, const SimConfig& cfg,
     SimConfig c = cfg;
     const Time max_window = cfg.max_measure_ps ? cfg.max_measure_ps : 32 * cfg.measure_ps;
     for (;;) {
-        SimResult res = Network(f, r, c, flat).run(progress);
+        SimResult res = run_model(f, r, c, flat, progress);
         res.measure_ps = c.measure_ps;
         if (cfg.ci_target <= 0) return res;
         res.converged = within_ci_target(res, cfg.ci_target);

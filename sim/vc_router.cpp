@@ -9,7 +9,7 @@
 
 namespace ibrt::sim::detail {
 
-void Network::vc_router_setup() {
+template <class Model> void Network<Model>::vc_router_setup() {
     const std::size_t P = slots_.size();
     // The VC is chosen per hop, not by SL2VL: the extended switch's path does that.
     if (!rf_) {
@@ -36,7 +36,7 @@ void Network::vc_router_setup() {
 // does, each packet onto a free VC of its class's range (round robin over them): with
 // VcRelease::Drained one whose last holder's tail has left the downstream buffer (so it has
 // credits for any packet), with Sent one with credits for this packet.
-void Network::try_arbitrate_vc(PortId o) {
+template <class Model> void Network<Model>::try_arbitrate_vc(PortId o) {
     Slot& out = slots_[o];
     if (out.peer == kNoPort || out.busy) return;
     const PortId first = o - out.pnum;
@@ -47,7 +47,7 @@ void Network::try_arbitrate_vc(PortId o) {
         const std::uint32_t lo = vc_lo_[q.ovl], n = vc_lo_[q.ovl + 1] - lo;
         // Round robin over the VCs; paper 004's switch (with output buffers, whose links take
         // the first VC with room) has its sources do the same as its links.
-        const std::uint32_t rr = obuf_ ? 0 : vc_rr_[o];
+        const std::uint32_t rr = kOutputBuffers ? 0 : vc_rr_[o];
         for (std::uint32_t j = 0; j < n; ++j)
             if (const std::uint32_t v = lo + (rr + j) % n; vc_usable(o, v, q.need)) {
                 vc_rr_[o] = std::uint8_t((v + 1) % V_);
@@ -89,7 +89,7 @@ void Network::try_arbitrate_vc(PortId o) {
     }
 }
 
-PortId Network::requested_output(PortId i) const {
+template <class Model> PortId Network<Model>::requested_output(PortId i) const {
     const std::uint32_t np = slots_[i].nports;
     PortId best = kNoPort;
     std::uint32_t best_dist = np;
@@ -111,7 +111,7 @@ PortId Network::requested_output(PortId i) const {
 // transferred through the link, and the first virtual channel with a free buffer will be
 // selected"): the output buffers' heads by class in turn, each onto the first VC of its
 // class's range that can take it.
-void Network::link_arbitrate_vc(PortId o) {
+template <class Model> void Network<Model>::link_arbitrate_vc(PortId o) {
     for (std::uint32_t j = 0; j < V_; ++j) {
         const std::uint32_t c = (slots_[o].xvl_link_rr + j) % V_;
         const std::uint32_t ob = o * V_ + c;
@@ -127,5 +127,9 @@ void Network::link_arbitrate_vc(PortId o) {
             }
     }
 }
+
+#define IBRT_SIM_INSTANTIATE(M) template class Network<M>;
+IBRT_SIM_FOR_EACH_SWITCH_MODEL(IBRT_SIM_INSTANTIATE)
+#undef IBRT_SIM_INSTANTIATE
 
 } // namespace ibrt::sim::detail
