@@ -8,12 +8,12 @@ namespace ibrt::sim::detail {
 // head packet has waited a whole watchdog period. Takes the snapshot for the next tick.
 template <class Model> std::vector<std::uint8_t> Network<Model>::stalled_buffers() {
     const std::size_t IB = bufs_.size();
-    std::vector<std::uint8_t> stalled(pops_.size(), 0);
-    for (std::size_t b = 0; b < pops_.size(); ++b) {
-        const bool occupied = (b < IB ? bufs_[b].head : ohead_[b - IB]) != kNil;
-        stalled[b] = occupied && busy_seen_[b] && pops_[b] == pops_seen_[b];
+    std::vector<std::uint8_t> stalled(busy_seen_.size(), 0);
+    for (std::size_t b = 0; b < busy_seen_.size(); ++b) {
+        const bool occupied = head_of(b) != kNil;
+        stalled[b] = occupied && busy_seen_[b] && !popped(b);
         busy_seen_[b] = occupied;
-        pops_seen_[b] = pops_[b];
+        (b < IB ? bufs_[b].popped : opopped_[b - IB]) = 0;
     }
     return stalled;
 }

@@ -31,9 +31,8 @@ template <class Model> void Network<Model>::setup() {
     arb_.assign(P, VlArbState{});
     bufs_.assign(P * V_, Buf{});
     credits_.assign(P * V_, 0);
-    pops_.assign((kOutputBuffers ? 2 : 1) * P * V_, 0);
-    pops_seen_.assign(pops_.size(), 0);
-    busy_seen_.assign(pops_.size(), 0);
+    busy_seen_.assign((kOutputBuffers ? 2 : 1) * P * V_, 0);
+    if constexpr (kOutputBuffers) opopped_.assign(P * V_, 0);
     if constexpr (kOutputBuffers) {
         ohead_.assign(P * V_, kNil);
         otail_.assign(P * V_, kNil);
@@ -529,7 +528,7 @@ template <class Model> void Network<Model>::link_arbitrate(PortId o) {
     }
     const std::uint32_t ob = o * V_ + std::uint32_t(ovl);
     const std::uint32_t h = ohead_[ob];
-    ++pops_[bufs_.size() + ob];
+    opopped_[ob] = 1;
     ohead_[ob] = pkts_[h].next;
     if (ohead_[ob] == kNil) otail_[ob] = kNil;
     launch(o, h, std::uint8_t(ovl), kNil);
@@ -939,11 +938,14 @@ template <class Model> void Network<Model>::settle_verdict() {
 }
 
 template <class Model> void Network<Model>::extend_for(const std::vector<std::uint32_t>& cyc) {
-    std::vector<std::uint32_t> pops;
-    for (std::uint32_t b : cyc) pops.push_back(pops_[b]);
+    // A pop changes the buffer's head at once, and the packet popped stays alive (in flight)
+    // until after the event, so its index cannot come back as the head within the event:
+    // comparing the heads after each event sees every move.
+    std::vector<std::uint32_t> heads;
+    for (std::uint32_t b : cyc) heads.push_back(head_of(b));
     const auto moved = [&] {
         for (std::size_t i = 0; i < cyc.size(); ++i)
-            if (pops_[cyc[i]] != pops[i]) return true;
+            if (head_of(cyc[i]) != heads[i]) return true;
         return false;
     };
     const Time limit = std::max(now_, end_) + 2 * deadlock_ps_;

@@ -120,7 +120,7 @@ template <class Model> void Network<Model>::link_arbitrate_vc(PortId o) {
         for (std::uint32_t v = vc_lo_[c]; v < vc_lo_[c + 1]; ++v)
             if (vc_usable(o, v, pkts_[h].credits)) {
                 slots_[o].xvl_link_rr = std::uint8_t((c + 1) % V_);
-                ++pops_[bufs_.size() + ob];
+                opopped_[ob] = 1;
                 ohead_[ob] = pkts_[h].next;
                 if (ohead_[ob] == kNil) otail_[ob] = kNil;
                 return launch(o, h, std::uint8_t(v), kNil);
