@@ -74,7 +74,8 @@ template <class Model> void Network<Model>::cc_switch_out(PortId o, std::uint32_
     if (p.cc & kCcBecn) ++ccs_.becn_hops;
     // What still waits for this port VL behind the packet leaving.
     if (cc_queued_[ob] <= cc_threshold_bytes_ || (p.cc & kCcBecn) || p.size < cc_min_bytes_) return;
-    if (credits_[ob] < cc_root_room_ && !CcConfig::mask_bit(cc_victim_mask_, slots_[o].pnum))
+    if (link_vl_[ob].credits < cc_root_room_ &&
+        !CcConfig::mask_bit(cc_victim_mask_, slots_[o].pnum))
         return;
     if (cc_mark_count_[ob] > 0) {
         --cc_mark_count_[ob];
@@ -330,7 +331,7 @@ template <class Model> void Network<Model>::cc_ca_arbitrate(PortId o, std::uint3
     const PortId s0 = o - slots_[o].pnum;
     for (std::uint32_t v = 0; becn_queued_[ca] != 0 && v < V_; ++v) {
         const Buf& q = bufs_[s0 * V_ + v];
-        if (q.head != kNil && credits_[o * V_ + v] >= std::int32_t(q.need)) {
+        if (q.head != kNil && link_vl_[o * V_ + v].credits >= std::int32_t(q.need)) {
             const std::uint32_t h = pop_fifo(s0 * V_ + v);
             --becn_queued_[ca];
             ++ccs_.becn_hops;
@@ -345,7 +346,7 @@ template <class Model> void Network<Model>::cc_ca_arbitrate(PortId o, std::uint3
     for (std::uint32_t v = 0; v < V_; ++v) {
         const std::uint32_t start = ring_[ca * V_ + v];
         if (start == kNil) continue;
-        const std::int32_t room = credits_[o * V_ + v];
+        const std::int32_t room = link_vl_[o * V_ + v].credits;
         if (room < cc_min_need_) continue; // no head fits: skip the flows unread
         std::uint32_t f = start;
         do {

@@ -59,7 +59,7 @@ Network<Model>::blocked_cycle(const std::vector<std::uint8_t>* only) const {
             const std::uint32_t lo = vc_lo_[ovl], hi = vc_lo_[ovl + 1];
             for (std::uint32_t v = lo; v + 1 < hi; ++v) to.push_back(sw ? d * V_ + v : kSink);
             ovl = hi - 1; // the last one is returned
-        } else if (credits_[ob] >= need) {
+        } else if (link_vl_[ob].credits >= need) {
             return kMoves;
         }
         return sw ? d * V_ + ovl : kSink;
@@ -83,7 +83,7 @@ Network<Model>::blocked_cycle(const std::vector<std::uint8_t>* only) const {
                 for (std::uint32_t v = vc_lo_[c]; v < vc_lo_[c + 1]; ++v)
                     to.push_back(sw ? d * V_ + v : kSink);
             } else {
-                if (credits_[ob] >= std::int32_t(need)) continue;
+                if (link_vl_[ob].credits >= std::int32_t(need)) continue;
                 to.push_back(sw ? d * V_ + ob % V_ : kSink);
             }
             in_set[b] = 1;

@@ -188,7 +188,7 @@ std::uint32_t Network<Model>::choose(const Packet& p, PortId in_slot,
             // buffer's occupancy alone (GetUsedCredit), blind to packets routed to the output
             // and still waiting for it.
             if (anca) {
-                for (std::uint32_t x = 0; x < V_; ++x) v.room_all += credits_[o * V_ + x];
+                for (std::uint32_t x = 0; x < V_; ++x) v.room_all += link_vl_[o * V_ + x].credits;
             } else {
                 v.room_all = room_all_[o];
             }

@@ -30,7 +30,11 @@ template <class Model> void Network<Model>::setup() {
     slots_.assign(P, Slot{});
     arb_.assign(P, VlArbState{});
     bufs_.assign(P * V_, Buf{});
-    credits_.assign(P * V_, 0);
+    link_vl_.assign(P * V_, LinkVl{});
+    // The slots and the links' credits beyond an L2 cache (2 MB on this project's machines,
+    // 1 MB on many): the 16,384-host FlatFly has 12 MB of them at 2 VLs, BookSim's 4-ary
+    // 4-tree 0.2 MB.
+    prefetch_next_ = P * (sizeof(Slot) + V_ * sizeof(LinkVl)) > (std::size_t(1) << 20);
     busy_seen_.assign((kOutputBuffers ? 2 : 1) * P * V_, 0);
     if constexpr (kOutputBuffers) opopped_.assign(P * V_, 0);
     if constexpr (kOutputBuffers) {
@@ -39,8 +43,6 @@ template <class Model> void Network<Model>::setup() {
         ocap_ = std::int32_t(cfg_.output_buffer_bytes / cfg_.credit_unit);
         ocredits_.assign(P * V_, ocap_);
     }
-    busy_ps_.assign(P, 0);
-    vl_busy_ps_.assign(P * V_, 0);
     is_switch_.assign(f_.num_nodes(), 0);
     const auto cap = std::int32_t(cfg_.buffer_bytes / cfg_.credit_unit);
     for (NodeId n = 0; n < f_.num_nodes(); ++n) {
@@ -59,7 +61,7 @@ template <class Model> void Network<Model>::setup() {
             const PortId s = f_.port_id(n, p);
             slots_[s].peer = f_.port_id(port.peer_node, port.peer_port);
             slots_[s].ppb = link_ps_per_byte(port, cfg_);
-            for (std::uint32_t v = 0; v < V_; ++v) credits_[s * V_ + v] = cap;
+            for (std::uint32_t v = 0; v < V_; ++v) link_vl_[s * V_ + v].credits = cap;
         }
     }
 
@@ -132,8 +134,8 @@ template <class Model> void Network<Model>::setup() {
         for (PortId o = 0; o < slots_.size(); ++o)
             for (std::uint32_t v = 0; v < V_; ++v) {
                 const std::size_t i = std::size_t(o) * V_ + v;
-                ov_[i].avail = kOutputBuffers && slots_[o].sw ? ocredits_[i] : credits_[i];
-                room_all_[o] += credits_[i] - (kOutputBuffers ? ocap_ - ocredits_[i] : 0);
+                ov_[i].avail = kOutputBuffers && slots_[o].sw ? ocredits_[i] : link_vl_[i].credits;
+                room_all_[o] += link_vl_[i].credits - (kOutputBuffers ? ocap_ - ocredits_[i] : 0);
             }
         unbound_.assign(f_.num_nodes(), 0);
         routed_.assign(f_.num_nodes(), 0);
@@ -323,7 +325,7 @@ template <class Model> void Network<Model>::try_arbitrate(PortId o) {
     if (slots_[o].peer == kNoPort) return;
     const bool xbar = kOutputBuffers && slots_[o].sw; // into the output buffers, not onto the link
     if (xbar ? slots_[o].xbar_busy : slots_[o].busy) return;
-    const std::int32_t* room = xbar ? ocredits_.data() : credits_.data();
+    const auto room = [&](std::uint32_t i) { return xbar ? ocredits_[i] : link_vl_[i].credits; };
     const Slot& out = slots_[o];
     const PortId first = o - out.pnum; // slot of the node's port 0
     std::uint32_t mask = 0;
@@ -336,7 +338,7 @@ template <class Model> void Network<Model>::try_arbitrate(PortId o) {
         const PortId s0 = first;
         for (std::uint32_t v = 0; v < V_; ++v) {
             const Buf& q = bufs_[s0 * V_ + v];
-            if (q.head != kNil && credits_[o * V_ + v] >= std::int32_t(q.need)) {
+            if (q.head != kNil && link_vl_[o * V_ + v].credits >= std::int32_t(q.need)) {
                 mask |= 1u << v;
                 cand_in[v] = s0;
                 cand_vl[v] = v;
@@ -361,7 +363,7 @@ template <class Model> void Network<Model>::try_arbitrate(PortId o) {
                 const std::uint32_t b = i * V_ + v;
                 if (bufs_[b].out != o) continue;
                 const std::uint32_t ovl = bufs_[b].ovl;
-                if (can_read && !(mask >> ovl & 1u) && room[o * V_ + ovl] >= bufs_[b].need) {
+                if (can_read && !(mask >> ovl & 1u) && room(o * V_ + ovl) >= bufs_[b].need) {
                     mask |= 1u << ovl;
                     cand_in[ovl] = i;
                     cand_vl[ovl] = v;
@@ -469,13 +471,8 @@ void Network<Model>::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::ui
     Time start = now_;
     if (sw && p.tail > now_ + ser) start = p.tail - ser; // the tail cannot leave before it came
     const Time lo = std::max(start, win_lo_), hi = std::min(start + ser, win_hi_);
-    if (hi > lo) {
-        // One line written per hop: with VLs a port's busy time is its VLs' sum, at the end.
-        if (V_ > 1)
-            vl_busy_ps_[o * V_ + ovl] += hi - lo;
-        else
-            busy_ps_[o] += hi - lo;
-    }
+    // Beside the credits just taken: no line of its own (a port's busy time is its VLs' sum).
+    if (hi > lo) link_vl_[o * V_ + ovl].busy_ps += hi - lo;
     if (series_step_) series_add(o, start, start + ser);
     p.vl = ovl;
     ++p.hops;
@@ -518,7 +515,8 @@ template <class Model> void Network<Model>::link_arbitrate(PortId o) {
     std::uint32_t mask = 0;
     for (std::uint32_t v = 0; v < V_; ++v) {
         const std::uint32_t h = ohead_[o * V_ + v];
-        if (h != kNil && credits_[o * V_ + v] >= std::int32_t(pkts_[h].credits)) mask |= 1u << v;
+        if (h != kNil && link_vl_[o * V_ + v].credits >= std::int32_t(pkts_[h].credits))
+            mask |= 1u << v;
     }
     if (mask == 0) return;
     int ovl = 0;
@@ -741,6 +739,8 @@ template <class Model> SimResult Network<Model>::run(const ProgressFn& progress)
         now_ = e.time;
         ++events_;
         if (const Event* x = q_.ahead(kPrefetchAhead)) prefetch_for(*x);
+        if (prefetch_next_)
+            if (const Event* x = q_.ahead(1)) prefetch_next(*x);
         handle(e);
         if (verdict_ != Verdict::Ok) break;
         if (now_ >= win_hi_ && measured_open_ == 0 && cfg_.trace.empty()) {
@@ -870,17 +870,15 @@ template <class Model> SimResult Network<Model>::run(const ProgressFn& progress)
 
     res.vl_util_mean.assign(V_, 0);
     std::size_t nlinks = 0;
-    if (V_ > 1)
-        for (PortId s = 0; s < slots_.size(); ++s)
-            for (std::uint32_t v = 0; v < V_; ++v) busy_ps_[s] += vl_busy_ps_[s * V_ + v];
     for (PortId s = 0; s < slots_.size(); ++s) {
         if (slots_[s].peer == kNoPort) continue;
         LinkUse u;
         u.port = s;
-        u.utilization = double(busy_ps_[s]) / double(cfg_.measure_ps);
+        Time busy = 0;
+        for (std::uint32_t v = 0; v < V_; ++v) busy += link_vl_[s * V_ + v].busy_ps;
+        u.utilization = double(busy) / double(cfg_.measure_ps);
         for (std::uint32_t v = 0; v < V_; ++v) {
-            const Time b = V_ > 1 ? vl_busy_ps_[s * V_ + v] : busy_ps_[s];
-            const double x = double(b) / double(cfg_.measure_ps);
+            const double x = double(link_vl_[s * V_ + v].busy_ps) / double(cfg_.measure_ps);
             u.vl_utilization.push_back(x);
             res.vl_util_mean[v] += x;
         }

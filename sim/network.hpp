@@ -342,7 +342,7 @@ template <class Model> class Network {
     // Credits and claims change only through these three, so that with forwarding sets the
     // selection's copies (ov_, room_all_) stay equal to what they sum.
     void add_credits(PortId o, std::uint32_t v, std::int32_t d) {
-        credits_[o * V_ + v] += d;
+        link_vl_[o * V_ + v].credits += d;
         if (rf_) {
             if (!(kOutputBuffers && slots_[o].sw)) ov_[o * V_ + v].avail += d;
             room_all_[o] += d;
@@ -395,6 +395,7 @@ template <class Model> class Network {
             prefetch(&flows_[x.a]);
         } else if (x.type == kOutFree || x.type == kOutFreeBecn) {
             prefetch(&slots_[x.a]);
+            prefetch(&link_vl_[x.a * V_]); // the output's credits, read by its arbitration
             if (V_ > 1) prefetch(&arb_[x.a]);
             if (x.b != kNil) {
                 prefetch(&slots_[slot_of(x.b)]);
@@ -404,10 +405,26 @@ template <class Model> class Network {
         } else if (x.type == kCredit) {
             prefetch(&slots_[x.a]);
             if (V_ > 1) prefetch(&arb_[x.a]);
-            prefetch(&credits_[x.a * V_ + x.b]);
+            prefetch(&link_vl_[x.a * V_ + x.b].credits);
             if (rf_) prefetch(&ov_[x.a * V_ + x.b]);
             if (cc_) cc_prefetch_ring(x.a);
         }
+    }
+    // The second stage, for the next event: what prefetch_for fetched is in the cache by now,
+    // so a routed packet's output can be read from its LFT entry, and the state its
+    // arbitration reads (the output's slot and credits) fetched in turn (at 16,384 hosts that
+    // read missed on most hops).
+    // Only where the ports' state outgrows the caches (prefetch_next_): on BookSim's 256-node
+    // tree the extra LFT read per event cost 8 % and saved nothing.
+    bool prefetch_next_ = false;
+    [[gnu::always_inline]] void prefetch_next(const Event& x) const {
+        if (x.type != kReady || rf_) return;
+        const PortNum outp = flat_.at(x.c, pkts_[x.a].dlid);
+        const Slot& in = slots_[x.b];
+        if (outp == kNoPath || outp == 0 || outp > in.nports) return;
+        const PortId out = x.b - in.pnum + outp;
+        prefetch(&slots_[out]);
+        prefetch(&link_vl_[out * V_]);
     }
     // Port p of node m (first: its port 0's slot) has a cable: one word per switch
     // (cabled_) instead of one slot per candidate, the slots' lines read only for the
@@ -483,7 +500,7 @@ template <class Model> class Network {
         if (timed && !vc_free_at_.empty() && vc_free_at_[o * V_ + v] > now_) return false;
         return cfg_.vc_release == SimConfig::VcRelease::Drained
                    ? !vc_held_[o * V_ + v]
-                   : credits_[o * V_ + v] >= std::int32_t(need);
+                   : link_vl_[o * V_ + v].credits >= std::int32_t(need);
     }
     // VC-router mode: the VCs a packet of class c (the VL the routing's SL2VL or VL2VL gives
     // the hop, as BookSim's routing functions return a VC range per phase) may take: the
@@ -561,7 +578,15 @@ template <class Model> class Network {
     std::vector<std::uint8_t> is_switch_; // by node
     // Per slot x VL: the input buffers (a CA's slot 0: its source queue).
     HugeVector<Buf> bufs_;
-    HugeVector<std::int32_t> credits_;
+    // Per slot x VL: the credits the link has downstream, and the time it spent sending on the
+    // VL in the window (utilization), side by side: the hop that takes the credits adds the
+    // time (in an array of its own it was a cache miss per hop at 16,384 hosts).
+    struct LinkVl {
+        std::int32_t credits = 0;
+        Time busy_ps = 0;
+    };
+    static_assert(sizeof(LinkVl) == 16);
+    HugeVector<LinkVl> link_vl_;
     // Per output buffer, Buf::popped's flag; per buffer (input buffers, then output buffers),
     // whether it was occupied at the last watchdog tick (the stall timer).
     std::vector<std::uint8_t> opopped_, busy_seen_;
@@ -578,7 +603,6 @@ template <class Model> class Network {
     HugeVector<std::uint32_t> ohead_, otail_;
     HugeVector<std::int32_t> ocredits_;
     std::int32_t ocap_ = 0; // an output buffer's credits
-    HugeVector<Time> busy_ps_, vl_busy_ps_;
     // The extended switch (rf_ set): each packet's candidate set; per input buffer whether its
     // head is waiting unbound, and per switch how many such heads it has; the CP counters.
     HugeVector<std::uint32_t> cset_;
@@ -587,7 +611,7 @@ template <class Model> class Network {
     std::vector<std::uint32_t> early_pick_;
     // Per output slot x VL, what room() reads, in one cache line: the credits the packet
     // needs (the output buffer's with output buffers, else downstream: a copy of ocredits_
-    // or credits_) and those of the heads bound to it (claimed). Per slot, the link's credits
+    // or link_vl_'s) and those of the heads bound to it (claimed). Per slot, the link's credits
     // not yet claimed summed over its VLs, what the load-based selections compare
     // (CandidateView::room_all): one word per candidate instead of three arrays x VLs.
     struct OutVl {
