@@ -335,7 +335,7 @@ template <class Model> void Network<Model>::cc_ca_arbitrate(PortId o, std::uint3
             const std::uint32_t h = pop_fifo(s0 * V_ + v);
             --becn_queued_[ca];
             ++ccs_.becn_hops;
-            ++src_queued_[ca]; // launch takes a data packet off the source queue: not this one
+            ++src_[ca].queued; // launch takes a data packet off the source queue: not this one
             launch(o, h, std::uint8_t(v), kNil);
             return;
         }

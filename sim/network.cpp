@@ -88,7 +88,7 @@ template <class Model> void Network<Model>::setup() {
         const Lid base = r_.lids.base(out);
         ca_base_.push_back(base);
         ca_lmc_.push_back(r_.lids.lmc(out));
-        rng_.emplace_back(cfg_.seed * 0x9e3779b97f4a7c15ull + i);
+        src_.emplace_back(cfg_.seed * 0x9e3779b97f4a7c15ull + i);
     }
     if (!r_.dlid_choice.empty() && r_.dlid_choice.size() != std::size_t(N_) * N_)
         throw std::invalid_argument("path selection has " + std::to_string(r_.dlid_choice.size()) +
@@ -160,11 +160,6 @@ template <class Model> void Network<Model>::setup() {
 
     latency_rng_ = gen::Rng(cfg_.seed ^ 0x6c6174656e6379ull); // "latency"
     log1p_load_ = std::log1p(-cfg_.traffic.load);
-    msg_count_.assign(N_, 0);
-    src_queued_.assign(N_, 0);
-    phase_.assign(N_, 0);
-    interval_.assign(N_, 0);
-    slot_ps_.assign(N_, 0);
     for (const auto& t : cfg_.trace)
         if (t.src >= N_ || t.dst >= N_)
             throw std::invalid_argument("trace message names an end node out of range");
@@ -217,18 +212,19 @@ template <class Model> void Network<Model>::schedule_next_gen(std::uint32_t ca) 
     const double load = cfg_.traffic.load;
     if (load <= 0) return;
     Time t;
-    const std::uint64_t k = msg_count_[ca];
+    Source& s = src_[ca];
+    const std::uint64_t k = s.msg_count;
     if (cfg_.traffic.injection == Injection::Constant) {
-        t = phase_[ca] + Time(std::floor(double(k) * interval_[ca]));
+        t = s.phase + Time(std::floor(double(k) * s.interval(load)));
     } else {
         // Geometric number of message slots until the next success.
         std::uint64_t gap = 1;
         if (load < 1) {
-            const double u = (double(rng_[ca].next() >> 11) + 1.0) * 0x1.0p-53; // (0, 1]
+            const double u = (double(s.rng.next() >> 11) + 1.0) * 0x1.0p-53; // (0, 1]
             gap = 1 + std::uint64_t(std::floor(std::log(u) / log1p_load_));
         }
-        phase_[ca] += gap * slot_ps_[ca];
-        t = phase_[ca];
+        s.phase += gap * s.slot_ps;
+        t = s.phase;
     }
     if (t < end_) push_gen(t, ca);
 }
@@ -247,7 +243,7 @@ template <class Model> void Network<Model>::generate(std::uint32_t ca, std::uint
     // throttled flow cannot fill the room of the others.
     std::uint32_t cc_last = kNil;
     const std::uint32_t queued =
-        cc_ ? (cfg_.source_queue_packets ? cc_dst_queued(ca, dst, cc_last) : 0) : src_queued_[ca];
+        cc_ ? (cfg_.source_queue_packets ? cc_dst_queued(ca, dst, cc_last) : 0) : src_[ca].queued;
     if (cfg_.source_queue_packets && queued > 0 && queued + npk > cfg_.source_queue_packets) {
         throttled_ += npk;
         if (in_window(now_)) {
@@ -256,7 +252,7 @@ template <class Model> void Network<Model>::generate(std::uint32_t ca, std::uint
         }
         return;
     }
-    gen::Rng& rng = rng_[ca];
+    gen::Rng& rng = src_[ca].rng;
     std::uint8_t sl = 0;
     if (cfg_.sl == SlPolicy::Spread) sl = std::uint8_t(rng.below(V_));
     bool head_changed = false;
@@ -311,7 +307,7 @@ template <class Model> void Network<Model>::generate(std::uint32_t ca, std::uint
         } else {
             head_changed |= push_fifo(src_buf * V_ + vl, h);
         }
-        peak_src_queued_ = std::max(peak_src_queued_, ++src_queued_[ca]);
+        peak_src_queued_ = std::max(peak_src_queued_, ++src_[ca].queued);
     }
     peak_live_ = std::max(peak_live_, live_);
     if (head_changed) arbitrate(ca_out_[ca]);
@@ -482,7 +478,7 @@ void Network<Model>::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::ui
         times_[h].inj = start;
         ++in_network_;
         const std::uint32_t ca = ca_of_node_[slots_[o].node];
-        --src_queued_[ca]; // a notification added itself first (cc_ca_arbitrate)
+        --src_[ca].queued; // a notification added itself first (cc_ca_arbitrate)
     }
     const PortId d = slots_[o].peer;
     p.tail = start + fly_ + ser;
@@ -596,7 +592,7 @@ template <class Model> void Network<Model>::handle(const Event& e) {
     switch (e.type) {
     case kGen: {
         const std::uint32_t ca = e.a, dst = e.b;
-        ++msg_count_[ca];
+        ++src_[ca].msg_count;
         if (dst != ca) generate(ca, dst);
         schedule_next_gen(ca);
         break;
@@ -711,16 +707,17 @@ template <class Model> SimResult Network<Model>::run(const ProgressFn& progress)
         for (std::uint32_t i = 0; i < N_; ++i) {
             const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
             const Time msg_time = Time(msg) * slots_[ca_out_[i]].ppb;
-            slot_ps_[i] = msg_time;
-            if (cfg_.traffic.load > 0) interval_[i] = double(msg_time) / cfg_.traffic.load;
+            Source& s = src_[i];
+            s.slot_ps = msg_time;
             if (cfg_.traffic.load <= 0) continue;
             if (cfg_.traffic.injection == Injection::Constant) {
                 // A random phase within one interval, so sources do not fire in lock step.
-                phase_[i] = interval_[i] >= 1 ? rng_[i].below(Time(interval_[i])) : 0;
-                if (phase_[i] < end_) push_gen(phase_[i], i);
+                const double interval = s.interval(cfg_.traffic.load);
+                s.phase = interval >= 1 ? s.rng.below(Time(interval)) : 0;
+                if (s.phase < end_) push_gen(s.phase, i);
             } else {
                 // A random offset, then a geometric number of message slots.
-                phase_[i] = rng_[i].below(std::max<Time>(msg_time, 1));
+                s.phase = s.rng.below(std::max<Time>(msg_time, 1));
                 schedule_next_gen(i);
             }
         }
