@@ -377,10 +377,16 @@ template <class Model> class Network {
             prefetch(&bufs_[x.b * V_]);
         } else if (x.type == kDeliver || x.type == kDeliverBecn) {
             prefetch(&pkts_[x.a]);
+            prefetch(&times_[x.a]);                           // a measured packet's latency
             if (x.c != 0) prefetch(&r_.dlid_choice[x.c - 1]); // the BECN's DLID (cc_notify)
         } else if (x.type == kGen) {
             prefetch(&src_[x.a]);
             prefetch(&ca_base_[x.b]);
+            // The source queues and link credits its arbitration reads (a CA's port 0 is
+            // its source queue, the slot before its port's on a one-port CA).
+            const PortId out = ca_out_[x.a];
+            prefetch(&bufs_[(out - 1) * V_]);
+            prefetch(&link_vl_[out * V_]);
             if (dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty())
                 prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
             // The source's SL for the base LID (the source_sls row; what a path selection or
