@@ -408,6 +408,8 @@ template <class Model> class Network {
             if (x.b != kNil) {
                 prefetch(&slots_[slot_of(x.b)]);
                 prefetch(&bufs_[x.b]);
+            } else if (x.a > 0) {
+                prefetch(&bufs_[(x.a - 1) * V_]); // a one-port CA's source queues
             }
             if (cc_) cc_prefetch_ring(x.a);
         } else if (x.type == kCredit) {
@@ -425,7 +427,13 @@ template <class Model> class Network {
     // Only where the ports' state outgrows the caches (prefetch_next_): on BookSim's 256-node
     // tree the extra LFT read per event cost 8 % and saved nothing.
     bool prefetch_next_ = false;
+    // A freed output's next packet goes to the port at the other end of its cable: launch reads
+    // that port's slot.
     [[gnu::always_inline]] void prefetch_next(const Event& x) const {
+        if (x.type == kOutFree) {
+            if (const PortId d = slots_[x.a].peer; d != kNoPort) prefetch(&slots_[d]);
+            return;
+        }
         if (x.type != kReady || rf_) return;
         const PortNum outp = flat_.at(x.c, pkts_[x.a].dlid);
         const Slot& in = slots_[x.b];
@@ -433,6 +441,7 @@ template <class Model> class Network {
         const PortId out = x.b - in.pnum + outp;
         prefetch(&slots_[out]);
         prefetch(&link_vl_[out * V_]);
+        if (V_ > 1) prefetch(&arb_[out]);
     }
     // Port p of node m (first: its port 0's slot) has a cable: one word per switch
     // (cabled_) instead of one slot per candidate, the slots' lines read only for the
