@@ -17,8 +17,9 @@ opts() { "$IBRT" "$1" --help | grep -oE '^  (-[a-z],)?--[a-z0-9-]+(,--[a-z0-9-]+
     sed -E 's/^  //; s/^--engines,--engine/--engine/; s/^--load,--loads/--load/' | sort; }
 opts sim >"$T/sim"
 opts sweep >"$T/sweep"
-# Output options are each command's own; the axes sweep varies take lists with their own defaults.
-missing=$(comm -23 "$T/sim" "$T/sweep" | grep -vE '^(--json|--csv|--link-plot|--flows-csv|--link-timeseries|--timeseries-[a-z]* |--engine |--vls |--load )' || true)
+# Output options are each command's own; the axes sweep varies take lists with their own defaults;
+# sim's --config is a file of these options (a sweep's is its spec).
+missing=$(comm -23 "$T/sim" "$T/sweep" | grep -vE '^(--json|--csv|--link-plot|--flows-csv|--link-timeseries|--timeseries-[a-z]* |--engine |--vls |--load |--config )' || true)
 [[ -z "$missing" ]] || fail "sim options missing from sweep, or with another default: $missing"
 
 # The same run through both: tables from files, non-default options.
