@@ -11,6 +11,7 @@
 //
 // JSON "ibrt-sim/1" (fields are only ever added):
 //   { "schema", "fabric", "routing": {"source": "lfts"|"engine", "engine"?, "lmc"},
+//     "options": {OPTION: VALUE...} (the options set, as --config reads them back),
 //     "config": {...every model parameter...},
 //     "runs": [ { "load", "offered_fraction", "accepted_fraction", "accepted_fraction_ci95",
 //                 "offered_bytes_per_ns", "accepted_bytes_per_ns",
@@ -24,7 +25,7 @@
 //                                 "links":[{"node","port","util","vl":[...]}]},
 //                 "deadlock": null | {"at_ns", "cycle": [...]}, "saturated"?,
 //                 "verdict": "ok"|"deadlock"|"delivered-nothing"|"stuck"|"nothing-offered",
-//                 "last_hop_ns",
+//                 "last_hop_ns", "converged"?, "measure_us"? (--ci-target),
 //                 "congestion_control"?: {"fecn_marked", "becn_sent", "becn_received",
 //                                         "becn_dropped", "becn_in_flight", "becn_hops",
 //                                         "becn_bytes_per_ns", "peak_flows", "peak_ccti"},
@@ -70,6 +71,7 @@ struct SimArgs {
     SimOptions sim;
     RoutingOptions routing;
     bool csv = false, json = false, quiet = false;
+    nlohmann::ordered_json options; // the options set, for the JSON (set_sim_options)
 };
 
 nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResult& r) {
@@ -343,6 +345,8 @@ int run_sim(const SimArgs& a) {
                                         {"path_selection", &a.routing.path_selection},
                                         {"tables", &a.routing.tables}})
             if (!file->empty()) j["routing"][key] = *file;
+        // The run as `--config` reads it back.
+        j["options"] = a.options;
         // Every run has the same configuration but its load.
         j["config"] = sim_config_json(f, base_cfg, rows.front().res);
         J runs = J::array();
@@ -607,6 +611,7 @@ const CommandRegistrar reg{{
                    engine_params_help());
         return [a, &sub] {
             if (!a->config.empty()) apply_sim_config_file(sub, a->config);
+            if (a->json) a->options = set_sim_options(sub);
             return run_sim(*a);
         };
     },

@@ -144,4 +144,30 @@ void apply_sim_config_file(CLI::App& sub, const std::string& path) {
     }
 }
 
+nlohmann::ordered_json set_sim_options(const CLI::App& sub) {
+    // A value as JSON: a number where the text is one, else the text.
+    const auto value = [](const std::string& text) {
+        const json v = json::parse(text, nullptr, false);
+        return v.is_number() ? nlohmann::ordered_json(v) : nlohmann::ordered_json(text);
+    };
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const CLI::Option* o : sub.get_options()) {
+        if (!o->count() || o->get_lnames().empty() || o->get_group() == "Output" ||
+            o == sub.get_help_ptr())
+            continue;
+        const std::string name = o->get_lnames()[0];
+        if (name == "config") continue;
+        if (o->get_expected_max() == 0) {
+            out[name] = true;
+        } else if (o->get_items_expected_max() > 1) {
+            nlohmann::ordered_json list = nlohmann::ordered_json::array();
+            for (const auto& r : o->results()) list.push_back(value(r));
+            out[name] = list;
+        } else if (!o->results().empty()) {
+            out[name] = value(o->results().back());
+        }
+    }
+    return out;
+}
+
 } // namespace ibrt::tools

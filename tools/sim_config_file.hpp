@@ -8,6 +8,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -19,5 +20,10 @@ namespace ibrt::tools {
 // options (group "Output") are the command line's. Throws InputError naming the file, the key's
 // line and the problem.
 void apply_sim_config_file(CLI::App& sub, const std::string& path);
+
+// The options of `sub` that were set (on the command line or by --config) under their names,
+// output options left out: what `ibrt sim --json` echoes as "options", which --config reads
+// back to the same run (its file names as given: run it from the same directory).
+nlohmann::ordered_json set_sim_options(const CLI::App& sub);
 
 } // namespace ibrt::tools

@@ -48,6 +48,18 @@ assert runs("file.json")[1] != runs("seed8.json")[1], "the seed changed nothing"
 assert len(runs("file.json")[1]) == 2
 PY
 
+# The JSON echoes the options set ("options"), which --config reads back to the same run.
+python3 -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["options"], open(sys.argv[2], "w"))' \
+    "$T/seed8.json" "$T/echo.json"
+(cd "$T" && "$IBRT" sim --config echo.json -q --json >echoed.json 2>/dev/null)
+python3 - "$T/seed8.json" "$T/echoed.json" <<'PY' || fail "the echoed options do not rerun the run"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["options"]["seed"] == 8 and a["options"]["vls"] == 2, a["options"]
+assert a["options"] == b["options"] and a["config"] == b["config"], (a["options"], b["options"])
+assert [r["packets"] for r in a["runs"]] == [r["packets"] for r in b["runs"]]
+PY
+
 # A sweep point reruns from its result file, from the spec's directory.
 cat >"$T/exp/spec.json" <<'JSON'
 {"fabrics": [{"file": "ft-4-3.net"}], "routings": [{"engine": "mlid"}], "vls": [2],
