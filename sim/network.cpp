@@ -36,8 +36,8 @@ template <class Model> void Network<Model>::setup() {
     // 4-tree 0.2 MB.
     prefetch_next_ = P * (sizeof(Slot) + V_ * sizeof(LinkVl)) > (std::size_t(1) << 20);
     busy_seen_.assign((kOutputBuffers ? 2 : 1) * P * V_, 0);
-    if constexpr (kOutputBuffers) opopped_.assign(P * V_, 0);
     if constexpr (kOutputBuffers) {
+        opopped_.assign(P * V_, 0);
         ohead_.assign(P * V_, kNil);
         otail_.assign(P * V_, kNil);
         ocap_ = std::int32_t(cfg_.output_buffer_bytes / cfg_.credit_unit);

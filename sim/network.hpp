@@ -422,13 +422,12 @@ template <class Model> class Network {
     }
     // The second stage, for the next event: what prefetch_for fetched is in the cache by now,
     // so a routed packet's output can be read from its LFT entry, and the state its
-    // arbitration reads (the output's slot and credits) fetched in turn (at 16,384 hosts that
-    // read missed on most hops).
-    // Only where the ports' state outgrows the caches (prefetch_next_): on BookSim's 256-node
-    // tree the extra LFT read per event cost 8 % and saved nothing.
+    // arbitration reads (the output's slot, credits and VLArb state) fetched in turn (at
+    // 16,384 hosts that read missed on most hops); a freed output's next packet goes to the
+    // port at the other end of its cable, whose slot launch reads. Only where the ports' state
+    // outgrows the caches (prefetch_next_, set in setup): on BookSim's 256-node tree the extra
+    // LFT read per event cost 8 % and saved nothing.
     bool prefetch_next_ = false;
-    // A freed output's next packet goes to the port at the other end of its cable: launch reads
-    // that port's slot.
     [[gnu::always_inline]] void prefetch_next(const Event& x) const {
         if (x.type == kOutFree) {
             if (const PortId d = slots_[x.a].peer; d != kNoPort) prefetch(&slots_[d]);
