@@ -196,7 +196,7 @@ Fabric FabricBuilder::build() && {
     f.ports_.reserve(total);
     f.port_owner_.reserve(total);
     // Sizing the lookup maps up front saves their rehashes, a large share of a big parse
-    // (docs/performance.md, bench_parse).
+    // (docs/history/performance-log.md, bench_parse).
     std::size_t guid_ports = 0, ids = 0;
     for (NodeId n = 0; n < nodes_.size(); ++n) {
         for (const Port& p : ports_[n]) guid_ports += p.guid != 0;

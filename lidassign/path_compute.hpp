@@ -29,7 +29,7 @@
 // 0.5 % of selecting pair by pair and color/L needs fewer LIDs (a destination's paths from
 // one switch never split); on a fabric with few switch pairs (two leaves) it is visibly
 // worse. Pair by pair took 10 M reductions on the 1,056-host Dragonfly, where tied links let
-// one visit drop one pair (docs/performance.md, "separate on real sizes").
+// one visit drop one pair (docs/history/performance-log.md, "separate on real sizes").
 //
 // Data layout: candidates stored once per switch pair, as one block per class (weight, lengths
 // and link ids, 16-bit ids when the links fit: a reduction reads one random place); state per

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The congestion-control runs whose `ibrt sim --json` output an exact change to sim/ must leave
-# byte-identical (issue 16; docs/performance.md, "Congestion control" rounds): shortened
+# byte-identical (issue 16; docs/history/performance-log.md, "Congestion control" rounds): shortened
 # versions of the documented set-ups, a few seconds each.
 #
 #   scripts/cc-identical.sh IBRT OUTDIR     run the set with IBRT, one OUTDIR/NAME.json per run

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Whole processes alternated A B A B ..., for timing one build or setting against another on
-a shared, loaded machine (docs/performance.md: the congestion-control rounds). Each pair runs
+a shared, loaded machine (docs/history/performance-log.md: the congestion-control rounds). Each pair runs
 A then B back to back, so load that comes and goes hits both alike; the figure is the median
 of the pairs' CPU-time ratios (user + system of the child), with their range.
 
