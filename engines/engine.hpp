@@ -73,7 +73,7 @@ class Engine {
   public:
     virtual ~Engine() = default;
     virtual std::string_view name() const = 0;
-    // The parameters this engine reads; documented by `ibrt route --help-engine NAME`.
+    // The parameters this engine reads; listed in the --help of route, sim and sweep.
     virtual std::span<const EngineParam> params() const { return {}; }
 
     // preassigned: LIDs to honour (e.g. what opensm assigned; not necessarily contiguous), or

@@ -1,7 +1,8 @@
 // Selection functions of the extended switch (paper 004 §4; paper 003 §3.1): given the
 // candidates of the best priority class that has one able to take the packet, pick one from a
 // read-only view of the congestion state. The output is bound when the packet reaches the
-// head of its input buffer (sim/extended_switch.cpp), so the view is the state at that moment.
+// head of its input buffer (sim/extended_switch.cpp), so the view is the state at that moment
+// (the oblivious selections may choose earlier: SimConfig::select_at).
 //
 // Paper 004's functions give a preferred candidate i and, when it cannot take the packet,
 // search linearly from i + 1 round the class (its "linear rotative search"): FF (i = 0), SSP
@@ -27,6 +28,8 @@
 
 namespace ibrt::sim {
 
+// Tests iterate over every selection up to the last one (TwoRandomOblivious): a new one goes
+// last, or the tests' bound moves with it.
 enum class Selection : std::uint8_t {
     FirstFree,                // FF
     SwitchPriority,           // SSP

@@ -398,7 +398,8 @@ int run(GenOptions& o, CLI::App& gen) {
 
 const CommandRegistrar reg{Command{
     "gen",
-    "Generate a topology (fat trees, Clos/PGFT, HyperX, tori, Dragonfly, Slim Fly, random) "
+    "Generate a topology (fat trees, Clos/PGFT, HyperX, tori, Dragonfly, Dragonfly+, Slim Fly, "
+    "random) "
     "with optional failures, in ibnetdiscover format",
     [](CLI::App& sub) -> std::function<int()> {
         auto o = std::make_shared<GenOptions>();

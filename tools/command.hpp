@@ -3,7 +3,8 @@
 //
 // Exit codes follow the convention of checkers such as ibdiagnet and fsck:
 //   0 success / clean, 1 violations found, 2 bad input or usage, 3 cannot judge (a check
-//   lacked the data to decide, e.g. deadlock freedom without path SLs; not a pass).
+//   lacked the data to decide, e.g. deadlock freedom without path SLs, or a simulation offered
+//   no packet; not a pass).
 #pragma once
 
 #include <CLI/CLI.hpp>

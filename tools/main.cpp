@@ -33,15 +33,16 @@ class HelpFormatter : public CLI::Formatter {
 
 int main(int argc, char** argv) {
     using namespace ibrt::tools;
-    CLI::App app{"ibrt: InfiniBand routing toolkit (fat-tree MLID routing, LID assignment, "
-                 "table checking and packet-level simulation)",
+    CLI::App app{"ibrt: InfiniBand routing toolkit (routing engines for fat trees and direct "
+                 "topologies, LID assignment, table checking and packet-level simulation)",
                  "ibrt"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "ibrt 0.1.0");
     app.formatter(std::make_shared<HelpFormatter>()); // before the subcommands: they inherit it
-    app.footer("Run `ibrt <command> --help` for the options of a command (man ibrt-<command>).\n"
-               "Exit codes: 0 success, 1 violations found (check, diff, sa-path-sls, sim, "
-               "sweep), 2 bad\ninput or usage, 3 cannot judge (check).");
+    app.footer(
+        "Run `ibrt <command> --help` for the options of a command (man ibrt-<command>).\n"
+        "Exit codes: 0 success, 1 violations found (check, diff, sa-path-sls, sim, "
+        "sweep), 2 bad\ninput or usage, 3 cannot judge (check; sim when a run offered nothing).");
 
     auto& cmds = command_registry();
     std::sort(cmds.begin(), cmds.end(), [](auto& a, auto& b) { return a.name < b.name; });

@@ -1,5 +1,5 @@
 // Converts opensm's discovered subnet into ibrt's Fabric and Lids, so that engines never see
-// an opensm type (DEVELOPERS.md: only engines/opensm/ touches them).
+// an opensm type (docs/architecture.md: only engines/opensm/ touches them).
 #pragma once
 
 #include "engines/opensm/osm_includes.hpp"
