@@ -7,8 +7,8 @@
 // child, so its peak RSS is its own.
 //
 // Usage: bench_separate [512|1056|8192|16384 ...]   (default 512 1056; the larger ones (8,192:
-// half of paper 003's groups) only run when named: docs/history/performance-log.md, "separate on real sizes",
-// says why)
+// half of paper 003's groups) only run when named: docs/history/performance-log.md, "separate on
+// real sizes", says why)
 #include "engines/engine.hpp"
 #include "fabric/generators/dragonfly.hpp"
 #include "fabric/generators/fat_tree.hpp"

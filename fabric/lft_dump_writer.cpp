@@ -1,8 +1,8 @@
 // Writer of opensm's `opensm-lfts.dump` (osm_dump.c dump_ucast_lfts; opensm-plugin-api.md
 // §6.1), byte for byte, so that the `file` engine (`-R file -U`) programs exactly these tables.
 // The dump is written switch by switch: at LMC 2 on FT(36,3) it is 5.5 GB, which must never be
-// held in memory at once (docs/history/performance-log.md). The `# <type> portguid ...` comment of a LID is
-// the same on every switch, so it is formatted once per LID, not once per entry.
+// held in memory at once (docs/history/performance-log.md). The `# <type> portguid ...` comment of
+// a LID is the same on every switch, so it is formatted once per LID, not once per entry.
 #include "fabric/lft_dump.hpp"
 #include "fabric/table_text.hpp"
 

@@ -120,7 +120,8 @@ class OutFile : public std::filebuf {
 };
 
 // Sizes of the per-switch and per-pair files, from bytes per line measured on FT(36,3)
-// (docs/history/performance-log.md): an estimate for the warning and the progress line, not a promise.
+// (docs/history/performance-log.md): an estimate for the warning and the progress line, not a
+// promise.
 struct OutputEstimate {
     double lfts = 0, fdbs = 0, path_selection = 0;
     bool lft_comments = true;
