@@ -735,7 +735,8 @@ template <class Model> SimResult Network<Model>::run(const ProgressFn& progress)
         if (const Event* x = q_.passed()) prefetch_for(*x);
         now_ = e.time;
         ++events_;
-        if (const Event* x = q_.ahead(kPrefetchAhead)) prefetch_for(*x);
+        if (const Event* x = q_.ahead(prefetch_next_ ? kPrefetchAheadLarge : kPrefetchAhead))
+            prefetch_for(*x);
         if (prefetch_next_)
             if (const Event* x = q_.ahead(1)) prefetch_next(*x);
         handle(e);
