@@ -560,6 +560,17 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     };
     std::string sim_header;
     for (const auto& k : varying) sim_header += "," + csv_quote(k);
+    // With the stop rule (--ci-target) each run says whether it converged and the window its
+    // figures are from: two more columns, only then (other sweeps keep their bytes).
+    bool stop_rule = false;
+    for (const json& r : results)
+        for (const json& x : r["runs"]) stop_rule |= x.contains("converged");
+    if (stop_rule) sim_header += ",converged,measure_us";
+    const auto stop_columns = [&](const json& x) -> std::string {
+        if (!stop_rule) return {};
+        if (!x.contains("converged")) return ",,";
+        return fmt::format(",{},{}", x["converged"].get<bool>() ? 1 : 0, x["measure_us"].dump());
+    };
     std::string csv =
         "id,fabric,routing,pattern,vls,sim,load,offered_fraction,accepted_fraction,"
         "accepted_bytes_per_ns,latency_mean_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,"
@@ -615,10 +626,10 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         cc_row_of[it->second] = cckeys;
         if (r.contains("saturation")) saturation_of[it->second] = r["saturation"];
         if (!err.empty())
-            csv +=
-                fmt::format("{},{},{},{},{},{},,,,,,,,,,,,,,,,,{}{}{}{}\n", id, csv_quote(fabric),
-                            csv_quote(routing), pattern, vls, csv_quote(simtext), csv_quote(err),
-                            cckeys, cc.run_row(json::object()), sim_columns(pt));
+            csv += fmt::format(
+                "{},{},{},{},{},{},,,,,,,,,,,,,,,,,{}{}{}{}\n", id, csv_quote(fabric),
+                csv_quote(routing), pattern, vls, csv_quote(simtext), csv_quote(err), cckeys,
+                cc.run_row(json::object()), sim_columns(pt) + stop_columns(json::object()));
         for (const json& x : r["runs"]) {
             if (!r.contains("saturation")) {
                 const std::string cols = fmt::format(
@@ -644,7 +655,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                 x["link_util_max"].get<double>(), x["generated"].dump(), x["delivered"].dump(),
                 x["dropped"].dump(), x["in_flight"].dump(), x["measured_unfinished"].dump(),
                 x["deadlock"].get<bool>() ? 1 : 0, x["verdict"].get<std::string>(), cckeys,
-                cc.run_row(x), sim_columns(pt));
+                cc.run_row(x), sim_columns(pt) + stop_columns(x));
             if (x["latency_samples"].get<std::uint64_t>() > 0)
                 series[it->second].points.push_back(
                     {x["accepted_bytes_per_ns"].get<double>(), x["latency_mean_ns"].get<double>()});

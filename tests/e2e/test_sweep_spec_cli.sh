@@ -82,4 +82,22 @@ PY
     fail "docs/examples/sweep-ft.json: $(cat err)"
 "$IBRT" sweep merge example 2>/dev/null || fail "docs/examples/sweep-ft.json does not merge"
 (($(wc -l <example/sweep.csv) == 97)) || fail "the example's sweep.csv has $(wc -l <example/sweep.csv) lines"
+# The stop rule in a sweep (issue 38): each run's row says whether it converged and its window.
+cat >ci.json <<EOF
+{"fabrics": [{"file": "$S/test-fabrics/generated/ft-4-3.net"}], "routings": [{"engine": "mlid"}],
+ "vls": [1], "loads": [0.2, 0.9],
+ "sim": {"measure-us": 5, "warmup-us": 5, "ci-target": [0.5, 0.0001], "max-measure-us": 20}}
+EOF
+"$IBRT" sweep ci.json -q 2>err || fail "the stop-rule sweep: $(cat err)"
+"$IBRT" sweep merge ci.out 2>/dev/null || fail "the stop-rule sweep does not merge"
+python3 - ci.out/sweep.csv <<'PY' || fail "sweep.csv lacks the stop rule's columns or values"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4, rows
+for r in rows:
+    loose = float(r["ci-target"]) == 0.5
+    # A 50 % target is met by the first 5 us window; 0.01 % by none up to the 20 us cap.
+    assert r["converged"] == ("1" if loose else "0"), r
+    assert float(r["measure_us"]) == (5.0 if loose else 20.0), r
+PY
 echo "PASS [test_sweep_spec_cli] in ${SECONDS}s"
