@@ -429,6 +429,9 @@ int run_sim(const SimArgs& a) {
                                      double(x.last_hop_ps) / 1e6);
             if (x.dropped) notes += fmt::format("{} dropped ", x.dropped);
             if (x.misdelivered) notes += fmt::format("{} misdelivered ", x.misdelivered);
+            if (x.converged) // --ci-target: the window the figures are from
+                notes += fmt::format("{}window {:g} us ", *x.converged ? "" : "NOT CONVERGED, ",
+                                     double(x.measure_ps) / 1e6);
             fmt::print("{:>6.3f} {:>8.4f} {:>8.4f} {:>9.4f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} "
                        "{:>6.3f} {:>6.3f}  {}\n",
                        row.load, x.offered_fraction, x.accepted_fraction, x.accepted_bytes_per_ns,
