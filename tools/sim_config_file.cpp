@@ -158,7 +158,7 @@ nlohmann::ordered_json set_sim_options(const CLI::App& sub) {
         const std::string name = o->get_lnames()[0];
         if (name == "config") continue;
         if (o->get_expected_max() == 0) {
-            out[name] = true;
+            out[name] = o->as<bool>(); // a flag may be given as --flag=false
         } else if (o->get_items_expected_max() > 1) {
             nlohmann::ordered_json list = nlohmann::ordered_json::array();
             for (const auto& r : o->results()) list.push_back(value(r));
