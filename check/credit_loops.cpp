@@ -173,15 +173,4 @@ DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
     return rep;
 }
 
-std::string format_link(const Fabric& f, PortId port) {
-    const Port& p = f.port(port);
-    std::string s = display_port(f, f.port_node(port), f.port_num(port));
-    if (p.connected()) s += " -> " + display_port(f, p.peer_node, p.peer_port);
-    return s;
-}
-
-std::string format_channel(const Fabric& f, const graph::Channel& c) {
-    return format_link(f, c.port) + " VL" + std::to_string(c.vl);
-}
-
 } // namespace ibrt::check

@@ -52,10 +52,4 @@ bool sls_choose_vls(const Routing& r);
 DeadlockReport check_credit_loops(const Fabric& f, const Routing& r,
                                   const std::function<void(double)>& progress = {});
 
-// "switch 'sw1' (GUID …) port 2 -> switch 'sw2' (GUID …) port 1": the directed link out of
-// `port` (fabric/display_name.hpp).
-std::string format_link(const Fabric& f, PortId port);
-// format_link plus " VL0": the sending node and port, the receiving node and port, the VL.
-std::string format_channel(const Fabric& f, const graph::Channel& c);
-
 } // namespace ibrt::check

@@ -188,7 +188,7 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
             }
             std::string cyc;
             for (const graph::Channel& ch : l.cycle)
-                cyc += (cyc.empty() ? "" : " => ") + format_channel(f, ch);
+                cyc += (cyc.empty() ? "" : " => ") + display_channel(f, ch.port, ch.vl);
             c.details += fmt::format("cycle of {} (component of {}): {}\n",
                                      plural(l.cycle.size(), "channel", "channels"),
                                      l.component_channels, cyc);
@@ -213,7 +213,7 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
         for (std::size_t i = 0; i < d.loops.size() && i < rep.max_examples; ++i) {
             std::string cyc;
             for (const graph::Channel& ch : d.loops[i].cycle)
-                cyc += (cyc.empty() ? "" : " => ") + format_channel(f, ch);
+                cyc += (cyc.empty() ? "" : " => ") + display_channel(f, ch.port, ch.vl);
             c.details += fmt::format("cycle of {}: {}\n",
                                      plural(d.loops[i].cycle.size(), "channel", "channels"), cyc);
         }
@@ -232,7 +232,7 @@ std::vector<CheckVerdict> verdicts(const Fabric& f, const CheckReport& rep) {
                                      l.from_level, l.to_level, l.stats.links, l.stats.max,
                                      l.stats.mean, l.stats.stddev, l.stats.spread);
         for (const LinkLoad& h : b.hottest)
-            c.details += fmt::format("hot link {}: {:g}\n", format_link(f, h.port), h.load);
+            c.details += fmt::format("hot link {}: {:g}\n", display_link(f, h.port), h.load);
         const LidUsage& u = b.lid_usage;
         std::string hist;
         for (std::size_t k = 0; k < u.by_lids_used.size(); ++k)

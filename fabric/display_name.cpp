@@ -32,6 +32,17 @@ std::string display_port(const Fabric& f, NodeId n, PortNum p) {
     return fmt::format("{} port {}", display_name(f, n), p);
 }
 
+std::string display_link(const Fabric& f, PortId port) {
+    const Port& p = f.port(port);
+    std::string s = display_port(f, f.port_node(port), f.port_num(port));
+    if (p.connected()) s += " -> " + display_port(f, p.peer_node, p.peer_port);
+    return s;
+}
+
+std::string display_channel(const Fabric& f, PortId port, unsigned vl) {
+    return fmt::format("{} VL {}", display_link(f, port), vl);
+}
+
 std::string guid_hex(std::uint64_t guid) {
     return fmt::format("0x{:016x}", guid);
 }

@@ -19,6 +19,13 @@ std::string display_name(const Node& node);
 std::string display_name(NodeType type, std::string_view desc, std::uint64_t guid);
 // display_name plus " port N".
 std::string display_port(const Fabric& f, NodeId n, PortNum p);
+// The directed link out of `port`: "switch 'sw1' (GUID …) port 2 -> switch 'sw2' (GUID …) port
+// 1" (the far end left out where the port has no cable).
+std::string display_link(const Fabric& f, PortId port);
+// A channel, the link out of `port` on VL `vl`: display_link plus " VL 0". The one spelling of
+// a channel for the checker's credit loops and the simulator's deadlock cycles (whose input
+// buffer is the channel that feeds it).
+std::string display_channel(const Fabric& f, PortId port, unsigned vl);
 // A GUID as every dump prints it: "0x%016x".
 std::string guid_hex(std::uint64_t guid);
 

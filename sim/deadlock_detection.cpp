@@ -19,13 +19,17 @@ template <class Model> std::vector<std::uint8_t> Network<Model>::stalled_buffers
 }
 
 template <class Model> std::string Network<Model>::buffer_name(std::uint32_t b) const {
+    // Named as the checker names its channels (fabric/display_name.hpp): an input buffer is
+    // the channel that feeds it, an output buffer the channel it feeds.
     const std::size_t IB = bufs_.size(); // ids past the input buffers name output buffers
     const bool out = b >= IB;
     if (out) b -= std::uint32_t(IB);
     const PortId s = b / V_;
-    const NodeId n = f_.port_node(s);
-    return display_port(f_, n, f_.port_num(s)) + " VL " + std::to_string(b % V_) +
-           (out ? " out" : "");
+    const std::uint32_t vl = b % V_;
+    if (out) return display_channel(f_, s, vl) + " (output buffer)";
+    if (slots_[s].peer == kNoPort)
+        return display_port(f_, f_.port_node(s), f_.port_num(s)) + " VL " + std::to_string(vl);
+    return display_channel(f_, slots_[s].peer, vl);
 }
 
 // The wait-for graph of full buffers: a switch input buffer whose head packet lacks credits

@@ -254,7 +254,9 @@ struct SimResult {
     // within the run (the run is then continued without new traffic until it is; statistics
     // stay those of end_ps).
     Time deadlock_at_ps = 0;
-    std::vector<std::string> deadlock_cycle; // "node port N VL v" buffers, each waiting on the next
+    // The cycle's buffers, each waiting on the next, named by the channel that feeds each
+    // (fabric/display_name.hpp display_channel: "A port 2 -> B port 3 VL 0", as ibrt check).
+    std::vector<std::string> deadlock_cycle;
     Time last_hop_ps = 0; // when a packet last started onto a link (Stuck: long before the end)
 
     // What ran, where the configuration left it to the simulator.

@@ -450,7 +450,7 @@ int run_sim(const SimArgs& a) {
                            x.drb_stats.peak_flows);
             if (x.deadlock && !x.deadlock_cycle.empty()) {
                 std::string cyc;
-                for (const auto& b : x.deadlock_cycle) cyc += b + " -> ";
+                for (const auto& b : x.deadlock_cycle) cyc += b + " => "; // as ibrt check
                 fmt::print("       blocked cycle: {}{}\n", cyc, x.deadlock_cycle.front());
             }
         }

@@ -1,6 +1,7 @@
 // Channel dependency graph: a clockwise ring has a credit loop over exactly its four ring
 // channels; moving half of the destinations to VL1 through path SL + SL2VL breaks it.
 #include "check/credit_loops.hpp"
+#include "fabric/display_name.hpp"
 #include "fixtures.hpp"
 
 #include <catch2/catch.hpp>
@@ -40,8 +41,9 @@ TEST_CASE("clockwise ring: one credit loop of exactly the four ring channels") {
     CHECK(l.cycle[1] == graph::Channel{f.port_id(B, 2), 0});
     CHECK(l.cycle[2] == graph::Channel{f.port_id(C, 2), 0});
     CHECK(l.cycle[3] == graph::Channel{f.port_id(D, 2), 0});
-    CHECK(format_channel(f, l.cycle[0]) == "switch 'A' (GUID 0x0000000000000500) port 2 -> switch "
-                                           "'B' (GUID 0x0000000000000501) port 3 VL0");
+    CHECK(display_channel(f, l.cycle[0].port, l.cycle[0].vl) ==
+          "switch 'A' (GUID 0x0000000000000500) port 2 -> switch 'B' (GUID 0x0000000000000501) "
+          "port 3 VL 0");
 }
 
 TEST_CASE("clockwise ring with half the destinations on VL1 is free of credit loops") {

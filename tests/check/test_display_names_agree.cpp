@@ -35,7 +35,7 @@ TEST_CASE("check's links, traces and JSON use the display name") {
     const std::string name_a = display_name(f, a);
     REQUIRE(name_a == "CA 'dup\\x07' (GUID 0x0000000000000010)");
     CHECK(name_a != display_name(f, c));
-    CHECK(format_link(f, f.port_id(sw, 1)) ==
+    CHECK(display_link(f, f.port_id(sw, 1)) ==
           display_port(f, sw, 1) + " -> " + display_port(f, a, 1));
     const Trace t = trace_walk(f, r, f.port_id(a, 1), 2);
     CHECK(format_trace(f, t) == name_a + ":1 -> " + display_name(f, sw) + ":1>4");

@@ -97,14 +97,14 @@ TEST_CASE("a loop fails reachability in text, JSON and JUnit") {
                                   "(source port, DLID) pairs fail, on 1 DLID: loop 2\">DLID 3 "
                                   "from CA &apos;h0&apos; (GUID 0x0000000000000100) port 1: loop: "
                                   "CA &apos;h0&apos; (GUID 0x0000000000000100):1 -&gt; "));
-    CHECK_THAT(
-        s, Catch::Contains("<testcase classname=\"ibrt.check\" name=\"deadlock\">\n"
-                           "      <failure type=\"deadlock\" message=\"8 channels, 6 "
-                           "dependencies on 1 VL: 1 credit loop\">cycle of 2 channels "
-                           "(component of 2): switch &apos;L0&apos; (GUID 0x0000000000000204) port "
-                           "3 -&gt; switch &apos;S0&apos; (GUID 0x0000000000000206) port 1 "
-                           "VL0 =&gt; switch &apos;S0&apos; (GUID 0x0000000000000206) port 1 -&gt; "
-                           "switch &apos;L0&apos; (GUID 0x0000000000000204) port 3 VL0\n"));
+    CHECK_THAT(s, Catch::Contains(
+                      "<testcase classname=\"ibrt.check\" name=\"deadlock\">\n"
+                      "      <failure type=\"deadlock\" message=\"8 channels, 6 "
+                      "dependencies on 1 VL: 1 credit loop\">cycle of 2 channels "
+                      "(component of 2): switch &apos;L0&apos; (GUID 0x0000000000000204) port "
+                      "3 -&gt; switch &apos;S0&apos; (GUID 0x0000000000000206) port 1 "
+                      "VL 0 =&gt; switch &apos;S0&apos; (GUID 0x0000000000000206) port 1 -&gt; "
+                      "switch &apos;L0&apos; (GUID 0x0000000000000204) port 3 VL 0\n"));
     CHECK_THAT(s, Catch::Contains("<testcase classname=\"ibrt.check\" name=\"minimality\">\n"
                                   "      <system-out>26 reached pairs: all on shortest paths\n"));
 }
@@ -141,11 +141,11 @@ TEST_CASE("a credit loop is a violation and lists its channels") {
         Catch::Contains("FAIL deadlock: 4 channels, 4 dependencies on 1 VL: 1 credit loop\n"
                         "       cycle of 4 channels (component of 4): switch 'A' (GUID "
                         "0x0000000000000500) port 2 -> switch 'B' (GUID 0x0000000000000501) port 3 "
-                        "VL0 => switch 'B' (GUID 0x0000000000000501) port 2 -> switch 'C' (GUID "
-                        "0x0000000000000502) port 3 VL0 => switch 'C' (GUID 0x0000000000000502) "
-                        "port 2 -> switch 'D' (GUID 0x0000000000000503) port 3 VL0 => "
+                        "VL 0 => switch 'B' (GUID 0x0000000000000501) port 2 -> switch 'C' (GUID "
+                        "0x0000000000000502) port 3 VL 0 => switch 'C' (GUID 0x0000000000000502) "
+                        "port 2 -> switch 'D' (GUID 0x0000000000000503) port 3 VL 0 => "
                         "switch 'D' (GUID 0x0000000000000503) port 2 -> switch 'A' (GUID "
-                        "0x0000000000000500) port 3 VL0\n"));
+                        "0x0000000000000500) port 3 VL 0\n"));
     const auto j = to_json(x.f, rep);
     CHECK(j["checks"]["deadlock"]["credit_loops"] == 1);
     CHECK(j["checks"]["deadlock"]["loops"][0]["cycle"][3]["node"] ==

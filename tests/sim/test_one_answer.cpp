@@ -3,11 +3,14 @@
 // so they cannot disagree.
 #include "check/credit_loops.hpp"
 #include "check/traffic.hpp"
+#include "fabric/display_name.hpp"
 #include "sim/simulator.hpp"
 #include "sim/traffic.hpp"
 #include "sim_fixtures.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 using namespace ibrt;
 
@@ -74,4 +77,32 @@ TEST_CASE("check and sim put a packet on the same VL where a node has no SL2VL t
             CHECK(u.vl_utilization[check_vl] > 0);
             CHECK(u.vl_utilization[1 - check_vl] == 0);
         }
+}
+
+TEST_CASE("check and sim name a credit loop's channels the same way") {
+    // Issue 41: "a channel spelled two ways by check and sim". ring4 with two-hop traffic
+    // deadlocks in the simulator, and the checker finds the loop in the tables: the cycle of
+    // buffers the simulator reports and the checker's cycle of channels are the same channels,
+    // spelled by one function (fabric/display_name.hpp display_channel).
+    auto x = test::ring4();
+    sim::SimConfig c;
+    c.packet_bytes = 256;
+    c.buffer_bytes = 256;
+    c.traffic.pattern = sim::Pattern::Rotation;
+    c.traffic.shift = 2;
+    c.traffic.load = 0.9;
+    c.warmup_ps = 2'000'000;
+    c.measure_ps = 20'000'000;
+    c.drain_ps = 20'000'000;
+    const sim::SimResult r = sim::simulate(x.f, x.r, c);
+    REQUIRE(r.deadlock);
+    const check::DeadlockReport rep = check::check_credit_loops(x.f, x.r);
+    REQUIRE(rep.loops.size() == 1);
+    std::vector<std::string> checked, simulated = r.deadlock_cycle;
+    for (const graph::Channel& ch : rep.loops[0].cycle)
+        checked.push_back(display_channel(x.f, ch.port, ch.vl));
+    std::sort(checked.begin(), checked.end());
+    std::sort(simulated.begin(), simulated.end());
+    CHECK(simulated == checked);
+    CHECK(checked.size() == 4);
 }
