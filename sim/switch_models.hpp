@@ -12,14 +12,11 @@
 
 #include "sim/simulator.hpp"
 
-#include <string_view>
-
 namespace ibrt::sim::detail {
 
 // Paper 000 §5.1 and IBA §7.9: input buffers per VL, a crossbar behind the routing delay,
 // credits per VL shared by every packet, the VL of a hop by SL2VL/VL2VL; VLArb at the link.
 struct IbSwitch {
-    static constexpr std::string_view name = "ib";
     static constexpr bool vc_per_hop = false;     // VLs by the tables, not allocated per hop
     static constexpr bool output_buffers = false; // the crossbar feeds the link directly
 };
@@ -27,7 +24,6 @@ struct IbSwitch {
 // The IB switch with an output buffer per VL per port (paper 000 §5.2's per-VL output
 // buffer): the crossbar moves packets into it, VLArb serves the link from it.
 struct IbOutputBufferedSwitch {
-    static constexpr std::string_view name = "ib-output-buffers";
     static constexpr bool vc_per_hop = false;
     static constexpr bool output_buffers = true;
 };
@@ -36,7 +32,6 @@ struct IbOutputBufferedSwitch {
 // each hop's VC allocated within the range of its SL2VL class (BookSim's OutputSet VC range),
 // BookSim's allocation timing (SimConfig::vc_alloc_gap_ps, vc_input_first).
 struct VcRouter {
-    static constexpr std::string_view name = "vc-router";
     static constexpr bool vc_per_hop = true;
     static constexpr bool output_buffers = false;
 };
@@ -44,7 +39,6 @@ struct VcRouter {
 // Paper 004 §4's switch: the VC router with output buffers per class, the link taking the
 // first VC of the class's range with room.
 struct Paper004Switch {
-    static constexpr std::string_view name = "paper004";
     static constexpr bool vc_per_hop = true;
     static constexpr bool output_buffers = true;
 };
