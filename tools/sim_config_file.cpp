@@ -62,19 +62,6 @@ std::vector<std::pair<std::string, json>> point_options(const json& p, const std
     return out;
 }
 
-// A JSON value as the strings the command line would give: a list is one string per element
-// for a repeatable option (cc-option, engine-opt), else one comma-separated string (--load).
-std::vector<std::string> option_values(const json& v, bool repeatable) {
-    const auto text = [](const json& x) { return x.is_string() ? x.get<std::string>() : x.dump(); };
-    if (!v.is_array()) return {text(v)};
-    std::vector<std::string> out;
-    for (const json& x : v) out.push_back(text(x));
-    if (repeatable || out.empty()) return out;
-    std::string joined;
-    for (const auto& s : out) joined += (joined.empty() ? "" : ",") + s;
-    return {joined};
-}
-
 } // namespace
 
 void apply_sim_config_file(CLI::App& sub, const std::string& path) {
@@ -133,7 +120,7 @@ void apply_sim_config_file(CLI::App& sub, const std::string& path) {
         } else if (value.is_object() || value.is_null() || value.is_boolean()) {
             fail("expected a string, a number or a list of them");
         } else {
-            values = option_values(value, o->get_items_expected_max() > 1);
+            values = option_strings(value, o->get_items_expected_max() > 1);
         }
         try {
             for (const auto& v : values) o->add_result(v);

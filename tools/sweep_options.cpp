@@ -20,14 +20,10 @@ void parse_object(CLI::App& app, const nlohmann::json& obj, const char* what,
         const auto& v = it.value();
         if (v.is_boolean()) {
             if (v.get<bool>()) args.push_back("--" + it.key());
-        } else if (v.is_string()) {
-            args.push_back("--" + it.key() + "=" + v.get<std::string>());
-        } else if (v.is_number()) {
-            args.push_back("--" + it.key() + "=" + v.dump());
-        } else if (v.is_array()) { // a repeatable option (engine-opt)
-            for (const auto& x : v)
-                args.push_back("--" + it.key() + "=" +
-                               (x.is_string() ? x.get<std::string>() : x.dump()));
+        } else if (v.is_string() || v.is_number() || v.is_array()) {
+            // A list here is a repeatable option's (engine-opt): the grid's lists are expanded.
+            for (const std::string& s : option_strings(v, true))
+                args.push_back("--" + it.key() + "=" + s);
         } else {
             throw InputError(what, 0,
                              fmt::format("\"{}\": expected a string, number or true", it.key()));
@@ -110,6 +106,19 @@ std::string cc_option_text(const nlohmann::json& v) {
 
 std::string cc_option_label(const nlohmann::json& v) {
     return v.is_object() ? v.at("label").get<std::string>() : v.get<std::string>();
+}
+
+std::vector<std::string> option_strings(const nlohmann::json& v, bool repeatable) {
+    const auto text = [](const nlohmann::json& x) {
+        return x.is_string() ? x.get<std::string>() : x.dump();
+    };
+    if (!v.is_array()) return {text(v)};
+    std::vector<std::string> out;
+    for (const auto& x : v) out.push_back(text(x));
+    if (repeatable || out.empty()) return out;
+    std::string joined;
+    for (const auto& s : out) joined += (joined.empty() ? "" : ",") + s;
+    return {joined};
 }
 
 SimOptions sweep_sim_options(const nlohmann::json& point, const std::string& base_dir) {

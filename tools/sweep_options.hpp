@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace ibrt::tools {
 
@@ -42,5 +43,11 @@ OptionKind routing_option_kind(const std::string& key);
 std::string sim_option_problem(const std::string& key, const nlohmann::json& value,
                                const std::string& base_dir = "");
 std::string routing_option_problem(const std::string& key, const nlohmann::json& value);
+
+// A JSON value as the command line's strings for one option: a string as it is, a number as
+// JSON writes it; a list one string per element for a repeatable option (--engine-opt,
+// --cc-option), else one comma-separated string (--load 0.1,0.2). Spec points and
+// `ibrt sim --config` files (tools/sim_config_file.hpp) both go through it.
+std::vector<std::string> option_strings(const nlohmann::json& v, bool repeatable);
 
 } // namespace ibrt::tools
