@@ -8,6 +8,7 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace ibrt::test {
 
@@ -79,6 +80,27 @@ inline SimFabric ring4() {
         t[Lid(5 + s)] = 0;
     }
     return x;
+}
+
+// The channels of ring4's credit loop (A:2 -> B:3, ..., D:2 -> A:3 on VL 0), sorted, as the
+// simulator's deadlock cycle and the checker's credit loop spell them; with `output_buffers`
+// each followed by the output buffer that feeds it. Written out, not derived: the tests hold
+// the spelling itself.
+inline std::vector<std::string> ring4_loop_channels(bool output_buffers = false) {
+    const char* names[] = {"switch 'A' (GUID 0x0000000000000200) port 2 -> switch 'B' (GUID "
+                           "0x0000000000000201) port 3 VL 0",
+                           "switch 'B' (GUID 0x0000000000000201) port 2 -> switch 'C' (GUID "
+                           "0x0000000000000202) port 3 VL 0",
+                           "switch 'C' (GUID 0x0000000000000202) port 2 -> switch 'D' (GUID "
+                           "0x0000000000000203) port 3 VL 0",
+                           "switch 'D' (GUID 0x0000000000000203) port 2 -> switch 'A' (GUID "
+                           "0x0000000000000200) port 3 VL 0"};
+    std::vector<std::string> out;
+    for (const char* n : names) {
+        out.emplace_back(n);
+        if (output_buffers) out.push_back(std::string(n) + " (output buffer)");
+    }
+    return out;
 }
 
 // SL2VL for ring4 that breaks the loop for two-hop traffic: the first ring hop (in from the
