@@ -2,7 +2,7 @@
 //
 //   bench_check [m=36] [n=3] [engine=mlid] [lmc=2]
 //
-// Builds FT(m,n) with fabric/generators/fat_tree.hpp (FT(36,3): 11,664 CAs, 1,620 switches),
+// Builds FT(m,n) with generators/fat_tree.hpp (FT(36,3): 11,664 CAs, 1,620 switches),
 // routes it with the named engine (engines/engine.hpp) and times each check separately:
 // reachability + minimality, credit loops, all-to-all balance. With lmc = 2 the fabric has
 // ~48k LIDs, i.e. ~5.6e8 (source CA, DLID) pairs that a naive checker would walk one by one.
@@ -10,7 +10,7 @@
 #include "check/credit_loops.hpp"
 #include "check/reachability.hpp"
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/fat_tree.hpp"
 
 #include <fmt/format.h>
 

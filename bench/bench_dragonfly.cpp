@@ -14,8 +14,8 @@
 #include "check/credit_loops.hpp"
 #include "check/reachability.hpp"
 #include "engines/engine.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/failures.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/failures.hpp"
 
 #include "peak_rss.hpp"
 
@@ -142,7 +142,7 @@ void summary(const std::string& what, const std::vector<Outcome>& v, bool check)
 void damage(int seeds, int singles, bool check) {
     const Fabric full = paper_dragonfly();
     // Single local cables: router r's port 8 + r2 goes to router r2 > r of its group
-    // (fabric/generators/dragonfly.hpp).
+    // (generators/dragonfly.hpp).
     std::mt19937_64 rng(1);
     std::vector<Outcome> one;
     for (int k = 0; k < singles; ++k) {

@@ -1,13 +1,13 @@
-// Benchmark of the topology generators (fabric/generators/): building FT(36,3) of paper 000 §3
+// Benchmark of the topology generators (generators/): building FT(36,3) of paper 000 §3
 // (11,664 CAs, 1,620 switches) and the other large families, then writing each in the
 // ibnetdiscover format. Prints wall milliseconds per step and the peak RSS of the process.
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/failures.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/pgft.hpp"
-#include "fabric/generators/slimfly.hpp"
-#include "fabric/ibnetdiscover.hpp"
+#include "formats/ibnetdiscover.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/failures.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/pgft.hpp"
+#include "generators/slimfly.hpp"
 
 #include <fmt/core.h>
 

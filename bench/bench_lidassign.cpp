@@ -4,7 +4,7 @@
 // and peak RSS.
 //
 //   bench_lidassign [seeds=4] [time_limit_s=10]
-#include "fabric/generators/random_graph.hpp"
+#include "generators/random_graph.hpp"
 #include "lidassign/path_compute.hpp"
 #include "lidassign/plan.hpp"
 

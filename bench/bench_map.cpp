@@ -17,11 +17,11 @@
 //       Dragonfly, also the switches per seed whose group the cabling does not tell, and
 //       those the mapping left unplaced (mapping/dragonfly_groups.hpp).
 #include "engines/engine.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/failures.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/slimfly.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/failures.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/slimfly.hpp"
+#include "generators/torus.hpp"
 #include "mapping/map_fabric.hpp"
 #include "mapping/shape_compare.hpp"
 #include "sim/svg_plot.hpp"

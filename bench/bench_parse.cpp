@@ -1,4 +1,4 @@
-// Throughput of the ibnetdiscover/ibsim topology reader and writer (fabric/ibnetdiscover_*.cpp)
+// Throughput of the ibnetdiscover/ibsim topology reader and writer (formats/ibnetdiscover_*.cpp)
 // on a large two-level tree of 36-port switches: leaves with 18 CAs and 18 uplinks, the
 // uplinks spread round-robin over enough spines to fill all their 36 ports.
 //
@@ -6,7 +6,7 @@
 //
 // Prints file size, write and parse speed (MB/s, ms), node/link counts and peak RSS. MB/s is
 // taken over CPU time; the wall time is printed too. IBRT_BENCH_KEEP=1 keeps the written file.
-#include "fabric/ibnetdiscover.hpp"
+#include "formats/ibnetdiscover.hpp"
 
 #include <fmt/format.h>
 

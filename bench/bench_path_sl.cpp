@@ -9,11 +9,11 @@
 // Prints bytes and build milliseconds; a flat (source port x DLID) byte table is the
 // reference.
 #include "fabric/end_ports.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/lid_preassign.hpp"
 #include "fabric/lids.hpp"
 #include "fabric/path_sl_table.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/lid_preassign.hpp"
 
 #include <fmt/core.h>
 

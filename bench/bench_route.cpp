@@ -4,7 +4,7 @@
 // Target for FT(36,3): under 1 s and 1 GB on one core.
 #include "check/balance.hpp"
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/fat_tree.hpp"
 
 #include "peak_rss.hpp"
 

@@ -10,8 +10,8 @@
 // half of paper 003's groups) only run when named: docs/history/performance-log.md, "separate on
 // real sizes", says why)
 #include "engines/engine.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/fat_tree.hpp"
 
 #include <fmt/core.h>
 #include <sys/resource.h>

@@ -31,7 +31,7 @@
 //   traffic stays that of the run without CC: the mechanism's cost apart from what throttling
 //   does to the run)
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/fat_tree.hpp"
 #include "sim/simulator.hpp"
 
 #include <fmt/core.h>

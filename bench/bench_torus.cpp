@@ -3,8 +3,8 @@
 // 16,384 hosts; issue 13 asks for <= 1 s and <= 1 GB on one core), pristine and with a failed
 // switch plus failed links.
 #include "engines/engine.hpp"
-#include "fabric/generators/failures.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/failures.hpp"
+#include "generators/torus.hpp"
 
 #include "peak_rss.hpp"
 

@@ -3,7 +3,7 @@
 
 #include "check/endpoints.hpp"
 #include "check/forwarding.hpp"
-#include "fabric/graph.hpp"
+#include "graph/fabric_walks.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -12,7 +12,7 @@
 // A unit whose walk does not arrive loads nothing and counts as unrouted. The load of a
 // directed link is the sum of the units crossing it; statistics are taken over directed
 // switch-to-switch links (max, min, mean, population stddev, max/mean), overall and per
-// (level, level) pair with levels counted from the CAs (fabric/graph.hpp). LID usage says
+// (level, level) pair with levels counted from the CAs (graph/fabric_walks.hpp). LID usage says
 // how many of each destination's LIDs carry traffic.
 //
 // Cost: flows are folded into injections per (DLID, source switch), and each is walked once,

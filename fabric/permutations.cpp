@@ -1,7 +1,7 @@
 // Permutation traffic patterns; see permutations.hpp.
 #include "fabric/permutations.hpp"
 
-#include "fabric/generators/rng.hpp"
+#include "fabric/rng.hpp"
 
 #include <numeric>
 #include <utility>

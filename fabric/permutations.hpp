@@ -15,7 +15,7 @@ namespace ibrt {
 std::vector<std::uint32_t> shift_permutation(std::uint32_t n, std::uint64_t shift);
 
 // A random permutation with one cycle through all n endpoints (Sattolo's algorithm, so no
-// endpoint sends to itself), drawn from xoshiro256** (fabric/generators/rng.hpp): a pure
+// endpoint sends to itself), drawn from xoshiro256** (fabric/rng.hpp): a pure
 // function of (n, seed) on every platform and library version.
 std::vector<std::uint32_t> random_permutation(std::uint32_t n, std::uint64_t seed);
 

@@ -1,10 +1,10 @@
-// Fuzz target for the forwarding-sets file (fabric/forwarding_sets_file.hpp): any input must
+// Fuzz target for the forwarding-sets file (formats/forwarding_sets_file.hpp): any input must
 // parse or throw ibrt::InputError. What parses against the ft-lmc1 sample fabric is written,
 // read again and written again: every (switch, key, DLID) candidate set, the VL2VL tables and
 // the tree coordinates must survive, and the second write must equal the first.
-#include "fabric/forwarding_sets_file.hpp"
 #include "fabric/input_error.hpp"
-#include "tests/fabric/tables_fixture.hpp"
+#include "formats/forwarding_sets_file.hpp"
+#include "tests/formats/tables_fixture.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,9 +1,9 @@
-// Fuzz target for the guid2lid reader (fabric/guid2lid.hpp): any input must parse or throw
+// Fuzz target for the guid2lid reader (formats/guid2lid.hpp): any input must parse or throw
 // ibrt::InputError. What parses and binds to the ft-rt sample fabric must come back with the
 // same LIDs through write_guid2lid -> read -> bind; a difference aborts.
-#include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
-#include "tests/fabric/tables_fixture.hpp"
+#include "formats/guid2lid.hpp"
+#include "tests/formats/tables_fixture.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,9 +1,9 @@
-// Fuzz target for the ibnetdiscover / ibsim topology reader (fabric/ibnetdiscover_reader.cpp).
+// Fuzz target for the ibnetdiscover / ibsim topology reader (formats/ibnetdiscover_reader.cpp).
 // Bad input must end in ibrt::InputError; anything else (crash, other exception) is a bug.
 // `include` lines are defused first: a fuzzer must not make the reader open arbitrary files
 // such as /dev/zero.
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
+#include "formats/ibnetdiscover.hpp"
 
 #include <cstddef>
 #include <cstdint>

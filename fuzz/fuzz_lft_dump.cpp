@@ -1,9 +1,9 @@
-// Fuzz target for the LFT dump reader (fabric/lft_dump.hpp): any input must parse or throw
+// Fuzz target for the LFT dump reader (formats/lft_dump.hpp): any input must parse or throw
 // ibrt::InputError. What parses and binds to the ft-rt sample fabric must come back unchanged
 // through write_lft_dump -> read -> bind; a difference aborts.
 #include "fabric/input_error.hpp"
-#include "fabric/lft_dump.hpp"
-#include "tests/fabric/tables_fixture.hpp"
+#include "formats/lft_dump.hpp"
+#include "tests/formats/tables_fixture.hpp"
 
 #include <cstdint>
 #include <cstdlib>

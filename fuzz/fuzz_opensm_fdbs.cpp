@@ -1,10 +1,10 @@
-// Fuzz target for opensm.fdbs (read by fabric/lft_dump_reader.cpp, written by
-// fabric/fdbs_writer.cpp): any input must parse or throw ibrt::InputError. Tables that parse
+// Fuzz target for opensm.fdbs (read by formats/lft_dump_reader.cpp, written by
+// formats/fdbs_writer.cpp): any input must parse or throw ibrt::InputError. Tables that parse
 // and bind to the ft-rt sample fabric are written as opensm.fdbs, read and bound again: the
 // LFTs must be the input's on every assigned LID, and a second write must equal the first.
 #include "fabric/input_error.hpp"
-#include "fabric/lft_dump.hpp"
-#include "tests/fabric/tables_fixture.hpp"
+#include "formats/lft_dump.hpp"
+#include "tests/formats/tables_fixture.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,10 +1,10 @@
-// Fuzz target for the path-selection reader (fabric/path_selection.hpp): any input must parse
+// Fuzz target for the path-selection reader (formats/path_selection.hpp): any input must parse
 // or throw ibrt::InputError. What parses and binds to FT(4,2) with the LIDs `ibrt route`
 // assigns there (LMC 1, CA i at base 2(i+1)) must come back with the same DLID choices
 // through write_path_selection -> read -> bind; a difference aborts.
-#include "fabric/generators/fat_tree.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/path_selection.hpp"
+#include "formats/path_selection.hpp"
+#include "generators/fat_tree.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,10 +1,10 @@
-// Fuzz target for the path-SL file (fabric/path_sl_file.hpp, ibdmchk -c format): any input
+// Fuzz target for the path-SL file (formats/path_sl_file.hpp, ibdmchk -c format): any input
 // must parse or throw ibrt::InputError. What parses and binds to the ft-lmc1 sample fabric is
 // written, read and bound again: the SL of every (ingress switch, DLID) must survive, and a
 // second write must equal the first.
 #include "fabric/input_error.hpp"
-#include "fabric/path_sl_file.hpp"
-#include "tests/fabric/tables_fixture.hpp"
+#include "formats/path_sl_file.hpp"
+#include "tests/formats/tables_fixture.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,10 +1,10 @@
-// Fuzz target for the SL2VL dump reader (fabric/sl2vl_dump.hpp): any input must parse or
+// Fuzz target for the SL2VL dump reader (formats/sl2vl_dump.hpp): any input must parse or
 // throw ibrt::InputError. What parses and binds to the ft-rt sample fabric is written, read
 // and bound again; the second write must equal the first (the writer's output is a fixed
 // point), else abort.
 #include "fabric/input_error.hpp"
-#include "fabric/sl2vl_dump.hpp"
-#include "tests/fabric/tables_fixture.hpp"
+#include "formats/sl2vl_dump.hpp"
+#include "tests/formats/tables_fixture.hpp"
 
 #include <cstdint>
 #include <cstdlib>

@@ -1,7 +1,7 @@
-// Fuzz target for the opensm-subnet.lst reader (fabric/subnet_lst_reader.cpp). Bad input must
+// Fuzz target for the opensm-subnet.lst reader (formats/subnet_lst_reader.cpp). Bad input must
 // end in ibrt::InputError; anything else (crash, other exception) is a bug.
 #include "fabric/input_error.hpp"
-#include "fabric/subnet_lst_reader.hpp"
+#include "formats/subnet_lst_reader.hpp"
 
 #include <cstddef>
 #include <cstdint>

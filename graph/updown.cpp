@@ -1,7 +1,7 @@
 // Up*/Down* orientation and the shortest-legal-route DAG (see updown.hpp).
 #include "graph/updown.hpp"
 
-#include "fabric/graph.hpp"
+#include "graph/fabric_walks.hpp"
 
 #include <deque>
 

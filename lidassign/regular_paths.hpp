@@ -9,7 +9,7 @@
 
 namespace ibrt::lidassign {
 
-// Dimension-order routing on a torus built by fabric/generators/torus.hpp: coordinates are
+// Dimension-order routing on a torus built by generators/torus.hpp: coordinates are
 // read from the "sw-x1.x2..." labels; dimension 0 first, each in the shorter direction
 // around the ring (ties: +). One path per ordered CA pair, PathSet layout as compute_paths.
 PathSet dor_paths(const Fabric& torus);

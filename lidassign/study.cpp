@@ -1,7 +1,7 @@
 // Paper 001 §VI.A-B, Tables I-IV, on our generator and path computations.
 #include "lidassign/study.hpp"
 
-#include "fabric/generators/random_graph.hpp"
+#include "generators/random_graph.hpp"
 #include "lidassign/plan.hpp"
 
 #include <fmt/format.h>

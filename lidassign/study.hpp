@@ -1,5 +1,5 @@
 // The random irregular experiments of paper 001 §VI.A-B (Tables I-IV): X machines on Y
-// switches of average switch degree 8 (fabric/generators/random_graph.hpp), one topology per
+// switches of average switch degree 8 (generators/random_graph.hpp), one topology per
 // seed, paths by shortest-widest and by path selection, LIDs counted as sum_d 2^ceil(lg k_d)
 // and averaged over the seeds.
 #pragma once

@@ -1,7 +1,7 @@
 // Comparing a recovered shape with the generator's coordinates; see shape_compare.hpp.
 #include "mapping/shape_compare.hpp"
 
-#include "fabric/generators/slimfly.hpp"
+#include "generators/slimfly.hpp"
 #include "mapping/dragonfly_groups.hpp"
 #include "mapping/union_find.hpp"
 

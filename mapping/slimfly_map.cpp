@@ -1,7 +1,7 @@
 // A Slim Fly recognised by embedding its cabling into the MMS graph; see slimfly_map.hpp.
 #include "mapping/slimfly_map.hpp"
 
-#include "fabric/generators/slimfly.hpp"
+#include "generators/slimfly.hpp"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 // edge-transitive, so no rule on triangles or rectangles can tell its cross (t) links from its
 // column (y) links; several decompositions into columns are equally right. What is well
 // defined is an embedding: coordinates (t, x, y) for every switch under which every cable
-// joins two switches adjacent in the MMS graph of fabric/generators/slimfly.hpp. Any such
+// joins two switches adjacent in the MMS graph of generators/slimfly.hpp. Any such
 // embedding is the generator's coordinates up to an automorphism of the graph, which is what
 // "recovered up to the graph's symmetries" means (shape_compare.hpp checks exactly that).
 //

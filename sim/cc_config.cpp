@@ -5,7 +5,7 @@
 #include "sim/cc_config.hpp"
 
 #include "fabric/input_error.hpp"
-#include "fabric/input_file.hpp"
+#include "formats/input_file.hpp"
 
 #include <fmt/format.h>
 

@@ -30,7 +30,7 @@
 #pragma once
 
 #include "fabric/fabric.hpp"
-#include "fabric/generators/rng.hpp"
+#include "fabric/rng.hpp"
 #include "fabric/routing.hpp"
 #include "sim/event_queue.hpp"
 #include "sim/flat_map.hpp"

@@ -18,7 +18,7 @@
 // take it now (BookSim's `nca`, a random up port per hop; RP is its adaptive counterpart).
 #pragma once
 
-#include "fabric/generators/rng.hpp"
+#include "fabric/rng.hpp"
 
 #include <cstdint>
 #include <optional>

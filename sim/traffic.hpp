@@ -34,7 +34,7 @@
 // serialization time on the source's own link: load 1.0 is the link's bandwidth.
 #pragma once
 
-#include "fabric/generators/rng.hpp"
+#include "fabric/rng.hpp"
 #include "sim/host_order.hpp"
 
 #include <cstdint>

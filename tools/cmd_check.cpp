@@ -1,14 +1,14 @@
 // `ibrt check`: the CI validator for unicast routing tables (check/report.hpp). Reads a
 // topology (ibnetdiscover or opensm-subnet.lst), LFTs (opensm-lfts.dump, opensm.fdbs or
 // dump_fts/ibroute output), LIDs from the topology or a guid2lid file, and optionally SL2VL
-// tables, path SLs and path selection (fabric/routing_files.hpp); prints a human summary, JSON
+// tables, path SLs and path selection (formats/routing_files.hpp); prints a human summary, JSON
 // (--json, schema in docs/check.md) and/or JUnit XML.
 // Exit: 0 clean, 1 violations, 2 bad input, 3 cannot judge (see docs/check.md); the JSON and
 // JUnit reports are written for each, bad input included.
 #include "check/report.hpp"
 #include "fabric/end_ports.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/routing_files.hpp"
+#include "formats/routing_files.hpp"
 #include "tools/command.hpp"
 #include "tools/option_checks.hpp"
 

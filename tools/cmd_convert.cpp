@@ -5,14 +5,14 @@
 // what ibdmchk (Debian ibutils) reads, from any tables ibrt reads: the topology as
 // opensm-subnet.lst, LFTs (--lfts: opensm-lfts.dump, dump_fts, ibroute) as opensm.fdbs, and a
 // path-SL file (--path-sl) normalized as `ibrt route` writes it.
-#include "fabric/guid2lid.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/lft_dump.hpp"
 #include "fabric/lids.hpp"
-#include "fabric/path_sl_file.hpp"
-#include "fabric/routing_files.hpp"
-#include "fabric/subnet_lst_writer.hpp"
+#include "formats/guid2lid.hpp"
+#include "formats/ibnetdiscover.hpp"
+#include "formats/lft_dump.hpp"
+#include "formats/path_sl_file.hpp"
+#include "formats/routing_files.hpp"
+#include "formats/subnet_lst_writer.hpp"
 #include "tools/command.hpp"
 #include "tools/option_checks.hpp"
 

@@ -13,9 +13,9 @@
 // link_only_in_a, link_only_in_b, link_type, lid, switch_only_in_a, switch_only_in_b, lft_entry.
 #include "fabric/display_name.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/lft_dump.hpp"
 #include "fabric/lids.hpp"
-#include "fabric/routing_files.hpp"
+#include "formats/lft_dump.hpp"
+#include "formats/routing_files.hpp"
 #include "tools/command.hpp"
 #include "tools/option_checks.hpp"
 

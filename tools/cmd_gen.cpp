@@ -1,23 +1,23 @@
-// `ibrt gen FAMILY [params] -o FILE`: topology generators (fabric/generators/) and failure
+// `ibrt gen FAMILY [params] -o FILE`: topology generators (generators/) and failure
 // injection, written in the ibnetdiscover format that ibsim loads (a CA first, so the
 // simulated SM runs from a host). Families: FT(m,n) of paper 000 §3, k-ary n-trees of paper
 // 004 §2, deployed Clos and PGFT/XGFT, HyperX/hypercube, torus/mesh, Dragonfly and Slim Fly of
 // paper 003 §1, Dragonfly+ (Shpiner et al.), random irregular fabrics of paper 001 §VI. Same
 // parameters and seed, same file.
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/dragonfly_plus.hpp"
-#include "fabric/generators/failures.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/gen_builder.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/lid_preassign.hpp"
-#include "fabric/generators/pgft.hpp"
-#include "fabric/generators/random_graph.hpp"
-#include "fabric/generators/rebuild.hpp"
-#include "fabric/generators/slimfly.hpp"
-#include "fabric/generators/torus.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
+#include "formats/ibnetdiscover.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/dragonfly_plus.hpp"
+#include "generators/failures.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/gen_builder.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/lid_preassign.hpp"
+#include "generators/pgft.hpp"
+#include "generators/random_graph.hpp"
+#include "generators/rebuild.hpp"
+#include "generators/slimfly.hpp"
+#include "generators/torus.hpp"
 #include "tools/command.hpp"
 #include "tools/gen_fabric.hpp"
 #include "tools/option_checks.hpp"

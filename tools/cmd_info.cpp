@@ -1,4 +1,4 @@
-// `ibrt info FILE`: what a topology file holds (fabric/fabric_stats.hpp), as a table for people
+// `ibrt info FILE`: what a topology file holds (graph/fabric_stats.hpp), as a table for people
 // or as JSON for scripts.
 //
 // JSON schema "ibrt-info/1" (stable: fields are only ever added, never renamed or removed):
@@ -12,8 +12,8 @@
 //     "components": {"count": n, "sizes": [n, ...]},   largest first
 //     "levels": {"switches_by_level": [{"level": n, "switches": n}], "max_level": n,
 //                "unreached_switches": n} }           level 1 = cabled to an end node
-#include "fabric/fabric_stats.hpp"
-#include "fabric/routing_files.hpp"
+#include "formats/routing_files.hpp"
+#include "graph/fabric_stats.hpp"
 #include "tools/command.hpp"
 
 #include <fmt/core.h>

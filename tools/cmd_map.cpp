@@ -18,7 +18,7 @@
 //     and "dimensions" for a Slim Fly x FlatFly's FlatFly factor (coord (t, x, y, c_1..c_N))
 //     "missing_switches": [[..]], "missing_links": [{"a": name, "b": name, "cables": n}] }
 #include "fabric/display_name.hpp"
-#include "fabric/routing_files.hpp"
+#include "formats/routing_files.hpp"
 #include "mapping/map_fabric.hpp"
 #include "tools/command.hpp"
 

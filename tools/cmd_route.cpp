@@ -20,16 +20,16 @@
 #include "check/balance.hpp"
 #include "engines/engine.hpp"
 #include "fabric/end_ports.hpp"
-#include "fabric/forwarding_sets_file.hpp"
-#include "fabric/graph.hpp"
-#include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/lft_dump.hpp"
-#include "fabric/path_selection.hpp"
-#include "fabric/path_sl_file.hpp"
-#include "fabric/routing_files.hpp"
-#include "fabric/sl2vl_dump.hpp"
-#include "fabric/subnet_lst_writer.hpp"
+#include "formats/forwarding_sets_file.hpp"
+#include "formats/guid2lid.hpp"
+#include "formats/lft_dump.hpp"
+#include "formats/path_selection.hpp"
+#include "formats/path_sl_file.hpp"
+#include "formats/routing_files.hpp"
+#include "formats/sl2vl_dump.hpp"
+#include "formats/subnet_lst_writer.hpp"
+#include "graph/fabric_walks.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
@@ -135,7 +135,7 @@ OutputEstimate estimate_output(const Fabric& f, const Routing& r, const RouteArg
     e.lft_comments = a.lft_comments.wanted(entries * 59);
     e.lfts = entries * (e.lft_comments ? 70 : 11);
     if (a.fdbs.wanted(entries * 27)) e.fdbs = entries * 27;
-    // Only pairs off the base LID are listed (fabric/path_selection.hpp): none without a choice.
+    // Only pairs off the base LID are listed (formats/path_selection.hpp): none without a choice.
     if (!a.no_path_selection && !r.dlid_choice.empty()) e.path_selection = cas * (cas - 1) * 44;
     return e;
 }

@@ -10,13 +10,13 @@
 // asks only a seeded random subset of them, and skips the table query: enough to hold the
 // SA's SLs against an offline path-SL file, not a complete file for `ibrt check`.
 #include "fabric/end_ports.hpp"
-#include "fabric/generators/rng.hpp"
-#include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lids.hpp"
-#include "fabric/path_sl_file.hpp"
-#include "fabric/routing_files.hpp"
-#include "fabric/saquery_reader.hpp"
+#include "fabric/rng.hpp"
+#include "formats/guid2lid.hpp"
+#include "formats/path_sl_file.hpp"
+#include "formats/routing_files.hpp"
+#include "formats/saquery_reader.hpp"
 #include "tools/command.hpp"
 #include "tools/option_checks.hpp"
 

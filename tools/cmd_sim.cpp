@@ -38,9 +38,9 @@
 //                     "load", "accepted_fraction" (= the onset's, their ibrt-sim/1 names)} }
 #include "engines/engine.hpp"
 #include "fabric/display_name.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/routing_files.hpp"
+#include "formats/ibnetdiscover.hpp"
+#include "formats/routing_files.hpp"
 #include "sim/config_notes.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"

@@ -7,10 +7,10 @@
 // Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
 // misdelivered packets, 2 bad input.
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/routing_files.hpp"
+#include "formats/ibnetdiscover.hpp"
+#include "formats/routing_files.hpp"
+#include "generators/fat_tree.hpp"
 #include "sim/config_notes.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"

@@ -35,7 +35,7 @@ CLI::Validator wholes_in(std::int64_t lo, std::uint64_t hi);
 // A file that can be written: its directory exists and is writable, and the file, if it
 // exists, is a writable regular file. `-` (stdout) passes.
 CLI::Validator output_file();
-// An existing file, or "-" for standard input (fabric/input_file.hpp).
+// An existing file, or "-" for standard input (formats/input_file.hpp).
 CLI::Validator input_file();
 
 // The list that reals_in / wholes_in accepted, as numbers. Throws InputError(option, 0, ...)

@@ -2,7 +2,7 @@
 #include "tools/sim_config_file.hpp"
 
 #include "fabric/input_error.hpp"
-#include "fabric/input_file.hpp"
+#include "formats/input_file.hpp"
 #include "tools/sweep_options.hpp"
 
 #include <nlohmann/json.hpp>

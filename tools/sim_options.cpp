@@ -6,10 +6,10 @@
 
 #include "engines/engine.hpp"
 #include "engines/multipath/dfs_paths.hpp"
-#include "fabric/guid2lid.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/input_file.hpp"
-#include "fabric/routing_files.hpp"
+#include "formats/guid2lid.hpp"
+#include "formats/input_file.hpp"
+#include "formats/routing_files.hpp"
 #include "sim/cc_config.hpp"
 #include "sim/config_check.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/routing_files.hpp"
+#include "formats/routing_files.hpp"
 #include "sim/flow_summary.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"

@@ -3,7 +3,7 @@
 
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
-#include "fabric/input_file.hpp"
+#include "formats/input_file.hpp"
 #include "sim/cc_config.hpp"
 #include "sim/selection.hpp"
 #include "sim/traffic.hpp"

@@ -51,7 +51,7 @@ inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
 // syntax too, a key given twice and a grid of more than `max_points`.
 SweepSpec parse_sweep_spec(const std::string& text, const std::string& file,
                            std::size_t max_points = kMaxSweepPoints);
-// The spec file (a regular file, as every input: fabric/input_file.hpp).
+// The spec file (a regular file, as every input: formats/input_file.hpp).
 SweepSpec read_sweep_spec(const std::string& path);
 
 // The points of shard i of n: index % n == i (round robin, so long and short points of one

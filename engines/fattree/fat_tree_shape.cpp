@@ -3,7 +3,7 @@
 
 #include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
-#include "fabric/graph.hpp"
+#include "graph/fabric_walks.hpp"
 
 #include <fmt/format.h>
 

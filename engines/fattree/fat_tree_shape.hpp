@@ -2,7 +2,7 @@
 // (mlid, slid) route on, or refuses it with a RoutingError that names the offending node.
 //
 // Paper 000 §3 builds FT(m,n) with level 0 at the root; here levels count from the end nodes
-// (fabric/graph.hpp levels_from_cas): leaves are level 1 and the top is `height`, so paper
+// (graph/fabric_walks.hpp levels_from_cas): leaves are level 1 and the top is `height`, so paper
 // level l is level n - l. Nothing here reads NodeDescriptions: the structure comes from the
 // cables alone, so it works for any radix, k-ary n-trees, oversubscribed and parallel-link
 // (PGFT) trees and degraded trees with missing cables or switches.

@@ -19,7 +19,7 @@
 #include "engines/opensm/path_sl_dump.hpp"
 #include "engines/opensm/plugin_options.hpp"
 #include "engines/opensm/subnet_snapshot.hpp"
-#include "fabric/path_sl_file.hpp"
+#include "formats/path_sl_file.hpp"
 
 #include <atomic>
 #include <chrono>

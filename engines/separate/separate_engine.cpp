@@ -2,8 +2,8 @@
 #include "engines/fattree/fat_tree_shape.hpp"
 #include "engines/separate/complete_tree.hpp"
 #include "engines/separate/separate.hpp"
-#include "fabric/graph.hpp"
 #include "fabric/parallel.hpp"
+#include "graph/fabric_walks.hpp"
 #include "lidassign/heuristics.hpp"
 #include "lidassign/path_compute.hpp"
 

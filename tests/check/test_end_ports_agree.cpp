@@ -8,7 +8,7 @@
 #include "check/report.hpp"
 #include "engines/engine.hpp"
 #include "fabric/end_ports.hpp"
-#include "fabric/path_selection.hpp"
+#include "formats/path_selection.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>

@@ -5,11 +5,11 @@
 #include "check/forwarding_sets.hpp"
 #include "check/report.hpp"
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/torus.hpp"
 #include "fabric/routing_function.hpp"
-#include "tests/fabric/damaged.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/torus.hpp"
+#include "tests/generators/damaged.hpp"
 #include "tests/sim/sim_fixtures.hpp"
 
 #include <catch2/catch.hpp>

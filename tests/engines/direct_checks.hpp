@@ -9,7 +9,7 @@
 #include "check/reachability.hpp"
 #include "check/report.hpp"
 #include "engines/engine.hpp"
-#include "fabric/generators/failures.hpp"
+#include "generators/failures.hpp"
 
 #include <catch2/catch.hpp>
 

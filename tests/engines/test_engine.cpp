@@ -1,10 +1,10 @@
 // Engine::route: parameters are checked against each engine's declaration, and a routing that
 // needs more data VLs than a port offers is declined (engines/engine.hpp).
 #include "engines/engine.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/torus.hpp"
 
 #include <algorithm>
 

@@ -93,7 +93,7 @@ TEST_CASE("Lids maps every LID of an LMC range to its port") {
     CHECK_FALSE(unaligned.aligned());
 }
 
-#include "fabric/graph.hpp"
+#include "graph/fabric_walks.hpp"
 
 TEST_CASE("levels from CAs and components") {
     FabricBuilder b;

@@ -2,7 +2,7 @@
 // are built and entries written one by one give the same lookups and the same table
 // numbering after compact, and a shared table is copied, never changed, by a later write.
 #include "fabric/routing_function.hpp"
-#include "tables_fixture.hpp"
+#include "tests/formats/tables_fixture.hpp"
 
 #include <catch2/catch.hpp>
 

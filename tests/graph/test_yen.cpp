@@ -1,7 +1,7 @@
 // Yen's k shortest loopless Up*/Down* legal routes (paper 001 §VI, ref. [17]): exact lists on a
 // hand-built graph with parallel cables, and agreement with brute-force enumeration of every
 // loopless legal route on random irregular fabrics.
-#include "fabric/generators/random_graph.hpp"
+#include "generators/random_graph.hpp"
 #include "graph/yen.hpp"
 
 #include <catch2/catch.hpp>

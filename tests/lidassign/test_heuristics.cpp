@@ -1,6 +1,6 @@
 // Paper 001 §V on the worked example of Fig. 5 and on hand cases with known k.
-#include "fabric/generators/random_graph.hpp"
 #include "fig5.hpp"
+#include "generators/random_graph.hpp"
 #include "lidassign/heuristics.hpp"
 #include "lidassign/path_compute.hpp"
 #include "lidassign/split_graph.hpp"

@@ -1,7 +1,7 @@
 // Paper 001 §VI path computations: every path Up*/Down* legal and shortest among legal
 // routes, exact routes where only one is legal, and the balance of path selection.
 #include "../check/fixtures.hpp"
-#include "fabric/generators/random_graph.hpp"
+#include "generators/random_graph.hpp"
 #include "graph/yen.hpp"
 #include "lidassign/path_compute.hpp"
 

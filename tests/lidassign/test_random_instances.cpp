@@ -1,7 +1,7 @@
 // Cross-checks on real path sets (random irregular fabrics, both path computations): the
 // bucketed split graph equals the pairwise Definition 1 test, every heuristic returns a valid
 // partition, and the exact mode is never worse than any heuristic.
-#include "fabric/generators/random_graph.hpp"
+#include "generators/random_graph.hpp"
 #include "lidassign/exact.hpp"
 #include "lidassign/path_compute.hpp"
 #include "lidassign/plan.hpp"

@@ -1,7 +1,7 @@
 // Paper 001 §VI.C: dimension-order routing on tori needs one LID per destination (no path
 // splits); after a link breaks only the paths over it change, and they stay valid.
-#include "fabric/generators/failures.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/failures.hpp"
+#include "generators/torus.hpp"
 #include "lidassign/plan.hpp"
 #include "lidassign/regular_paths.hpp"
 

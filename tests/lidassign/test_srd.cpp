@@ -2,7 +2,7 @@
 // Up*/Down* tree, so color/L needs exactly one LID per destination; exact trees on the
 // two-level tree, and the balancing between destinations.
 #include "../check/fixtures.hpp"
-#include "fabric/generators/random_graph.hpp"
+#include "generators/random_graph.hpp"
 #include "lidassign/path_compute.hpp"
 #include "lidassign/plan.hpp"
 #include "lidassign/srd.hpp"

@@ -4,9 +4,9 @@
 // shuffled: the mapping sees only cables). A mapping is right when it has the generator's
 // groups for every switch whose group the cabling tells (shape_compare.hpp); it may leave the
 // others unplaced, never put them in a wrong group.
-#include "../fabric/damaged.hpp"
-#include "fabric/generators/dragonfly.hpp"
+#include "generators/dragonfly.hpp"
 #include "mapped.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

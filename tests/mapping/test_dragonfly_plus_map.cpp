@@ -2,12 +2,12 @@
 // GUIDs, names and port numbers shuffled) map to the generator's groups, leaves and spines in
 // every global arrangement and with several links per pair, intact and damaged; other families
 // are not read as a Dragonfly+, nor a Dragonfly+ as a Dragonfly.
-#include "../fabric/damaged.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/dragonfly_plus.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/dragonfly_plus.hpp"
+#include "generators/fat_tree.hpp"
 #include "mapping/map_fabric.hpp"
 #include "relabel.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,16 +3,16 @@
 // numbers shuffled), and the recovered coordinates are compared with the generator's labels
 // up to the topology's symmetries (a permutation of the dimensions; any relabelling of a
 // complete dimension's values; a rotation or reflection of a ring).
-#include "../fabric/damaged.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/failures.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/random_graph.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/failures.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/random_graph.hpp"
+#include "generators/torus.hpp"
 #include "mapped.hpp"
 #include "mapping/map_fabric.hpp"
 #include "mapping/shape_compare.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,15 +2,15 @@
 // shuffling node order, GUIDs, descriptions and port numbers, the fabric is recognised as the
 // MMS graph for its q, and the recovered (t, x, y) are the generator's up to an automorphism
 // of the graph; a degraded Slim Fly says which switches and links are missing.
-#include "../fabric/damaged.hpp"
-#include "fabric/generators/failures.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/random_graph.hpp"
-#include "fabric/generators/slimfly.hpp"
+#include "generators/failures.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/random_graph.hpp"
+#include "generators/slimfly.hpp"
 #include "mapped.hpp"
 #include "mapping/map_fabric.hpp"
 #include "mapping/shape_compare.hpp"
 #include "mapping/slimfly_map.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,13 +3,13 @@
 // recognised with its q and FlatFly factor, and the recovered coordinates are the generator's
 // up to an automorphism of the MMS graph and a renumbering of each FlatFly dimension; the other
 // families are not taken for products.
-#include "../fabric/damaged.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/slimfly.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/slimfly.hpp"
+#include "generators/torus.hpp"
 #include "mapped.hpp"
 #include "mapping/map_fabric.hpp"
 #include "mapping/shape_compare.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

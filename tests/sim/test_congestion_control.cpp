@@ -2,8 +2,8 @@
 // and the mechanism in the simulator — FECN marking at switches, BECNs back to the source,
 // CCTI and the CCT's injection delay at the source, per-destination source flows.
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
 #include "fabric/input_error.hpp"
+#include "generators/fat_tree.hpp"
 #include "sim/cc_config.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"

@@ -5,11 +5,11 @@
 // declined.
 #include "engines/direct/distance_based.hpp"
 #include "engines/engine.hpp"
-#include "fabric/forwarding_sets_file.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/torus.hpp"
+#include "formats/forwarding_sets_file.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/torus.hpp"
 #include "sim/simulator.hpp"
-#include "tests/fabric/damaged.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

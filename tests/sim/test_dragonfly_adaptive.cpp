@@ -4,7 +4,7 @@
 // extra hops (VL 3: a second local hop after a global one, or a global hop out of an
 // intermediate group).
 #include "engines/engine.hpp"
-#include "fabric/generators/dragonfly.hpp"
+#include "generators/dragonfly.hpp"
 #include "sim/simulator.hpp"
 
 #include <catch2/catch.hpp>

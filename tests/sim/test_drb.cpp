@@ -5,7 +5,7 @@
 // mlid (conservation, determinism), with and without the injection delay; the hot spot's time
 // window and the link time series.
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/fat_tree.hpp"
 #include "sim/drb.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"

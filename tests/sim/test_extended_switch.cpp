@@ -5,13 +5,13 @@
 #include "engines/engine.hpp"
 #include "engines/fattree/adaptive_up.hpp"
 #include "engines/fattree/fat_tree_shape.hpp"
-#include "fabric/forwarding_sets_file.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/hyperx.hpp"
 #include "fabric/routing_function.hpp"
+#include "formats/forwarding_sets_file.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/hyperx.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
-#include "tests/fabric/damaged.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // The simulator's two-level LFT must answer exactly Routing::out_port for every switch and
 // DLID, whether the blocks share patterns (multiple-LID fat-tree routing) or not.
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/random_graph.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/random_graph.hpp"
 #include "sim/flat_lft.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // The simulator's open-addressing map (sim/flat_map.hpp) against std::map under random
 // inserts, updates and erases, through several rehashes.
-#include "fabric/generators/rng.hpp"
+#include "fabric/rng.hpp"
 #include "sim/flat_map.hpp"
 
 #include <catch2/catch.hpp>

@@ -2,7 +2,7 @@
 // pure function of (fabric, order, seed), and DestinationPattern applies it to the patterns as
 // "CA order[s] sends to CA order[pattern(s)]", checked on an example worked by hand.
 #include "fabric/end_ports.hpp"
-#include "fabric/generators/hyperx.hpp"
+#include "generators/hyperx.hpp"
 #include "sim/host_order.hpp"
 #include "sim/traffic.hpp"
 

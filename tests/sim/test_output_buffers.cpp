@@ -3,7 +3,7 @@
 // buffer into the output buffer of its VL when that has room; the link serves the output
 // buffers by VLArb when the downstream buffer has credits.
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/fat_tree.hpp"
 #include "sim/config_check.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"

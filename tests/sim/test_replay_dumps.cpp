@@ -1,10 +1,10 @@
 // Replaying tables from their files gives the very same run as the routing they were written
 // from: opensm-lfts.dump, guid2lid and the path selection carry everything the simulator uses.
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/guid2lid.hpp"
-#include "fabric/lft_dump.hpp"
-#include "fabric/path_selection.hpp"
+#include "formats/guid2lid.hpp"
+#include "formats/lft_dump.hpp"
+#include "formats/path_selection.hpp"
+#include "generators/fat_tree.hpp"
 #include "sim/simulator.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // Analytic validation of the simulator (issue 6): link saturation, zero-load latency,
 // a known bottleneck, credit-loop deadlock and its VL fix, determinism, conservation.
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/fat_tree.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
 

@@ -4,8 +4,8 @@
 // rate is VCs packets per (fly + routing + serialization + credit delay), whatever the buffer
 // size — where the IB switch, with credits per VL, streams at link rate.
 #include "engines/engine.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/fat_tree.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
 

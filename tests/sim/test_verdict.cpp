@@ -3,7 +3,7 @@
 // closes too late for the watchdog within the run are each a failure, never "ok"; a watchdog
 // period too short to tell a stall from a packet in transit is refused.
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/fat_tree.hpp"
 #include "sim/config_notes.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"

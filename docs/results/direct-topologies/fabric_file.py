@@ -11,7 +11,7 @@ import sys
 M = (1 << 64) - 1
 
 
-class Rng:  # fabric/generators/rng.hpp: splitmix64-seeded xoshiro256**
+class Rng:  # fabric/rng.hpp: splitmix64-seeded xoshiro256**
     def __init__(self, seed):
         self.s = []
         for _ in range(4):

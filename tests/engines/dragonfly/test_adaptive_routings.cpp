@@ -8,8 +8,8 @@
 #include "check/forwarding_sets.hpp"
 #include "check/report.hpp"
 #include "engines/dragonfly/adaptive_routings.hpp"
-#include "fabric/generators/dragonfly.hpp"
 #include "fabric/routing_function.hpp"
+#include "generators/dragonfly.hpp"
 #include "mapping/link_classes.hpp"
 #include "mapping/map_fabric.hpp"
 

@@ -5,13 +5,13 @@
 // choice, within 8 switch hops, with an acyclic extended channel dependency graph on 6 VLs;
 // GS, GSI, GSD and GSID take every such fabric, and the others decline naming distance_based
 // where their letters cannot get round a lost global cable.
-#include "../../fabric/damaged.hpp"
 #include "../direct_checks.hpp"
 #include "check/forwarding_sets.hpp"
 #include "check/report.hpp"
 #include "engines/dragonfly/adaptive_routings.hpp"
-#include "fabric/generators/dragonfly.hpp"
 #include "fabric/routing_function.hpp"
+#include "generators/dragonfly.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,11 +3,11 @@
 // global links are routed through an intermediate group on the same two VLs (or three);
 // missing local links and random link failures by layers of VLs selected by path SL; what it
 // cannot route it declines with the reason.
-#include "../../fabric/damaged.hpp"
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/hyperx.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/hyperx.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -58,7 +58,7 @@ TEST_CASE("dragonfly: Static routing is loop-free on two VLs, and only on two", 
 TEST_CASE("dragonfly: missing global links go through an intermediate group, on two VLs",
           "[dragonfly]") {
     // Ports of (a, h, p) = (6, 3, 3): 1-3 CAs, 4-8 local, 9-11 global
-    // (fabric/generators/dragonfly.hpp).
+    // (generators/dragonfly.hpp).
     const Fabric full = dragonfly(6, 3, 3);
     // Removable without a local hop in the intermediate group: these routers' links close
     // global cliques (the absolute cabling's), whose other members are the intermediates.

@@ -3,13 +3,13 @@
 // groups), alternative LIDs minimal or up-global-global-down on SL 1, every pair reached and no
 // credit loop on 2 VLs; damaged fabrics routed within the ports' data VLs or declined naming
 // them.
-#include "../../fabric/damaged.hpp"
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
 #include "../lft_walk.hpp"
 #include "fabric/end_ports.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/dragonfly_plus.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/dragonfly_plus.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

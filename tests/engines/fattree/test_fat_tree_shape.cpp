@@ -1,9 +1,9 @@
 // Fat-tree recognition (engines/fattree/fat_tree_shape.hpp): levels, port grouping, source
 // digits and tree order on the paper's FT(m,n), and the exact refusals of non-fat-trees.
 #include "engines/fattree/fat_tree_shape.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/pgft.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/pgft.hpp"
+#include "generators/torus.hpp"
 
 #include "../direct_checks.hpp"
 #include "../lft_walk.hpp"

@@ -3,7 +3,7 @@
 // down is not sent an equal share of the LIDs.
 #include "check/balance.hpp"
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/fat_tree.hpp"
 
 #include "../direct_checks.hpp"
 #include "../lft_walk.hpp"

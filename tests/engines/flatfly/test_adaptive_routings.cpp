@@ -9,8 +9,8 @@
 #include "check/forwarding_sets.hpp"
 #include "check/report.hpp"
 #include "engines/engine.hpp"
-#include "fabric/generators/hyperx.hpp"
 #include "fabric/routing_function.hpp"
+#include "generators/hyperx.hpp"
 #include "mapping/link_classes.hpp"
 #include "mapping/map_fabric.hpp"
 

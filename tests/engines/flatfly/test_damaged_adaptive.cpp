@@ -6,14 +6,14 @@
 // is acyclic on the VLs the header promises (the forwarding-sets check), and folding the VLs
 // the damaged rules add closes credit loops; where a row has no detour left, the routing
 // declines naming distance_based.
-#include "../../fabric/damaged.hpp"
 #include "../direct_checks.hpp"
 #include "check/forwarding_sets.hpp"
 #include "check/report.hpp"
-#include "fabric/generators/hyperx.hpp"
 #include "fabric/routing_function.hpp"
+#include "generators/hyperx.hpp"
 #include "mapping/link_classes.hpp"
 #include "mapping/map_fabric.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -5,10 +5,10 @@
 // than that takes, on one order and the escape VL. Every routed fabric passes the check
 // library with the engine's path SLs and SL2VL; the engine declines only when the ports have
 // too few data VLs even for that, saying how many it needs.
-#include "../../fabric/damaged.hpp"
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
-#include "fabric/generators/hyperx.hpp"
+#include "generators/hyperx.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>

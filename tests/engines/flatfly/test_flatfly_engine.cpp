@@ -3,12 +3,12 @@
 // minimal where nothing is missing, the engine's own SL2VL tables and path SLs leave no credit
 // loop, and degraded fabrics get detours (VL 1) or another dimension order (another SL) only
 // where needed; what is not a FlatFly is declined with the reason.
-#include "../../fabric/damaged.hpp"
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/torus.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -6,11 +6,11 @@
 #include "check/credit_loops.hpp"
 #include "engines/engine.hpp"
 #include "engines/fattree/tree_lids.hpp"
-#include "fabric/generators/failures.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/lid_preassign.hpp"
-#include "fabric/generators/pgft.hpp"
-#include "fabric/generators/rebuild.hpp"
+#include "generators/failures.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/lid_preassign.hpp"
+#include "generators/pgft.hpp"
+#include "generators/rebuild.hpp"
 
 #include "../lft_walk.hpp"
 

@@ -7,8 +7,8 @@
 #include "engines/engine.hpp"
 #include "engines/multipath/dfs_paths.hpp"
 #include "fabric/end_ports.hpp"
-#include "fabric/generators/fat_tree.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/fat_tree.hpp"
+#include "generators/torus.hpp"
 
 #include "../lft_walk.hpp"
 

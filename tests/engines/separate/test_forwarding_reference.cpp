@@ -8,9 +8,9 @@
 //     after paths were re-selected to fit a small LMC and with preassigned LIDs.
 #include "engines/separate/complete_tree.hpp"
 #include "engines/separate/separate.hpp"
-#include "fabric/generators/dragonfly.hpp"
-#include "fabric/generators/lid_preassign.hpp"
-#include "fabric/generators/random_graph.hpp"
+#include "generators/dragonfly.hpp"
+#include "generators/lid_preassign.hpp"
+#include "generators/random_graph.hpp"
 #include "graph/updown.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // The SLID baseline (paper 000 §5): one LID per CA and destinations spread evenly over the up
 // ports (d-mod-k), reachability by walking the LFTs.
 #include "engines/engine.hpp"
-#include "fabric/generators/fat_tree.hpp"
+#include "generators/fat_tree.hpp"
 
 #include "../lft_walk.hpp"
 

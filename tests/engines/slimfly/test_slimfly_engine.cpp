@@ -3,11 +3,11 @@
 // loop, on two VLs (from a host VL 0, else VL 1) when complete; degraded fabrics route their
 // 3-hop pairs on a second layer of VLs selected by the path SL, still loop-free; what it cannot
 // route it declines with the reason.
-#include "../../fabric/damaged.hpp"
 #include "../../mapping/relabel.hpp"
 #include "../direct_checks.hpp"
-#include "fabric/generators/hyperx.hpp"
-#include "fabric/generators/slimfly.hpp"
+#include "generators/hyperx.hpp"
+#include "generators/slimfly.hpp"
+#include "tests/generators/damaged.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -7,8 +7,8 @@
 // it needs) or that leaves no SL for the escape VL.
 #include "../direct_checks.hpp"
 #include "engines/engine.hpp"
-#include "fabric/generators/failures.hpp"
-#include "fabric/generators/torus.hpp"
+#include "generators/failures.hpp"
+#include "generators/torus.hpp"
 #include "torus_fixtures.hpp"
 
 #include <catch2/catch.hpp>

@@ -9,7 +9,7 @@ t mod h) goes to group (t < g ? t : t + 1). The two others:
   relative     index t goes to group (g + t + 1) mod G and lands on that group's index
                G - 2 - t; t = G - 1 is the free one (a circulant);
   round-robin  as absolute, but index t sits on switch t mod a, global port t div a.
-Ports: 1..p CAs, p+1..p+a-1 local, p+a..p+a+h-1 global (fabric/generators/dragonfly.hpp).
+Ports: 1..p CAs, p+1..p+a-1 local, p+a..p+a+h-1 global (generators/dragonfly.hpp).
 
 usage: rewire.py IN.net A H P relative|round-robin OUT.net"""
 import re
