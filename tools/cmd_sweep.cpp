@@ -1,20 +1,16 @@
-// `ibrt sweep`: the latency / accepted-traffic curves of paper 000 §5.2 (Figs. 12-15) for one
-// fabric and one traffic pattern: every routing (engines in-process, or tables from files) x
-// VL count x offered load, simulated with exactly `ibrt sim`'s options and defaults
-// (tools/sim_options.hpp, docs/sim-model.md). Writes one CSV row per run and an SVG with one
-// curve per (routing, VLs). docs/results/mlid-vs-slid.sh drives it for the study with paper
-// 000's set-up given explicitly.
+// `ibrt sweep`: the latency / accepted-traffic curves of paper 000 §5.2 (Figs. 12-15): every
+// routing (engines in-process, or tables from files) x VL count x offered load (x pattern, seed,
+// any sim option in a spec file), simulated with exactly `ibrt sim`'s options and defaults
+// (tools/sim_options.hpp, docs/sim-model.md). Two forms, one path: a spec file
+// (tools/sweep_spec.hpp, docs/sweeps.md), or the one-line options, which become such a spec
+// (options_spec) and run the same way, so both give the same CSV and plot.
+// docs/results/mlid-vs-slid.sh drives it for the study with paper 000's set-up given explicitly.
 // Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
-// misdelivered packets, 2 bad input.
+// misdelivered packets (or points are missing), 2 bad input.
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
-#include "formats/ibnetdiscover.hpp"
 #include "formats/routing_files.hpp"
-#include "generators/fat_tree.hpp"
-#include "sim/config_notes.hpp"
-#include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
-#include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
@@ -26,11 +22,13 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -46,6 +44,7 @@ struct SweepArgs {
     std::string out, shard;
     unsigned jobs = 0; // 0 = every core
     bool slurm = false, dry_run = false, print_spec = false, declines_fail = false;
+    bool scratch = false; // the one-line form's output directory is a scratch one
     std::vector<std::string> sbatch_opts, slurm_setup;
     std::string slurm_time = "1:00:00";
     std::size_t points_per_task = 0, max_array_size = 0;
@@ -61,147 +60,19 @@ std::vector<std::string> split(const std::string& s) {
     return out;
 }
 
-int run_sweep(const SweepArgs& a) {
-    if (a.fabric.empty() == a.fat_tree.empty()) {
-        fmt::print(stderr, "ibrt sweep: give exactly one of --fabric or --fat-tree\n");
-        return kExitBadInput;
-    }
-    const sim::SimConfig base = make_sim_config(a.sim);
-    const std::vector<double> loads = parse_loads(a.loads, "--load");
-    std::vector<int> vls;
-    for (const std::int64_t v : parse_wholes("--vls", a.vls, 1, 15)) vls.push_back(int(v));
-    for (int v : vls) {
-        sim::SimConfig c = base;
-        c.num_vls = std::uint8_t(v);
-        check_sim_config(c);
-    }
-    if (vls.empty()) throw InputError("--vls", 0, "no VL count given");
-    Fabric f;
-    std::string name = a.fabric;
-    if (!a.fat_tree.empty()) {
-        const auto mn = parse_wholes("--fat-tree", a.fat_tree, 1, 254);
-        if (mn.size() != 2) throw InputError("--fat-tree", 0, "expected M,N");
-        const int m = int(mn[0]), n = int(mn[1]);
-        if (m < 2 || m % 2 || n < 1 || n > 6)
-            throw InputError("--fat-tree", 0, "need even M >= 2, 1 <= N <= 6");
-        f = gen::fat_tree(m, n);
-        name = fmt::format("FT({},{})", m, n);
-    } else {
-        f = load_topology(a.fabric);
-    }
-    // The routings: every engine, and the tables of --lfts (a series named "lfts"); --lfts
-    // alone replaces the default engines.
-    std::vector<std::string> routings;
-    if (a.engines_given || a.routing.lfts.empty()) routings = split(a.engines);
-    if (!a.routing.lfts.empty()) routings.push_back("");
-    if (!a.routing.lfts.empty() && a.fabric.empty())
-        throw InputError("--lfts", 0, "tables need the --fabric they were made for");
-
-    std::ofstream csv;
-    if (!a.csv.empty()) {
-        csv.open(a.csv, std::ios::binary);
-        if (!csv) throw InputError(a.csv, 0, "cannot create file");
-        csv << "fabric,pattern,engine,vls,load,offered_fraction,accepted_fraction,"
-               "accepted_bytes_per_ns,latency_mean_ns,latency_p50_ns,latency_p99_ns,"
-               "latency_max_ns,link_util_max,generated,delivered,dropped,in_flight,"
-               "measured_unfinished,deadlock,verdict"
-            << (base.cc.on ? ",fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti" : "")
-            << "\n";
-    }
-    const std::string pattern(sim::to_string(base.traffic.pattern));
-    std::vector<sim::PlotSeries> series;
-    bool violations = false;
-    for (const auto& en : routings) {
-        const std::string label = en.empty() ? "lfts" : en;
-        Routing r;
-        try {
-            r = load_sim_routing(f, a.fabric, a.routing, en);
-            apply_drb_paths(f, a.sim, r, 0, "ibrt sweep");
-        } catch (const RoutingError& e) {
-            fmt::print(stderr, "ibrt sweep: engine {} declined {}: {}\n", en, name, e.what());
-            return kExitBadInput;
-        }
-        for (int v : vls) {
-            sim::SimConfig cv = base;
-            cv.num_vls = std::uint8_t(v);
-            for (const std::string& note : sim::config_notes(f, r, cv))
-                fmt::print(stderr, "ibrt sweep: {} {} VL{}: {}\n", label, v, v > 1 ? "s" : "",
-                           note);
-            sim::PlotSeries s{fmt::format("{} {} VL{}", label, v, v > 1 ? "s" : ""), {}};
-            std::vector<std::pair<double, sim::SimResult>> runs;
-            try {
-                if (a.sim.saturation) {
-                    if (!a.quiet)
-                        progress(
-                            fmt::format("ibrt sweep: {} {} {} VLs saturation", name, label, v));
-                    sim::Saturation sat =
-                        sim::find_saturation(f, r, cv, a.sim.saturation_max, a.sim.saturation_steps,
-                                             a.sim.saturation_tolerance);
-                    for (auto& p : sat.runs) runs.emplace_back(p.load, std::move(p.result));
-                    std::sort(runs.begin(), runs.end(),
-                              [](const auto& x, const auto& y) { return x.first < y.first; });
-                } else {
-                    for (double load : loads) {
-                        sim::SimConfig c = cv;
-                        c.traffic.load = load;
-                        if (!a.quiet)
-                            progress(fmt::format("ibrt sweep: {} {} {} VLs load {}", name, label, v,
-                                                 load));
-                        runs.emplace_back(load, sim::simulate(f, r, c));
-                    }
-                }
-            } catch (const std::invalid_argument& e) {
-                fmt::print(stderr, "ibrt sweep: {}\n", e.what());
-                return kExitBadInput;
-            }
-            for (const auto& [load, x] : runs) {
-                violations |= sim::failed(x);
-                if (x.latency_samples)
-                    s.points.push_back({x.accepted_bytes_per_ns, x.latency_mean_ns});
-                // With congestion control, its counters follow (as in `ibrt sim --csv`).
-                const std::string cc =
-                    x.cc ? fmt::format(",{},{},{},{},{}", x.cc_stats.fecn_marked,
-                                       x.cc_stats.becn_sent, x.cc_stats.becn_received,
-                                       x.cc_stats.becn_dropped, x.cc_stats.peak_ccti)
-                         : "";
-                const std::string row = fmt::format(
-                    "\"{}\",{},{},{},{},{:.6f},{:.6f},{:.6f},{:.1f},{:.1f},{:.1f},{:.1f},{:.4f},"
-                    "{},{},{},{},{},{},{}{}\n",
-                    name, pattern, label, v, load, x.offered_fraction, x.accepted_fraction,
-                    x.accepted_bytes_per_ns, x.latency_mean_ns, x.latency_p50_ns, x.latency_p99_ns,
-                    x.latency_max_ns, x.link_util_max, x.generated, x.delivered, x.dropped,
-                    x.in_flight, x.measured_unfinished, x.deadlock ? 1 : 0,
-                    sim::to_string(x.verdict), cc);
-                if (csv.is_open())
-                    csv << row;
-                else
-                    fmt::print("{}", row);
-            }
-            series.push_back(std::move(s));
-        }
-    }
-    if (!a.quiet) progress("");
-    if (!a.plot.empty()) {
-        std::ofstream o(a.plot, std::ios::binary);
-        if (!o) throw InputError(a.plot, 0, "cannot create file");
-        o << sim::line_plot_svg(
-            series, a.title.empty() ? fmt::format("{}, {} traffic", name, pattern) : a.title,
-            "accepted traffic (bytes/ns/node)", "average latency (ns)");
-    }
-    return violations ? kExitViolations : kExitOk;
-}
-
 // The one-line form as a spec (issue 17: "the existing options keep working as a one-line
 // spec"): the fabric, the routings (every engine with the routing options given, and the
 // tables of --lfts), the VL counts, the loads or the saturation search, and every sim option
-// given on the command line. Paths are made absolute: the spec is written under --out.
-nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub) {
+// given on the command line. Paths are made absolute (the spec is written under --out or printed,
+// to be run again from anywhere), unless `as_given`: a spec run at once in a scratch directory
+// keeps them as the user wrote them, and so do the fabric names in its results.
+nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub, bool as_given = false) {
     namespace fs = std::filesystem;
     using json = nlohmann::json;
     if (a.fabric.empty() == a.fat_tree.empty())
         throw InputError("sweep", 0, "give exactly one of --fabric or --fat-tree");
-    const auto abs = [](const std::string& p) {
-        return p.empty() ? p : fs::absolute(p).lexically_normal().string();
+    const auto abs = [&](const std::string& p) {
+        return p.empty() || as_given ? p : fs::absolute(p).lexically_normal().string();
     };
     json spec = json::object();
     if (!a.title.empty()) spec["title"] = a.title;
@@ -398,15 +269,9 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
     return kExitOk;
 }
 
-int run_spec(const SweepArgs& a, const CLI::App& sub) {
-    if (a.args.empty()) { // the one-line form, run as a spec under --out
-        const std::string path = a.out + "/spec.json";
-        std::filesystem::create_directories(a.out);
-        write_file_atomically(path, options_spec(a, sub).dump(2) + "\n");
-        SweepArgs b = a;
-        b.args = {path};
-        return run_spec(b, sub);
-    }
+int run_grid(const SweepArgs& a, const SweepSpec& spec, const std::string& out);
+
+int run_spec(const SweepArgs& a) {
     if (a.args[0] == "merge") {
         if (a.args.size() != 2) throw InputError("merge", 0, "usage: ibrt sweep merge DIR");
         const MergeStats st = merge_sweep(a.args[1], a.title);
@@ -421,6 +286,11 @@ int run_spec(const SweepArgs& a, const CLI::App& sub) {
     const SweepSpec spec = read_sweep_spec(a.args[0]);
     std::string out = a.out;
     if (out.empty()) out = std::filesystem::path(a.args[0]).replace_extension(".out").string();
+    return run_grid(a, spec, out);
+}
+
+// Runs (or submits) the spec's points under `out` and merges them.
+int run_grid(const SweepArgs& a, const SweepSpec& spec, const std::string& out) {
     if (a.slurm) return submit_slurm(a, spec, out);
     std::vector<const SweepPoint*> points;
     if (a.shard.empty()) {
@@ -437,17 +307,71 @@ int run_spec(const SweepArgs& a, const CLI::App& sub) {
     if (!a.quiet)
         fmt::print(stderr,
                    "ibrt sweep: {} points: {} ran, {} done before, {} failed, {} declined by "
-                   "their engine -> {}\n",
-                   st.total, st.ran, st.skipped, st.failed, st.declined, out);
+                   "their engine{}\n",
+                   st.total, st.ran, st.skipped, st.failed, st.declined,
+                   a.scratch ? "" : " -> " + out);
     // A whole sweep run here is merged here (a shard's points are merged by whoever runs
     // `ibrt sweep merge` once every shard is done).
     if (a.shard.empty()) {
         const MergeStats m = merge_sweep(out, a.title);
-        if (!a.quiet)
+        if (!a.quiet && !a.scratch)
             fmt::print(stderr, "ibrt sweep: merged -> {}/sweep.csv, sweep.json, sweep.svg\n", out);
         if (m.missing) return kExitViolations;
     }
     return st.failed || (a.declines_fail && st.declined) ? kExitViolations : kExitOk;
+}
+
+// A directory of its own under $TMPDIR, removed with everything in it.
+struct ScratchDir {
+    std::string path;
+    ScratchDir() {
+        const char* t = std::getenv("TMPDIR");
+        std::string tmpl = std::string(t && *t ? t : "/tmp") + "/ibrt-sweep-XXXXXX";
+        if (!::mkdtemp(tmpl.data())) throw InputError(tmpl, 0, "cannot create a scratch directory");
+        path = tmpl;
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+};
+
+// The one-line form: its spec (options_spec) run as any spec, under --out (kept, with the spec
+// as OUT/spec.json) or in a scratch directory; the merged sweep.csv goes to --csv, or to
+// standard output without --out, and the plot to --plot. One path for both forms, so they
+// cannot give different CSVs.
+int run_one_line(const SweepArgs& a, const CLI::App& sub) {
+    namespace fs = std::filesystem;
+    std::optional<ScratchDir> scratch;
+    int rc = 0;
+    std::string out = a.out;
+    if (!out.empty()) {
+        fs::create_directories(out);
+        SweepArgs b = a;
+        b.args = {out + "/spec.json"};
+        write_file_atomically(b.args[0], options_spec(a, sub).dump(2) + "\n");
+        rc = run_spec(b);
+    } else {
+        if (a.slurm) throw InputError("--slurm", 0, "the jobs need --out on a shared filesystem");
+        scratch.emplace();
+        out = scratch->path;
+        SweepArgs b = a;
+        b.scratch = true;
+        rc = run_grid(
+            b, parse_sweep_spec(options_spec(a, sub, true).dump(2), "the sweep's options"), out);
+    }
+    const fs::path csv = fs::path(out) / "sweep.csv";
+    if (!a.csv.empty())
+        fs::copy_file(csv, a.csv, fs::copy_options::overwrite_existing);
+    else if (a.out.empty() && fs::exists(csv)) {
+        std::ifstream in(csv, std::ios::binary);
+        std::cout << in.rdbuf() << std::flush;
+    }
+    if (!a.plot.empty())
+        fs::copy_file(fs::path(out) / "sweep.svg", a.plot, fs::copy_options::overwrite_existing);
+    return rc;
 }
 
 const CommandRegistrar reg{{
@@ -473,7 +397,9 @@ const CommandRegistrar reg{{
             ->default_val("1")
             ->group(std::string(kSimOptionGroups[1]));
         add_sim_options(sub, a->sim);
-        sub.add_option("--csv", a->csv, "CSV file (default: rows on stdout)")->check(output_file());
+        sub.add_option("--csv", a->csv,
+                       "The merged sweep.csv (default: standard output, unless --out)")
+            ->check(output_file());
         sub.add_option("--plot", a->plot, "SVG file: latency against accepted traffic")
             ->check(output_file());
         sub.add_option("--title", a->title, "Plot title");
@@ -549,8 +475,7 @@ const CommandRegistrar reg{{
                         !o->check_lname("help"))
                         throw InputError(o->get_name(), 0,
                                          "a spec file names the grid: put it in the spec");
-            if (!a->args.empty() || !a->out.empty()) return run_spec(*a, *app);
-            return run_sweep(*a);
+            return a->args.empty() ? run_one_line(*a, *app) : run_spec(*a);
         };
     },
 }};

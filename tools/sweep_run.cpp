@@ -2,6 +2,7 @@
 #include "tools/sweep_run.hpp"
 
 #include "sim/confidence.hpp"
+#include "sim/config_notes.hpp"
 
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
@@ -238,6 +239,10 @@ json run_point(const SweepSpec& spec, const SweepPoint& p) {
                              {"max_accepted_load", sat.max_accepted_load}};
     } else {
         c.traffic.load = p.json["load"].get<double>();
+        // What the simulator will assume of these tables (as `ibrt sim` prints them).
+        for (const std::string& note : sim::config_notes(prep->fabric, prep->routing, c))
+            res["notes"].push_back(fmt::format("{} {} {} VL{}: {}", prep->name, label_of(p.json),
+                                               c.num_vls, c.num_vls > 1 ? "s" : "", note));
         const sim::SimResult x = sim::simulate(prep->fabric, prep->routing, c);
         runs.push_back(run_json(c.traffic.load, x));
         failed = sim::failed(x);
@@ -267,8 +272,9 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
     st.skipped = st.total - todo.size();
 
     std::atomic<std::size_t> next{0}, done{0}, failed{0}, declined{0};
-    std::mutex mutex; // progress line and the first error
+    std::mutex mutex; // progress line, notes and the first error
     std::exception_ptr error;
+    std::set<std::string> said; // each note and decline once, not once per point
     const auto t0 = std::chrono::steady_clock::now();
     const auto worker = [&] {
         for (;;) {
@@ -283,6 +289,14 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
                 if (r["failed"].get<bool>()) ++failed;
                 if (r.contains("error")) ++declined;
                 write_file_atomically(point_result_path(o.out_dir, *todo[i]), r.dump(1) + "\n");
+                std::vector<std::string> lines = r.value("notes", std::vector<std::string>{});
+                if (r.contains("error")) lines.push_back(r["error"].get<std::string>());
+                std::lock_guard lock(mutex);
+                for (const std::string& line : lines)
+                    if (said.insert(line).second) {
+                        if (!o.quiet) progress("");
+                        fmt::print(stderr, "ibrt sweep: {}\n", line);
+                    }
             } catch (...) {
                 std::lock_guard lock(mutex);
                 if (!error) error = std::current_exception();

@@ -38,17 +38,16 @@ import csv, json, sys
 t = sys.argv[1]
 for sim, sweep in (("sim.json", "sweep.csv"), ("sim-default.json", "sweep-default.csv")):
     runs = json.load(open(f"{t}/{sim}"))["runs"]
-    rows = list(csv.reader(open(f"{t}/{sweep}")))
+    rows = list(csv.DictReader(open(f"{t}/{sweep}")))
     assert len(runs) == len(rows), (sim, len(runs), len(rows))
     for r, c in zip(runs, rows):
-        # fabric,pattern,engine,vls,load,offered,accepted,B/ns,lat mean,p50,p99,max,util max,
-        # generated,delivered,dropped,in_flight,measured_unfinished,deadlock,verdict
-        assert float(c[4]) == r["load"], (c[4], r["load"])
-        assert f'{r["accepted_fraction"]:.6f}' == c[6], (sim, c[6], r["accepted_fraction"])
-        assert f'{r["latency_ns"]["mean"]:.1f}' == c[8], (sim, c[8], r["latency_ns"]["mean"])
+        assert float(c["load"]) == r["load"], (c["load"], r["load"])
+        assert f'{r["accepted_fraction"]:.6f}' == c["accepted_fraction"], (sim, c, r)
+        assert f'{r["latency_ns"]["mean"]:.1f}' == c["latency_mean_ns"], (sim, c, r)
         p = r["packets"]
-        assert [str(p["generated"]), str(p["delivered"]), str(p["in_flight"])] == [c[13], c[14], c[16]]
-        assert r["verdict"] == c[19]
+        assert [p["generated"], p["delivered"], p["in_flight"]] == \
+            [int(c["generated"]), int(c["delivered"]), int(c["in_flight"])], (sim, c, p)
+        assert r["verdict"] == c["verdict"]
 print("sim and sweep agree")
 PY
 
