@@ -1,12 +1,15 @@
 // The simulator's network (sim/simulator.hpp): the state of every port, buffer and packet and
 // the event handlers that move packets, shared by the files that implement its parts:
-//   - network.cpp: set-up, sources, the IB switch (arbitration, credits per VL, VL
+//   - network_setup.cpp: set-up (checks, the flat arrays);
+//   - network.cpp: sources, the IB switch (arbitration, credits per VL, VL
 //     arbitration, output buffers), delivery, the event loop, verdicts;
 //   - vc_router.cpp: BookSim's VC router, and with output buffers paper 004's switch;
 //   - extended_switch.cpp: routing by forwarding sets and the selection functions (paper 004,
 //     paper 003 §3; docs/sim-model.md "The extended switch");
 //   - congestion_control.cpp: IBA congestion control and DRB (IBA vol. 1 annex A10, paper 002);
-//   - deadlock_detection.cpp: the wait-for graph of full buffers and its cycles.
+//   - deadlock_detection.cpp: the wait-for graph of full buffers and its cycles;
+//   - network_records.hpp: the event types, the packet and buffer records;
+//   - look_ahead.hpp: what the next events will read, prefetched.
 // The network is a class template over the switch model (sim/switch_models.hpp: the IB switch,
 // with output buffers, BookSim's VC router, paper 004's switch), instantiated once per model in
 // each of those files; simulate() picks the model once per run.
@@ -39,6 +42,7 @@
 #include "sim/event_queue.hpp"
 #include "sim/flat_lft.hpp"
 #include "sim/flat_map.hpp"
+#include "sim/network_records.hpp"
 #include "sim/prefetch.hpp"
 #include "sim/switch_models.hpp"
 
@@ -54,8 +58,6 @@
 #include <stdexcept>
 
 namespace ibrt::sim::detail {
-
-constexpr std::uint32_t kNil = 0xffffffffu;
 
 // Serialization time per byte of the link `port` transmits on.
 inline std::uint32_t link_ps_per_byte(const Port& port, const SimConfig& cfg) {
@@ -73,74 +75,6 @@ inline std::string us_text(Time ps) {
     std::snprintf(buf, sizeof buf, "%.6g", double(ps) / 1e6);
     return buf;
 }
-
-enum EventType : std::uint8_t {
-    kGen,      // a = CA, b = destination CA: generate the next message
-    kTrace,    // a = trace index
-    kReady,    // a = packet, b = input slot, c = FlatLft cell or RF entry_index: routed
-    kDeliver,  // a = packet, b = CA port slot: tail arrived at the destination
-    kOutFree,  // a = output slot, b = input buffer (slot * V + vl), c = credits to return
-    kCredit,   // a = output slot, b = VL, c = credits
-    kWatchdog, // deadlock detection
-    // Output buffers only:
-    kXbarFree, // a = output slot, b = input buffer, c = credits: the crossbar move is done
-    kLinkFree, // a = output slot, b = VL, c = credits: the output buffer's packet has left
-    // Congestion control only:
-    kCcReady,       // a = flow, b = its generation: its injection delay is over
-    kCcBecnArrives, // a = source CA, b = destination CA, c = SL: an idealised BECN arrives
-    kCcFree,        // a = flow, b = its generation, c = its map key's hint: free the idle flow
-                    // once its CCTI is back at min
-    // VC-router mode with an allocation gap only:
-    kVcRetry, // a = output slot, b = input buffer: the gap after their last packet is over
-    // DRB only:
-    kDrbCheck, // a = DRB flow, b = its generation: its constriction timer (sim/drb.hpp)
-    // BECN packets (congestion control): kDeliver and kOutFree of a notification packet, handled
-    // as those. A BECN is 34 bytes, a data packet 256: its link is free and its tail arrives
-    // ~220 ns earlier than a data packet's started at the same time, so in the data packets'
-    // lanes it broke the time order and went to the calendar (~0.3 M events of bench_sim's
-    // aggressive run); in lanes of their own they are in order. (Their credits stay kCredit:
-    // which credits are in the kCredit lane is what the watchdog's pending-events test reads.)
-    kDeliverBecn,
-    kOutFreeBecn,
-};
-
-// Packet::cc bits.
-constexpr std::uint8_t kCcFecn = 1; // a switch marked it (IBA A10: FECN)
-constexpr std::uint8_t kCcBecn = 2; // a congestion notification packet (BECN) to its source
-// Bits 2..7: with DRB, the rank of the path a data packet took among its flow's paths, copied
-// into the BECN it causes so that the source knows which path was congested.
-constexpr unsigned kDrbRankShift = 2;
-
-// 32 bytes, aligned: every hop reads and writes the packet, and a 48-byte one straddled two
-// cache lines half the time. The generation time, needed once at delivery, lives beside the
-// pool (Network::times_). Sizes and credits fit 16 bits (setup checks), CA indices too (a CA
-// needs a LID, and there are 49,151).
-struct alignas(32) Packet {
-    Time tail = 0; // tail arrival at the buffer the packet is in
-    std::uint32_t next = kNil;
-    PortId out = kNoPort; // output slot chosen at the current node
-    std::uint16_t size = 0;
-    std::uint16_t credits = 0; // ceil(size / credit unit), computed once: a division per hop
-    std::uint16_t src = 0, dst = 0;
-    Lid dlid = 0;
-    std::uint8_t sl = 0, vl = 0, out_vl = 0, hops = 0;
-    std::uint8_t measured = 0; // generated in the window: 1 + its batch (batch means), else 0
-    std::uint8_t cc = 0;       // kCcFecn, kCcBecn
-};
-static_assert(sizeof(Packet) == 32);
-
-// A FIFO of packets (pool indices) and its head's routing decision.
-struct Buf {
-    std::uint32_t head = kNil, tail = kNil;
-    PortId out = kNoPort;   // out slot of the head packet, kNoPort when empty
-    std::uint16_t need = 0; // the head's credits
-    std::uint8_t ovl = 0;   // the head's VL on the way out
-    // A packet left since the watchdog's last tick (stalled_buffers): in the record a pop
-    // writes anyway, where a counter per buffer in an array of its own missed the cache on
-    // most hops at 16,384 hosts.
-    std::uint8_t popped = 0;
-};
-static_assert(sizeof(Buf) == 16);
 
 // `Model`: the switch model (sim/switch_models.hpp), a type, so that each model's network is
 // compiled apart and tests of the model are constants.
@@ -368,60 +302,7 @@ template <class Model> class Network {
     // outgrows L2 (prefetch_next_), three places ahead: its lines come from memory, not L3
     // (16,384-host FlatFly 0.96x, 11 pairs).
     static constexpr std::size_t kPrefetchAhead = 2, kPrefetchAheadLarge = 3;
-    [[gnu::always_inline]] void prefetch_for(const Event& x) const {
-        if (x.type == kReady) {
-            if (!rf_)
-                prefetch(flat_.address(x.c));
-            else if (x.c != RoutingFunction::kNoEntry)
-                prefetch(rf_->entry_address(x.c));
-            prefetch(&pkts_[x.a]);
-            prefetch(&slots_[x.b]);
-            prefetch(&bufs_[x.b * V_]);
-        } else if (x.type == kDeliver || x.type == kDeliverBecn) {
-            prefetch(&pkts_[x.a]);
-            prefetch(&times_[x.a]);                           // a measured packet's latency
-            if (x.c != 0) prefetch(&r_.dlid_choice[x.c - 1]); // the BECN's DLID (cc_notify)
-        } else if (x.type == kGen) {
-            prefetch(&src_[x.a]);
-            prefetch(&ca_base_[x.b]);
-            // The source queues and link credits its arbitration reads (a CA's port 0 is
-            // its source queue, the slot before its port's on a one-port CA).
-            const PortId out = ca_out_[x.a];
-            prefetch(&bufs_[(out - 1) * V_]);
-            prefetch(&link_vl_[out * V_]);
-            if (dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty())
-                prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
-            // The source's SL for the base LID (the source_sls row; what a path selection or
-            // a random LID picks is not known yet).
-            if (!src_sl_row_.empty() && dlid_ == DlidPolicy::Base && ca_base_[x.b] < src_sl_width_)
-                prefetch(src_sl(x.a) + ca_base_[x.b]);
-            // The message's flow lookup (its first SL's cell; a CA that has used none inserts).
-            if (cc_ && cc_sls_[x.a] != 0)
-                flow_of_.prefetch(flow_key(x.a, x.b, std::uint8_t(std::countr_zero(cc_sls_[x.a]))));
-        } else if (x.type == kCcFree) {
-            prefetch(&flows_[x.a]);
-            flow_of_.prefetch_hint(x.c); // the erase when the flow is freed
-        } else if (x.type == kCcReady) {
-            prefetch(&flows_[x.a]);
-        } else if (x.type == kOutFree || x.type == kOutFreeBecn) {
-            prefetch(&slots_[x.a]);
-            prefetch(&link_vl_[x.a * V_]); // the output's credits, read by its arbitration
-            if (V_ > 1) prefetch(&arb_[x.a]);
-            if (x.b != kNil) {
-                prefetch(&slots_[slot_of(x.b)]);
-                prefetch(&bufs_[x.b]);
-            } else if (x.a > 0) {
-                prefetch(&bufs_[(x.a - 1) * V_]); // a one-port CA's source queues
-            }
-            if (cc_) cc_prefetch_ring(x.a);
-        } else if (x.type == kCredit) {
-            prefetch(&slots_[x.a]);
-            if (V_ > 1) prefetch(&arb_[x.a]);
-            prefetch(&link_vl_[x.a * V_ + x.b].credits);
-            if (rf_) prefetch(&ov_[x.a * V_ + x.b]);
-            if (cc_) cc_prefetch_ring(x.a);
-        }
-    }
+    [[gnu::always_inline]] void prefetch_for(const Event& x) const; // sim/look_ahead.hpp
     // The second stage, for the next event: what prefetch_for fetched is in the cache by now,
     // so a routed packet's output can be read from its LFT entry, and the state its
     // arbitration reads (the output's slot, credits and VLArb state) fetched in turn (at
@@ -430,20 +311,7 @@ template <class Model> class Network {
     // outgrows the caches (prefetch_next_, set in setup): on BookSim's 256-node tree the extra
     // LFT read per event cost 8 % and saved nothing.
     bool prefetch_next_ = false;
-    [[gnu::always_inline]] void prefetch_next(const Event& x) const {
-        if (x.type == kOutFree) {
-            if (const PortId d = slots_[x.a].peer; d != kNoPort) prefetch(&slots_[d]);
-            return;
-        }
-        if (x.type != kReady || rf_) return;
-        const PortNum outp = flat_.at(x.c, pkts_[x.a].dlid);
-        const Slot& in = slots_[x.b];
-        if (outp == kNoPath || outp == 0 || outp > in.nports) return;
-        const PortId out = x.b - in.pnum + outp;
-        prefetch(&slots_[out]);
-        prefetch(&link_vl_[out * V_]);
-        if (V_ > 1) prefetch(&arb_[out]);
-    }
+    [[gnu::always_inline]] void prefetch_next(const Event& x) const;
     // Port p of node m (first: its port 0's slot) has a cable: one word per switch
     // (cabled_) instead of one slot per candidate, the slots' lines read only for the
     // candidates the selection compares.
@@ -939,3 +807,5 @@ template <class Model> class Network {
 };
 
 } // namespace ibrt::sim::detail
+
+#include "sim/look_ahead.hpp" // the two member functions above, defined there
