@@ -2,6 +2,7 @@
 #include "engines/engine.hpp"
 
 #include "fabric/display_name.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 #include <fmt/format.h>
 
@@ -56,7 +57,12 @@ Routing Engine::route(const Fabric& f, const Lids* preassigned, const EngineOpti
         EngineOptions probe;
         set_param(probe, key + "=" + value);
     }
-    Routing r = compute(f, preassigned, opt);
+    Routing r;
+    try {
+        r = compute(f, preassigned, opt);
+    } catch (const fattree::NotAFatTree& e) { // recognition refused the fabric: a decline
+        throw RoutingError(e.what());
+    }
     if (r.data_vls <= 1) return r; // VL0 is always there
     for (PortId p = 0; p < f.num_port_slots(); ++p) {
         const Port& port = f.port(p);

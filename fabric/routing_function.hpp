@@ -38,7 +38,7 @@ struct Candidate {
 // Where the selection functions of paper 004 §4 find a fat tree's coordinates: the stage of a
 // switch (level 1 = leaves), its own digit o_s (its rank among the down-port groups of its
 // parents) and each end node's digits p_0..p_{n-1} (digit L = the down-port group through
-// which a level-L ancestor reaches it; engines/fattree/fat_tree_shape.hpp). Empty when the
+// which a level-L ancestor reaches it; mapping/fat_tree_shape.hpp). Empty when the
 // routing is not a tree's.
 struct TreeCoords {
     std::uint8_t height = 0;                 // switch levels

@@ -13,8 +13,8 @@
 #pragma once
 
 #include "engines/engine.hpp"
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "fabric/routing_function.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 #include <memory>
 

@@ -31,8 +31,8 @@
 // test per candidate turn that would shorten it, O(turns admitted x switches/64).
 #pragma once
 
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "fabric/routing.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 namespace ibrt::fattree {
 

@@ -14,8 +14,8 @@
 #pragma once
 
 #include "engines/engine.hpp"
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "fabric/lids.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 #include <optional>
 

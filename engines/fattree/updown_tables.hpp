@@ -30,8 +30,8 @@
 // all over flat arrays.
 #pragma once
 
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "fabric/routing.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 namespace ibrt::fattree {
 

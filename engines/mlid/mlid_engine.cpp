@@ -4,10 +4,10 @@
 // and the capped-LMC policy.
 #include "engines/engine.hpp"
 #include "engines/fattree/adaptive_up.hpp"
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "engines/fattree/tree_lids.hpp"
 #include "engines/fattree/updown_tables.hpp"
 #include "engines/mlid/path_selection_by_rank.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 namespace ibrt {
 namespace {

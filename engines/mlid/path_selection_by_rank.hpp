@@ -9,8 +9,8 @@
 // uses BaseLID + (R mod K): fewer LIDs than ranks spread the sources round-robin over the LIDs.
 #pragma once
 
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "fabric/lids.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 #include <vector>
 

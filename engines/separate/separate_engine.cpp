@@ -1,11 +1,12 @@
 // Paper 001 §VI.D: the `separate` scheme (path selection + color/L) as a routing engine.
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "engines/separate/complete_tree.hpp"
 #include "engines/separate/separate.hpp"
+#include "fabric/display_name.hpp"
 #include "fabric/parallel.hpp"
 #include "graph/fabric_walks.hpp"
 #include "lidassign/heuristics.hpp"
 #include "lidassign/path_compute.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 #include <fmt/format.h>
 
@@ -621,7 +622,7 @@ void require_connected(const Fabric& f) {
         } else if (comp.of_node[n] != comp.of_node[first]) {
             throw RoutingError(fmt::format(
                 "separate: the fabric is disconnected ({} components): {} is not connected to {}",
-                comp.count, fattree::describe_node(f, n), fattree::describe_node(f, first)));
+                comp.count, display_name(f, n), display_name(f, first)));
         }
     }
 }

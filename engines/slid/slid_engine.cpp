@@ -3,9 +3,9 @@
 // tree-order index, equation (2) with one LID). Paper mode numbers LIDs PID + 1.
 #include "engines/engine.hpp"
 #include "engines/fattree/adaptive_up.hpp"
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "engines/fattree/tree_lids.hpp"
 #include "engines/fattree/updown_tables.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 #include <fmt/format.h>
 

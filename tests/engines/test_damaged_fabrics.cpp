@@ -11,12 +11,12 @@
 #include "check/credit_loops.hpp"
 #include "check/reachability.hpp"
 #include "engines/engine.hpp"
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "formats/ibnetdiscover.hpp"
 #include "generators/failures.hpp"
 #include "generators/fat_tree.hpp"
 #include "generators/pgft.hpp"
 #include "graph/fabric_walks.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 #include "../mapping/relabel.hpp"
 #include "lft_walk.hpp"

@@ -4,11 +4,11 @@
 // free alternative is not blocked. Static tables are its special case of one candidate.
 #include "engines/engine.hpp"
 #include "engines/fattree/adaptive_up.hpp"
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "fabric/routing_function.hpp"
 #include "formats/forwarding_sets_file.hpp"
 #include "generators/fat_tree.hpp"
 #include "generators/hyperx.hpp"
+#include "mapping/fat_tree_shape.hpp"
 #include "sim/simulator.hpp"
 #include "sim_fixtures.hpp"
 #include "tests/generators/damaged.hpp"

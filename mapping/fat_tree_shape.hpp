@@ -1,5 +1,7 @@
 // Fat-tree recognition: turns any Fabric into the level/up/down structure the fat-tree engines
-// (mlid, slid) route on, or refuses it with a RoutingError that names the offending node.
+// (mlid, slid) route on, or refuses it with NotAFatTree naming the offending node (the engines
+// decline with that message). Beside the direct topologies' recognisers in mapping/: all
+// topology recognition lives here.
 //
 // Paper 000 §3 builds FT(m,n) with level 0 at the root; here levels count from the end nodes
 // (graph/fabric_walks.hpp levels_from_cas): leaves are level 1 and the top is `height`, so paper
@@ -15,11 +17,10 @@
 // the most children left, so two siblings do not share a digit (and a path).
 #pragma once
 
-#include "engines/engine.hpp"
-#include "fabric/display_name.hpp"
 #include "fabric/fabric.hpp"
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace ibrt::fattree {
@@ -69,14 +70,13 @@ struct FatTreeShape {
     }
 };
 
-// Throws RoutingError (not a fat tree: disconnected, links within a level, CAs cabled to CAs,
-// no end nodes) naming the node and what is wrong.
-FatTreeShape recognize_fat_tree(const Fabric& f);
+// The fabric is no fat tree; what() says why ("not a fat tree: ...").
+struct NotAFatTree : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
-// Old name of fabric/display_name.hpp's display_name, kept only for updown_tables.cpp (being
-// rewritten concurrently); remove once it calls display_name.
-inline std::string describe_node(const Fabric& f, NodeId n) {
-    return display_name(f, n);
-}
+// Throws NotAFatTree (disconnected, links within a level, CAs cabled to CAs, no end nodes)
+// naming the node and what is wrong.
+FatTreeShape recognize_fat_tree(const Fabric& f);
 
 } // namespace ibrt::fattree

@@ -1,5 +1,5 @@
 // Fat-tree recognition (paper 000 §3, generalized to any folded-Clos fabric); see the header.
-#include "engines/fattree/fat_tree_shape.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
 #include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
@@ -34,16 +34,16 @@ void check_connected(const Fabric& f) {
     if (comp.count <= 1) return;
     for (NodeId n = 0; n < f.num_nodes(); ++n)
         if (comp.of_node[n] != 0)
-            throw RoutingError(fmt::format("not a fat tree: the fabric is disconnected ({} "
-                                           "components); {} is not connected to {}",
-                                           comp.count, display_name(f, n), display_name(f, 0)));
+            throw NotAFatTree(fmt::format("not a fat tree: the fabric is disconnected ({} "
+                                          "components); {} is not connected to {}",
+                                          comp.count, display_name(f, n), display_name(f, 0)));
 }
 
 } // namespace
 
 FatTreeShape recognize_fat_tree(const Fabric& f) {
-    if (f.cas().empty()) throw RoutingError("not a fat tree: the fabric has no CAs or routers");
-    if (f.switches().empty()) throw RoutingError("not a fat tree: the fabric has no switches");
+    if (f.cas().empty()) throw NotAFatTree("not a fat tree: the fabric has no CAs or routers");
+    if (f.switches().empty()) throw NotAFatTree("not a fat tree: the fabric has no switches");
     check_connected(f);
 
     const std::vector<int> lv = levels_from_cas(f);
@@ -52,8 +52,8 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     t.level.assign(nn, 0);
     for (NodeId s : f.switches()) {
         if (lv[s] > 255)
-            throw RoutingError(fmt::format("not a fat tree: {} is {} levels above the CAs",
-                                           display_name(f, s), lv[s]));
+            throw NotAFatTree(fmt::format("not a fat tree: {} is {} levels above the CAs",
+                                          display_name(f, s), lv[s]));
         t.level[s] = static_cast<std::uint8_t>(lv[s]);
         t.height = std::max(t.height, lv[s]);
     }
@@ -66,12 +66,12 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
             if (!port.connected() || port.peer_node < n) continue;
             const NodeId m = port.peer_node;
             if (!node.is_switch() && !f.node(m).is_switch())
-                throw RoutingError(fmt::format("not a fat tree: {} port {} is cabled directly "
-                                               "to {} port {}",
-                                               display_name(f, n), p, display_name(f, m),
-                                               port.peer_port));
+                throw NotAFatTree(fmt::format("not a fat tree: {} port {} is cabled directly "
+                                              "to {} port {}",
+                                              display_name(f, n), p, display_name(f, m),
+                                              port.peer_port));
             if (node.is_switch() && f.node(m).is_switch() && lv[n] == lv[m])
-                throw RoutingError(fmt::format(
+                throw NotAFatTree(fmt::format(
                     "not a fat tree: {} port {} and {} port {} are both on level {} (a cable "
                     "within a level{})",
                     display_name(f, n), p, display_name(f, m), port.peer_port, lv[n],

@@ -1,12 +1,12 @@
-// Fat-tree recognition (engines/fattree/fat_tree_shape.hpp): levels, port grouping, source
+// Fat-tree recognition (mapping/fat_tree_shape.hpp): levels, port grouping, source
 // digits and tree order on the paper's FT(m,n), and the exact refusals of non-fat-trees.
-#include "engines/fattree/fat_tree_shape.hpp"
 #include "generators/fat_tree.hpp"
 #include "generators/pgft.hpp"
 #include "generators/torus.hpp"
+#include "mapping/fat_tree_shape.hpp"
 
-#include "../direct_checks.hpp"
-#include "../lft_walk.hpp"
+#include "tests/engines/direct_checks.hpp"
+#include "tests/engines/lft_walk.hpp"
 
 #include <set>
 
@@ -105,7 +105,7 @@ Fabric tiny(const std::function<void(FabricBuilder&)>& fill) {
 std::string refusal(const Fabric& f) {
     try {
         recognize_fat_tree(f);
-    } catch (const RoutingError& e) {
+    } catch (const fattree::NotAFatTree& e) {
         return e.what();
     }
     return "accepted";
