@@ -1,20 +1,19 @@
 // `ibrt sweep`: the latency / accepted-traffic curves of paper 000 §5.2 (Figs. 12-15) for one
 // fabric and one traffic pattern: every routing (engines in-process, or tables from files) x
 // VL count x offered load, simulated with exactly `ibrt sim`'s options and defaults
-// (tools/sim_options.hpp, docs/sim-model.md). Writes one CSV row per run and an SVG with one
-// curve per (routing, VLs). docs/results/mlid-vs-slid.sh drives it for the study with paper
-// 000's set-up given explicitly.
-// Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
-// misdelivered packets, 2 bad input.
+// (tools/sim_options.hpp, docs/sim-model.md). Writes one CSV row per run and a plot (SVG or
+// PNG, plot/plot.hpp) with one curve per (routing, VLs). docs/results/mlid-vs-slid.sh drives it for
+// the study with paper 000's set-up given explicitly. Exit: 0 success, 1 when a run's verdict
+// (sim::Verdict) is not ok or it dropped or misdelivered packets, 2 bad input.
 #include "engines/engine.hpp"
 #include "fabric/generators/fat_tree.hpp"
 #include "fabric/ibnetdiscover.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/routing_files.hpp"
+#include "plot/plot.hpp"
 #include "sim/config_notes.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
-#include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
@@ -109,7 +108,10 @@ int run_sweep(const SweepArgs& a) {
             << "\n";
     }
     const std::string pattern(sim::to_string(base.traffic.pattern));
-    std::vector<sim::PlotSeries> series;
+    plot::Figure fig;
+    fig.title = a.title.empty() ? "latency against accepted traffic" : a.title;
+    fig.x_label = "accepted traffic (bytes/ns/node)";
+    fig.y_label = "average latency (ns)";
     bool violations = false;
     for (const auto& en : routings) {
         const std::string label = en.empty() ? "lfts" : en;
@@ -127,7 +129,14 @@ int run_sweep(const SweepArgs& a) {
             for (const std::string& note : sim::config_notes(f, r, cv))
                 fmt::print(stderr, "ibrt sweep: {} {} VL{}: {}\n", label, v, v > 1 ? "s" : "",
                            note);
-            sim::PlotSeries s{fmt::format("{} {} VL{}", label, v, v > 1 ? "s" : ""), {}};
+            plot::Curve s{{{"fabric", name},
+                           {"pattern", pattern + " traffic"},
+                           {"routing", label},
+                           {"VLs", fmt::format("{} VL{}", v, v > 1 ? "s" : "")}},
+                          {},
+                          {},
+                          {},
+                          {}};
             std::vector<std::pair<double, sim::SimResult>> runs;
             try {
                 if (a.sim.saturation) {
@@ -156,8 +165,10 @@ int run_sweep(const SweepArgs& a) {
             }
             for (const auto& [load, x] : runs) {
                 violations |= sim::failed(x);
-                if (x.latency_samples)
-                    s.points.push_back({x.accepted_bytes_per_ns, x.latency_mean_ns});
+                if (x.latency_samples) {
+                    s.x.push_back(x.accepted_bytes_per_ns);
+                    s.y.push_back(x.latency_mean_ns);
+                }
                 // With congestion control, its counters follow (as in `ibrt sim --csv`).
                 const std::string cc =
                     x.cc ? fmt::format(",{},{},{},{},{}", x.cc_stats.fecn_marked,
@@ -177,17 +188,11 @@ int run_sweep(const SweepArgs& a) {
                 else
                     fmt::print("{}", row);
             }
-            series.push_back(std::move(s));
+            fig.curves.push_back(std::move(s));
         }
     }
     if (!a.quiet) progress("");
-    if (!a.plot.empty()) {
-        std::ofstream o(a.plot, std::ios::binary);
-        if (!o) throw InputError(a.plot, 0, "cannot create file");
-        o << sim::line_plot_svg(
-            series, a.title.empty() ? fmt::format("{}, {} traffic", name, pattern) : a.title,
-            "accepted traffic (bytes/ns/node)", "average latency (ns)");
-    }
+    if (!a.plot.empty()) plot::write_plot(fig, a.plot);
     return violations ? kExitViolations : kExitOk;
 }
 
@@ -474,8 +479,9 @@ const CommandRegistrar reg{{
             ->group(std::string(kSimOptionGroups[1]));
         add_sim_options(sub, a->sim);
         sub.add_option("--csv", a->csv, "CSV file (default: rows on stdout)")->check(output_file());
-        sub.add_option("--plot", a->plot, "SVG file: latency against accepted traffic")
-            ->check(output_file());
+        sub.add_option("--plot", a->plot,
+                       "SVG or PNG file (by the name): latency against accepted traffic")
+            ->check(plot_file());
         sub.add_option("--title", a->title, "Plot title");
         sub.add_flag("-q,--quiet", a->quiet, "No progress line");
         auto* g = "Spec (docs/sweeps.md)";
@@ -527,7 +533,10 @@ const CommandRegistrar reg{{
                    "    --credit-unit 32 --ns-per-byte 4 --warmup-us 20 --source-queue 0 "
                    "--loads 0.1,0.2,0.3\n"
                    "(docs/results/mlid-vs-slid.sh). With --saturation each curve is the "
-                   "bisection's runs.\nExit codes: 0 every run passed its verdict, 1 a run failed "
+                   "bisection's runs.\nPlots (--plot, the merge's SVGs) are drawn by matplotlib "
+                   "(Debian's python3-matplotlib)\nwith /usr/bin/python3 or $IBRT_PYTHON; "
+                   "docs/sweeps.md, \"Plots\", says what they show.\nExit codes: 0 every run "
+                   "passed its verdict, 1 a run failed "
                    "its verdict (as in `ibrt sim`), 2 bad input.\n"
                    "Spec files (docs/sweeps.md): ibrt sweep SPEC [-j N] [--shard I/N] [--slurm "
                    "[--dry-run]]; ibrt sweep merge DIR.\n\n" +
