@@ -59,6 +59,7 @@ json half_widths(const std::vector<double>& v) {
 struct Panel {
     std::string title;
     std::vector<std::size_t> curves;
+    std::size_t axes = 0; // the parts of one split panel share their axes' ranges
 };
 
 // Curves grouped by their values of `keys`, in order of first appearance.
@@ -69,10 +70,24 @@ std::vector<Panel> group_by(const Figure& f, const std::vector<std::string>& key
         std::vector<std::string> values;
         for (const auto& k : keys) values.push_back(value_of(f.curves[i], k));
         auto [it, fresh] = index.emplace(values, panels.size());
-        if (fresh) panels.push_back({join(values, ", "), {}});
+        if (fresh) panels.push_back({join(values, ", "), {}, panels.size()});
         panels[it->second].curves.push_back(i);
     }
     return panels;
+}
+
+// n things in parts of nearly equal size, none above `most`: the parts' sizes.
+std::vector<std::size_t> parts_of(std::size_t n, std::size_t most) {
+    const std::size_t parts = std::max<std::size_t>((n + most - 1) / most, 1);
+    std::vector<std::size_t> sizes;
+    for (std::size_t k = 0; k < parts; ++k) sizes.push_back(n / parts + (k < n % parts ? 1 : 0));
+    return sizes;
+}
+
+template <class T> json slice(const T& values, std::size_t at, std::size_t size) {
+    json a = json::array();
+    for (std::size_t i = at; i < at + size && i < values.size(); ++i) a.push_back(values[i]);
+    return a;
 }
 
 std::size_t fullest(const std::vector<Panel>& panels) {
@@ -147,48 +162,73 @@ json plot_spec(const Figure& f, std::size_t max_curves) {
     facet_keys = ordered;
     std::vector<Panel> panels = group_by(f, facet_keys);
     while (fullest(panels) > max_curves && legend_keys.size() > 1) {
-        facet_keys.push_back(legend_keys.back());
+        // The moved setting joins the panels' titles in the order of the settings.
+        const std::string moved = legend_keys.back();
         legend_keys.pop_back();
+        auto at = facet_keys.begin() + long(ordered.size());
+        while (at != facet_keys.end() && std::find(keys.begin(), keys.end(), *at) <
+                                             std::find(keys.begin(), keys.end(), moved))
+            ++at;
+        facet_keys.insert(at, moved);
         panels = group_by(f, facet_keys);
     }
     // Still too full: parts of nearly equal size, none above max_curves.
     std::vector<Panel> split;
     for (auto& p : panels) {
-        const std::size_t n = p.curves.size(), parts = (n + max_curves - 1) / max_curves;
-        if (parts <= 1) {
+        const auto sizes = parts_of(p.curves.size(), max_curves);
+        if (sizes.size() <= 1) {
             split.push_back(std::move(p));
             continue;
         }
-        for (std::size_t k = 0, at = 0; k < parts; ++k) {
-            const std::size_t size = n / parts + (k < n % parts ? 1 : 0);
-            Panel part{join({p.title, fmt::format("({}/{})", k + 1, parts)}, " "), {}};
-            part.curves.assign(p.curves.begin() + long(at), p.curves.begin() + long(at + size));
-            at += size;
+        for (std::size_t k = 0, at = 0; k < sizes.size(); ++k) {
+            Panel part{
+                join({p.title, fmt::format("({}/{})", k + 1, sizes.size())}, " "), {}, p.axes};
+            part.curves.assign(p.curves.begin() + long(at), p.curves.begin() + long(at + sizes[k]));
+            at += sizes[k];
             split.push_back(std::move(part));
         }
     }
+    // Bars: at most kMaxGroupsPerPanel groups a panel, or their names overwrite each other.
+    const auto group_sizes = f.kind == Kind::Bar ? parts_of(f.groups.size(), kMaxGroupsPerPanel)
+                                                 : std::vector<std::size_t>{f.groups.size()};
     // Styles follow names, in order of first appearance.
     std::map<std::string, std::size_t> style_of;
     std::vector<std::string> names_in_order;
     json jpanels = json::array();
-    for (const auto& p : split) {
-        json curves = json::array();
-        for (std::size_t i : p.curves) {
-            const Curve& c = f.curves[i];
-            std::vector<std::string> parts;
-            for (const auto& k : legend_keys) parts.push_back(value_of(c, k));
-            const std::string name = join(parts, ", ");
-            auto [it, fresh] = style_of.emplace(name, style_of.size());
-            if (fresh) names_in_order.push_back(name);
-            json jc = {{"name", name}, {"style", it->second}};
-            if (f.kind == Kind::Line) jc["x"] = numbers(c.x);
-            jc["y"] = numbers(c.y);
-            if (!c.x_err.empty()) jc["x_err"] = half_widths(c.x_err);
-            if (!c.y_err.empty()) jc["y_err"] = half_widths(c.y_err);
-            curves.push_back(std::move(jc));
+    for (const auto& p : split)
+        for (std::size_t g = 0, at = 0; g < group_sizes.size(); at += group_sizes[g++]) {
+            const std::size_t size = group_sizes[g];
+            json curves = json::array();
+            for (std::size_t i : p.curves) {
+                const Curve& c = f.curves[i];
+                std::vector<std::string> parts;
+                for (const auto& k : legend_keys) parts.push_back(value_of(c, k));
+                const std::string name = join(parts, ", ");
+                auto [it, fresh] = style_of.emplace(name, style_of.size());
+                if (fresh) names_in_order.push_back(name);
+                json jc = {{"name", name}, {"style", it->second}};
+                if (f.kind == Kind::Line) {
+                    jc["x"] = numbers(c.x);
+                    jc["y"] = numbers(c.y);
+                } else {
+                    jc["y"] = slice(numbers(c.y), at, size);
+                }
+                if (!c.x_err.empty()) jc["x_err"] = half_widths(c.x_err);
+                if (!c.y_err.empty())
+                    jc["y_err"] = f.kind == Kind::Line ? half_widths(c.y_err)
+                                                       : slice(half_widths(c.y_err), at, size);
+                curves.push_back(std::move(jc));
+            }
+            json jp = {{"title", group_sizes.size() > 1
+                                     ? join({p.title, fmt::format("(groups {}-{} of {})", at + 1,
+                                                                  at + size, f.groups.size())},
+                                            " ")
+                                     : p.title},
+                       {"axes", p.axes},
+                       {"curves", std::move(curves)}};
+            if (f.kind == Kind::Bar) jp["groups"] = slice(f.groups, at, size);
+            jpanels.push_back(std::move(jp));
         }
-        jpanels.push_back({{"title", p.title}, {"curves", std::move(curves)}});
-    }
     std::vector<std::string> common_text;
     for (const auto& v : common)
         if (!v.empty()) common_text.push_back(v);
@@ -199,7 +239,7 @@ json plot_spec(const Figure& f, std::size_t max_curves) {
                  {"x_label", f.x_label},
                  {"y_label", f.y_label},
                  {"legend_title", join(legend_keys, ", ")},
-                 {"shared_legend", split.size() > 1 && names_in_order.size() <= max_curves}};
+                 {"shared_legend", jpanels.size() > 1 && names_in_order.size() <= max_curves}};
     if (f.kind == Kind::Bar) spec["groups"] = f.groups;
     spec["panels"] = std::move(jpanels);
     return spec;

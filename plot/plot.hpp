@@ -20,14 +20,18 @@
 //   - a curve's style (colour, marker, line style; bar colour and hatch) follows its name, so
 //     one name looks the same in every panel; legends sit outside the axes, one for the whole
 //     figure when every panel names the same few curves;
-//   - error bars where a curve has 95 % confidence half-widths (x_err, y_err).
+//   - error bars where a curve has 95 % confidence half-widths (x_err, y_err);
+//   - bars: at most kMaxGroupsPerPanel (12) groups a panel; more are split over panels, each
+//     with its own "groups".
 //
 // The spec, "ibrt-plot/1" (keys only ever added):
 //   { "schema", "kind": "line"|"bar", "title", "common": [TEXT...], "x_label", "y_label",
 //     "legend_title" (the settings legend entries name, ", "-joined), "shared_legend",
-//     "groups": [TEXT...] (bars: the categories along x),
-//     "panels": [ {"title", "curves": [ {"name", "style": INDEX, "x": [...] (lines),
-//                  "y": [...], "x_err"?: [...], "y_err"?: [...]} ]} ],
+//     "groups": [TEXT...] (bars: every category along x),
+//     "panels": [ {"title", "axes" (panels with one value share their axes' ranges: the parts
+//                  of one split), "groups"? (bars: this panel's categories; "y" one per group),
+//                  "curves": [ {"name", "style": INDEX, "x": [...] (lines), "y": [...],
+//                               "x_err"?: [...], "y_err"?: [...]} ]} ],
 //     "outputs": [ {"path", "format": "svg"|"png"} ] (added by render) }
 // A value that is not finite is null: no point, no bar, no error bar.
 #pragma once
@@ -65,6 +69,7 @@ struct Figure {
 };
 
 inline constexpr std::size_t kMaxCurvesPerPanel = 8;
+inline constexpr std::size_t kMaxGroupsPerPanel = 12;
 
 // The spec of `f` by the rules above; deterministic (same figure, same JSON).
 nlohmann::ordered_json plot_spec(const Figure& f, std::size_t max_curves = kMaxCurvesPerPanel);

@@ -24,9 +24,11 @@ except ImportError as e:
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 (after the backend is chosen)
 
-# Ten colours (matplotlib's tab10), nine markers and four line styles: the periods are
-# coprime, so the first 90 style indices differ in colour x marker and 360 with the line style;
-# any 8 consecutive indices (the curves of one split panel) differ in colour and in marker.
+# Ten colours (matplotlib's tab10) and nine markers, coprime periods: the first 90 style
+# indices differ in colour x marker, and any 8 consecutive ones (the curves of one split panel)
+# in colour and in marker. Odd indices are dashed with open markers, so that a curve drawn
+# over an identical one (two VL counts that change nothing) leaves the other's marks visible;
+# from index 10 on the line styles are dash-dot and dotted.
 COLOURS = plt.get_cmap("tab10").colors
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", "*"]
 LINES = ["-", "--", "-.", ":"]
@@ -37,10 +39,13 @@ LEGEND_W = 2.6  # inches beside a panel for its own legend
 
 
 def style(i):
+    colour = COLOURS[i % len(COLOURS)]
     return {
-        "color": COLOURS[i % len(COLOURS)],
+        "color": colour,
         "marker": MARKERS[i % len(MARKERS)],
-        "linestyle": LINES[(i // len(COLOURS)) % len(LINES)],
+        "linestyle": LINES[i % 2 + 2 * ((i // len(COLOURS)) % 2)],
+        "markerfacecolor": "white" if i % 2 else colour,
+        "ecolor": (*colour[:3], 0.55),  # error bars lighter than the curve
     }
 
 
@@ -63,7 +68,7 @@ def errors(curve, key, at):
 
 
 def draw_line_panel(ax, panel):
-    """Draws the curves; returns the lowest y drawn (error bars included)."""
+    """Draws the curves; returns the lowest y value (an error bar may reach below it)."""
     low = math.inf
     for c in panel["curves"]:
         at = [
@@ -76,8 +81,7 @@ def draw_line_panel(ax, panel):
         xs = [num(c["x"][k]) for k in at]
         ys = [num(c["y"][k]) for k in at]
         yerr, xerr = errors(c, "y_err", at), errors(c, "x_err", at)
-        below = [e if math.isfinite(e) else 0 for e in yerr] if yerr else [0] * len(ys)
-        low = min(low, min(y - e for y, e in zip(ys, below)))
+        low = min(low, min(ys))
         s = style(c["style"])
         # Past ~25 points (a link-utilization or time-series curve) markers only every few.
         every = max(1, len(at) // 12) if len(at) > 25 else 1
@@ -87,13 +91,12 @@ def draw_line_panel(ax, panel):
             yerr=yerr,
             xerr=xerr,
             label=wrap(c["name"], 38),
-            color=s["color"],
-            marker=s["marker"],
-            linestyle=s["linestyle"],
+            **s,
             markevery=(c["style"] % every, every),
             linewidth=1.4,
-            markersize=4.5,
-            elinewidth=0.9,
+            markersize=5,
+            markeredgewidth=1.1,
+            elinewidth=0.8,
             capsize=2.5,
         )
     return low
@@ -121,10 +124,12 @@ def draw_bar_panel(ax, panel, groups):
     ax.grid(False, axis="x")
     ax.set_axisbelow(True)
     ax.set_xticks(range(len(groups)))
-    labels = [wrap(g, 18) for g in groups]
+    labels = [wrap(g, 20) for g in groups]
     ax.set_xticklabels(labels)
-    # Long or many group names: slanted, so neighbours do not overwrite each other.
-    if sum(min(len(g), 18) for g in groups) > 60:
+    # Names wider than their group (about 0.075 inch a character at 9 points): slanted, so
+    # that neighbours do not overwrite each other.
+    longest = max((len(line) for g in labels for line in g.split("\n")), default=0)
+    if longest * 0.075 > ax.figure.get_figwidth() * ax.get_position().width / max(1, len(groups)):
         plt.setp(ax.get_xticklabels(), rotation=30, ha="right", rotation_mode="anchor")
     ax.set_xlim(-0.6, len(groups) - 0.4)
 
@@ -149,16 +154,16 @@ def figure(spec):
     with_legend = any(c["name"] for p in panels for c in p["curves"])
     per_panel_legend = with_legend and not shared
     n = len(panels)
-    # At most 3 columns (2 with a legend beside each panel), as few rows as that allows, and
-    # in those rows the fewest columns: 4 panels are 2 x 2, 5 are 3 + 2.
-    widest = min(n, 2 if per_panel_legend else 3)
+    kind = spec.get("kind", "line")
+    # At most 3 columns (2 with a legend beside each panel; bar charts, wide, 1), as few rows
+    # as that allows, and in those rows the fewest columns: 4 panels are 2 x 2, 5 are 3 + 2.
+    widest = min(n, 1 if kind == "bar" else 2 if per_panel_legend else 3)
     ncols = next(c for c in range(1, widest + 1) if math.ceil(n / c) == math.ceil(n / widest))
     nrows = math.ceil(n / ncols)
-    kind = spec.get("kind", "line")
-    groups = spec.get("groups", [])
     panel_w = PANEL_W
     if kind == "bar":
-        panel_w = max(PANEL_W, 0.22 * len(groups) * max(len(p["curves"]) for p in panels) + 1)
+        bars = max(len(p.get("groups", spec.get("groups", []))) * len(p["curves"]) for p in panels)
+        panel_w = max(PANEL_W, 0.22 * bars + 1)
     fig_w = ncols * (panel_w + (LEGEND_W if per_panel_legend else 0)) + (
         LEGEND_W if with_legend and shared else 0
     )
@@ -175,9 +180,11 @@ def figure(spec):
             continue
         p = panels[k]
         if kind == "bar":
-            draw_bar_panel(ax, p, groups)
+            draw_bar_panel(ax, p, p.get("groups", spec.get("groups", [])))
         elif draw_line_panel(ax, p) >= 0:
-            ax.set_ylim(bottom=0)  # latencies, utilizations, fractions: from zero
+            # Latencies, utilizations, fractions: from zero (a wide interval's lower end, of
+            # two seeds say, may pass below it; the value cannot).
+            ax.set_ylim(bottom=0)
         if p.get("title"):
             ax.set_title(wrap(p["title"], int(panel_w * 13)))
         # Labels on the outer panels only: the grid shares its axes' meaning.
@@ -194,6 +201,14 @@ def figure(spec):
                 title_fontsize=8,
                 frameon=False,
             )
+    # The parts of one split panel on the same scales, so that their curves compare.
+    for key in {p.get("axes", k) for k, p in enumerate(panels)}:
+        same = [ax for k, ax in enumerate(axes.flat[:n]) if panels[k].get("axes", k) == key]
+        for lim, get, put in (("x", "get_xlim", "set_xlim"), ("y", "get_ylim", "set_ylim")):
+            if len(same) > 1 and not (kind == "bar" and lim == "x"):
+                los, his = zip(*(getattr(ax, get)() for ax in same))
+                for ax in same:
+                    getattr(ax, put)(min(los), max(his))
     if with_legend and shared:
         # One legend for every panel: the same name has the same style everywhere.
         seen = {}

@@ -105,6 +105,7 @@ TEST_CASE("plot spec: panels by the facets that vary, one style per name across 
     CHECK(spec["panels"][0]["title"] == "FT(4,3), uniform traffic");
     CHECK(spec["panels"][3]["title"] == "random, complement traffic");
     CHECK(spec["shared_legend"] == true); // every panel names the same three routings
+    CHECK(spec["panels"][0]["axes"] != spec["panels"][1]["axes"]); // facets: their own scales
     for (const auto& p : spec["panels"]) {
         REQUIRE(p["curves"].size() == 3);
         CHECK(p["curves"][2]["name"] == "separate");
@@ -126,6 +127,21 @@ TEST_CASE("plot spec: at most 8 curves a panel; the last legend setting moves to
     CHECK(spec["shared_legend"] == true);
     for (const auto& p : spec["panels"]) CHECK(p["curves"].size() == 5);
     CHECK(curves_in(spec) == 15);
+    // Times 2 VL counts: 10 a panel still, so the VLs become panels too, named in the order
+    // of the settings.
+    f.curves.clear();
+    for (const char* r : {"mlid", "slid", "separate", "torus", "flatfly"})
+        for (const char* v : {"1 VL", "2 VLs"})
+            for (const char* b : {"buffer-bytes=1024", "buffer-bytes=2048", "buffer-bytes=4096"})
+                f.curves.push_back(
+                    curve({{"fabric", "FT(4,3)"}, {"routing", r}, {"VLs", v}, {"sim", b}}));
+    spec = plot_spec(f);
+    REQUIRE(spec["panels"].size() == 6);
+    CHECK(spec["panels"][0]["title"] == "1 VL, buffer-bytes=1024");
+    CHECK(spec["panels"][1]["title"] == "1 VL, buffer-bytes=2048");
+    CHECK(spec["panels"][3]["title"] == "2 VLs, buffer-bytes=1024");
+    CHECK(spec["legend_title"] == "routing");
+    for (const auto& p : spec["panels"]) CHECK(p["curves"].size() == 5);
 
     // One setting alone names 20 curves: parts of 7, 7 and 6, each name its own style.
     Figure g;
@@ -140,6 +156,7 @@ TEST_CASE("plot spec: at most 8 curves a panel; the last legend setting moves to
     CHECK(spec["panels"][1]["curves"].size() == 7);
     CHECK(spec["panels"][2]["curves"].size() == 6);
     CHECK(spec["shared_legend"] == false); // 20 names: each part has its own legend
+    CHECK(spec["panels"][0]["axes"] == spec["panels"][2]["axes"]); // parts on one scale
     std::set<int> styles;
     for (const auto& p : spec["panels"])
         for (const auto& c : p["curves"]) styles.insert(c["style"].get<int>());
@@ -175,6 +192,34 @@ TEST_CASE("plot spec: error bars are carried, values that are not finite are nul
     CHECK(bc[0]["y"] == nlohmann::ordered_json({0.9, nullptr}));
     CHECK(bc[0]["y_err"] == nlohmann::ordered_json({0.02, 0.03}));
     CHECK(!bc[1].contains("y_err"));
+}
+
+TEST_CASE("plot spec: bar groups past 12 are split over panels") {
+    Figure f;
+    f.kind = Kind::Bar;
+    for (int g = 0; g < 30; ++g) f.groups.push_back("run " + std::to_string(g));
+    for (const char* m : {"victims", "hot links", "Jain"}) {
+        Curve c{{{"measure", m}}, {}, {}, {}, {}};
+        for (int g = 0; g < 30; ++g) {
+            c.y.push_back(g);
+            c.y_err.push_back(0.5);
+        }
+        f.curves.push_back(c);
+    }
+    const auto spec = plot_spec(f);
+    REQUIRE(spec["panels"].size() == 3);
+    CHECK(spec["groups"].size() == 30);
+    CHECK(spec["shared_legend"] == true);
+    CHECK(spec["panels"][0]["title"] == "(groups 1-10 of 30)");
+    CHECK(spec["panels"][2]["title"] == "(groups 21-30 of 30)");
+    const auto& last = spec["panels"][2];
+    REQUIRE(last["groups"].size() == 10);
+    CHECK(last["groups"][0] == "run 20");
+    REQUIRE(last["curves"].size() == 3);
+    CHECK(last["curves"][1]["name"] == "hot links");
+    CHECK(last["curves"][1]["y"][0] == 20.0);
+    CHECK(last["curves"][1]["y"].size() == 10);
+    CHECK(last["curves"][1]["y_err"].size() == 10);
 }
 
 TEST_CASE("plot: python3 and matplotlib draw PNG and SVG, the same bytes twice") {
