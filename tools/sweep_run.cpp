@@ -421,14 +421,22 @@ struct CcColumns {
 // The parts a curve or bar is named by: fabric, pattern, routing, VLs, sim options, CC settings.
 using Parts = std::array<std::string, 6>;
 
-// A plot's settings for parts (plot/plot.hpp), from `from` on: the plot says the settings every
-// curve shares under its title, makes panels of fabric x pattern and names curves by the rest.
-std::vector<std::pair<std::string, std::string>> plot_settings(const Parts& p,
+// A plot's settings for parts (plot/plot.hpp), from `from` on, the sim options one by one
+// (`sim`, without the seed): the plot says the settings every curve shares under its title
+// (the warm-up of every point), makes panels of fabric x pattern and names curves by the rest
+// (the packet size that varies).
+std::vector<std::pair<std::string, std::string>> plot_settings(const Parts& p, const json& sim,
                                                                std::size_t from = 0) {
     static constexpr const char* kKeys[] = {"fabric", "pattern", "routing", "VLs", "sim", "cc"};
     std::vector<std::pair<std::string, std::string>> s;
     for (std::size_t k = from; k < p.size(); ++k)
-        s.emplace_back(kKeys[k], k == 1 ? p[k] + " traffic" : p[k]);
+        if (k == 4)
+            for (auto it = sim.begin(); it != sim.end(); ++it)
+                s.emplace_back(it.key(),
+                               it.key() + "=" +
+                                   (it->is_string() ? it->get<std::string>() : it->dump()));
+        else
+            s.emplace_back(kKeys[k], k == 1 ? p[k] + " traffic" : p[k]);
     return s;
 }
 
@@ -454,7 +462,7 @@ std::string seeds_setting(std::size_t seeds) {
 // settings (the seeds' mean, with its interval), each named by what differs.
 nlohmann::ordered_json write_saturation_table(const fs::path& dir, const std::string& title,
                                               const std::vector<Parts>& parts,
-                                              const std::vector<std::string>& unseeded,
+                                              const std::vector<json>& unseeded,
                                               const std::map<std::size_t, json>& sat,
                                               const std::map<std::size_t, std::string>& cc_row,
                                               const std::string& cc_header) {
@@ -482,7 +490,7 @@ nlohmann::ordered_json write_saturation_table(const fs::path& dir, const std::st
         if (g.empty()) g = parts[i][1]; // one pattern on one fabric: name the pattern
         Parts b = parts[i];
         b[0] = b[1] = "";
-        b[4] = unseeded[i];
+        b[4] = unseeded[i].dump();
         auto gi = std::find(groups.begin(), groups.end(), g);
         if (gi == groups.end()) gi = groups.insert(groups.end(), g);
         auto bi = std::find(bar_parts.begin(), bar_parts.end(), b);
@@ -508,12 +516,12 @@ nlohmann::ordered_json write_saturation_table(const fs::path& dir, const std::st
     fig.y_label = "highest accepted traffic (fraction of link bandwidth)";
     fig.groups = groups;
     for (std::size_t b = 0; b < bar_parts.size(); ++b) {
-        plot::Curve c{plot_settings(bar_parts[b], 2), {}, {}, {}, {}};
+        plot::Curve c{plot_settings(bar_parts[b], json::parse(bar_parts[b][4]), 2), {}, {}, {}, {}};
         c.settings.emplace_back("seeds", seeds_setting(seeds));
         for (std::size_t g = 0; g < groups.size(); ++g) {
             const std::vector<double> none, &v = g < values[b].size() ? values[b][g] : none;
             c.y.push_back(mean_of(v));
-            if (seeds > 1) c.y_err.push_back(sim::ci95_half_width(v));
+            if (seeds > 1) c.y_err.push_back(v.size() == seeds ? sim::ci95_half_width(v) : -1);
         }
         fig.curves.push_back(std::move(c));
     }
@@ -630,10 +638,11 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     std::vector<std::string> series_name; // a run's name in flows.svg
     std::map<std::string, std::size_t> series_of;
     std::vector<Parts> series_parts;
-    std::vector<std::string> series_unseeded; // its sim options without the seed
+    std::vector<json> series_unseeded; // its sim options without the seed
     // sweep.svg's curves: a series without its seed, each load's values over the seeds.
     std::map<std::string, std::size_t> curve_of;
     std::vector<Parts> curve_parts;
+    std::vector<json> curve_sim; // its sim options without the seed
     std::vector<std::map<double, Replicated>> curve_loads;
     std::map<std::size_t, json> saturation_of;           // series -> its saturation search
     std::map<std::size_t, std::string> cc_row_of;        // series -> its cc columns
@@ -673,7 +682,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         if (fresh) {
             series_name.push_back(skey);
             series_parts.push_back({fabric, pattern, routing, vltext, simtext, cctext});
-            series_unseeded.push_back(simtext_unseeded);
+            series_unseeded.push_back(unseeded);
         } else {
             several_loads.insert(it->second);
         }
@@ -683,6 +692,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         auto [ct, cfresh] = curve_of.emplace(ckey, curve_parts.size());
         if (cfresh) {
             curve_parts.push_back(cparts);
+            curve_sim.push_back(unseeded);
             curve_loads.emplace_back();
         }
         const std::string cckeys = cc.keys_row(pt);
@@ -786,14 +796,16 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         for (const auto& loads : curve_loads)
             for (const auto& [load, r] : loads) seeds = std::max(seeds, r.y.size());
         for (std::size_t i = 0; i < curve_parts.size(); ++i) {
-            plot::Curve c{plot_settings(curve_parts[i]), {}, {}, {}, {}};
+            plot::Curve c{plot_settings(curve_parts[i], curve_sim[i]), {}, {}, {}, {}};
             c.settings.emplace_back("seeds", seeds_setting(seeds));
             for (const auto& [load, r] : curve_loads[i]) {
                 c.x.push_back(mean_of(r.x));
                 c.y.push_back(mean_of(r.y));
+                // An interval of every seed's run, or none: a saturation search's loads differ
+                // between seeds, and a load only some of them ran is no replicate.
                 if (seeds > 1) {
-                    c.x_err.push_back(sim::ci95_half_width(r.x));
-                    c.y_err.push_back(sim::ci95_half_width(r.y));
+                    c.x_err.push_back(r.x.size() == seeds ? sim::ci95_half_width(r.x) : -1);
+                    c.y_err.push_back(r.y.size() == seeds ? sim::ci95_half_width(r.y) : -1);
                 }
             }
             if (!c.x.empty()) fig.curves.push_back(std::move(c)); // not a declined routing

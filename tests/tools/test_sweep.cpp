@@ -217,8 +217,8 @@ TEST_CASE("the merge is the same for -j 1, -j 2 and shards, and lists missing po
     const auto plot = merge_sweep(d1.string()).plots.at("sweep.svg");
     CHECK(plot["kind"] == "line");
     CHECK(plot["common"] ==
-          nlohmann::ordered_json({"fat-tree -m 4 -n 2", "uniform traffic", "1 VL",
-                                  "drain-us=5;measure-us=2;warmup-us=1",
+          nlohmann::ordered_json({"fat-tree -m 4 -n 2", "uniform traffic", "1 VL", "drain-us=5",
+                                  "measure-us=2", "warmup-us=1",
                                   "mean of 2 seeds, error bars: 95 % intervals"}));
     CHECK(plot["legend_title"] == "routing");
     REQUIRE(plot["panels"].size() == 1);
