@@ -113,7 +113,7 @@ TEST_CASE("plot spec: panels by the facets that vary, one style per name across 
     }
 }
 
-TEST_CASE("plot spec: at most 8 curves a panel; the last legend setting moves to panels first") {
+TEST_CASE("plot spec: at most 8 curves a panel, the last legend setting moving to panels first") {
     Figure f;
     f.facets = {"fabric", "pattern"};
     // 5 routings x 3 buffer sizes in one panel: 15 curves. The buffer sizes become panels.
