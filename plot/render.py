@@ -44,7 +44,7 @@ def style(i):
         "color": colour,
         "marker": MARKERS[i % len(MARKERS)],
         "linestyle": LINES[i % 2 + 2 * ((i // len(COLOURS)) % 2)],
-        "markerfacecolor": "white" if i % 2 else colour,
+        "markerfacecolor": "none" if i % 2 else colour,
         "ecolor": (*colour[:3], 0.55),  # error bars lighter than the curve
     }
 
