@@ -13,7 +13,7 @@
 //       the fraction of seeds mapped correctly (mapping/shape_compare.hpp) as the fraction of
 //       missing switches and of missing links grows, around the paper's claims (FlatFly
 //       20 % / 15 %, hypercube 15 % / 10 %, Dragonfly 40 % / 10 %); CSV on stdout, and with
-//       --out DIR also DIR/mapping-robustness.csv and one SVG per configuration. For a
+//       --out DIR also DIR/mapping-robustness.csv and one SVG per configuration (plot/). For a
 //       Dragonfly, also the switches per seed whose group the cabling does not tell, and
 //       those the mapping left unplaced (mapping/dragonfly_groups.hpp).
 #include "engines/engine.hpp"
@@ -24,7 +24,7 @@
 #include "generators/torus.hpp"
 #include "mapping/map_fabric.hpp"
 #include "mapping/shape_compare.hpp"
-#include "sim/svg_plot.hpp"
+#include "plot/plot.hpp"
 
 #include "peak_rss.hpp"
 
@@ -199,8 +199,20 @@ void robustness(int seeds, const std::string& out, const std::string& only) {
         const Fabric full = c.make();
         const double cs = c.claim_switches > 0 ? c.claim_switches : 0.2;
         const double cl = c.claim_links > 0 ? c.claim_links : 0.1;
-        sim::PlotSeries by_switches{fmt::format("switches missing (links {:.0f} %)", cl * 100), {}};
-        sim::PlotSeries by_links{fmt::format("links missing (switches {:.0f} %)", cs * 100), {}};
+        plot::Figure fig;
+        fig.title = fmt::format("{}: seeds mapped correctly ({} seeds)", c.name, seeds);
+        fig.x_label = "missing (%)";
+        fig.y_label = "fraction of seeds correct";
+        fig.curves = {{{{"missing", fmt::format("switches missing (links {:.0f} %)", cl * 100)}},
+                       {},
+                       {},
+                       {},
+                       {}},
+                      {{{"missing", fmt::format("links missing (switches {:.0f} %)", cs * 100)}},
+                       {},
+                       {},
+                       {},
+                       {}}};
         for (double x : steps) {
             for (int pass = 0; pass < 2; ++pass) {
                 const double sw = pass == 0 ? x : cs, ln = pass == 0 ? cl : x;
@@ -213,13 +225,11 @@ void robustness(int seeds, const std::string& out, const std::string& only) {
                 fmt::print("{}", row);
                 std::fflush(stdout);
                 csv += row;
-                (pass == 0 ? by_switches : by_links).points.push_back({x * 100, frac});
+                fig.curves[std::size_t(pass)].x.push_back(x * 100);
+                fig.curves[std::size_t(pass)].y.push_back(frac);
             }
         }
-        if (!out.empty())
-            std::ofstream(out + "/mapping-" + c.name + ".svg") << sim::line_plot_svg(
-                {by_switches, by_links}, fmt::format("{}: seeds mapped correctly", c.name),
-                "missing (%)", "fraction of seeds correct");
+        if (!out.empty()) plot::write_plot(fig, out + "/mapping-" + c.name + ".svg");
     }
     if (out.empty()) return;
     // With --config, the other configurations' rows of an earlier run are kept.

@@ -17,6 +17,10 @@ BUILD=(
   build-essential cmake make pkg-config help2man
   libopensm-dev libibumad-dev libglpk-dev catch2 libcli11-dev nlohmann-json3-dev libfmt-dev
 )
+# What draws every plot (`ibrt sim --plot`, the sweeps' SVGs; plot/render.py runs with
+# /usr/bin/python3): left out of --runtime, as an SM host rarely plots and matplotlib brings
+# numpy and fonts; the .deb recommends it. The unit tests render through it.
+PLOTS=(python3-matplotlib)
 # What the tests and tools of `make check`, `make bench` and `make fuzz` run: the simulated
 # fabric (ibsim), ibdmchk (ibutils), glpsol, clang for fuzzing, groff/man for the man pages,
 # a one-node Slurm cluster for the sweep test (tests/e2e/test_sweep_slurm.sh), libibmad-dev for
@@ -39,7 +43,7 @@ done
 if [ "$mode" = runtime ]; then
   PACKAGES=("${RUNTIME[@]}")
 else
-  PACKAGES=("${RUNTIME[@]}" "${BUILD[@]}" "${TEST[@]}")
+  PACKAGES=("${RUNTIME[@]}" "${BUILD[@]}" "${PLOTS[@]}" "${TEST[@]}")
 fi
 if [ "$list" -eq 1 ]; then
   printf '%s\n' "${PACKAGES[@]}"

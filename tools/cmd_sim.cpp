@@ -3,7 +3,8 @@
 // the topology's `lid` comments or guid2lid, optional SL2VL and path selection), or routed
 // in-process by an engine. One run per offered load (--load takes a list), or a saturation
 // search (--saturation). Prints a table; --csv, --json (schema "ibrt-sim/1") and --plot
-// (SVG latency vs accepted traffic, as in paper 000 Figs. 12-15).
+// (latency vs accepted traffic, as in paper 000 Figs. 12-15; SVG or PNG drawn by matplotlib,
+// plot/plot.hpp, as are --link-plot and --timeseries-plot).
 // Every run ends with a verdict on progress (sim::Verdict: ok, deadlock, delivered-nothing,
 // stuck, nothing-offered), printed in the summary and the JSON.
 // Exit: 0 success, 1 when a run's verdict is not ok or it dropped or misdelivered packets,
@@ -41,10 +42,10 @@
 #include "fabric/input_error.hpp"
 #include "formats/ibnetdiscover.hpp"
 #include "formats/routing_files.hpp"
+#include "plot/plot.hpp"
 #include "sim/config_notes.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
-#include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
@@ -170,6 +171,18 @@ std::string failure_text(const sim::SimResult& r) {
     return s;
 }
 
+// What a plot's curves share: said once, under its title (plot/plot.hpp).
+using PlotSettings = std::vector<std::pair<std::string, std::string>>;
+PlotSettings plot_settings(const SimArgs& a, const sim::SimConfig& c, const Routing& r) {
+    PlotSettings s{{"pattern", fmt::format("{} traffic", sim::to_string(c.traffic.pattern))},
+                   {"injection", fmt::format("{} injection", sim::to_string(c.traffic.injection))},
+                   {"packet", fmt::format("{} B packets", c.packet_bytes)},
+                   {"VLs", fmt::format("{} VL{}", a.vls, a.vls > 1 ? "s" : "")}};
+    if (r.forwarding_sets)
+        s.emplace_back("selection", fmt::format("{} selection", sim::to_string(c.selection)));
+    return s;
+}
+
 struct SeriesRun {
     double load;
     const sim::LinkSeries* series;
@@ -183,7 +196,8 @@ template <class Rows> std::vector<SeriesRun> rows_series(const Rows& rows) {
 
 // --link-timeseries / --timeseries-plot: each cabled port's bytes and busy fraction per
 // interval (paper 002 Fig. 10: per-link throughput over time), and the busiest links' curves.
-void write_series(const Fabric& f, const SimArgs& a, const std::vector<SeriesRun>& runs) {
+void write_series(const Fabric& f, const SimArgs& a, const std::vector<SeriesRun>& runs,
+                  const std::string& routing_name, const PlotSettings& settings) {
     const auto link_name = [&](PortId p) {
         return fmt::format("{}[{}]", display_name(f, f.port_node(p)), f.port_num(p));
     };
@@ -230,21 +244,22 @@ void write_series(const Fabric& f, const SimArgs& a, const std::vector<SeriesRun
         }
         std::stable_sort(total.begin(), total.end(),
                          [](const auto& x, const auto& y) { return x.first > y.first; });
-        std::vector<sim::PlotSeries> curves;
+        plot::Figure fig;
+        fig.title = fmt::format("{} on {}: the busiest switch-to-switch links over time (load {})",
+                                routing_name, a.fabric, runs.back().load);
+        fig.x_label = "time (us)";
+        fig.y_label = fmt::format("utilization per {:g} us interval", a.series_us);
         for (std::size_t j = 0; j < total.size() && j < std::size_t(a.series_links); ++j) {
             const std::size_t i = total[j].second;
-            sim::PlotSeries c{link_name(ls.ports[i]), {}};
-            for (std::size_t k = 0; k < ls.intervals(); ++k)
-                c.points.push_back({(double(k) + 0.5) * double(ls.step_ps) / 1e6,
-                                    double(ls.busy_ps[k * n + i]) / double(ls.step_ps)});
-            curves.push_back(std::move(c));
+            plot::Curve c{settings, {}, {}, {}, {}};
+            c.settings.emplace_back("link", link_name(ls.ports[i]));
+            for (std::size_t k = 0; k < ls.intervals(); ++k) {
+                c.x.push_back((double(k) + 0.5) * double(ls.step_ps) / 1e6);
+                c.y.push_back(double(ls.busy_ps[k * n + i]) / double(ls.step_ps));
+            }
+            fig.curves.push_back(std::move(c));
         }
-        std::ofstream o(a.series_plot, std::ios::binary);
-        if (!o) throw InputError(a.series_plot, 0, "cannot create file");
-        o << sim::line_plot_svg(
-            curves,
-            fmt::format("{}: busiest switch links over time (load {})", a.fabric, runs.back().load),
-            "time (us)", "utilization per interval");
+        plot::write_plot(fig, a.series_plot);
     }
 }
 
@@ -496,41 +511,55 @@ int run_sim(const SimArgs& a) {
                 o << fmt::format("{},{},{},{:.6f},{:.6f},{}\n", row.load, field(x.src),
                                  field(x.dst), x.offered_fraction, x.accepted_fraction, x.becns);
     }
-    if (!a.series_csv.empty() || !a.series_plot.empty()) write_series(f, a, rows_series(rows));
+    const PlotSettings settings = plot_settings(a, base_cfg, r);
+    if (!a.series_csv.empty() || !a.series_plot.empty())
+        write_series(f, a, rows_series(rows), routing_name, settings);
     if (!a.plot.empty()) {
-        sim::PlotSeries s{
-            fmt::format("{} {}", routing_name, sim::to_string(base_cfg.traffic.pattern)), {}};
-        for (const auto& row : rows)
-            if (row.res.latency_samples)
-                s.points.push_back({row.res.accepted_bytes_per_ns, row.res.latency_mean_ns});
-        std::ofstream o(a.plot, std::ios::binary);
-        if (!o) throw InputError(a.plot, 0, "cannot create file");
-        o << sim::line_plot_svg({s}, fmt::format("{} on {}", routing_name, a.fabric),
-                                "accepted traffic (bytes/ns/node)", "average latency (ns)");
+        // Paper 000 Figs. 12-15, with each run's 95 % intervals (batch means) as error bars.
+        plot::Figure fig;
+        fig.title =
+            fmt::format("{} on {}: latency against accepted traffic", routing_name, a.fabric);
+        fig.x_label = "accepted traffic (bytes/ns/node)";
+        fig.y_label = "average latency (ns)";
+        plot::Curve c{settings, {}, {}, {}, {}};
+        for (const auto& row : rows) {
+            const sim::SimResult& x = row.res;
+            if (!x.latency_samples) continue;
+            c.x.push_back(x.accepted_bytes_per_ns);
+            c.y.push_back(x.latency_mean_ns);
+            c.y_err.push_back(x.latency_mean_ci95_ns);
+            c.x_err.push_back(x.accepted_fraction_ci95 >= 0 && x.accepted_fraction > 0
+                                  ? x.accepted_fraction_ci95 * x.accepted_bytes_per_ns /
+                                        x.accepted_fraction
+                                  : -1);
+        }
+        fig.curves.push_back(std::move(c));
+        plot::write_plot(fig, a.plot);
     }
     if (!a.link_plot.empty()) {
         // Paper 004 Fig. 5: how evenly a routing loads the links, each run's utilizations from
         // the busiest link to the idlest.
-        std::vector<sim::PlotSeries> curves;
+        plot::Figure fig;
+        fig.title = fmt::format("{} on {}: link utilization", routing_name, a.fabric);
+        fig.x_label = "links, busiest to idlest (fraction of links)";
+        fig.y_label = "utilization";
         for (const auto& row : rows) {
-            sim::PlotSeries s{fmt::format("load {}", row.load), {}};
+            plot::Curve c{settings, {}, {}, {}, {}};
+            c.settings.emplace_back("load", fmt::format("load {}", row.load));
             std::vector<double> u;
             for (const auto& l : row.res.links) u.push_back(l.utilization);
             std::sort(u.begin(), u.end(), std::greater<>());
             // At most 1,001 points, evenly spaced over the ranks (a 4-ary 6-tree has 49,152
-            // links; the curve is what matters, and the SVG stays small).
+            // links; the curve is what matters, and the files stay small).
             const std::size_t n = u.size(), steps = std::min<std::size_t>(n ? n - 1 : 0, 1000);
             for (std::size_t k = 0; k <= steps && n; ++k) {
                 const std::size_t i = steps ? k * (n - 1) / steps : 0;
-                s.points.push_back({double(i) / double(std::max<std::size_t>(n - 1, 1)), u[i]});
+                c.x.push_back(double(i) / double(std::max<std::size_t>(n - 1, 1)));
+                c.y.push_back(u[i]);
             }
-            curves.push_back(std::move(s));
+            fig.curves.push_back(std::move(c));
         }
-        std::ofstream o(a.link_plot, std::ios::binary);
-        if (!o) throw InputError(a.link_plot, 0, "cannot create file");
-        o << sim::line_plot_svg(curves,
-                                fmt::format("{} on {}: link utilization", routing_name, a.fabric),
-                                "links, busiest to idlest (fraction of links)", "utilization");
+        plot::write_plot(fig, a.link_plot);
     }
     return violations ? kExitViolations : unjudged ? kExitCannotJudge : kExitOk;
 }
@@ -567,13 +596,15 @@ const CommandRegistrar reg{{
         sub.add_flag("--json", a->json, "JSON on stdout (schema ibrt-sim/1)")
             ->excludes(csv)
             ->group(o);
-        sub.add_option("--plot", a->plot, "SVG: average latency against accepted traffic")
-            ->check(output_file())
+        sub.add_option("--plot", a->plot,
+                       "SVG or PNG (by the name): average latency against accepted traffic, "
+                       "with 95 % intervals as error bars")
+            ->check(plot_file())
             ->group(o);
         sub.add_option("--link-plot", a->link_plot,
-                       "SVG: every link's utilization in the window, busiest first, one curve "
-                       "per load (how evenly the routing spreads the traffic)")
-            ->check(output_file())
+                       "SVG or PNG: every link's utilization in the window, busiest first, one "
+                       "curve per load (how evenly the routing spreads the traffic)")
+            ->check(plot_file())
             ->group(o);
         sub.add_option("--flows-csv", a->flows_csv,
                        "CSV: each (source, destination) pair's offered and accepted traffic and "
@@ -591,9 +622,9 @@ const CommandRegistrar reg{{
             ->check(real_above(0, kMaxSimUs))
             ->group(o);
         sub.add_option("--timeseries-plot", a->series_plot,
-                       "SVG: the busiest switch-to-switch links' utilization per interval over "
-                       "time (the last load)")
-            ->check(output_file())
+                       "SVG or PNG: the busiest switch-to-switch links' utilization per interval "
+                       "over time (the last load)")
+            ->check(plot_file())
             ->group(o);
         sub.add_option("--timeseries-links", a->series_links, "Links drawn by --timeseries-plot")
             ->default_val(8)
@@ -608,6 +639,9 @@ const CommandRegistrar reg{{
                    "Every run ends with a verdict on progress: ok, deadlock (with the cycle of "
                    "buffers),\ndelivered-nothing, stuck (packets inside, none moved for a "
                    "watchdog period), or\nnothing-offered (no packet generated, e.g. --load 0).\n"
+                   "Plots (--plot, --link-plot, --timeseries-plot) are SVG or PNG by the file "
+                   "name, drawn by\nmatplotlib (Debian's python3-matplotlib) with /usr/bin/python3 "
+                   "or $IBRT_PYTHON.\n"
                    "Exit: 0 ok, 1 a run failed its verdict or dropped or misdelivered packets, 2 "
                    "bad\ninput, 3 cannot judge (a run offered nothing). The model is described "
                    "in docs/sim-model.md.\n\n" +

@@ -3,13 +3,15 @@
 // any sim option in a spec file), simulated with exactly `ibrt sim`'s options and defaults
 // (tools/sim_options.hpp, docs/sim-model.md). Two forms, one path: a spec file
 // (tools/sweep_spec.hpp, docs/sweeps.md), or the one-line options, which become such a spec
-// (options_spec) and run the same way, so both give the same CSV and plot.
+// (options_spec) and run the same way, so both give the same CSV and plot
+// (SVG or PNG, drawn by plot/plot.hpp).
 // docs/results/mlid-vs-slid.sh drives it for the study with paper 000's set-up given explicitly.
 // Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
 // misdelivered packets (or points are missing), 2 bad input.
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "formats/routing_files.hpp"
+#include "plot/plot.hpp"
 #include "sim/simulator.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
@@ -313,7 +315,9 @@ int run_grid(const SweepArgs& a, const SweepSpec& spec, const std::string& out) 
     // A whole sweep run here is merged here (a shard's points are merged by whoever runs
     // `ibrt sweep merge` once every shard is done).
     if (a.shard.empty()) {
-        const MergeStats m = merge_sweep(out, a.title);
+        const MergeStats m = merge_sweep(out, a.title,
+                                         a.plot.empty() ? std::vector<std::string>{}
+                                                        : std::vector<std::string>{a.plot});
         if (!a.quiet && !a.scratch)
             fmt::print(stderr, "ibrt sweep: merged -> {}/sweep.csv, sweep.json, sweep.svg\n", out);
         if (m.missing) return kExitViolations;
@@ -340,8 +344,8 @@ struct ScratchDir {
 
 // The one-line form: its spec (options_spec) run as any spec, under --out (kept, with the spec
 // as OUT/spec.json) or in a scratch directory; the merged sweep.csv goes to --csv, or to
-// standard output without --out, and the plot to --plot. One path for both forms, so they
-// cannot give different CSVs.
+// standard output without --out, and sweep.svg's figure also to --plot. One path for both forms, so
+// they cannot give different CSVs.
 int run_one_line(const SweepArgs& a, const CLI::App& sub) {
     namespace fs = std::filesystem;
     std::optional<ScratchDir> scratch;
@@ -369,8 +373,6 @@ int run_one_line(const SweepArgs& a, const CLI::App& sub) {
         std::ifstream in(csv, std::ios::binary);
         std::cout << in.rdbuf() << std::flush;
     }
-    if (!a.plot.empty())
-        fs::copy_file(fs::path(out) / "sweep.svg", a.plot, fs::copy_options::overwrite_existing);
     return rc;
 }
 
@@ -400,8 +402,9 @@ const CommandRegistrar reg{{
         sub.add_option("--csv", a->csv,
                        "The merged sweep.csv (default: standard output, unless --out)")
             ->check(output_file());
-        sub.add_option("--plot", a->plot, "SVG file: latency against accepted traffic")
-            ->check(output_file());
+        sub.add_option("--plot", a->plot,
+                       "SVG or PNG file (by the name): latency against accepted traffic")
+            ->check(plot_file());
         sub.add_option("--title", a->title, "Plot title");
         sub.add_flag("-q,--quiet", a->quiet, "No progress line");
         auto* g = "Spec (docs/sweeps.md)";
@@ -453,7 +456,10 @@ const CommandRegistrar reg{{
                    "    --credit-unit 32 --ns-per-byte 4 --warmup-us 20 --source-queue 0 "
                    "--loads 0.1,0.2,0.3\n"
                    "(docs/results/mlid-vs-slid.sh). With --saturation each curve is the "
-                   "bisection's runs.\nExit codes: 0 every run passed its verdict, 1 a run failed "
+                   "bisection's runs.\nPlots (--plot, the merge's SVGs) are drawn by matplotlib "
+                   "(Debian's python3-matplotlib)\nwith /usr/bin/python3 or $IBRT_PYTHON; "
+                   "docs/sweeps.md, \"Plots\", says what they show.\nExit codes: 0 every run "
+                   "passed its verdict, 1 a run failed "
                    "its verdict (as in `ibrt sim`), 2 bad input.\n"
                    "Spec files (docs/sweeps.md): ibrt sweep SPEC [-j N] [--shard I/N] [--slurm "
                    "[--dry-run]]; ibrt sweep merge DIR.\n\n" +

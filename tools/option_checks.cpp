@@ -2,6 +2,7 @@
 #include "tools/option_checks.hpp"
 
 #include "fabric/input_error.hpp"
+#include "plot/plot.hpp"
 
 #include <fmt/format.h>
 
@@ -193,6 +194,16 @@ CLI::Validator output_file() {
             return {};
         },
         "writable file");
+}
+
+CLI::Validator plot_file() {
+    return CLI::Validator(
+        [](std::string& path) -> std::string {
+            if (plot::plot_format(path).empty())
+                return fmt::format("'{}': a plot is an .svg or a .png file", path);
+            return output_file()(path);
+        },
+        "SVG or PNG file");
 }
 
 std::vector<double> parse_reals(const std::string& option, const std::string& text, double lo,

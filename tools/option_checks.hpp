@@ -35,6 +35,8 @@ CLI::Validator wholes_in(std::int64_t lo, std::uint64_t hi);
 // A file that can be written: its directory exists and is writable, and the file, if it
 // exists, is a writable regular file. `-` (stdout) passes.
 CLI::Validator output_file();
+// A plot to write (plot/plot.hpp): a name ending in .svg or .png, and output_file's checks.
+CLI::Validator plot_file();
 // An existing file, or "-" for standard input (formats/input_file.hpp).
 CLI::Validator input_file();
 

@@ -7,10 +7,10 @@
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "formats/routing_files.hpp"
+#include "plot/plot.hpp"
 #include "sim/flow_summary.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
-#include "sim/svg_plot.hpp"
 #include "tools/command.hpp"
 #include "tools/gen_fabric.hpp"
 #include "tools/sweep_options.hpp"
@@ -435,14 +435,51 @@ struct CcColumns {
 // The parts a curve or bar is named by: fabric, pattern, routing, VLs, sim options, CC settings.
 using Parts = std::array<std::string, 6>;
 
-// Saturation searches as paper 003 tabulates them: saturation.csv (one row per search) and
-// saturation.svg, the saturation throughput (highest accepted fraction) as grouped bars, a
-// group per fabric × pattern and a bar per routing × VLs × sim options × CC settings, each
-// named by what differs between groups or bars.
-void write_saturation_table(const fs::path& dir, const std::string& title,
-                            const std::vector<Parts>& parts, const std::map<std::size_t, json>& sat,
-                            const std::map<std::size_t, std::string>& cc_row,
-                            const std::string& cc_header) {
+// A plot's settings for parts (plot/plot.hpp), from `from` on, the sim options one by one
+// (`sim`, without the seed): the plot says the settings every curve shares under its title
+// (the warm-up of every point), makes panels of fabric x pattern and names curves by the rest
+// (the packet size that varies).
+std::vector<std::pair<std::string, std::string>> plot_settings(const Parts& p, const json& sim,
+                                                               std::size_t from = 0) {
+    static constexpr const char* kKeys[] = {"fabric", "pattern", "routing", "VLs", "sim", "cc"};
+    std::vector<std::pair<std::string, std::string>> s;
+    for (std::size_t k = from; k < p.size(); ++k)
+        if (k == 4)
+            for (auto it = sim.begin(); it != sim.end(); ++it)
+                s.emplace_back(it.key(),
+                               it.key() + "=" +
+                                   (it->is_string() ? it->get<std::string>() : it->dump()));
+        else
+            s.emplace_back(kKeys[k], k == 1 ? p[k] + " traffic" : p[k]);
+    return s;
+}
+
+double mean_of(const std::vector<double>& v) {
+    double t = 0;
+    for (double x : v) t += x;
+    return v.empty() ? NAN : t / double(v.size());
+}
+
+// Each seed's values of one curve or bar, averaged: the mean, and with several seeds the 95 %
+// interval as an error bar (sim/confidence.hpp). The seeds' count is a setting every curve
+// shares, so the plot says it under the title.
+struct Replicated {
+    std::vector<double> x, y;
+};
+std::string seeds_setting(std::size_t seeds) {
+    return seeds > 1 ? fmt::format("mean of {} seeds, error bars: 95 % intervals", seeds) : "";
+}
+
+// Saturation searches as paper 003 tabulates them: writes saturation.csv (one row per search)
+// and returns saturation.svg's spec, the saturation throughput (highest accepted fraction) as
+// grouped bars, a group per fabric × pattern and a bar per routing × VLs × sim options × CC
+// settings (the seeds' mean, with its interval), each named by what differs.
+nlohmann::ordered_json write_saturation_table(const fs::path& dir, const std::string& title,
+                                              const std::vector<Parts>& parts,
+                                              const std::vector<json>& unseeded,
+                                              const std::map<std::size_t, json>& sat,
+                                              const std::map<std::size_t, std::string>& cc_row,
+                                              const std::string& cc_header) {
     const auto differs = [&](std::size_t k) {
         for (const auto& [i, s] : sat)
             if (parts[i][k] != parts[sat.begin()->first][k]) return true;
@@ -455,23 +492,31 @@ void write_saturation_table(const fs::path& dir, const std::string& title,
         return n;
     };
     std::vector<std::string> groups;
-    std::vector<sim::BarSeries> bars;
+    // A bar per routing x VLs x sim options (without the seed) x CC settings: the seeds' mean.
+    std::vector<Parts> bar_parts;
+    std::vector<std::vector<std::vector<double>>> values; // [bar][group]: one per seed
+    std::size_t seeds = 1;
     std::string csv = "fabric,pattern,routing,vls,sim,onset_load,onset_accepted_fraction,"
                       "max_accepted_fraction,max_accepted_load" +
                       cc_header + "\n";
     for (const auto& [i, s] : sat) {
         std::string g = name_of(i, {0, 1});
         if (g.empty()) g = parts[i][1]; // one pattern on one fabric: name the pattern
-        std::string b = name_of(i, {2, 3, 4, 5});
-        if (b.empty()) b = parts[i][2];
+        Parts b = parts[i];
+        b[0] = b[1] = "";
+        b[4] = unseeded[i].dump();
         auto gi = std::find(groups.begin(), groups.end(), g);
         if (gi == groups.end()) gi = groups.insert(groups.end(), g);
-        auto bi =
-            std::find_if(bars.begin(), bars.end(), [&](const auto& x) { return x.name == b; });
-        if (bi == bars.end()) bi = bars.insert(bars.end(), {b, {}});
+        auto bi = std::find(bar_parts.begin(), bar_parts.end(), b);
+        if (bi == bar_parts.end()) {
+            bi = bar_parts.insert(bar_parts.end(), b);
+            values.emplace_back();
+        }
+        auto& v = values[std::size_t(bi - bar_parts.begin())];
         const std::size_t gx = std::size_t(gi - groups.begin());
-        if (bi->values.size() <= gx) bi->values.resize(gx + 1, NAN);
-        bi->values[gx] = s["max_accepted"].get<double>();
+        if (v.size() <= gx) v.resize(gx + 1);
+        v[gx].push_back(s["max_accepted"].get<double>());
+        seeds = std::max(seeds, v[gx].size());
         csv += fmt::format("{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.6f}{}\n", csv_quote(parts[i][0]),
                            parts[i][1], csv_quote(parts[i][2]), parts[i][3], csv_quote(parts[i][4]),
                            s["onset_load"].get<double>(), s["onset_accepted"].get<double>(),
@@ -479,38 +524,52 @@ void write_saturation_table(const fs::path& dir, const std::string& title,
                            cc_row.count(i) ? cc_row.at(i) : std::string());
     }
     write_file_atomically((dir / "saturation.csv").string(), csv);
-    write_file_atomically(
-        (dir / "saturation.svg").string(),
-        sim::bar_chart_svg(groups, bars, title + ": saturation throughput",
-                           "highest accepted traffic (fraction of link bandwidth)"));
+    plot::Figure fig;
+    fig.kind = plot::Kind::Bar;
+    fig.title = title + ": saturation throughput";
+    fig.y_label = "highest accepted traffic (fraction of link bandwidth)";
+    fig.groups = groups;
+    for (std::size_t b = 0; b < bar_parts.size(); ++b) {
+        plot::Curve c{plot_settings(bar_parts[b], json::parse(bar_parts[b][4]), 2), {}, {}, {}, {}};
+        c.settings.emplace_back("seeds", seeds_setting(seeds));
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            const std::vector<double> none, &v = g < values[b].size() ? values[b][g] : none;
+            c.y.push_back(mean_of(v));
+            if (seeds > 1) c.y_err.push_back(v.size() == seeds ? sim::ci95_half_width(v) : -1);
+        }
+        fig.curves.push_back(std::move(c));
+    }
+    return plot::plot_spec(fig);
 }
 
-// flows.svg, for runs with flow statistics: a group per run (its curve's name, and its load
+// flows.svg's spec, for runs with flow statistics: a group per run (its curve's name, and its load
 // when curves have several), bars for what the congestion-control studies measure: the
 // victims' accepted share of what they offer, how busy the hot destinations' links are, and
 // Jain's index over the hot flows.
-void write_flows_figure(const fs::path& dir, const std::string& title,
-                        const std::vector<std::pair<std::string, json>>& runs) {
-    std::vector<std::string> groups;
-    std::vector<sim::BarSeries> bars{{"victims: accepted / offered", {}},
-                                     {"hot links: accepted per hot destination", {}},
-                                     {"hot flows: Jain's fairness index", {}}};
+nlohmann::ordered_json flows_figure(const std::string& title,
+                                    const std::vector<std::pair<std::string, json>>& runs) {
+    plot::Figure fig;
+    fig.kind = plot::Kind::Bar;
+    fig.title = title + ": hot spot and victims";
+    fig.y_label = "fraction";
+    for (const char* m : {"victims: accepted / offered", "hot links: accepted per hot destination",
+                          "hot flows: Jain's fairness index"})
+        fig.curves.push_back({{{"measure", m}}, {}, {}, {}, {}});
     for (const auto& [name, f] : runs) {
-        groups.push_back(name);
+        fig.groups.push_back(name);
         const double vo = f["victim_offered"].get<double>();
         const double hd = f["hot_destinations"].get<double>();
-        bars[0].values.push_back(vo > 0 ? f["victim_accepted"].get<double>() / vo : NAN);
-        bars[1].values.push_back(hd > 0 ? f["hot_accepted"].get<double>() / hd : NAN);
-        bars[2].values.push_back(f["hot_jain"].is_number() ? f["hot_jain"].get<double>() : NAN);
+        fig.curves[0].y.push_back(vo > 0 ? f["victim_accepted"].get<double>() / vo : NAN);
+        fig.curves[1].y.push_back(hd > 0 ? f["hot_accepted"].get<double>() / hd : NAN);
+        fig.curves[2].y.push_back(f["hot_jain"].is_number() ? f["hot_jain"].get<double>() : NAN);
     }
-    write_file_atomically(
-        (dir / "flows.svg").string(),
-        sim::bar_chart_svg(groups, bars, title + ": hot spot and victims", "fraction"));
+    return plot::plot_spec(fig);
 }
 
 } // namespace
 
-MergeStats merge_sweep(const std::string& out_dir, const std::string& title_override) {
+MergeStats merge_sweep(const std::string& out_dir, const std::string& title_override,
+                       const std::vector<std::string>& plot_also) {
     const fs::path dir(out_dir);
     const std::string mpath = (dir / "manifest.json").string();
     std::ifstream mi(mpath, std::ios::binary);
@@ -591,9 +650,15 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         "link_util_max,generated,delivered,dropped,in_flight,measured_unfinished,deadlock,"
         "verdict,error" +
         cc.header() + sim_header + "\n";
-    std::vector<sim::PlotSeries> series;
+    std::vector<std::string> series_name; // a run's name in flows.svg
     std::map<std::string, std::size_t> series_of;
     std::vector<Parts> series_parts;
+    std::vector<json> series_unseeded; // its sim options without the seed
+    // sweep.svg's curves: a series without its seed, each load's values over the seeds.
+    std::map<std::string, std::size_t> curve_of;
+    std::vector<Parts> curve_parts;
+    std::vector<json> curve_sim; // its sim options without the seed
+    std::vector<std::map<double, Replicated>> curve_loads;
     std::map<std::size_t, json> saturation_of;           // series -> its saturation search
     std::map<std::size_t, std::string> cc_row_of;        // series -> its cc columns
     std::vector<std::pair<std::size_t, json>> flow_runs; // series, run
@@ -627,14 +692,23 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         std::string skey = fmt::format("{} | {} | {} | {} VL{} | {}", fabric, pattern, routing, vls,
                                        vls > 1 ? "s" : "", simtext);
         if (!cctext.empty()) skey += " | " + cctext;
-        auto [it, fresh] = series_of.emplace(skey, series.size());
+        auto [it, fresh] = series_of.emplace(skey, series_name.size());
+        const std::string vltext = fmt::format("{} VL{}", vls, vls > 1 ? "s" : "");
         if (fresh) {
-            series.push_back({skey, {}});
-            series_parts.push_back({fabric, pattern, routing,
-                                    fmt::format("{} VL{}", vls, vls > 1 ? "s" : ""), simtext,
-                                    cctext});
+            series_name.push_back(skey);
+            series_parts.push_back({fabric, pattern, routing, vltext, simtext, cctext});
+            series_unseeded.push_back(unseeded);
         } else {
             several_loads.insert(it->second);
+        }
+        const Parts cparts{fabric, pattern, routing, vltext, simtext_unseeded, cctext};
+        std::string ckey;
+        for (const auto& part : cparts) ckey += part + '\x1f';
+        auto [ct, cfresh] = curve_of.emplace(ckey, curve_parts.size());
+        if (cfresh) {
+            curve_parts.push_back(cparts);
+            curve_sim.push_back(unseeded);
+            curve_loads.emplace_back();
         }
         const std::string cckeys = cc.keys_row(pt);
         cc_row_of[it->second] = cckeys;
@@ -670,9 +744,11 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                 x["dropped"].dump(), x["in_flight"].dump(), x["measured_unfinished"].dump(),
                 x["deadlock"].get<bool>() ? 1 : 0, x["verdict"].get<std::string>(), cckeys,
                 cc.run_row(x), sim_columns(pt) + stop_columns(x));
-            if (x["latency_samples"].get<std::uint64_t>() > 0)
-                series[it->second].points.push_back(
-                    {x["accepted_bytes_per_ns"].get<double>(), x["latency_mean_ns"].get<double>()});
+            if (x["latency_samples"].get<std::uint64_t>() > 0) {
+                Replicated& at = curve_loads[ct->second][x["load"].get<double>()];
+                at.x.push_back(x["accepted_bytes_per_ns"].get<double>());
+                at.y.push_back(x["latency_mean_ns"].get<double>());
+            }
             if (x.contains("flows")) {
                 json f = x["flows"];
                 f["load"] = x["load"];
@@ -682,11 +758,9 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     }
     json all = json::array();
     for (json& r : results) all.push_back(std::move(r));
-    for (auto& s : series)
-        std::sort(s.points.begin(), s.points.end()); // loads of one curve, in any grid order
-    // The legend names each curve by what differs between curves: a part every curve shares
+    // flows.svg names each run by what differs between series: a part every series shares
     // (the fabric of a one-fabric study, its sim options) says nothing there.
-    for (std::size_t i = 0; i < series.size() && series.size() > 1; ++i) {
+    for (std::size_t i = 0; i < series_name.size() && series_name.size() > 1; ++i) {
         std::string name;
         for (std::size_t k = 0; k < series_parts[i].size(); ++k) {
             const bool shared =
@@ -695,7 +769,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
             if (shared || series_parts[i][k].empty()) continue;
             name += (name.empty() ? "" : " | ") + series_parts[i][k];
         }
-        if (!name.empty()) series[i].name = name;
+        if (!name.empty()) series_name[i] = name;
     }
     st.missing = missing.size();
     for (const auto& id : missing) fmt::print(stderr, "ibrt sweep merge: point {} missing\n", id);
@@ -725,24 +799,55 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     write_file_atomically((dir / "sweep.json").string(),
                           json{{"title", title}, {"missing", missing}, {"points", all}}.dump(1) +
                               "\n");
-    write_file_atomically((dir / "sweep.svg").string(),
-                          sim::line_plot_svg(series, title, "accepted traffic (bytes/ns/node)",
-                                             "average latency (ns)"));
+    // sweep.svg: panels by fabric x pattern, a curve per routing x VLs x sim options x CC
+    // settings, each load's point (in load order) the mean over the seeds with its interval.
+    {
+        plot::Figure fig;
+        fig.title = title;
+        fig.x_label = "accepted traffic (bytes/ns/node)";
+        fig.y_label = "average latency (ns)";
+        fig.facets = {"fabric", "pattern"};
+        std::size_t seeds = 1;
+        for (const auto& loads : curve_loads)
+            for (const auto& [load, r] : loads) seeds = std::max(seeds, r.y.size());
+        for (std::size_t i = 0; i < curve_parts.size(); ++i) {
+            plot::Curve c{plot_settings(curve_parts[i], curve_sim[i]), {}, {}, {}, {}};
+            c.settings.emplace_back("seeds", seeds_setting(seeds));
+            for (const auto& [load, r] : curve_loads[i]) {
+                c.x.push_back(mean_of(r.x));
+                c.y.push_back(mean_of(r.y));
+                // An interval of every seed's run, or none: a saturation search's loads differ
+                // between seeds, and a load only some of them ran is no replicate.
+                if (seeds > 1) {
+                    c.x_err.push_back(r.x.size() == seeds ? sim::ci95_half_width(r.x) : -1);
+                    c.y_err.push_back(r.y.size() == seeds ? sim::ci95_half_width(r.y) : -1);
+                }
+            }
+            if (!c.x.empty()) fig.curves.push_back(std::move(c)); // not a declined routing
+        }
+        st.plots["sweep.svg"] = plot::plot_spec(fig);
+    }
     if (!saturation_of.empty()) {
         std::string keys_header;
         for (const auto& k : cc.keys) keys_header += "," + csv_quote(k);
-        write_saturation_table(dir, title, series_parts, saturation_of,
-                               cc.keys.empty() ? std::map<std::size_t, std::string>() : cc_row_of,
-                               keys_header);
+        st.plots["saturation.svg"] = write_saturation_table(
+            dir, title, series_parts, series_unseeded, saturation_of,
+            cc.keys.empty() ? std::map<std::size_t, std::string>() : cc_row_of, keys_header);
     }
     if (!flow_runs.empty()) {
         std::vector<std::pair<std::string, json>> named;
         for (auto& [si, f] : flow_runs)
             named.emplace_back(several_loads.count(si)
-                                   ? fmt::format("{} @ {}", series[si].name, f["load"].dump())
-                                   : series[si].name,
+                                   ? fmt::format("{} @ {}", series_name[si], f["load"].dump())
+                                   : series_name[si],
                                std::move(f));
-        write_flows_figure(dir, title, named);
+        st.plots["flows.svg"] = flows_figure(title, named);
+    }
+    // The figures last: without matplotlib the data files are there all the same.
+    for (const auto& [file, spec] : st.plots) {
+        std::vector<std::string> paths{(dir / file).string()};
+        if (file == "sweep.svg") paths.insert(paths.end(), plot_also.begin(), plot_also.end());
+        plot::render(spec, paths);
     }
     return st;
 }

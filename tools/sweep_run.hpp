@@ -4,13 +4,14 @@
 // is lost or counted twice; points run in parallel on -j threads, each seeded only from its
 // own spec, so the results do not depend on -j, shards or hosts; the merge reads the files in
 // grid order and writes CSV, JSON and SVG (paper 000 §5.2's latency / accepted-traffic form,
-// sim/svg_plot.hpp) to the same bytes wherever the points ran.
+// drawn by matplotlib through plot/plot.hpp) to the same bytes wherever the points ran.
 #pragma once
 
 #include "tools/sweep_spec.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,9 +52,13 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
 
 struct MergeStats {
     std::size_t points = 0, missing = 0, failed = 0, declined = 0;
+    // Each figure written (sweep.svg, saturation.svg, flows.svg) and its spec (plot/plot.hpp).
+    std::map<std::string, nlohmann::ordered_json> plots;
 };
 // Merges OUT/points/*.json (in manifest order) into OUT/sweep.csv, OUT/sweep.json and
-// OUT/sweep.svg. Missing points are listed on stderr and counted.
-MergeStats merge_sweep(const std::string& out_dir, const std::string& title = "");
+// OUT/sweep.svg; `plot_also`: more files drawn with sweep.svg's figure (the one-line form's
+// --plot, SVG or PNG by the name). Missing points are listed on stderr and counted.
+MergeStats merge_sweep(const std::string& out_dir, const std::string& title = "",
+                       const std::vector<std::string>& plot_also = {});
 
 } // namespace ibrt::tools

@@ -7,8 +7,9 @@
   --figures DIR                        draw DIR's SVGs and print the tables of
                                        congestion-control.md (Markdown, on stdout)
 
-The SVGs are drawn like ibrt's own (sim/svg_plot.cpp): nice 1-2-5 ticks, one coloured polyline
-with markers per series, a legend on the right."""
+The SVGs are drawn as ibrt's own were when this study ran (sim/svg_plot.cpp, since replaced by
+plot/, matplotlib, issue 40): nice 1-2-5 ticks, one coloured polyline with markers per series,
+a legend on the right."""
 import csv
 import glob
 import json

@@ -143,6 +143,12 @@ bad "sim --pattern rotation --shift N" "rotation shift 8 is a multiple of the 8 
 bad "sim --plot in a missing directory" \
     "^--plot: cannot create '/nonexistent-dir/p\.svg': directory '/nonexistent-dir' does not exist" \
     "${sim[@]}" --plot /nonexistent-dir/p.svg
+bad "sim --plot p.pdf" "^--plot: 'p\.pdf': a plot is an \.svg or a \.png file" \
+    "${sim[@]}" --plot p.pdf
+bad "sim --link-plot without an extension" "^--link-plot: 'links': a plot is an \.svg or a \.png file" \
+    "${sim[@]}" --link-plot links
+bad "sweep --plot p.pdf" "^--plot: 'p\.pdf': a plot is an \.svg or a \.png file" \
+    "$IBRT" sweep -q --fat-tree 4,2 --loads 0.1 --plot p.pdf
 bad "sweep --loads 5" "^--loads?: must be comma-separated numbers in 0\.\.1, got '5'" \
     "$IBRT" sweep -q --fat-tree 4,2 --loads 0.1,5
 bad "sweep --vls 0" "^--vls: must be comma-separated whole numbers in 1\.\.15, got '0'" \

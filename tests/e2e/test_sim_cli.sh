@@ -2,7 +2,9 @@
 # `ibrt sim` from the command line (issue 6): the same routing simulated in-process
 # (--engine) and replayed from the files `ibrt route` writes (--lfts/--guid2lid/
 # --path-selection) gives identical results for the same seed; every run conserves packets
-# (generated = delivered + dropped + in flight); the plot is an SVG; bad input exits 2.
+# (generated = delivered + dropped + in flight); the plots are an SVG and a PNG (matplotlib,
+# plot/plot.hpp); a python3 that cannot plot is named with the file it did not write, exit 2;
+# bad input exits 2.
 set -euo pipefail
 : "${IBRT:?}"
 T=$(mktemp -d)
@@ -30,7 +32,19 @@ for ra, rb in zip(a["runs"], b["runs"]):
     assert ra["accepted_bytes_per_ns"] == rb["accepted_bytes_per_ns"]
 print("identical runs:", [r["accepted_fraction"] for r in a["runs"]])
 PY
-head -c 200 "$T/curve.svg" | grep -q "<svg" || fail "plot is not an SVG"
+head -c 300 "$T/curve.svg" | grep -q "<svg" || fail "plot is not an SVG"
+"$IBRT" sim --fabric "$F" --engine mlid --load 0.2,0.5 --measure-us 5 -q --link-plot "$T/links.png" \
+    --timeseries-plot "$T/series.svg" >/dev/null
+[[ $(head -c 8 "$T/links.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] ||
+    fail "--link-plot is not a PNG"
+grep -q "</svg>" "$T/series.svg" || fail "--timeseries-plot is not an SVG"
+rc=0
+IBRT_PYTHON="$T/no-python" "$IBRT" sim --fabric "$F" --engine mlid --load 0.2 --measure-us 2 -q \
+    --plot "$T/nothing.png" >/dev/null 2>"$T/err" || rc=$?
+[[ $rc == 2 ]] || fail "a python3 that cannot plot: exit $rc, not 2"
+grep -q "cannot write $T/nothing.png: cannot run $T/no-python: No such file or directory (install python3-matplotlib" "$T/err" ||
+    fail "no clear message for a missing python3: $(cat "$T/err")"
+[[ ! -e "$T/nothing.png" ]] || fail "a plot file without a plot"
 
 set +e
 "$IBRT" sim --fabric "$F" --engine mlid --load 0.5 --pattern nosuch >/dev/null 2>&1

@@ -18,6 +18,9 @@ BUILD=${IBRT_BINARY_DIR:?}
     e2e_fail "cpack failed:"$'\n'"$(tail -n 20 cpack.log)"
 deb=$(ls "$WORK"/deb/ibrt_*.deb)
 dpkg-deb -f "$deb" Depends | grep -q "opensm" || e2e_fail "Depends lacks opensm: $(dpkg-deb -f "$deb" Depends)"
+# The plots run Debian's matplotlib (plot/plot.hpp); an SM host may go without, so recommended.
+dpkg-deb -f "$deb" Recommends | grep -q "python3-matplotlib" ||
+    e2e_fail "Recommends lacks python3-matplotlib: $(dpkg-deb -f "$deb" Recommends)"
 dpkg-deb -c "$deb" | awk '{print $6}' | grep -v '/$' | sort >contents
 cmds=$("$IBRT" --help | awk '/^Subcommands:$/ { s = 1; next } s && /^$/ { exit } s && /^  [^ ]/ { print $1 }')
 {

@@ -117,6 +117,17 @@ TEST_CASE("parse_reals and parse_wholes return the values and refuse the same wa
     CHECK_THROWS_AS(parse_wholes("--vls", "0", 1, 15), InputError);
 }
 
+TEST_CASE("plot_file takes .svg and .png in a writable directory") {
+    const std::string tmp = std::filesystem::temp_directory_path().string();
+    CHECK(parse_one<std::string>(plot_file(), tmp + "/p.svg") == "ok");
+    CHECK(parse_one<std::string>(plot_file(), tmp + "/p.PNG") == "ok");
+    CHECK(parse_one<std::string>(plot_file(), "p.pdf") ==
+          "--x: 'p.pdf': a plot is an .svg or a .png file");
+    CHECK(parse_one<std::string>(plot_file(), "-") == "--x: '-': a plot is an .svg or a .png file");
+    CHECK(parse_one<std::string>(plot_file(), "/no/such/dir/p.png") ==
+          "--x: cannot create '/no/such/dir/p.png': directory '/no/such/dir' does not exist");
+}
+
 TEST_CASE("output_file refuses a missing directory and a directory as the file") {
     CHECK(parse_one<std::string>(output_file(), "-") == "ok");
     CHECK(parse_one<std::string>(output_file(), "/no/such/dir/p.svg") ==
