@@ -11,29 +11,6 @@
 
 namespace ibrt::check {
 
-namespace {
-
-LoadStats stats_of(const std::vector<double>& v) {
-    LoadStats s;
-    s.links = v.size();
-    if (v.empty()) return s;
-    double sum = 0;
-    s.min = v[0];
-    for (double x : v) {
-        sum += x;
-        s.max = std::max(s.max, x);
-        s.min = std::min(s.min, x);
-    }
-    s.mean = sum / double(v.size());
-    double sq = 0;
-    for (double x : v) sq += (x - s.mean) * (x - s.mean);
-    s.stddev = std::sqrt(sq / double(v.size()));
-    s.spread = s.mean > 0 ? s.max / s.mean : 0;
-    return s;
-}
-
-} // namespace
-
 BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPattern& p, DlidUse use,
                             const std::function<void(double)>& progress) {
     constexpr std::uint32_t kNone = Endpoints::kNone;
@@ -191,17 +168,17 @@ BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPatt
     std::vector<LinkLoad> links;
     for (NodeId n : f.switches()) {
         for (PortNum q = 1; q <= f.node(n).num_ports; ++q) {
-            const Port& port = f.port(n, q);
-            if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
             const PortId id = f.port_id(n, q);
+            if (!graph::is_switch_link(f, id)) continue;
+            const Port& port = f.port(id);
             all_links.push_back(rep.load[id]);
             by_level[{level[n], level[port.peer_node]}].push_back(rep.load[id]);
             if (rep.load[id] > 0) links.push_back({id, rep.load[id]});
         }
     }
-    rep.links = stats_of(all_links);
+    rep.links = graph::load_stats(all_links);
     for (const auto& [key, v] : by_level)
-        rep.levels.push_back({key.first, key.second, stats_of(v)});
+        rep.levels.push_back({key.first, key.second, graph::load_stats(v)});
     const std::size_t top = std::min<std::size_t>(5, links.size());
     std::partial_sort(links.begin(), links.begin() + top, links.end(),
                       [](const LinkLoad& a, const LinkLoad& b) {

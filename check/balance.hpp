@@ -22,6 +22,7 @@
 #include "check/traffic.hpp"
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
+#include "graph/link_load.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -30,11 +31,7 @@
 
 namespace ibrt::check {
 
-struct LoadStats {
-    std::uint64_t links = 0;
-    double max = 0, min = 0, mean = 0, stddev = 0;
-    double spread = 0; // max / mean; 0 when nothing is loaded
-};
+using graph::LoadStats; // graph/link_load.hpp: the links and figures, defined once
 
 struct LevelLoad {
     int from_level = 0, to_level = 0;

@@ -3,6 +3,7 @@
 #include "lidassign/path_compute.hpp"
 
 #include "fabric/parallel.hpp"
+#include "graph/link_load.hpp"
 #include "graph/yen.hpp"
 
 #include <algorithm>
@@ -616,9 +617,7 @@ double max_link_load(const Fabric& f, const PathSet& paths) {
 double max_link_load(const Fabric& f, std::span<const std::uint64_t> load) {
     std::uint64_t mx = 0;
     for (PortId e = 0; e < f.num_port_slots(); ++e)
-        if (f.node(f.port_node(e)).is_switch() && f.port(e).connected() &&
-            f.node(f.port(e).peer_node).is_switch())
-            mx = std::max(mx, load[e]);
+        if (graph::is_switch_link(f, e)) mx = std::max(mx, load[e]);
     const std::size_t n = f.cas().size();
     return n > 1 ? double(mx) / double(n - 1) : 0.0;
 }

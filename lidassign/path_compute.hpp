@@ -119,8 +119,9 @@ PathSet ca_paths(const Fabric& f, const SelectedPaths& sp);
 PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates = 16,
                        const std::function<void(double)>& progress = {});
 
-// All-to-all link load of a path set: max over directed switch-to-switch links of the paths
-// using it, divided by (#CAs - 1) (paper 001 §VI.D normalises each machine's traffic to 1).
+// All-to-all link load of a path set: max over directed switch-to-switch links
+// (graph/link_load.hpp) of the paths using it, divided by (#CAs - 1) (paper 001 §VI.D normalises
+// each machine's traffic to 1).
 double max_link_load(const Fabric& f, const PathSet& paths);
 // The same from the paths' count per directed edge (PortId-indexed).
 double max_link_load(const Fabric& f, std::span<const std::uint64_t> load);

@@ -1,6 +1,7 @@
 // The `separate` engine (paper 001 §VI.D): path selection + color/L. Checked with the check/
 // library: every (source, LID) pair reaches its owner and the channel dependency graph has no
 // cycle; and by walking the LFTs: each source's chosen DLID follows exactly its selected path.
+#include "check/balance.hpp"
 #include "check/credit_loops.hpp"
 #include "check/reachability.hpp"
 #include "engines/engine.hpp"
@@ -287,4 +288,22 @@ TEST_CASE("separate on a Dragonfly (the 1,056-host benchmark's family, small): c
     const Routing quiet = separate::route_separate(f, nullptr, {}, nullptr);
     CHECK(quiet.lft == r.lft);
     CHECK(quiet.dlid_choice == r.dlid_choice);
+}
+
+// One answer to "link load" (issue 41): paper 001's maximum link load of the engine's paths
+// (lidassign::max_link_load, in units of n - 1 paths) and `ibrt check`'s all-to-all balance of
+// the tables the engine wrote (check/balance.hpp, one unit per pair) are the same figure.
+TEST_CASE("separate: its max link load is ibrt check's all-to-all balance over its tables") {
+    for (std::uint64_t seed : {1, 2, 3}) {
+        INFO("seed " << seed);
+        const Fabric f = gen::random_fabric({16, 4, 48, seed, 0});
+        EngineOptions opt;
+        opt.seed = seed;
+        separate::SeparateStats st;
+        const Routing r = separate::route_separate(f, nullptr, opt, &st);
+        const check::BalanceReport b =
+            check::check_balance(f, r, check::parse_pattern("all-to-all", 0));
+        REQUIRE(b.unrouted == 0);
+        CHECK(b.links.max == Approx(st.max_load_final * double(f.cas().size() - 1)));
+    }
 }
