@@ -10,7 +10,8 @@
 // Exit: 0 success, 1 when a run's verdict is not ok or it dropped or misdelivered packets,
 // 2 bad input, 3 cannot judge (a run offered no packet, so examined nothing).
 //
-// JSON "ibrt-sim/1" (fields are only ever added):
+// JSON "ibrt-sim/1" (fields are only ever added; a run is tools/run_json.hpp's record, which
+// every sweep point holds too, without the per-link and per-flow lists):
 //   { "schema", "fabric", "routing": {"source": "lfts"|"engine", "engine"?, "lmc"},
 //     "options": {OPTION: VALUE...} (the options set, as --config reads them back),
 //     "config": {...every model parameter...},
@@ -32,6 +33,10 @@
 //                                         "becn_bytes_per_ns", "peak_flows", "peak_ccti"},
 //                 "flows"?: [{"src", "dst", "offered_fraction", "accepted_fraction",
 //                             "becns"}],
+//                 "flow_summary"?: {"hot_destinations", "hot_flows", "hot_offered",
+//                                   "hot_accepted", "hot_jain", "victim_flows",
+//                                   "victim_offered", "victim_accepted", "victim_jain",
+//                                   "victim_becns"} (sim/flow_summary.hpp),
 //                 "drb"?: {"notifications", "paths_opened", "constrictions", "flows_freed",
 //                          "alternative_packets", "peak_open_paths", "peak_flows"} } ],
 //     "saturation"?: {"tolerance", "onset_load", "onset_accepted_fraction",
@@ -49,6 +54,7 @@
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
+#include "tools/run_json.hpp"
 #include "tools/sim_config_file.hpp"
 #include "tools/sim_options.hpp"
 
@@ -74,92 +80,6 @@ struct SimArgs {
     bool csv = false, json = false, quiet = false;
     nlohmann::ordered_json options; // the options set, for the JSON (set_sim_options)
 };
-
-nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResult& r) {
-    using J = nlohmann::ordered_json;
-    J links = J::array();
-    for (const auto& u : r.links)
-        links.push_back({{"node", display_name(f, f.port_node(u.port))},
-                         {"port", f.port_num(u.port)},
-                         {"util", u.utilization},
-                         {"vl", u.vl_utilization}});
-    J j = {{"load", load},
-           {"offered_fraction", r.offered_fraction},
-           {"accepted_fraction", r.accepted_fraction},
-           {"accepted_fraction_ci95", r.accepted_fraction_ci95},
-           {"offered_bytes_per_ns", r.offered_bytes_per_ns},
-           {"accepted_bytes_per_ns", r.accepted_bytes_per_ns},
-           {"latency_ns",
-            {{"mean", r.latency_mean_ns},
-             {"p50", r.latency_p50_ns},
-             {"p99", r.latency_p99_ns},
-             {"max", r.latency_max_ns},
-             {"mean_ci95", r.latency_mean_ci95_ns},
-             {"network_mean", r.network_latency_mean_ns},
-             {"network_mean_ci95", r.network_latency_mean_ci95_ns},
-             {"samples", r.latency_samples}}},
-           {"packets",
-            {{"generated", r.generated},
-             {"delivered", r.delivered},
-             {"dropped", r.dropped},
-             {"misdelivered", r.misdelivered},
-             {"in_flight", r.in_flight},
-             {"measured_unfinished", r.measured_unfinished},
-             {"throttled", r.throttled},
-             {"peak_alive", r.peak_packets}}},
-           {"throttled_fraction", r.throttled_fraction},
-           {"hops", r.hops},
-           {"events", r.events},
-           {"end_ns", double(r.end_ps) / 1000.0},
-           {"utilization",
-            {{"mean", r.link_util_mean},
-             {"max", r.link_util_max},
-             {"vl_mean", r.vl_util_mean},
-             {"links", links}}}};
-    if (r.deadlock)
-        j["deadlock"] = {{"at_ns", double(r.deadlock_at_ps) / 1000.0}, {"cycle", r.deadlock_cycle}};
-    else
-        j["deadlock"] = nullptr;
-    j["verdict"] = sim::to_string(r.verdict);
-    j["last_hop_ns"] = double(r.last_hop_ps) / 1000.0;
-    if (r.converged) {
-        j["converged"] = *r.converged;
-        j["measure_us"] = double(r.measure_ps) / 1e6;
-    }
-    if (r.cc) {
-        const sim::CcStats& c = r.cc_stats;
-        j["congestion_control"] = {{"fecn_marked", c.fecn_marked},
-                                   {"becn_sent", c.becn_sent},
-                                   {"becn_received", c.becn_received},
-                                   {"becn_dropped", c.becn_dropped},
-                                   {"becn_in_flight", c.becn_in_flight},
-                                   {"becn_hops", c.becn_hops},
-                                   {"becn_bytes_per_ns", c.becn_bytes_per_ns},
-                                   {"peak_flows", c.peak_flows},
-                                   {"peak_ccti", c.peak_ccti}};
-    }
-    if (r.drb) {
-        const sim::DrbStats& d = r.drb_stats;
-        j["drb"] = {{"notifications", d.notifications},
-                    {"paths_opened", d.paths_opened},
-                    {"constrictions", d.constrictions},
-                    {"flows_freed", d.flows_freed},
-                    {"alternative_packets", d.alternative_packets},
-                    {"peak_open_paths", d.peak_open_paths},
-                    {"peak_flows", d.peak_flows}};
-    }
-    if (!r.flows.empty()) {
-        J flows = J::array();
-        for (const auto& x : r.flows)
-            flows.push_back({{"src", display_name(f, f.cas()[x.src])},
-                             {"dst", display_name(f, f.cas()[x.dst])},
-                             {"offered_fraction", x.offered_fraction},
-                             {"accepted_fraction", x.accepted_fraction},
-                             {"becns", x.becns}});
-        j["flows"] = std::move(flows);
-    }
-    return j;
-}
 
 // Why a run failed, in a few words.
 std::string failure_text(const sim::SimResult& r) {
@@ -366,7 +286,7 @@ int run_sim(const SimArgs& a) {
         j["config"] = sim_config_json(f, base_cfg, rows.front().res);
         J runs = J::array();
         for (const auto& row : rows) {
-            J x = run_json(f, row.load, row.res);
+            J x = run_json(f, row.load, row.res, RunDetail::Full);
             if (row.saturated) x["saturated"] = *row.saturated;
             runs.push_back(std::move(x));
         }

@@ -8,11 +8,11 @@
 #include "fabric/input_error.hpp"
 #include "formats/routing_files.hpp"
 #include "plot/plot.hpp"
-#include "sim/flow_summary.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "tools/command.hpp"
 #include "tools/gen_fabric.hpp"
+#include "tools/run_json.hpp"
 #include "tools/sweep_options.hpp"
 
 #include <fmt/core.h>
@@ -97,50 +97,9 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
     return p;
 }
 
-json run_json(double load, const sim::SimResult& x) {
-    json j{{"load", load},
-           {"offered_fraction", x.offered_fraction},
-           {"accepted_fraction", x.accepted_fraction},
-           {"accepted_bytes_per_ns", x.accepted_bytes_per_ns},
-           {"latency_mean_ns", x.latency_mean_ns},
-           {"latency_p50_ns", x.latency_p50_ns},
-           {"latency_p99_ns", x.latency_p99_ns},
-           {"latency_max_ns", x.latency_max_ns},
-           {"latency_samples", x.latency_samples},
-           {"link_util_max", x.link_util_max},
-           {"generated", x.generated},
-           {"delivered", x.delivered},
-           {"dropped", x.dropped},
-           {"in_flight", x.in_flight},
-           {"measured_unfinished", x.measured_unfinished},
-           {"deadlock", x.deadlock},
-           {"verdict", sim::to_string(x.verdict)},
-           {"failed", sim::failed(x)}};
-    if (x.converged) { // --ci-target: whether the stop rule was met, and the window it ended with
-        j["converged"] = *x.converged;
-        j["measure_us"] = double(x.measure_ps) / 1e6;
-    }
-    // Only runs with congestion control or flow statistics get these keys: the results of
-    // other sweeps keep their bytes.
-    if (x.cc)
-        j["congestion_control"] = {
-            {"fecn_marked", x.cc_stats.fecn_marked},     {"becn_sent", x.cc_stats.becn_sent},
-            {"becn_received", x.cc_stats.becn_received}, {"becn_dropped", x.cc_stats.becn_dropped},
-            {"peak_ccti", x.cc_stats.peak_ccti},         {"peak_flows", x.cc_stats.peak_flows}};
-    if (!x.flows.empty()) {
-        const sim::FlowSummary f = sim::summarize_flows(x.flows);
-        j["flows"] = {{"hot_destinations", f.hot_destinations},
-                      {"hot_flows", f.hot_flows},
-                      {"hot_offered", f.hot_offered},
-                      {"hot_accepted", f.hot_accepted},
-                      {"hot_jain", f.hot_jain ? json(*f.hot_jain) : json()},
-                      {"victim_flows", f.victim_flows},
-                      {"victim_offered", f.victim_offered},
-                      {"victim_accepted", f.victim_accepted},
-                      {"victim_jain", f.victim_jain ? json(*f.victim_jain) : json()},
-                      {"victim_becns", f.victim_becns}};
-    }
-    return j;
+// A run's record, as `ibrt sim --json` writes it (tools/run_json.hpp), in the points' JSON type.
+json point_run(const Fabric& f, double load, const sim::SimResult& x) {
+    return json::parse(run_json(f, load, x, RunDetail::Sweep).dump());
 }
 
 std::string label_of(const json& point) {
@@ -230,7 +189,7 @@ json run_point(const SweepSpec& spec, const SweepPoint& p) {
         std::sort(sat.runs.begin(), sat.runs.end(),
                   [](const auto& x, const auto& y) { return x.load < y.load; });
         for (const auto& r : sat.runs) {
-            runs.push_back(run_json(r.load, r.result));
+            runs.push_back(point_run(prep->fabric, r.load, r.result));
             failed |= sim::failed(r.result);
         }
         res["saturation"] = {{"onset_load", sat.onset_load},
@@ -244,7 +203,7 @@ json run_point(const SweepSpec& spec, const SweepPoint& p) {
             res["notes"].push_back(fmt::format("{} {} {} VL{}: {}", prep->name, label_of(p.json),
                                                c.num_vls, c.num_vls > 1 ? "s" : "", note));
         const sim::SimResult x = sim::simulate(prep->fabric, prep->routing, c);
-        runs.push_back(run_json(c.traffic.load, x));
+        runs.push_back(point_run(prep->fabric, c.traffic.load, x));
         failed = sim::failed(x);
     }
     res["runs"] = std::move(runs);
@@ -346,7 +305,7 @@ struct CcColumns {
                 for (auto it = pt["cc"].begin(); it != pt["cc"].end(); ++it) all.insert(it.key());
             for (const json& x : r["runs"]) {
                 counters |= x.contains("congestion_control");
-                flows |= x.contains("flows");
+                flows |= x.contains("flow_summary");
             }
         }
         // A key varies when the points with cc lines set it differently (one not setting it
@@ -393,8 +352,8 @@ struct CcColumns {
             }
         }
         if (flows) {
-            if (x.contains("flows")) {
-                const json& f = x["flows"];
+            if (x.contains("flow_summary")) {
+                const json& f = x["flow_summary"];
                 // An index that cannot be judged (no flow got anything) is an empty cell.
                 const auto index = [](const json& v) {
                     return v.is_number() ? fmt::format("{:.6f}", v.get<double>()) : std::string();
@@ -719,6 +678,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                 csv_quote(routing), pattern, vls, csv_quote(simtext), csv_quote(err), cckeys,
                 cc.run_row(json::object()), sim_columns(pt) + stop_columns(json::object()));
         for (const json& x : r["runs"]) {
+            const json &lat = x["latency_ns"], &pk = x["packets"];
             if (!r.contains("saturation")) {
                 const std::string cols = fmt::format(
                     "{},{},{},{},{},{},{}", csv_quote(fabric), csv_quote(routing), pattern, vls,
@@ -728,8 +688,8 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                 Replicas& rep = replicas[at->second];
                 seeds_vary |= !fresh_key;
                 rep.accepted.push_back(x["accepted_fraction"].get<double>());
-                if (x["latency_samples"].get<std::uint64_t>() > 0)
-                    rep.latency.push_back(x["latency_mean_ns"].get<double>());
+                if (lat["samples"].get<std::uint64_t>() > 0)
+                    rep.latency.push_back(lat["mean"].get<double>());
                 rep.failed += x["verdict"].get<std::string>() != "ok";
             }
             csv += fmt::format(
@@ -738,19 +698,19 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                 id, csv_quote(fabric), csv_quote(routing), pattern, vls, csv_quote(simtext),
                 x["load"].dump(), x["offered_fraction"].get<double>(),
                 x["accepted_fraction"].get<double>(), x["accepted_bytes_per_ns"].get<double>(),
-                x["latency_mean_ns"].get<double>(), x["latency_p50_ns"].get<double>(),
-                x["latency_p99_ns"].get<double>(), x["latency_max_ns"].get<double>(),
-                x["link_util_max"].get<double>(), x["generated"].dump(), x["delivered"].dump(),
-                x["dropped"].dump(), x["in_flight"].dump(), x["measured_unfinished"].dump(),
-                x["deadlock"].get<bool>() ? 1 : 0, x["verdict"].get<std::string>(), cckeys,
+                lat["mean"].get<double>(), lat["p50"].get<double>(), lat["p99"].get<double>(),
+                lat["max"].get<double>(), x["utilization"]["max"].get<double>(),
+                pk["generated"].dump(), pk["delivered"].dump(), pk["dropped"].dump(),
+                pk["in_flight"].dump(), pk["measured_unfinished"].dump(),
+                x["deadlock"].is_null() ? 0 : 1, x["verdict"].get<std::string>(), cckeys,
                 cc.run_row(x), sim_columns(pt) + stop_columns(x));
-            if (x["latency_samples"].get<std::uint64_t>() > 0) {
+            if (lat["samples"].get<std::uint64_t>() > 0) {
                 Replicated& at = curve_loads[ct->second][x["load"].get<double>()];
                 at.x.push_back(x["accepted_bytes_per_ns"].get<double>());
-                at.y.push_back(x["latency_mean_ns"].get<double>());
+                at.y.push_back(lat["mean"].get<double>());
             }
-            if (x.contains("flows")) {
-                json f = x["flows"];
+            if (x.contains("flow_summary")) {
+                json f = x["flow_summary"];
                 f["load"] = x["load"];
                 flow_runs.emplace_back(it->second, std::move(f));
             }

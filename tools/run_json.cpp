@@ -1,0 +1,108 @@
+#include "tools/run_json.hpp"
+
+#include "fabric/display_name.hpp"
+#include "sim/flow_summary.hpp"
+
+#include <optional>
+
+namespace ibrt::tools {
+
+nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResult& r,
+                                RunDetail detail) {
+    using J = nlohmann::ordered_json;
+    J links = J::array();
+    if (detail == RunDetail::Full)
+        for (const auto& u : r.links)
+            links.push_back({{"node", display_name(f, f.port_node(u.port))},
+                             {"port", f.port_num(u.port)},
+                             {"util", u.utilization},
+                             {"vl", u.vl_utilization}});
+    J j = {{"load", load},
+           {"offered_fraction", r.offered_fraction},
+           {"accepted_fraction", r.accepted_fraction},
+           {"accepted_fraction_ci95", r.accepted_fraction_ci95},
+           {"offered_bytes_per_ns", r.offered_bytes_per_ns},
+           {"accepted_bytes_per_ns", r.accepted_bytes_per_ns},
+           {"latency_ns",
+            {{"mean", r.latency_mean_ns},
+             {"p50", r.latency_p50_ns},
+             {"p99", r.latency_p99_ns},
+             {"max", r.latency_max_ns},
+             {"mean_ci95", r.latency_mean_ci95_ns},
+             {"network_mean", r.network_latency_mean_ns},
+             {"network_mean_ci95", r.network_latency_mean_ci95_ns},
+             {"samples", r.latency_samples}}},
+           {"packets",
+            {{"generated", r.generated},
+             {"delivered", r.delivered},
+             {"dropped", r.dropped},
+             {"misdelivered", r.misdelivered},
+             {"in_flight", r.in_flight},
+             {"measured_unfinished", r.measured_unfinished},
+             {"throttled", r.throttled},
+             {"peak_alive", r.peak_packets}}},
+           {"throttled_fraction", r.throttled_fraction},
+           {"hops", r.hops},
+           {"events", r.events},
+           {"end_ns", double(r.end_ps) / 1000.0},
+           {"utilization",
+            {{"mean", r.link_util_mean},
+             {"max", r.link_util_max},
+             {"vl_mean", r.vl_util_mean},
+             {"links", links}}}};
+    if (r.deadlock)
+        j["deadlock"] = {{"at_ns", double(r.deadlock_at_ps) / 1000.0}, {"cycle", r.deadlock_cycle}};
+    else
+        j["deadlock"] = nullptr;
+    j["verdict"] = sim::to_string(r.verdict);
+    j["last_hop_ns"] = double(r.last_hop_ps) / 1000.0;
+    if (r.converged) {
+        j["converged"] = *r.converged;
+        j["measure_us"] = double(r.measure_ps) / 1e6;
+    }
+    if (r.cc) {
+        const sim::CcStats& c = r.cc_stats;
+        j["congestion_control"] = {{"fecn_marked", c.fecn_marked},
+                                   {"becn_sent", c.becn_sent},
+                                   {"becn_received", c.becn_received},
+                                   {"becn_dropped", c.becn_dropped},
+                                   {"becn_in_flight", c.becn_in_flight},
+                                   {"becn_hops", c.becn_hops},
+                                   {"becn_bytes_per_ns", c.becn_bytes_per_ns},
+                                   {"peak_flows", c.peak_flows},
+                                   {"peak_ccti", c.peak_ccti}};
+    }
+    if (r.drb) {
+        const sim::DrbStats& d = r.drb_stats;
+        j["drb"] = {{"notifications", d.notifications},
+                    {"paths_opened", d.paths_opened},
+                    {"constrictions", d.constrictions},
+                    {"flows_freed", d.flows_freed},
+                    {"alternative_packets", d.alternative_packets},
+                    {"peak_open_paths", d.peak_open_paths},
+                    {"peak_flows", d.peak_flows}};
+    }
+    if (!r.flows.empty()) {
+        const sim::FlowSummary s = sim::summarize_flows(r.flows);
+        const auto index = [](const std::optional<double>& v) { return v ? J(*v) : J(); };
+        j["flow_summary"] = {
+            {"hot_destinations", s.hot_destinations}, {"hot_flows", s.hot_flows},
+            {"hot_offered", s.hot_offered},           {"hot_accepted", s.hot_accepted},
+            {"hot_jain", index(s.hot_jain)},          {"victim_flows", s.victim_flows},
+            {"victim_offered", s.victim_offered},     {"victim_accepted", s.victim_accepted},
+            {"victim_jain", index(s.victim_jain)},    {"victim_becns", s.victim_becns}};
+    }
+    if (detail == RunDetail::Full && !r.flows.empty()) {
+        J flows = J::array();
+        for (const auto& x : r.flows)
+            flows.push_back({{"src", display_name(f, f.cas()[x.src])},
+                             {"dst", display_name(f, f.cas()[x.dst])},
+                             {"offered_fraction", x.offered_fraction},
+                             {"accepted_fraction", x.accepted_fraction},
+                             {"becns", x.becns}});
+        j["flows"] = std::move(flows);
+    }
+    return j;
+}
+
+} // namespace ibrt::tools
