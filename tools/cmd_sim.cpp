@@ -301,37 +301,14 @@ int run_sim(const SimArgs& a) {
                                {"load", sat->onset_load},
                                {"accepted_fraction", sat->onset_accepted}};
         fmt::print("{}\n", j.dump(2));
-    } else if (a.csv) {
-        // With congestion control, its counters follow as further columns.
-        const bool cc = base_cfg.cc.on, drb = base_cfg.drb.on;
-        fmt::print("load,offered_fraction,accepted_fraction,accepted_bytes_per_ns,latency_mean_ns,"
-                   "latency_p50_ns,latency_p99_ns,latency_max_ns,link_util_mean,link_util_max,"
-                   "generated,delivered,dropped,in_flight,deadlock,verdict{}{},"
-                   "accepted_fraction_ci95,latency_mean_ci95_ns,network_latency_mean_ns,"
-                   "network_latency_mean_ci95_ns\n",
-                   cc ? ",fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti" : "",
-                   drb ? ",drb_paths_opened,drb_constrictions,drb_peak_open_paths,drb_peak_flows"
-                       : "");
-        for (const auto& row : rows) {
-            const auto& x = row.res;
-            fmt::print(
-                "{},{:.6f},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.3f},{:.6f},{:.6f},{},{},{},{}"
-                ",{},{}",
-                row.load, x.offered_fraction, x.accepted_fraction, x.accepted_bytes_per_ns,
-                x.latency_mean_ns, x.latency_p50_ns, x.latency_p99_ns, x.latency_max_ns,
-                x.link_util_mean, x.link_util_max, x.generated, x.delivered, x.dropped, x.in_flight,
-                x.deadlock ? 1 : 0, sim::to_string(x.verdict));
-            if (cc)
-                fmt::print(",{},{},{},{},{}", x.cc_stats.fecn_marked, x.cc_stats.becn_sent,
-                           x.cc_stats.becn_received, x.cc_stats.becn_dropped, x.cc_stats.peak_ccti);
-            if (drb)
-                fmt::print(",{},{},{},{}", x.drb_stats.paths_opened, x.drb_stats.constrictions,
-                           x.drb_stats.peak_open_paths, x.drb_stats.peak_flows);
-            fmt::print(",{:.6f},{:.3f},{:.3f},{:.3f}", x.accepted_fraction_ci95,
-                       x.latency_mean_ci95_ns, x.network_latency_mean_ns,
-                       x.network_latency_mean_ci95_ns);
-            fmt::print("\n");
-        }
+    } else if (a.csv) { // the runs' records as CSV (tools/run_json.hpp, as a sweep's sweep.csv)
+        std::vector<nlohmann::json> records;
+        for (const auto& row : rows)
+            records.push_back(
+                nlohmann::json::parse(run_json(f, row.load, row.res, RunDetail::Sweep).dump()));
+        const RunCsvColumns cols = RunCsvColumns::of(records);
+        fmt::print("{}\n", run_csv_header(cols));
+        for (const auto& x : records) fmt::print("{}\n", run_csv_row(x, cols));
     } else {
         fmt::print("{} on {} ({} CAs, {} switches), {} traffic, {} injection, {} B packets, "
                    "{} VL(s){}\n",

@@ -3,6 +3,10 @@
 #include "fabric/display_name.hpp"
 #include "sim/flow_summary.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
 #include <optional>
 
 namespace ibrt::tools {
@@ -103,6 +107,96 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
         j["flows"] = std::move(flows);
     }
     return j;
+}
+
+namespace {
+
+constexpr const char* kCc = "fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti";
+constexpr const char* kDrb =
+    "drb_paths_opened,drb_constrictions,drb_peak_open_paths,drb_peak_flows";
+constexpr const char* kFlows = "hot_destinations,hot_flows,hot_offered,hot_accepted,hot_jain,"
+                               "victim_flows,victim_offered,victim_accepted,victim_jain,"
+                               "victim_becns";
+
+std::size_t commas(const char* s) {
+    return std::size_t(std::count(s, s + std::strlen(s), ','));
+}
+
+} // namespace
+
+std::string run_csv_header(const RunCsvColumns& c) {
+    return fmt::format("load,offered_fraction,accepted_fraction,accepted_bytes_per_ns,"
+                       "latency_mean_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,"
+                       "link_util_mean,link_util_max,generated,delivered,dropped,in_flight,"
+                       "deadlock,verdict{}{}{}{}{}{}",
+                       c.cc ? std::string(",") + kCc : "", c.drb ? std::string(",") + kDrb : "",
+                       ",accepted_fraction_ci95,latency_mean_ci95_ns,network_latency_mean_ns,"
+                       "network_latency_mean_ci95_ns",
+                       ",measured_unfinished", c.flows ? std::string(",") + kFlows : "",
+                       c.stop ? ",converged,measure_us" : "");
+}
+
+std::string run_csv_row(const nlohmann::json& x, const RunCsvColumns& c) {
+    const auto& lat = x["latency_ns"];
+    const auto& pk = x["packets"];
+    const auto& u = x["utilization"];
+    std::string row = fmt::format(
+        "{},{:.6f},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.3f},{:.6f},{:.6f},{},{},{},{},{},{}",
+        x["load"].dump(), x["offered_fraction"].get<double>(), x["accepted_fraction"].get<double>(),
+        x["accepted_bytes_per_ns"].get<double>(), lat["mean"].get<double>(),
+        lat["p50"].get<double>(), lat["p99"].get<double>(), lat["max"].get<double>(),
+        u["mean"].get<double>(), u["max"].get<double>(), pk["generated"].dump(),
+        pk["delivered"].dump(), pk["dropped"].dump(), pk["in_flight"].dump(),
+        x["deadlock"].is_null() ? 0 : 1, x["verdict"].get<std::string>());
+    if (c.cc) {
+        if (x.contains("congestion_control")) {
+            const auto& k = x["congestion_control"];
+            row += fmt::format(",{},{},{},{},{}", k["fecn_marked"].dump(), k["becn_sent"].dump(),
+                               k["becn_received"].dump(), k["becn_dropped"].dump(),
+                               k["peak_ccti"].dump());
+        } else {
+            row += std::string(commas(kCc) + 1, ',');
+        }
+    }
+    if (c.drb) {
+        if (x.contains("drb")) {
+            const auto& d = x["drb"];
+            row += fmt::format(",{},{},{},{}", d["paths_opened"].dump(), d["constrictions"].dump(),
+                               d["peak_open_paths"].dump(), d["peak_flows"].dump());
+        } else {
+            row += std::string(commas(kDrb) + 1, ',');
+        }
+    }
+    row += fmt::format(",{:.6f},{:.3f},{:.3f},{:.3f},{}", x["accepted_fraction_ci95"].get<double>(),
+                       lat["mean_ci95"].get<double>(), lat["network_mean"].get<double>(),
+                       lat["network_mean_ci95"].get<double>(), pk["measured_unfinished"].dump());
+    if (c.flows) {
+        if (x.contains("flow_summary")) {
+            const auto& f = x["flow_summary"];
+            // An index that cannot be judged (no flow got anything) is an empty cell.
+            const auto index = [](const nlohmann::json& v) {
+                return v.is_number() ? fmt::format("{:.6f}", v.get<double>()) : std::string();
+            };
+            row += fmt::format(
+                ",{},{},{:.6f},{:.6f},{},{},{:.6f},{:.6f},{},{}", f["hot_destinations"].dump(),
+                f["hot_flows"].dump(), f["hot_offered"].get<double>(),
+                f["hot_accepted"].get<double>(), index(f["hot_jain"]), f["victim_flows"].dump(),
+                f["victim_offered"].get<double>(), f["victim_accepted"].get<double>(),
+                index(f["victim_jain"]), f["victim_becns"].dump());
+        } else {
+            row += std::string(commas(kFlows) + 1, ',');
+        }
+    }
+    if (c.stop)
+        row += x.contains("converged") ? fmt::format(",{},{}", x["converged"].get<bool>() ? 1 : 0,
+                                                     x["measure_us"].dump())
+                                       : std::string(",,");
+    return row;
+}
+
+std::string run_csv_empty(const RunCsvColumns& c) {
+    const std::string h = run_csv_header(c);
+    return std::string(std::size_t(std::count(h.begin(), h.end(), ',')), ',');
 }
 
 } // namespace ibrt::tools

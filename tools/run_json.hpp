@@ -19,4 +19,27 @@ enum class RunDetail { Full, Sweep };
 nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResult& r,
                                 RunDetail detail);
 
+// The same records as CSV, for `ibrt sim --csv` and a sweep's sweep.csv alike: load, the
+// figures and the verdict (columns 1-16, which scripts read by position), then the optional
+// groups some run has (a run without one gets empty cells): congestion-control counters, DRB
+// counters; then the 95 % intervals and network latency, measured_unfinished, the flow summary,
+// and the stop rule's converged,measure_us.
+struct RunCsvColumns {
+    bool cc = false, drb = false, flows = false, stop = false;
+    // The groups any of `records` (run records above, any JSON type) has.
+    template <class Records> static RunCsvColumns of(const Records& records) {
+        RunCsvColumns c;
+        for (const auto& x : records) {
+            c.cc |= x.contains("congestion_control");
+            c.drb |= x.contains("drb");
+            c.flows |= x.contains("flow_summary");
+            c.stop |= x.contains("converged");
+        }
+        return c;
+    }
+};
+std::string run_csv_header(const RunCsvColumns& c);
+std::string run_csv_row(const nlohmann::json& record, const RunCsvColumns& c); // no newline
+std::string run_csv_empty(const RunCsvColumns& c); // a run that did not happen: empty cells
+
 } // namespace ibrt::tools

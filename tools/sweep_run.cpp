@@ -289,13 +289,11 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
 namespace {
 
 // The congestion-control columns of a merge: one per "cc" key any point has (the opensm.conf
-// option as spelled there, the value's label or text), then the CC counters when a run had
-// congestion control, then the flow summary (sim/flow_summary.hpp) when a run had flow
-// statistics. A sweep with none of them gets no such column: its files keep their bytes.
+// option as spelled there, the value's label or text); the CC counters and the flow summary
+// are the runs' columns (tools/run_json.hpp). A sweep without cc keys gets no such column.
 struct CcColumns {
     std::vector<std::string> keys; // every "cc" key of any point, sorted
     std::set<std::string> varying; // keys whose value differs between points: the legends
-    bool counters = false, flows = false;
 
     explicit CcColumns(const std::vector<json>& results) {
         std::set<std::string> all;
@@ -303,10 +301,6 @@ struct CcColumns {
             const json& pt = r["point"];
             if (pt.contains("cc"))
                 for (auto it = pt["cc"].begin(); it != pt["cc"].end(); ++it) all.insert(it.key());
-            for (const json& x : r["runs"]) {
-                counters |= x.contains("congestion_control");
-                flows |= x.contains("flow_summary");
-            }
         }
         // A key varies when the points with cc lines set it differently (one not setting it
         // among them counts as a value); the points without any are "no cc options".
@@ -324,10 +318,6 @@ struct CcColumns {
     std::string header() const {
         std::string h;
         for (const auto& k : keys) h += "," + csv_quote(k);
-        if (counters) h += ",fecn_marked,becn_sent,becn_received,becn_dropped,peak_ccti";
-        if (flows)
-            h += ",hot_destinations,hot_flows,hot_offered,hot_accepted,hot_jain,victim_flows,"
-                 "victim_offered,victim_accepted,victim_jain,victim_becns";
         return h;
     }
     std::string keys_row(const json& point) const {
@@ -336,38 +326,6 @@ struct CcColumns {
             row += "," + (point.contains("cc") && point["cc"].contains(k)
                               ? csv_quote(cc_option_label(point["cc"][k]))
                               : std::string());
-        return row;
-    }
-    // Empty fields for a run without congestion control or flow statistics.
-    std::string run_row(const json& x) const {
-        std::string row;
-        if (counters) {
-            if (x.contains("congestion_control")) {
-                const json& c = x["congestion_control"];
-                row += fmt::format(",{},{},{},{},{}", c["fecn_marked"].dump(),
-                                   c["becn_sent"].dump(), c["becn_received"].dump(),
-                                   c["becn_dropped"].dump(), c["peak_ccti"].dump());
-            } else {
-                row += ",,,,,";
-            }
-        }
-        if (flows) {
-            if (x.contains("flow_summary")) {
-                const json& f = x["flow_summary"];
-                // An index that cannot be judged (no flow got anything) is an empty cell.
-                const auto index = [](const json& v) {
-                    return v.is_number() ? fmt::format("{:.6f}", v.get<double>()) : std::string();
-                };
-                row += fmt::format(
-                    ",{},{},{:.6f},{:.6f},{},{},{:.6f},{:.6f},{},{}", f["hot_destinations"].dump(),
-                    f["hot_flows"].dump(), f["hot_offered"].get<double>(),
-                    f["hot_accepted"].get<double>(), index(f["hot_jain"]), f["victim_flows"].dump(),
-                    f["victim_offered"].get<double>(), f["victim_accepted"].get<double>(),
-                    index(f["victim_jain"]), f["victim_becns"].dump());
-            } else {
-                row += ",,,,,,,,,,";
-            }
-        }
         return row;
     }
     // A legend's name for the point's settings: the keys that differ between points, without
@@ -592,23 +550,14 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     };
     std::string sim_header;
     for (const auto& k : varying) sim_header += "," + csv_quote(k);
-    // With the stop rule (--ci-target) each run says whether it converged and the window its
-    // figures are from: two more columns, only then (other sweeps keep their bytes).
-    bool stop_rule = false;
+    // The runs' columns (tools/run_json.hpp, as `ibrt sim --csv`): the optional groups (CC and
+    // DRB counters, the flow summary, the stop rule's) only when some run has them.
+    std::vector<json> records;
     for (const json& r : results)
-        for (const json& x : r["runs"]) stop_rule |= x.contains("converged");
-    if (stop_rule) sim_header += ",converged,measure_us";
-    const auto stop_columns = [&](const json& x) -> std::string {
-        if (!stop_rule) return {};
-        if (!x.contains("converged")) return ",,";
-        return fmt::format(",{},{}", x["converged"].get<bool>() ? 1 : 0, x["measure_us"].dump());
-    };
-    std::string csv =
-        "id,fabric,routing,pattern,vls,sim,load,offered_fraction,accepted_fraction,"
-        "accepted_bytes_per_ns,latency_mean_ns,latency_p50_ns,latency_p99_ns,latency_max_ns,"
-        "link_util_max,generated,delivered,dropped,in_flight,measured_unfinished,deadlock,"
-        "verdict,error" +
-        cc.header() + sim_header + "\n";
+        for (const json& x : r["runs"]) records.push_back(x);
+    const RunCsvColumns run_cols = RunCsvColumns::of(records);
+    std::string csv = "id,fabric,routing,pattern,vls,sim," + run_csv_header(run_cols) + ",error" +
+                      cc.header() + sim_header + "\n";
     std::vector<std::string> series_name; // a run's name in flows.svg
     std::map<std::string, std::size_t> series_of;
     std::vector<Parts> series_parts;
@@ -673,12 +622,11 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         cc_row_of[it->second] = cckeys;
         if (r.contains("saturation")) saturation_of[it->second] = r["saturation"];
         if (!err.empty())
-            csv += fmt::format(
-                "{},{},{},{},{},{},,,,,,,,,,,,,,,,,{}{}{}{}\n", id, csv_quote(fabric),
-                csv_quote(routing), pattern, vls, csv_quote(simtext), csv_quote(err), cckeys,
-                cc.run_row(json::object()), sim_columns(pt) + stop_columns(json::object()));
+            csv += fmt::format("{},{},{},{},{},{},{},{}{}{}\n", id, csv_quote(fabric),
+                               csv_quote(routing), pattern, vls, csv_quote(simtext),
+                               run_csv_empty(run_cols), csv_quote(err), cckeys, sim_columns(pt));
         for (const json& x : r["runs"]) {
-            const json &lat = x["latency_ns"], &pk = x["packets"];
+            const json& lat = x["latency_ns"];
             if (!r.contains("saturation")) {
                 const std::string cols = fmt::format(
                     "{},{},{},{},{},{},{}", csv_quote(fabric), csv_quote(routing), pattern, vls,
@@ -692,18 +640,9 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
                     rep.latency.push_back(lat["mean"].get<double>());
                 rep.failed += x["verdict"].get<std::string>() != "ok";
             }
-            csv += fmt::format(
-                "{},{},{},{},{},{},{},{:.6f},{:.6f},{:.6f},{:.1f},{:.1f},{:.1f},"
-                "{:.1f},{:.4f},{},{},{},{},{},{},{},{}{}{}\n",
-                id, csv_quote(fabric), csv_quote(routing), pattern, vls, csv_quote(simtext),
-                x["load"].dump(), x["offered_fraction"].get<double>(),
-                x["accepted_fraction"].get<double>(), x["accepted_bytes_per_ns"].get<double>(),
-                lat["mean"].get<double>(), lat["p50"].get<double>(), lat["p99"].get<double>(),
-                lat["max"].get<double>(), x["utilization"]["max"].get<double>(),
-                pk["generated"].dump(), pk["delivered"].dump(), pk["dropped"].dump(),
-                pk["in_flight"].dump(), pk["measured_unfinished"].dump(),
-                x["deadlock"].is_null() ? 0 : 1, x["verdict"].get<std::string>(), cckeys,
-                cc.run_row(x), sim_columns(pt) + stop_columns(x));
+            csv += fmt::format("{},{},{},{},{},{},{},{}{}\n", id, csv_quote(fabric),
+                               csv_quote(routing), pattern, vls, csv_quote(simtext),
+                               run_csv_row(x, run_cols), cckeys, sim_columns(pt));
             if (lat["samples"].get<std::uint64_t>() > 0) {
                 Replicated& at = curve_loads[ct->second][x["load"].get<double>()];
                 at.x.push_back(x["accepted_bytes_per_ns"].get<double>());

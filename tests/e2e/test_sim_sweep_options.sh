@@ -43,7 +43,7 @@ for sim, sweep in (("sim.json", "sweep.csv"), ("sim-default.json", "sweep-defaul
     for r, c in zip(runs, rows):
         assert float(c["load"]) == r["load"], (c["load"], r["load"])
         assert f'{r["accepted_fraction"]:.6f}' == c["accepted_fraction"], (sim, c, r)
-        assert f'{r["latency_ns"]["mean"]:.1f}' == c["latency_mean_ns"], (sim, c, r)
+        assert f'{r["latency_ns"]["mean"]:.3f}' == c["latency_mean_ns"], (sim, c, r)
         p = r["packets"]
         assert [p["generated"], p["delivered"], p["in_flight"]] == \
             [int(c["generated"]), int(c["delivered"]), int(c["in_flight"])], (sim, c, p)
