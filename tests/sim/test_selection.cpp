@@ -136,8 +136,8 @@ TEST_CASE("ugal is BookSim's: minimal unless its queue exceeds twice a non-minim
         v.priority = priority;
         return v;
     };
-    // Minimal at 50 in use; non-minimal at 10 and 20: 50 > 2 * 10 + 30 but 50 <= 2 * 20 + 30.
-    std::vector<CandidateView> c = {view(50, 0), view(10, 1), view(20, 1)};
+    // Minimal at 55 in use; non-minimal at 10 and 20: 55 > 2 * 10 + 30 but 55 <= 2 * 20 + 30.
+    std::vector<CandidateView> c = {view(55, 0), view(10, 1), view(20, 1)};
     int n[3] = {};
     for (int i = 0; i < 4000; ++i) ++n[select_candidate(Selection::Ugal, c, key, rng)];
     CHECK(n[0] == Approx(2000).margin(150)); // drew 2
