@@ -209,6 +209,7 @@ std::uint32_t Network<Model>::choose(const Packet& p, PortId in_slot,
     }
     SelectionKey key;
     key.counter = routed_[m];
+    key.hops = p.hops;
     // Only the preferred-link functions read the coordinates (three more tables to read).
     if (const TreeCoords& t = rf_->tree; !t.empty() && needs_tree_coords(cfg_.selection)) {
         key.switch_digit = t.switch_digit[m];

@@ -109,7 +109,7 @@ std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
         std::uint32_t nmin = 0;
         while (nmin < k && c[nmin].priority == c[0].priority) ++nmin;
         const auto m = std::uint32_t(rng.below(nmin));
-        if (nmin == k) return m;
+        if (nmin == k || key.hops > 1) return m; // not at the source switch: minimal
         const auto n = nmin + std::uint32_t(rng.below(k - nmin));
         const std::int64_t q_min = std::int64_t(c[m].used_all) * (1 + c[m].priority);
         const std::int64_t q_non = std::int64_t(c[n].used_all) * (1 + c[n].priority);

@@ -23,7 +23,9 @@
 // are at most the non-minimal one's so weighted plus kUgalThreshold: BookSim's
 // `1 * min_queue_size <= 2 * nonmin_queue_size + adaptive_threshold`, its "1 and 2" being the
 // two classes' 1 + class. Like nca it binds the packet whether or not the candidate can take
-// it. A set of one class is a uniform draw in it.
+// it. It decides at the packet's source switch alone (BookSim's "at the source router, make
+// the adaptive routing decision"); elsewhere, and for a set of one class, it is a uniform draw
+// in the best class.
 #pragma once
 
 #include "fabric/generators/rng.hpp"
@@ -97,6 +99,9 @@ struct SelectionKey {
     std::uint32_t dest_digit0 = 0;      // SDP: p_0 of the destination
     std::uint32_t dest_stage_digit = 0; // SADP: p_s of the destination at this switch's stage
     std::uint32_t counter = 0;          // CP: packets this switch has routed
+    // Links the packet has crossed, its host's included (1 at its source switch). UGAL
+    // decides there alone, as BookSim's ugal does at the source router.
+    std::uint32_t hops = 0;
 };
 
 // Picks a candidate among c (one priority class, in its rotative order), at least one of which

@@ -130,6 +130,7 @@ TEST_CASE("ugal is BookSim's: minimal unless its queue exceeds twice a non-minim
     // ignored (a candidate without room is still taken), the non-minimal one a uniform draw.
     gen::Rng rng(3);
     SelectionKey key;
+    key.hops = 1; // at the source switch (the host's link crossed)
     const auto view = [](std::int32_t used, std::uint8_t priority) {
         CandidateView v{false, 0, 0};
         v.used_all = used;
@@ -148,6 +149,10 @@ TEST_CASE("ugal is BookSim's: minimal unless its queue exceeds twice a non-minim
     for (int i = 0; i < 100; ++i) CHECK(select_candidate(Selection::Ugal, c, key, rng) == 0);
     c = {view(51, 0), view(10, 1)};
     for (int i = 0; i < 100; ++i) CHECK(select_candidate(Selection::Ugal, c, key, rng) == 1);
+    // Past the source switch it decides nothing: the minimal candidate, however full.
+    key.hops = 2;
+    for (int i = 0; i < 100; ++i) CHECK(select_candidate(Selection::Ugal, c, key, rng) == 0);
+    key.hops = 1;
     // Several minimal candidates: a uniform draw among them, the non-minimal ones never when
     // they hold as much.
     c = {view(0, 0), view(0, 0), view(0, 1), view(0, 1)};
