@@ -161,7 +161,7 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                  "so a busy link looks full)")
         ->group(sel);
     sub.add_option("--select-at", o.select_at,
-                   "When the oblivious selections (oblivious, anca) choose: head (when the "
+                   "When the oblivious selections (oblivious, anca, ugal) choose: head (when the "
                    "packet reaches the head of its input buffer), entry (when it enters the "
                    "buffer after its routing delay) or sent (when the upstream port sends it, "
                    "from the next switch's state: BookSim's lookahead routing); the choice is "
@@ -496,8 +496,9 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
         throw InputError("--select-at", 0,
                          fmt::format("expected head, entry or sent, got '{}'", a.select_at));
     if (c.select_at != sim::SimConfig::SelectAt::Head && !sim::is_oblivious(c.selection))
-        throw InputError("--select-at", 0,
-                         "entry and sent apply only to the oblivious selections (oblivious, anca)");
+        throw InputError(
+            "--select-at", 0,
+            "entry and sent apply only to the oblivious selections (oblivious, anca, ugal)");
     c.warmup_ps = ps_of(a.warmup_us * 1000, "--warmup-us");
     c.measure_ps = ps_of(a.measure_us * 1000, "--measure-us");
     c.drain_ps = ps_of(a.drain_us * 1000, "--drain-us");
