@@ -130,12 +130,13 @@ int Network<Model>::view_candidates(PortId in_slot, std::span<const Candidate> c
     // The best priority class with a candidate that can take the packet (nca, anca: with a
     // candidate: the packet waits for the one drawn).
     const bool oblivious = is_oblivious(cfg_.selection);
+    const bool every_class = sees_every_class(cfg_.selection);
     int best = 256;
     for (std::size_t j = 0; j < cands.size(); ++j) {
         // A candidate of a worse class than one that can take the packet is never chosen
-        // (choose reads the best class alone), and the candidates come by class
+        // (choose reads the best class alone, but for UGAL), and the candidates come by class
         // (candidates()): none after it can be. Its ports are read only when none fits.
-        if (cands[j].priority > best) break;
+        if (cands[j].priority > best && !every_class) break;
         views_[j] = CandidateView{};
         cand_vls_[j] = 0;
         const PortNum outp = cands[j].port;
@@ -145,7 +146,8 @@ int Network<Model>::view_candidates(PortId in_slot, std::span<const Candidate> c
         cand_vls_[j] = ovl;
         if (ovl >= V_) continue;
         ports |= outp <= 64 ? 1ull << (outp - 1) : ~0ull;
-        if (oblivious) { // blind to room: the output's line is not read
+        if (oblivious) {           // blind to room: the output's line is not read
+            views_[j].fits = true; // usable: what UGAL gathers
             best = std::min<int>(best, cands[j].priority);
             continue;
         }
@@ -178,8 +180,13 @@ std::uint32_t Network<Model>::choose(const Packet& p, PortId in_slot,
     // candidate); the preferred-link ones need the room test alone.
     const bool load = uses_load(cfg_.selection);
     const bool anca = cfg_.selection == Selection::TwoRandomOblivious;
+    const bool ugal = cfg_.selection == Selection::Ugal;
+    // UGAL: the downstream buffer's capacity over its VLs, less its credits is what it holds.
+    const auto cap_all = std::int32_t(V_ * (cfg_.buffer_bytes / cfg_.credit_unit));
     for (std::size_t j = 0; j < cands.size(); ++j) {
-        if (cands[j].priority != best) continue;
+        // UGAL sees every usable candidate of every class (in class order), the others the
+        // best class alone.
+        if (ugal ? !views_[j].fits : cands[j].priority != best) continue;
         CandidateView v = views_[j];
         const PortId o = first + cands[j].port;
         if (load && cands[j].port != 0 && cands[j].port <= in.nports) {
@@ -187,8 +194,10 @@ std::uint32_t Network<Model>::choose(const Packet& p, PortId in_slot,
             // waits in the output buffer for them. BookSim's anca reads the downstream
             // buffer's occupancy alone (GetUsedCredit), blind to packets routed to the output
             // and still waiting for it.
-            if (anca) {
+            if (anca || ugal) {
                 for (std::uint32_t x = 0; x < V_; ++x) v.room_all += link_vl_[o * V_ + x].credits;
+                v.used_all = cap_all - v.room_all;
+                v.priority = cands[j].priority;
             } else {
                 v.room_all = room_all_[o];
             }
@@ -200,6 +209,7 @@ std::uint32_t Network<Model>::choose(const Packet& p, PortId in_slot,
     }
     SelectionKey key;
     key.counter = routed_[m];
+    key.hops = p.hops;
     // Only the preferred-link functions read the coordinates (three more tables to read).
     if (const TreeCoords& t = rf_->tree; !t.empty() && needs_tree_coords(cfg_.selection)) {
         key.switch_digit = t.switch_digit[m];

@@ -10,7 +10,7 @@ struct Named {
     Selection s;
     std::string_view name;
 };
-constexpr std::array<Named, 12> kNames{{
+constexpr std::array<Named, 13> kNames{{
     {Selection::FirstFree, "ff"},
     {Selection::SwitchPriority, "ssp"},
     {Selection::DestinationPriority, "sdp"},
@@ -23,6 +23,7 @@ constexpr std::array<Named, 12> kNames{{
     {Selection::LeastLoaded, "least-loaded"},
     {Selection::Oblivious, "oblivious"},
     {Selection::TwoRandomOblivious, "anca"},
+    {Selection::Ugal, "ugal"},
 }};
 
 // Paper 004: the preferred candidate, else the first that fits after it, round the class.
@@ -59,11 +60,16 @@ std::string selection_names() {
 
 bool uses_load(Selection s) {
     return s == Selection::MoreCredits || s == Selection::TwoRandomChoices ||
-           s == Selection::TwoRandomOblivious || s == Selection::LeastLoaded;
+           s == Selection::TwoRandomOblivious || s == Selection::LeastLoaded ||
+           s == Selection::Ugal;
 }
 
 bool is_oblivious(Selection s) {
-    return s == Selection::Oblivious || s == Selection::TwoRandomOblivious;
+    return s == Selection::Oblivious || s == Selection::TwoRandomOblivious || s == Selection::Ugal;
+}
+
+bool sees_every_class(Selection s) {
+    return s == Selection::Ugal;
 }
 
 bool needs_tree_coords(Selection s) {
@@ -97,6 +103,17 @@ std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
         const auto a = std::uint32_t(rng.below(k));
         const auto b = std::uint32_t(rng.below(k));
         return c[a].room_all < c[b].room_all ? b : a;
+    }
+    case Selection::Ugal: {
+        // The candidates come by class: the best class first, then the worse ones.
+        std::uint32_t nmin = 0;
+        while (nmin < k && c[nmin].priority == c[0].priority) ++nmin;
+        const auto m = std::uint32_t(rng.below(nmin));
+        if (nmin == k || key.hops > 1) return m; // not at the source switch: minimal
+        const auto n = nmin + std::uint32_t(rng.below(k - nmin));
+        const std::int64_t q_min = std::int64_t(c[m].used_all) * (1 + c[m].priority);
+        const std::int64_t q_non = std::int64_t(c[n].used_all) * (1 + c[n].priority);
+        return q_min <= q_non + kUgalThreshold ? m : n;
     }
     case Selection::MoreCredits: {
         // Round the class from the counter: one division, not one per candidate.

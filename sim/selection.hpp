@@ -16,6 +16,16 @@
 // whenever the links are idle, i.e. at every low load. Oblivious is not adaptive: a uniformly
 // random candidate of the best class, which the packet then waits for even when another could
 // take it now (BookSim's `nca`, a random up port per hop; RP is its adaptive counterpart).
+// UGAL is BookSim's `ugal` decision (networks/dragonfly.cpp, ugal_dragonflynew) as a selection:
+// it sees every priority class of the set, draws a minimal candidate (the best class) and a
+// non-minimal one (any worse class) uniformly, and takes the minimal one when its downstream
+// buffer's credits in use (over its VLs, BookSim's GetUsedCredit), weighted by 1 + its class,
+// are at most the non-minimal one's so weighted plus kUgalThreshold: BookSim's
+// `1 * min_queue_size <= 2 * nonmin_queue_size + adaptive_threshold`, its "1 and 2" being the
+// two classes' 1 + class. Like nca it binds the packet whether or not the candidate can take
+// it. It decides at the packet's source switch alone (BookSim's "at the source router, make
+// the adaptive routing decision"); elsewhere, and for a set of one class, it is a uniform draw
+// in the best class.
 #pragma once
 
 #include "fabric/rng.hpp"
@@ -28,7 +38,7 @@
 
 namespace ibrt::sim {
 
-// Tests iterate over every selection up to the last one (TwoRandomOblivious): a new one goes
+// Tests iterate over every selection up to the last one (Ugal): a new one goes
 // last, or the tests' bound moves with it.
 enum class Selection : std::uint8_t {
     FirstFree,                // FF
@@ -45,17 +55,25 @@ enum class Selection : std::uint8_t {
     // BookSim's anca: two draws (with replacement) among all candidates, the one with fewer
     // credits in use taken (the first on a tie), bound whether or not it can take the packet.
     TwoRandomOblivious,
+    // BookSim's ugal: minimal unless its credits in use exceed twice a random non-minimal
+    // candidate's plus kUgalThreshold; sees every class; bound whether or not it has room.
+    Ugal,
 };
+// BookSim's `adaptive_threshold` of ugal_dragonflynew, in credits (its flits), biasing UGAL
+// toward the minimal candidate.
+inline constexpr std::int32_t kUgalThreshold = 30;
 std::string_view to_string(Selection s); // "ff", "ssp", ..., "two-choices", "least-loaded"
 std::optional<Selection> parse_selection(std::string_view name);
 std::string selection_names(); // for --help: "ff, ssp, ..."
 // SSP, SDP, SOP and SADP read fat-tree coordinates (fabric/routing_function.hpp TreeCoords).
 bool needs_tree_coords(Selection s);
-// MC, two random choices (both kinds) and least loaded read CandidateView::room_all and
-// queued; the others only `fits`.
+// MC, two random choices (both kinds), least loaded and UGAL read CandidateView::room_all,
+// queued and used_all; the others only `fits`.
 bool uses_load(Selection s);
-// nca and anca bind the packet to a candidate whether or not it can take the packet now.
+// nca, anca and UGAL bind the packet to a candidate whether or not it can take the packet now.
 bool is_oblivious(Selection s);
+// UGAL chooses among every priority class of the set, not the best one alone.
+bool sees_every_class(Selection s);
 
 // What a selection function may see of one candidate (read-only).
 struct CandidateView {
@@ -66,6 +84,12 @@ struct CandidateView {
     // already waits for them in the output buffer.
     std::int32_t room_all = 0;
     std::uint32_t queued = 0; // packets bound to this output and waiting for it, + 1 if busy
+    // The credits in use in the downstream buffer, summed over its VLs (BookSim's
+    // GetUsedCredit: the occupancy alone, blind to heads bound and waiting). UGAL only.
+    std::int32_t used_all = 0;
+    // The candidate's priority class in its set (0: minimal). UGAL only: the others see one
+    // class.
+    std::uint8_t priority = 0;
 };
 
 // What the preferred-link functions key on, for the packet and switch at hand.
@@ -75,11 +99,14 @@ struct SelectionKey {
     std::uint32_t dest_digit0 = 0;      // SDP: p_0 of the destination
     std::uint32_t dest_stage_digit = 0; // SADP: p_s of the destination at this switch's stage
     std::uint32_t counter = 0;          // CP: packets this switch has routed
+    // Links the packet has crossed, its host's included (1 at its source switch). UGAL
+    // decides there alone, as BookSim's ugal does at the source router.
+    std::uint32_t hops = 0;
 };
 
 // Picks a candidate among c (one priority class, in its rotative order), at least one of which
-// fits (the oblivious ones: any); returns its index. `rng` serves RP, two random choices,
-// nca and anca only.
+// fits (the oblivious ones: any; UGAL: every class, in priority order); returns its index.
+// `rng` serves RP, two random choices, nca, anca and UGAL only.
 std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
                                const SelectionKey& key, gen::Rng& rng);
 

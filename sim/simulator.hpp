@@ -118,10 +118,10 @@ struct SimConfig {
     // want, and moves on only when granted; an output takes only inputs requesting it. Off:
     // each free output takes the next input with a head for it (a greedy maximal match).
     bool vc_input_first = false;
-    // When the oblivious selections (oblivious, anca) choose, for measuring what stale state
-    // costs a choice by load (docs/results/booksim-agreement.md): Head, when the packet reaches
-    // the head of its input buffer (the default: the state current when it can leave); Entry,
-    // when it enters the buffer after its routing delay; Sent, when the upstream port starts
+    // When the oblivious selections (oblivious, anca, ugal) choose, for measuring what stale
+    // state costs a choice by load (docs/results/booksim-agreement.md): Head, when the packet
+    // reaches the head of its input buffer (the default: the state current when it can leave);
+    // Entry, when it enters the buffer after its routing delay; Sent, when the upstream port starts
     // sending it, from the state of the switch it goes to (BookSim's lookahead routing,
     // routing_delay = 0). Entry and Sent keep the choice while the packet queues.
     enum class SelectAt : std::uint8_t { Head, Entry, Sent };

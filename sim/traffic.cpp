@@ -24,6 +24,7 @@ constexpr Named kPatterns[] = {
     {Pattern::BitRotation, "bitrot"},    {Pattern::Rotation, "rotation"},
     {Pattern::Tornado, "tornado"},       {Pattern::RandomPermutation, "randperm"},
     {Pattern::AllToAll, "alltoall"},     {Pattern::Pairs, "pairs"},
+    {Pattern::BadDragon, "bad-dragon"},
 };
 
 // Whether a hot window was given (its defaults: the whole run).
@@ -129,6 +130,16 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
         std::vector<std::uint32_t> at(pair_begin_.begin(), pair_begin_.end() - 1);
         for (const auto& [s, d] : spec.pairs) pair_dst_[at[s]++] = d;
     }
+    if (p == Pattern::BadDragon) {
+        const std::uint32_t g = spec.group_hosts;
+        if (g == 0)
+            throw std::invalid_argument("pattern bad-dragon needs the hosts per group "
+                                        "(--group-hosts)");
+        if (n % g != 0 || n / g < 2)
+            throw std::invalid_argument("pattern bad-dragon needs at least two whole groups of " +
+                                        std::to_string(g) + " hosts, have " + std::to_string(n) +
+                                        " end nodes");
+    }
     if (p == Pattern::Rotation && spec.shift && *spec.shift % n == 0)
         throw std::invalid_argument("rotation shift " + std::to_string(*spec.shift) +
                                     " is a multiple of the " + std::to_string(n) +
@@ -195,6 +206,12 @@ std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng, std::ui
         if (n_ < 2) return src;
         if (!order_.empty()) return order_[(rank_[src] + 1 + counter % (n_ - 1)) % n_];
         return std::uint32_t((src + 1 + counter % (n_ - 1)) % n_);
+    case Pattern::BadDragon: {
+        const std::uint32_t g = spec_.group_hosts;
+        const std::uint32_t s = order_.empty() ? src : rank_[src];
+        const std::uint32_t d = (s / g + 1) % (n_ / g) * g + std::uint32_t(rng.below(g));
+        return order_.empty() ? d : order_[d];
+    }
     case Pattern::Pairs: {
         const std::uint32_t b = pair_begin_[src], k = pair_begin_[src + 1] - b;
         if (k == 0) return src;

@@ -25,6 +25,12 @@
 //                sends below its load). Read from a file by read_pairs. With a hot window
 //                the pairs to `hot_node` send only inside it (idle slots outside): the classic
 //                hot spot with victims appears and goes within one run.
+//   bad-dragon   a uniformly random host of the next group: hosts in consecutive groups of
+//                `group_hosts`, host s sends to ((s / G + 1) mod (N / G)) * G + a uniform draw
+//                in 0..G-1, per message (BookSim's `bad_dragon`, traffic.cpp
+//                BadPermDFlyTrafficPattern: on `ibrt gen dragonfly`, whose CAs are numbered
+//                group by group as BookSim's dragonflynew numbers its nodes, G = a * p and every
+//                group's traffic crosses the one global cable to the next group).
 // A source whose destination is itself sends nothing. The bit patterns need N a power of two.
 // uniform is the same under every order; hotspot's hot node and the pairs are CA indices
 // (Fabric::cas() order) whatever the order.
@@ -58,7 +64,8 @@ enum class Pattern {
     Tornado,
     RandomPermutation,
     AllToAll,
-    Pairs
+    Pairs,
+    BadDragon
 };
 enum class Injection { Bernoulli, Constant };
 
@@ -79,6 +86,7 @@ struct TrafficSpec {
     // pairs: the pairs to hot_node send only in that window (idle slots outside it).
     std::uint64_t hot_start_ps = 0, hot_end_ps = ~std::uint64_t(0);
     std::optional<std::uint32_t> shift;        // rotation; default N/2
+    std::uint32_t group_hosts = 0;             // bad-dragon: hosts per group (required)
     HostOrder host_order = HostOrder::Natural; // which end node host i is (sim/host_order.hpp)
     // pairs: (source, destination) CA indices, in the order a source cycles through them.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;

@@ -107,6 +107,11 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
     sub.add_option("--shift", o.shift, "rotation: destination = source + shift (default N/2)")
         ->check(whole_in(1, kMax<std::int32_t>))
         ->group(t);
+    sub.add_option("--group-hosts", o.group_hosts,
+                   "bad-dragon: G, the hosts per group (a Dragonfly's switches per group x hosts "
+                   "per switch); host s sends to a random host of group s / G + 1")
+        ->check(whole_in(1, kMax<std::int32_t>))
+        ->group(t);
     sub.add_option("--host-order", o.host_order,
                    "Which end node a pattern's host index names: natural (Fabric order: by "
                    "switch, the host's port last), port-major (the host's index on its switch "
@@ -156,7 +161,7 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                  "so a busy link looks full)")
         ->group(sel);
     sub.add_option("--select-at", o.select_at,
-                   "When the oblivious selections (oblivious, anca) choose: head (when the "
+                   "When the oblivious selections (oblivious, anca, ugal) choose: head (when the "
                    "packet reaches the head of its input buffer), entry (when it enters the "
                    "buffer after its routing delay) or sent (when the upstream port sends it, "
                    "from the next switch's state: BookSim's lookahead routing); the choice is "
@@ -449,6 +454,7 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
             throw InputError("--hot-end-us", 0, "the hot spot must end after it starts");
     }
     if (a.shift >= 0) c.traffic.shift = std::uint32_t(a.shift);
+    c.traffic.group_hosts = a.group_hosts;
     const auto order = sim::parse_host_order(a.host_order);
     if (!order)
         throw InputError("--host-order", 0,
@@ -490,8 +496,9 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
         throw InputError("--select-at", 0,
                          fmt::format("expected head, entry or sent, got '{}'", a.select_at));
     if (c.select_at != sim::SimConfig::SelectAt::Head && !sim::is_oblivious(c.selection))
-        throw InputError("--select-at", 0,
-                         "entry and sent apply only to the oblivious selections (oblivious, anca)");
+        throw InputError(
+            "--select-at", 0,
+            "entry and sent apply only to the oblivious selections (oblivious, anca, ugal)");
     c.warmup_ps = ps_of(a.warmup_us * 1000, "--warmup-us");
     c.measure_ps = ps_of(a.measure_us * 1000, "--measure-us");
     c.drain_ps = ps_of(a.drain_us * 1000, "--drain-us");
@@ -638,6 +645,7 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
     if (c.traffic.host_order != sim::HostOrder::Natural)
         j["host_order"] = sim::to_string(c.traffic.host_order);
     if (c.traffic.pattern == sim::Pattern::Pairs) j["pairs"] = c.traffic.pairs.size();
+    if (c.traffic.pattern == sim::Pattern::BadDragon) j["group_hosts"] = c.traffic.group_hosts;
     const bool windowed = c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0);
     // The hot window of the hotspot pattern, or of the pairs to the hot node.
     if ((c.traffic.pattern == sim::Pattern::Hotspot || c.traffic.pattern == sim::Pattern::Pairs) &&

@@ -30,6 +30,7 @@ struct SimOptions {
     double hot_fraction = 0.1;
     std::uint32_t hot_node = 0;
     int shift = -1;                     // rotation; -1 = N/2
+    std::uint32_t group_hosts = 0;      // bad-dragon: hosts per group
     std::string host_order = "natural"; // sim/host_order.hpp
     std::string pairs_file;             // pairs: SOURCE DESTINATION per line (sim::read_pairs)
     std::uint32_t packet_bytes = 256, message_bytes = 0;

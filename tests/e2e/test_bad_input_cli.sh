@@ -140,6 +140,12 @@ bad "sim --pattern rotation --shift 0" "^--shift: must be a whole number in 1\.\
     "${sim[@]}" --pattern rotation --shift 0
 bad "sim --pattern rotation --shift N" "rotation shift 8 is a multiple of the 8 end nodes" \
     "${sim[@]}" --pattern rotation --shift 8
+bad "sim --pattern bad-dragon without --group-hosts" \
+    "pattern bad-dragon needs the hosts per group \(--group-hosts\)" \
+    "${sim[@]}" --pattern bad-dragon
+bad "sim --pattern bad-dragon --group-hosts 3" \
+    "pattern bad-dragon needs at least two whole groups of 3 hosts, have 8 end nodes" \
+    "${sim[@]}" --pattern bad-dragon --group-hosts 3
 bad "sim --plot in a missing directory" \
     "^--plot: cannot create '/nonexistent-dir/p\.svg': directory '/nonexistent-dir' does not exist" \
     "${sim[@]}" --plot /nonexistent-dir/p.svg

@@ -2,7 +2,8 @@
 // simulator: at overload every routing delivers with no deadlock, drop or misdelivery on its 6
 // VLs, Static and S keep their switch links to VLs 0-2, and the routings with D or G take their
 // extra hops (VL 3: a second local hop after a global one, or a global hop out of an
-// intermediate group).
+// intermediate group); and G under the ugal selection in BookSim's VC router stays minimal at
+// low load and goes through intermediate groups on bad-dragon traffic.
 #include "engines/engine.hpp"
 #include "generators/dragonfly.hpp"
 #include "sim/simulator.hpp"
@@ -53,4 +54,55 @@ TEST_CASE("Dragonfly G/S/I/D routings at overload: delivered, no deadlock") {
             CHECK(r.vl_util_mean[3] > 0);
         }
     }
+}
+
+TEST_CASE("ugal on the G routing in BookSim's router: minimal at low load, non-minimal on "
+          "bad-dragon") {
+    // docs/results/booksim-dragonfly.md's configuration, shorter: BookSim's dragonflynew k = 2,
+    // one-flit packets, 256-packet buffers per VC, the VC router with BookSim's allocation.
+    gen::DragonflyParams d;
+    d.a = 4;
+    d.h = 2;
+    d.p = 2;
+    const Fabric f = gen::dragonfly(d);
+    EngineOptions opt;
+    opt.params["adaptive"] = "g";
+    const Routing r = make_engine("dragonfly")->route(f, nullptr, opt);
+    SimConfig c;
+    c.num_vls = 6;
+    c.selection = Selection::Ugal;
+    c.vc_router = true;
+    c.vc_release = SimConfig::VcRelease::Sent;
+    c.vc_alloc_gap_ps = 1024;
+    c.vc_input_first = true;
+    c.packet_bytes = 64;
+    c.credit_unit = 64;
+    c.ps_per_byte = 16;
+    c.fly_ps = 1024;
+    c.routing_ps = 3072;
+    c.credit_delay_ps = 2048;
+    c.buffer_bytes = 256 * 64;
+    c.warmup_ps = 3000 * kPsPerNs;
+    c.measure_ps = 5000 * kPsPerNs;
+    c.drain_ps = 5000 * kPsPerNs;
+    // Uniform at 0.1: no minimal output ever holds 30 credits more than twice a non-minimal
+    // one, so no packet takes a non-minimal global hop (the one hop on VL 3 with G).
+    c.traffic.load = 0.1;
+    SimResult x = simulate(f, r, c);
+    CHECK(x.verdict == Verdict::Ok);
+    CHECK(x.measured_unfinished == 0);
+    CHECK(x.vl_util_mean[3] == 0);
+    // bad-dragon at 0.3: every group's minimal traffic shares one global cable, which passes
+    // one packet per two cycles on its one VC (8 hosts: 1/16 each); UGAL sends the rest
+    // through intermediate groups (VL 3 carries their second global hop).
+    c.traffic.pattern = Pattern::BadDragon;
+    c.traffic.group_hosts = 8;
+    c.traffic.load = 0.3;
+    x = simulate(f, r, c);
+    CHECK(x.verdict == Verdict::Ok);
+    CHECK_FALSE(x.deadlock);
+    CHECK(x.dropped == 0);
+    CHECK(x.misdelivered == 0);
+    CHECK(x.vl_util_mean[3] > 0);
+    CHECK(x.accepted_fraction > 0.2);
 }

@@ -159,7 +159,7 @@ TEST_CASE("every selection function delivers every packet on a k-ary n-tree") {
     const Fabric f = gen::kary_ntree(4, 3);
     const Routing r = adaptive(f, "slid");
     for (const char* pattern : {"uniform", "complement"})
-        for (int sel = 0; sel <= int(Selection::TwoRandomOblivious); ++sel) {
+        for (int sel = 0; sel <= int(Selection::Ugal); ++sel) {
             SimConfig c = short_run(0.1); // below FF's saturation (0.19 on complement)
             c.traffic.pattern = *parse_pattern(pattern);
             c.selection = Selection(sel);

@@ -123,3 +123,53 @@ TEST_CASE("anca is BookSim's: two draws over all candidates, fewer credits in us
     CHECK(is_oblivious(Selection::TwoRandomOblivious));
     CHECK_FALSE(is_oblivious(Selection::TwoRandomChoices));
 }
+
+TEST_CASE("ugal is BookSim's: minimal unless its queue exceeds twice a non-minimal one's + 30") {
+    // ugal_dragonflynew: 1 * min_queue_size <= 2 * nonmin_queue_size + 30 takes the minimal
+    // path; the queues are the downstream buffers' credits in use over their VLs, room
+    // ignored (a candidate without room is still taken), the non-minimal one a uniform draw.
+    gen::Rng rng(3);
+    SelectionKey key;
+    key.hops = 1; // at the source switch (the host's link crossed)
+    const auto view = [](std::int32_t used, std::uint8_t priority) {
+        CandidateView v{false, 0, 0};
+        v.used_all = used;
+        v.priority = priority;
+        return v;
+    };
+    // Minimal at 55 in use; non-minimal at 10 and 20: 55 > 2 * 10 + 30 but 55 <= 2 * 20 + 30.
+    std::vector<CandidateView> c = {view(55, 0), view(10, 1), view(20, 1)};
+    int n[3] = {};
+    for (int i = 0; i < 4000; ++i) ++n[select_candidate(Selection::Ugal, c, key, rng)];
+    CHECK(n[0] == Approx(2000).margin(150)); // drew 2
+    CHECK(n[1] == Approx(2000).margin(150)); // drew 1
+    CHECK(n[2] == 0);
+    // At the threshold the minimal one is kept: 50 == 2 * 10 + 30.
+    c = {view(50, 0), view(10, 1)};
+    for (int i = 0; i < 100; ++i) CHECK(select_candidate(Selection::Ugal, c, key, rng) == 0);
+    c = {view(51, 0), view(10, 1)};
+    for (int i = 0; i < 100; ++i) CHECK(select_candidate(Selection::Ugal, c, key, rng) == 1);
+    // Past the source switch it decides nothing: the minimal candidate, however full.
+    key.hops = 2;
+    for (int i = 0; i < 100; ++i) CHECK(select_candidate(Selection::Ugal, c, key, rng) == 0);
+    key.hops = 1;
+    // Several minimal candidates: a uniform draw among them, the non-minimal ones never when
+    // they hold as much.
+    c = {view(0, 0), view(0, 0), view(0, 1), view(0, 1)};
+    int m[4] = {};
+    for (int i = 0; i < 4000; ++i) ++m[select_candidate(Selection::Ugal, c, key, rng)];
+    CHECK(m[0] == Approx(2000).margin(150));
+    CHECK(m[1] == Approx(2000).margin(150));
+    CHECK(m[2] + m[3] == 0);
+    // One class: a uniform draw, as nca.
+    c = {view(90, 0), view(0, 0), view(40, 0)};
+    int o[3] = {};
+    for (int i = 0; i < 3000; ++i) ++o[select_candidate(Selection::Ugal, c, key, rng)];
+    for (int k : o) CHECK(k == Approx(1000).margin(120));
+    CHECK(parse_selection("ugal") == Selection::Ugal);
+    CHECK(to_string(Selection::Ugal) == "ugal");
+    CHECK(is_oblivious(Selection::Ugal));
+    CHECK(uses_load(Selection::Ugal));
+    CHECK(sees_every_class(Selection::Ugal));
+    CHECK_FALSE(sees_every_class(Selection::TwoRandomOblivious));
+}

@@ -72,6 +72,49 @@ TEST_CASE("all-to-all cycles through every other node") {
     CHECK(got == V{3, 0, 1, 3, 0, 1});
 }
 
+TEST_CASE("bad-dragon sends every host to a uniformly random host of the next group") {
+    // BookSim's bad_dragon on dragonflynew k = 1 (a = 2, p = 1: 3 groups of 2 hosts), here 4
+    // groups of 3 hosts: host s to ((s / 3 + 1) mod 4) * 3 + a draw in 0..2.
+    TrafficSpec s;
+    s.pattern = Pattern::BadDragon;
+    s.group_hosts = 3;
+    DestinationPattern d(s, 12, 1);
+    gen::Rng rng(5);
+    for (std::uint32_t src = 0; src < 12; ++src) {
+        std::vector<int> hist(12, 0);
+        for (int k = 0; k < 3000; ++k) ++hist[d.next(src, rng, 0)];
+        const std::uint32_t next = (src / 3 + 1) % 4 * 3;
+        for (std::uint32_t x = 0; x < 12; ++x) {
+            if (x >= next && x < next + 3)
+                CHECK(std::abs(hist[x] - 1000) < 120);
+            else
+                CHECK(hist[x] == 0);
+        }
+    }
+    // Under a host order the groups are of host indices: CA order[s] sends to a CA order[d].
+    std::vector<std::uint32_t> order(12);
+    for (std::uint32_t i = 0; i < 12; ++i) order[i] = (i * 5) % 12; // a bijection
+    DestinationPattern o(s, 12, 1, order);
+    for (std::uint32_t host = 0; host < 12; ++host)
+        for (int k = 0; k < 50; ++k) {
+            const std::uint32_t ca = o.next(order[host], rng, 0);
+            std::uint32_t dst_host = 0;
+            while (order[dst_host] != ca) ++dst_host;
+            CHECK(dst_host / 3 == (host / 3 + 1) % 4);
+        }
+    CHECK(parse_pattern("bad-dragon") == Pattern::BadDragon);
+    CHECK(to_string(Pattern::BadDragon) == "bad-dragon");
+    s.group_hosts = 0;
+    CHECK_THROWS_WITH(DestinationPattern(s, 12, 1),
+                      "pattern bad-dragon needs the hosts per group (--group-hosts)");
+    s.group_hosts = 5;
+    CHECK_THROWS_WITH(DestinationPattern(s, 12, 1),
+                      "pattern bad-dragon needs at least two whole groups of 5 hosts, have 12 end "
+                      "nodes");
+    s.group_hosts = 12;
+    CHECK_THROWS_AS(DestinationPattern(s, 12, 1), std::invalid_argument);
+}
+
 TEST_CASE("uniform never picks the source and hot spot picks the hot node at its fraction") {
     TrafficSpec s;
     DestinationPattern u(s, 5, 1);
