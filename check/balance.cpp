@@ -162,7 +162,7 @@ BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPatt
         rep.lid_usage.mean_sources_per_lid = double(users_total) / double(lids_seen);
 
     // Statistics over directed switch-to-switch links, overall and per level pair.
-    const std::vector<int> level = levels_from_cas(f);
+    const std::vector<std::uint32_t> level = levels_from_cas(f);
     std::vector<double> all_links;
     std::map<std::pair<int, int>, std::vector<double>> by_level;
     std::vector<LinkLoad> links;
@@ -172,7 +172,7 @@ BalanceReport check_balance(const Fabric& f, const Routing& r, const TrafficPatt
             if (!graph::is_switch_link(f, id)) continue;
             const Port& port = f.port(id);
             all_links.push_back(rep.load[id]);
-            by_level[{level[n], level[port.peer_node]}].push_back(rep.load[id]);
+            by_level[{int(level[n]), int(level[port.peer_node])}].push_back(rep.load[id]);
             if (rep.load[id] > 0) links.push_back({id, rep.load[id]});
         }
     }

@@ -103,9 +103,9 @@ FabricStats compute_fabric_stats(const Fabric& f) {
     for (std::uint32_t c : comp.of_node) ++s.component_sizes[c];
     std::sort(s.component_sizes.begin(), s.component_sizes.end(), std::greater<>());
 
-    const std::vector<int> level = levels_from_cas(f);
+    const std::vector<std::uint32_t> level = levels_from_cas(f);
     for (NodeId n : f.switches()) {
-        if (level[n] == kUnreached) {
+        if (level[n] == graph::kFar) {
             ++s.unreached_switches;
             continue;
         }

@@ -3,12 +3,12 @@
 
 namespace ibrt {
 
-std::vector<int> levels_from_cas(const Fabric& f) {
-    std::vector<int> level(f.num_nodes(), kUnreached);
-    std::vector<NodeId> queue;
-    queue.reserve(f.num_nodes());
-    for (NodeId n : f.cas()) {
-        level[n] = 0;
+void graph::bfs_hops(const Fabric& f, std::span<const NodeId> sources, bool switches_only,
+                     std::vector<std::uint32_t>& dist, std::vector<NodeId>& queue) {
+    dist.assign(f.num_nodes(), graph::kFar);
+    queue.clear();
+    for (NodeId n : sources) {
+        dist[n] = 0;
         queue.push_back(n);
     }
     for (std::size_t head = 0; head < queue.size(); ++head) {
@@ -16,11 +16,20 @@ std::vector<int> levels_from_cas(const Fabric& f) {
         const Node& node = f.node(n);
         for (PortNum p = 1; p <= node.num_ports; ++p) {
             const Port& port = f.port(n, p);
-            if (!port.connected() || level[port.peer_node] != kUnreached) continue;
-            level[port.peer_node] = level[n] + 1;
+            if (!port.connected() || dist[port.peer_node] != graph::kFar ||
+                (switches_only && !f.node(port.peer_node).is_switch()))
+                continue;
+            dist[port.peer_node] = dist[n] + 1;
             queue.push_back(port.peer_node);
         }
     }
+}
+
+std::vector<std::uint32_t> levels_from_cas(const Fabric& f) {
+    std::vector<std::uint32_t> level;
+    std::vector<NodeId> queue;
+    queue.reserve(f.num_nodes());
+    graph::bfs_hops(f, f.cas(), false, level, queue);
     return level;
 }
 

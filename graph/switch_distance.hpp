@@ -4,14 +4,12 @@
 #pragma once
 
 #include "fabric/fabric.hpp"
+#include "graph/fabric_walks.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace ibrt::graph {
-
-// The distance of what cannot be reached, in every distance array of the graph library.
-inline constexpr std::uint32_t kFar = 0xffffffffu;
 
 // BFS from switch `from`; fills `dist` (sized num_nodes) with hop counts, kFar where
 // unreachable (every CA, and switches in other components). `queue` is scratch space reused

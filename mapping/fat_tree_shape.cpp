@@ -46,7 +46,8 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
     if (f.switches().empty()) throw NotAFatTree("not a fat tree: the fabric has no switches");
     check_connected(f);
 
-    const std::vector<int> lv = levels_from_cas(f);
+    // Every node is reached: the fabric is connected and has CAs (checked above).
+    const std::vector<std::uint32_t> lv = levels_from_cas(f);
     FatTreeShape t;
     const std::size_t nn = f.num_nodes();
     t.level.assign(nn, 0);
@@ -55,7 +56,7 @@ FatTreeShape recognize_fat_tree(const Fabric& f) {
             throw NotAFatTree(fmt::format("not a fat tree: {} is {} levels above the CAs",
                                           display_name(f, s), lv[s]));
         t.level[s] = static_cast<std::uint8_t>(lv[s]);
-        t.height = std::max(t.height, lv[s]);
+        t.height = std::max(t.height, int(lv[s]));
     }
     // Every cable must join adjacent levels; breadth-first levels differ by at most one, so
     // the only violations are cables within a level and CAs cabled to CAs.

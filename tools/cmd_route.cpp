@@ -243,14 +243,16 @@ int run_route(const RouteArgs& a) {
                        ? "paper"
                        : "engine"},
         {"aligned", r.lids.aligned()}};
-    const std::vector<int> lv = levels_from_cas(f);
-    int max_level = 0;
-    for (NodeId s : f.switches()) max_level = std::max(max_level, lv[s]);
+    const std::vector<std::uint32_t> lv = levels_from_cas(f);
+    std::uint32_t max_level = 0;
+    for (NodeId s : f.switches())
+        if (lv[s] != graph::kFar) max_level = std::max(max_level, lv[s]);
     std::vector<std::size_t> per(max_level + 1, 0);
     for (NodeId s : f.switches())
-        if (lv[s] > 0) ++per[lv[s]];
+        if (lv[s] != graph::kFar) ++per[lv[s]];
     J levels = J::array();
-    for (int l = 1; l <= max_level; ++l) levels.push_back({{"level", l}, {"switches", per[l]}});
+    for (std::uint32_t l = 1; l <= max_level; ++l)
+        levels.push_back({{"level", l}, {"switches", per[l]}});
     const std::size_t end_ports = all_end_ports(f, &r.lids).size();
     j["tree"] = {{"switches_by_level", levels}, {"max_level", max_level}, {"end_ports", end_ports}};
     j["route_time_ms"] = ms;

@@ -108,7 +108,7 @@ TEST_CASE("levels from CAs and components") {
     CHECK(lv[h0] == 0);
     CHECK(lv[l0] == 1);
     CHECK(lv[s0] == 2);
-    CHECK(lv[island] == kUnreached);
+    CHECK(lv[island] == graph::kFar);
     auto c = connected_components(f);
     CHECK(c.count == 2);
     CHECK(c.of_node[s0] == c.of_node[h0]);
