@@ -240,6 +240,7 @@ json plot_spec(const Figure& f, std::size_t max_curves) {
                  {"y_label", f.y_label},
                  {"legend_title", join(legend_keys, ", ")},
                  {"shared_legend", jpanels.size() > 1 && names_in_order.size() <= max_curves}};
+    if (f.log_y && f.kind == Kind::Line) spec["log_y"] = true;
     if (f.kind == Kind::Bar) spec["groups"] = f.groups;
     spec["panels"] = std::move(jpanels);
     return spec;

@@ -1,5 +1,7 @@
 // Every figure ibrt draws (issue 40): `ibrt sim --plot / --link-plot / --timeseries-plot`, the
-// sweep's sweep.svg, saturation.svg and flows.svg, bench_map's robustness curves. The C++ side
+// sweep's sweep.svg, saturation.svg and flows.svg, bench_map's robustness curves, and `ibrt
+// plot`'s figures read from JSON (tools/figure_file.hpp, "ibrt-figure/1": a Figure as the
+// study scripts of docs/results write it, so their figures follow these rules too). The C++ side
 // decides what is drawn, as a JSON spec (plot_spec, a pure function the tests read); Debian's
 // matplotlib draws it (plot/render.py, embedded at build time, run with python3 by render).
 //
@@ -21,12 +23,15 @@
 //     one name looks the same in every panel; legends sit outside the axes, one for the whole
 //     figure when every panel names the same few curves;
 //   - error bars where a curve has 95 % confidence half-widths (x_err, y_err);
+//   - lines on a log y scale when Figure::log_y (latencies over orders of magnitude); values
+//     that are not positive are no points there;
 //   - bars: at most kMaxGroupsPerPanel (12) groups a panel; more are split over panels, each
 //     with its own "groups".
 //
 // The spec, "ibrt-plot/1" (keys only ever added):
 //   { "schema", "kind": "line"|"bar", "title", "common": [TEXT...], "x_label", "y_label",
 //     "legend_title" (the settings legend entries name, ", "-joined), "shared_legend",
+//     "log_y"? (true: y on a log scale; absent otherwise),
 //     "groups": [TEXT...] (bars: every category along x),
 //     "panels": [ {"title", "axes" (panels with one value share their axes' ranges: the parts
 //                  of one split), "groups"? (bars: this panel's categories; "y" one per group),
@@ -63,6 +68,7 @@ enum class Kind { Line, Bar };
 struct Figure {
     Kind kind = Kind::Line;
     std::string title, x_label, y_label;
+    bool log_y = false;              // lines: y on a log scale
     std::vector<std::string> groups; // bars: the categories along x
     std::vector<std::string> facets; // settings that make panels whenever they vary
     std::vector<Curve> curves;

@@ -67,14 +67,15 @@ def errors(curve, key, at):
     return e if any(math.isfinite(v) for v in e) else None
 
 
-def draw_line_panel(ax, panel):
-    """Draws the curves; returns the lowest y value (an error bar may reach below it)."""
+def draw_line_panel(ax, panel, log_y):
+    """Draws the curves; returns the lowest y value (an error bar may reach below it). On a log
+    scale only positive values are points."""
     low = math.inf
     for c in panel["curves"]:
         at = [
             k
             for k, (x, y) in enumerate(zip(c["x"], c["y"]))
-            if math.isfinite(num(x)) and math.isfinite(num(y))
+            if math.isfinite(num(x)) and math.isfinite(num(y)) and (not log_y or num(y) > 0)
         ]
         if not at:
             continue
@@ -155,6 +156,7 @@ def figure(spec):
     per_panel_legend = with_legend and not shared
     n = len(panels)
     kind = spec.get("kind", "line")
+    log_y = kind == "line" and spec.get("log_y", False)
     # At most 3 columns (2 with a legend beside each panel; bar charts, wide, 1), as few rows
     # as that allows, and in those rows the fewest columns: 4 panels are 2 x 2, 5 are 3 + 2.
     widest = min(n, 1 if kind == "bar" else 2 if per_panel_legend else 3)
@@ -181,7 +183,10 @@ def figure(spec):
         p = panels[k]
         if kind == "bar":
             draw_bar_panel(ax, p, p.get("groups", spec.get("groups", [])))
-        elif draw_line_panel(ax, p) >= 0:
+        elif log_y:
+            draw_line_panel(ax, p, True)
+            ax.set_yscale("log")
+        elif draw_line_panel(ax, p, False) >= 0:
             # Latencies, utilizations, fractions: from zero (a wide interval's lower end, of
             # two seeds say, may pass below it; the value cannot).
             ax.set_ylim(bottom=0)

@@ -7,6 +7,7 @@
 #include "sim/cc_config.hpp"
 #include "sim/selection.hpp"
 #include "sim/traffic.hpp"
+#include "tools/json_positions.hpp"
 #include "tools/sweep_options.hpp"
 
 #include <fmt/format.h>
@@ -33,157 +34,6 @@ using json = nlohmann::json;
 // checks, copies and dumps of nlohmann::json recurse, so a deeper text is refused first.
 constexpr std::size_t kMaxDepth = 32;
 
-// ---- Where each value is ----
-// nlohmann::json 3.11 keeps no positions, so a SAX pass over the text records the offset of
-// every value by its JSON pointer (RFC 6901): an error names the value and the line it is on,
-// and a key given twice in one object (which the parser would silently drop) is found.
-
-std::string child(const std::string& at, std::string_view key) {
-    std::string s = at + '/';
-    for (const char c : key) {
-        if (c == '~')
-            s += "~0";
-        else if (c == '/')
-            s += "~1";
-        else
-            s += c;
-    }
-    return s;
-}
-
-std::string child(const std::string& at, std::size_t i) {
-    return at + '/' + std::to_string(i);
-}
-
-int line_of_offset(const std::string& text, std::size_t off) {
-    off = std::min(off, text.size());
-    return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(off), '\n'));
-}
-
-// A character iterator that says how far the parser has read: at each SAX event, the text up
-// to the end of the token just read (a number's, one character more).
-class CountingIterator {
-  public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = char;
-    using difference_type = std::ptrdiff_t;
-    using pointer = const char*;
-    using reference = const char&;
-    CountingIterator(const char* p, const char* begin, std::size_t* read)
-        : p_(p), begin_(begin), read_(read) {}
-    reference operator*() const { return *p_; }
-    CountingIterator& operator++() {
-        ++p_;
-        *read_ = std::size_t(p_ - begin_);
-        return *this;
-    }
-    CountingIterator operator++(int) {
-        CountingIterator t = *this;
-        ++*this;
-        return t;
-    }
-    bool operator==(const CountingIterator& o) const { return p_ == o.p_; }
-
-  private:
-    const char* p_;
-    const char* begin_;
-    std::size_t* read_;
-};
-
-// nlohmann's message without its "[json.exception.parse_error.101] parse error at line L,
-// column C: " prefix (InputError says the file and line): the problem, then the column.
-std::string json_error_text(const json::exception& e) {
-    std::string s = e.what();
-    if (s.rfind("[json.exception.", 0) == 0)
-        if (const auto b = s.find("] "); b != std::string::npos) s.erase(0, b + 2);
-    if (s.rfind("parse error at line ", 0) == 0) {
-        const auto c = s.find(", column "), d = s.find(": ");
-        if (c != std::string::npos && d != std::string::npos && c < d)
-            s = s.substr(d + 2) + " (column " + s.substr(c + 9, d - c - 9) + ")";
-    } else if (s.rfind("parse error: ", 0) == 0) {
-        s.erase(0, 13);
-    }
-    return s;
-}
-
-class Locator {
-  public:
-    explicit Locator(const std::size_t& read) : read_(read) {}
-
-    std::map<std::string, std::size_t> where; // pointer -> its key's offset (else its value's)
-    std::string problem, problem_at;          // why the pass stopped, and where
-    std::size_t problem_offset = 0;
-
-    bool null() { return value(); }
-    bool boolean(bool) { return value(); }
-    bool number_integer(json::number_integer_t) { return value(); }
-    bool number_unsigned(json::number_unsigned_t) { return value(); }
-    bool number_float(json::number_float_t, const json::string_t&) { return value(); }
-    bool string(json::string_t&) { return value(); }
-    bool binary(json::binary_t&) { return value(); }
-    bool start_object(std::size_t) { return open(false); }
-    bool start_array(std::size_t) { return open(true); }
-    bool end_object() { return close(); }
-    bool end_array() { return close(); }
-    bool key(json::string_t& k) {
-        Frame& f = stack_.back();
-        f.key = k;
-        const std::string p = child(f.path, k);
-        if (where.emplace(p, here()).second) return true;
-        return stop(p, "the key is given twice in this object (JSON keeps one of them)");
-    }
-    bool parse_error(std::size_t position, const std::string&, const json::exception& e) {
-        problem = "not JSON: " + json_error_text(e);
-        problem_offset = position ? position - 1 : 0;
-        return false;
-    }
-
-  private:
-    struct Frame {
-        std::string path;
-        bool array = false;
-        std::size_t next = 0;
-        std::string key;
-    };
-    std::size_t here() const { return read_ ? read_ - 1 : 0; }
-    bool stop(const std::string& at, const std::string& why) {
-        problem_at = at;
-        problem = why;
-        problem_offset = here();
-        return false;
-    }
-    // The pointer of the value that starts now. Array elements and the root are recorded
-    // here; an object's members at their key.
-    std::string start() {
-        if (stack_.empty()) {
-            where.emplace("", here());
-            return "";
-        }
-        Frame& f = stack_.back();
-        if (!f.array) return child(f.path, f.key);
-        std::string p = child(f.path, f.next++);
-        where.emplace(p, here());
-        return p;
-    }
-    bool value() {
-        start();
-        return true;
-    }
-    bool open(bool array) {
-        std::string p = start();
-        if (stack_.size() >= kMaxDepth)
-            return stop(p, fmt::format("nested more than {} deep", kMaxDepth));
-        stack_.push_back(Frame{std::move(p), array});
-        return true;
-    }
-    bool close() {
-        stack_.pop_back();
-        return true;
-    }
-    const std::size_t& read_;
-    std::vector<Frame> stack_;
-};
-
 // The spec's text, name and value positions: errors name the file, the line and the value.
 struct Source {
     const std::string& text;
@@ -193,14 +43,7 @@ struct Source {
 
     // The line of the value at `at`, else of the nearest value it is in (a missing key: the
     // line of its object).
-    int line(std::string at) const {
-        for (;;) {
-            if (const auto it = where.find(at); it != where.end())
-                return line_of_offset(text, it->second);
-            if (at.empty()) return 0;
-            at.erase(at.rfind('/'));
-        }
-    }
+    int line(const std::string& at) const { return json_line(text, where, at); }
     [[noreturn]] void fail(const std::string& at, const std::string& problem) const {
         throw InputError(file, line(at), at.empty() ? problem : at + ": " + problem);
     }
@@ -231,7 +74,7 @@ struct Key {
 void each_value(const Source& src, const json& v, const std::string& at, const Check& check) {
     if (!v.is_array()) return check(src, v, at);
     if (v.empty()) src.fail(at, "empty list");
-    for (std::size_t i = 0; i < v.size(); ++i) check(src, v[i], child(at, i));
+    for (std::size_t i = 0; i < v.size(); ++i) check(src, v[i], json_child(at, i));
 }
 
 std::string names(std::span<const Key> keys) {
@@ -243,7 +86,7 @@ std::string names(std::span<const Key> keys) {
 void check_keys(const Source& src, const json& obj, const std::string& at,
                 std::span<const Key> keys, std::string_view what) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
-        const std::string here = child(at, it.key());
+        const std::string here = json_child(at, it.key());
         const auto k = std::find_if(keys.begin(), keys.end(),
                                     [&](const Key& x) { return x.name == it.key(); });
         if (k == keys.end())
@@ -255,7 +98,7 @@ void check_keys(const Source& src, const json& obj, const std::string& at,
     }
     for (const Key& k : keys)
         if (k.required && !obj.contains(std::string(k.name)))
-            src.fail(child(at, k.name), "missing (a spec names its fabrics and its routings)");
+            src.fail(json_child(at, k.name), "missing (a spec names its fabrics and its routings)");
 }
 
 bool nonempty_string(const json& v) {
@@ -343,7 +186,7 @@ void check_gen(const Source& src, const json& g, const std::string& at) {
     if (g.is_array()) {
         for (std::size_t i = 0; i < g.size(); ++i)
             if (!g[i].is_string() && !g[i].is_number())
-                src.fail(child(at, i),
+                src.fail(json_child(at, i),
                          "expected an `ibrt gen` argument (a string or a number), " + got(g[i]));
     } else if (!g.is_string()) {
         src.fail(at, "expected `ibrt gen` arguments, e.g. \"fat-tree -m 4 -n 2\", " + got(g));
@@ -369,7 +212,7 @@ void check_fabric(const Source& src, const json& f, const std::string& at) {
     if (f.contains("file") == f.contains("gen"))
         src.fail(at, "each fabric needs exactly one of \"file\" and \"gen\"");
     if (f.contains("file") && f.contains("failure_seeds"))
-        src.fail(child(at, "failure_seeds"), "failures apply to generated fabrics (\"gen\")");
+        src.fail(json_child(at, "failure_seeds"), "failures apply to generated fabrics (\"gen\")");
 }
 
 // A routing: an engine name, or an object whose keys are "engine" or "lfts", "selection",
@@ -383,13 +226,13 @@ void check_routing(const Source& src, const json& r, const std::string& at) {
         src.fail(at, "each routing needs exactly one of \"engine\" and \"lfts\"");
     std::unique_ptr<Engine> engine;
     if (r.contains("engine")) {
-        check_engine(src, r["engine"], child(at, "engine"));
+        check_engine(src, r["engine"], json_child(at, "engine"));
         engine = make_engine(r["engine"].get<std::string>());
     }
     for (auto it = r.begin(); it != r.end(); ++it) {
         const std::string& k = it.key();
         const json& v = it.value();
-        const std::string here = child(at, k);
+        const std::string here = json_child(at, k);
         if (k == "engine") continue;
         if (k == "lfts" || k == "label") {
             text(k == "lfts" ? "a file name" : "a curve's name")(src, v, here);
@@ -409,7 +252,7 @@ void check_routing(const Source& src, const json& r, const std::string& at) {
         if (kind == OptionKind::List) { // --engine-opt: one or several key=value
             const json list = v.is_array() ? v : json::array({v});
             for (std::size_t i = 0; i < list.size(); ++i) {
-                const std::string there = v.is_array() ? child(here, i) : here;
+                const std::string there = v.is_array() ? json_child(here, i) : here;
                 if (!list[i].is_string())
                     src.fail(there, "expected key=value (a string), " + got(list[i]));
                 EngineOptions opt;
@@ -432,7 +275,7 @@ void check_sim(const Source& src, const json& s, const std::string& at) {
     if (!s.is_object()) src.fail(at, "expected {OPTION: VALUE or [VALUES]}, " + got(s));
     for (auto it = s.begin(); it != s.end(); ++it) {
         const std::string& k = it.key();
-        const std::string here = child(at, k);
+        const std::string here = json_child(at, k);
         if (k == "pattern" || k == "seed" || k.rfind("saturation", 0) == 0 || k == "vls" ||
             k == "load")
             src.fail(here, "set with the top-level \"patterns\", \"seeds\", \"saturation\", "
@@ -476,7 +319,7 @@ void check_cc_block(const Source& src, const json& b, const std::string& at) {
         src.fail(at, "expected {OPTION: VALUE or [VALUES]} or a list of such blocks, " + got(b));
     for (auto it = b.begin(); it != b.end(); ++it) {
         const std::string& k = it.key();
-        const std::string here = child(at, k);
+        const std::string here = json_child(at, k);
         if (!sim::is_cc_option(k.substr(0, k.find_first_of(" \t"))))
             src.fail(here, "not a congestion-control option of opensm 3.3.23 (congestion_control, "
                            "cc_sw_cong_setting_*, cc_ca_cong_setting_*, cc_cct, ...)");
@@ -592,7 +435,7 @@ std::size_t cc_count(const json& spec, std::size_t cap) {
 std::string sim_error_at(const json& spec, const InputError& e) {
     const std::string& f = e.file();
     const std::string key = f.rfind("--", 0) == 0 ? f.substr(2) : "";
-    if (spec.contains("sim") && spec["sim"].contains(key)) return child("/sim", key);
+    if (spec.contains("sim") && spec["sim"].contains(key)) return json_child("/sim", key);
     if ((key == "pattern" || key == "pairs-file") && spec.contains("patterns")) return "/patterns";
     return spec.contains("sim") ? "/sim" : "";
 }
@@ -611,19 +454,7 @@ std::string point_id(const json& canonical) {
 SweepSpec parse_sweep_spec(const std::string& text, const std::string& file,
                            std::size_t max_points) {
     Source src{text, file, std::filesystem::path(file).parent_path().string(), {}};
-    {
-        std::size_t read = 0;
-        Locator loc(read);
-        const CountingIterator first(text.data(), text.data(), &read),
-            last(text.data() + text.size(), text.data(), &read);
-        if (!json::sax_parse(first, last, &loc)) {
-            if (loc.problem.empty()) loc.problem = "not JSON";
-            throw InputError(file, line_of_offset(text, loc.problem_offset),
-                             loc.problem_at.empty() ? loc.problem
-                                                    : loc.problem_at + ": " + loc.problem);
-        }
-        src.where = std::move(loc.where);
-    }
+    src.where = json_positions(text, file, kMaxDepth);
     json spec;
     try {
         spec = json::parse(text); // the pass above took it: this does not throw
@@ -661,7 +492,8 @@ SweepSpec parse_sweep_spec(const std::string& text, const std::string& file,
         const std::vector<json> rs = values(spec, "routings", {});
         for (std::size_t i = 0; i < rs.size(); ++i) {
             routings.push_back(rs[i].is_string() ? json{{"engine", rs[i]}} : rs[i]);
-            routing_at.push_back(spec["routings"].is_array() ? child("/routings", i) : "/routings");
+            routing_at.push_back(spec["routings"].is_array() ? json_child("/routings", i)
+                                                             : "/routings");
         }
     }
     const std::vector<json> patterns = values(spec, "patterns", {json()});

@@ -5,8 +5,11 @@
                                          the victims', the hot link's, the contributors' and
                                          the contributors' uplinks' utilization per interval,
                                          with the run's CC counters in OUT-summary.json
-  --figures DIR                          draw DIR/victims.svg and print the table of
-                                         congestion-control.md (Markdown, on stdout)
+  --figures DIR                          draw DIR/victims.svg and DIR/contributors.svg
+                                         with `ibrt plot` (the binary in $IBRT, default ibrt;
+                                         congestion-control-drb.py's figure and draw) and
+                                         print the table of congestion-control.md (Markdown,
+                                         on stdout)
 
 Names follow cc-classic/hotspot-victims.pairs on `ibrt gen clos --radix 36 --levels 2`: host p
 of leaf L is 'host-lL-p'; the hot spot is host-l0-0; the contributors hosts 1 and 2 of leaves
@@ -114,14 +117,17 @@ def figures(d):
     spec.loader.exec_module(drb)
     label = lambda k: "CC off" if k == "off" else f"threshold {k}"
     shown = [k for k in ("off", "1", "4", "8", "15") if k in runs]
-    drb.plot([(label(k), [(r["t_us"] / 1000 + STEP / 2000, r["victims"]) for r in runs[k]])
-              for k in shown],
-             "Victims over time: hot spot from 1 to 3 ms", "time (ms)",
-             "victims: accepted / offered", os.path.join(d, "victims.svg"))
-    drb.plot([(label(k), [(r["t_us"] / 1000 + STEP / 2000, r["contributor_mean"])
-                          for r in runs[k]]) for k in shown],
-             "Contributors' injection over time (fair share 1/16)", "time (ms)",
-             "mean contributor link use", os.path.join(d, "contributors.svg"))
+    over_time = lambda key: [(label(k), [(r["t_us"] / 1000 + STEP / 2000, r[key])
+                                         for r in runs[k]]) for k in shown]
+    scenario = [("victims", "8 victims offering half a link each"),
+                ("hot spot", "16 contributors to one host from 1 to 3 ms")]
+    drb.draw(drb.figure(over_time("victims"), "Victims over time", "time (ms)",
+                        "victims: accepted / offered", "IBA CC", scenario),
+             os.path.join(d, "victims.svg"))
+    drb.draw(drb.figure(over_time("contributor_mean"),
+                        "Contributors' injection over time (fair share 1/16)", "time (ms)",
+                        "mean contributor link use", "IBA CC", scenario),
+             os.path.join(d, "contributors.svg"))
     lo, hi = HOT
     fmt = lambda x: "—" if x is None else f"{x:.0f}"
     print("| threshold | victims 0–1 ms | 1.0–1.1 ms | 1.1–2 ms | 2–3 ms | 3–4 ms | after the "

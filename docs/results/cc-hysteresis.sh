@@ -8,8 +8,8 @@
 # 5 ms from time 0 (no warm-up), every link's busy fraction per 25 us (--link-timeseries).
 # CC as cc-classic/cc-base.opensm.conf with the threshold varied; CC off as the baseline.
 # cc-hysteresis.py reduces each run to the victims', the hot link's and the contributors'
-# throughput per interval (cc-hysteresis/THRESHOLD.csv), draws cc-hysteresis/victims.svg
-# and prints the table of congestion-control.md.
+# throughput per interval (cc-hysteresis/THRESHOLD.csv), draws cc-hysteresis/victims.svg and
+# contributors.svg with `ibrt plot` (this IBRT) and prints the table of congestion-control.md.
 # Usage: docs/results/cc-hysteresis.sh [path/to/ibrt]   (OUT=dir writes elsewhere)
 set -eu
 IBRT=${1:-ibrt}
@@ -35,4 +35,4 @@ for thr in off 1 2 3 4 5 8 12 15; do
         --link-timeseries "$WORK/series.csv" --timeseries-us 25 --json >"$WORK/run.json"
     python3 "$HERE/cc-hysteresis.py" --reduce "$WORK/series.csv" "$WORK/run.json" "$OUT/$thr.csv"
 done
-python3 "$HERE/cc-hysteresis.py" --figures "$OUT"
+IBRT="$IBRT" python3 "$HERE/cc-hysteresis.py" --figures "$OUT"

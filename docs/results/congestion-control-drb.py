@@ -7,85 +7,44 @@
   --figures DIR                        draw DIR's SVGs and print the tables of
                                        congestion-control.md (Markdown, on stdout)
 
-The SVGs are drawn as ibrt's own were when this study ran (sim/svg_plot.cpp, since replaced by
-plot/, matplotlib, issue 40): nice 1-2-5 ticks, one coloured polyline with markers per series,
-a legend on the right."""
+The figures go through ibrt's one plotting path (issue 40): each is written as a figure,
+"ibrt-figure/1" (tools/figure_file.hpp: title, labels, curves named by their settings), and
+drawn by `ibrt plot`, the binary in $IBRT (default: ibrt on PATH), so that they follow the
+rules and styles of ibrt's own figures (plot/plot.hpp)."""
 import csv
-import glob
 import json
 import math
 import os
+import subprocess
 import sys
-from xml.sax.saxutils import escape
 
-COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
 NAMES = {"none": "no CC", "iba": "IBA CC", "drb": "DRB", "drb-iba": "DRB + IBA CC",
          "random": "random LID (no CC)"}
 HOT = (1000.0, 2000.0)  # the hot spot's window, us
 
 
-def nice(span, target=6):
-    raw = span / target
-    mag = 10 ** math.floor(math.log10(raw))
-    for m in (1, 2, 5, 10):
-        if raw <= m * mag:
-            return m * mag
-    return 10 * mag
+def figure(series, title, x_label, y_label, legend, common=(), log_y=False):
+    """An ibrt-figure/1: one curve per (name, [(x, y), ...]) of `series`, named by the setting
+    `legend`; `common` are (setting, value) pairs every curve shares (said once, under the
+    title). JSON has no NaN: a value that is not finite is null (no point)."""
+    value = lambda v: v if math.isfinite(v) else None
+    return {"schema": "ibrt-figure/1", "title": title, "x_label": x_label, "y_label": y_label,
+            "log_y": log_y,
+            "curves": [{"settings": {legend: name, **dict(common)},
+                        "x": [value(x) for x, _ in pts], "y": [value(y) for _, y in pts]}
+                       for name, pts in series]}
 
 
-def plot(series, title, xlabel, ylabel, path, logy=False):
-    W, H, L, R, T, B = 720, 480, 80, 190, 40, 60
-    pw, ph = W - L - R, H - T - B
-    xs_all = [x for _, pts in series for x, _ in pts]
-    ys_all = [y for _, pts in series for _, y in pts if y > 0 or not logy]
-    xmax = max(xs_all) if xs_all else 1
-    xstep = nice(xmax)
-    xmax = math.ceil(xmax / xstep) * xstep
-    if logy:
-        lo = math.floor(math.log10(min(ys_all)))
-        hi = math.ceil(math.log10(max(ys_all)))
-        hi = max(hi, lo + 1)
-        fy = lambda y: T + ph - (math.log10(y) - lo) / (hi - lo) * ph
-        yticks = [10 ** k for k in range(lo, hi + 1)]
-    else:
-        ymax = max(ys_all) if ys_all else 1
-        ystep = nice(ymax)
-        ymax = math.ceil(ymax / ystep) * ystep
-        fy = lambda y: T + ph - y / ymax * ph
-        yticks = [k * ystep for k in range(int(round(ymax / ystep)) + 1)]
-    fx = lambda x: L + x / xmax * pw
-    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
-         f'font-family="sans-serif" font-size="12">',
-         '<rect width="100%" height="100%" fill="white"/>',
-         f'<text x="{L + pw / 2}" y="24" text-anchor="middle" font-size="15">{escape(title)}</text>']
-    x = 0.0
-    while x <= xmax + xstep / 2:
-        o.append(f'<line x1="{fx(x):.1f}" y1="{T}" x2="{fx(x):.1f}" y2="{T + ph}" stroke="#ddd"/>'
-                 f'<text x="{fx(x):.1f}" y="{T + ph + 18}" text-anchor="middle">{x:g}</text>')
-        x += xstep
-    for y in yticks:
-        o.append(f'<line x1="{L}" y1="{fy(y):.1f}" x2="{L + pw}" y2="{fy(y):.1f}" stroke="#ddd"/>'
-                 f'<text x="{L - 6}" y="{fy(y) + 4:.1f}" text-anchor="end">{y:g}</text>')
-    o.append(f'<rect x="{L}" y="{T}" width="{pw}" height="{ph}" fill="none" stroke="black"/>')
-    o.append(f'<text x="{L + pw / 2}" y="{H - 16}" text-anchor="middle">{escape(xlabel)}</text>')
-    o.append(f'<text x="18" y="{T + ph / 2}" text-anchor="middle" '
-             f'transform="rotate(-90 18 {T + ph / 2})">{escape(ylabel)}</text>')
-    for i, (name, pts) in enumerate(series):
-        c = COLOURS[i % len(COLOURS)]
-        pts = [(x, y) for x, y in pts if y > 0 or not logy]
-        if not pts:
-            continue
-        path_d = " ".join(f"{fx(x):.1f},{fy(y):.1f}" for x, y in pts)
-        o.append(f'<polyline points="{path_d}" fill="none" stroke="{c}" stroke-width="1.5"/>')
-        if len(pts) <= 40:
-            for x, y in pts:
-                o.append(f'<circle cx="{fx(x):.1f}" cy="{fy(y):.1f}" r="2.5" fill="{c}"/>')
-        ly = T + 10 + 20 * i
-        o.append(f'<line x1="{L + pw + 12}" y1="{ly}" x2="{L + pw + 32}" y2="{ly}" stroke="{c}" '
-                 f'stroke-width="2"/><text x="{L + pw + 38}" y="{ly + 4}">{escape(name)}</text>')
-    o.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(o) + "\n")
+def draw(fig, path):
+    """Draws `fig` into `path` (.svg or .png) with `ibrt plot`, the binary in $IBRT."""
+    ibrt = os.environ.get("IBRT") or "ibrt"
+    try:
+        r = subprocess.run([ibrt, "plot", "-", "-o", path], input=json.dumps(fig, indent=1),
+                           text=True)
+    except OSError as e:
+        sys.exit(f"cannot run {ibrt} (set IBRT to the ibrt binary): {e}")
+    if r.returncode != 0:
+        sys.exit(f"{ibrt} plot did not draw {path} (exit {r.returncode})")
 
 
 def node_of(link):
@@ -158,10 +117,13 @@ def figures(d):
                for s, rr in runs.items()]
         lat = [(NAMES[s], [(float(r["offered_fraction"]), float(r["latency_mean_ns"]) / 1000) for r in rr])
                for s, rr in runs.items()]
-        plot(thr, f"{title}, perfect shuffle: throughput", "offered load (fraction of link)",
-             "accepted (fraction of link)", os.path.join(d, f"{topo}-throughput.svg"))
-        plot(lat, f"{title}, perfect shuffle: latency", "offered load (fraction of link)",
-             "mean latency (us, log)", os.path.join(d, f"{topo}-latency.svg"), logy=True)
+        shuffle = [("traffic", "perfect-shuffle traffic")]
+        draw(figure(thr, f"{title}: throughput", "offered load (fraction of link)",
+                    "accepted (fraction of link)", "regime", shuffle),
+             os.path.join(d, f"{topo}-throughput.svg"))
+        draw(figure(lat, f"{title}: latency", "offered load (fraction of link)",
+                    "mean latency (us, log scale)", "regime", shuffle, log_y=True),
+             os.path.join(d, f"{topo}-latency.svg"))
         loads = [r["load"] for r in runs["none"]]
         print(f"**{title}**: accepted traffic (fraction of the link bandwidth) and mean latency "
               f"(us) per offered load\n")
@@ -202,8 +164,11 @@ def figures(d):
                     t = float(r["t_us"])
                     by_t[t] = max(by_t.get(t, 0), float(r["utilization"]))
             series.append((NAMES[s], sorted((t + 12.5, u) for t, u in by_t.items())))
-        plot(series, "8x8 torus, hot spot 1-2 ms: busiest link into the hot switch",
-             "time (us)", "utilization per 25 us", os.path.join(d, "hotspot-links.svg"))
+        draw(figure(series, "8x8 torus: the busiest link into the hot switch over time",
+                    "time (us)", "utilization per 25 us", "regime",
+                    [("traffic", "uniform at 0.3 of the link"),
+                     ("hot spot", "5 % of it to CA 27 from 1 to 2 ms")]),
+             os.path.join(d, "hotspot-links.svg"))
         print("### Hot spot (uniform 0.3, 5 % to one node from 1 to 2 ms)\n")
         print("| | " + " | ".join(NAMES[s] for s in summaries) + " |")
         print("|---|" + "---|" * len(summaries))

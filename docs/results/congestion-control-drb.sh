@@ -4,7 +4,7 @@
 # under perfect-shuffle traffic (Figs. 8, 9), and the hot spot that appears and goes (Fig. 10)
 # as per-link utilization over time. Writes congestion-control-drb/*.csv and *.svg next to this
 # script; congestion-control-drb.py prints the tables of congestion-control.md and draws the
-# combined figures.
+# combined figures with `ibrt plot` (this IBRT).
 #
 # Set-up (paper 002 §5): switch threshold 80 % of the port buffer (IBA level 3 = 81 %,
 # docs/sim-model.md), every eligible packet marked, timer 100 us (CCTI timer 98 x 1.024 us),
@@ -98,4 +98,4 @@ for s in none iba drb; do
     python3 "$HERE/congestion-control-drb.py" --series "$WORK/hotspot-$s-series.csv" \
         "$WORK/hotspot-$s.json" "$OUT/hotspot-$s-series.csv"
 done
-python3 "$HERE/congestion-control-drb.py" --figures "$OUT"
+IBRT="$IBRT" python3 "$HERE/congestion-control-drb.py" --figures "$OUT"

@@ -160,6 +160,32 @@ bad "sweep --loads 5" "^--loads?: must be comma-separated numbers in 0\.\.1, got
 bad "sweep --vls 0" "^--vls: must be comma-separated whole numbers in 1\.\.15, got '0'" \
     "$IBRT" sweep -q --fat-tree 4,2 --loads 0.1 --vls 0
 
+# --- ibrt plot: the figure (tools/figure_file.hpp) and its outputs ------------------------------
+printf '{"schema": "ibrt-figure/1",\n "curves": [{"x": [1, 2], "y": [3, 4]}]}\n' >fig.json
+bad "plot without -o" "--output is required" "$IBRT" plot fig.json
+bad "plot -o p.pdf" "^--output: 'p\.pdf': a plot is an \.svg or a \.png file" \
+    "$IBRT" plot fig.json -o ok.svg -o p.pdf
+bad "plot -o in a missing directory" \
+    "^--output: cannot create '/nonexistent-dir/p\.svg': directory '/nonexistent-dir' does not exist" \
+    "$IBRT" plot fig.json -o /nonexistent-dir/p.svg
+bad "plot /dev/zero" "^ibrt: /dev/zero: is a character device, $notreg" \
+    "$IBRT" plot /dev/zero -o p.svg
+bad "plot a missing figure" "^ibrt: nofig\.json: " "$IBRT" plot nofig.json -o p.svg
+printf '{"schema": "ibrt-figure/1",\n "curves": [{"x": [1, 2], "y": [3, NaN]}]}\n' >nan.json
+bad "plot: NaN, which JSON has not (Python's json.dump writes it)" \
+    "^ibrt: nan\.json:2: not JSON: syntax error while parsing value - invalid literal" \
+    "$IBRT" plot nan.json -o p.svg
+printf '{"schema": "ibrt-figure/1",\n "curves": [{"x": [1, 2],\n "y": [3]}]}\n' >short.json
+bad "plot: fewer y than x" "^ibrt: short\.json:3: /curves/0/y: 1 values for the 2 of x: one per x" \
+    "$IBRT" plot short.json -o p.svg
+printf '{"schema": "ibrt-plot/1", "kind": "line", "panels": []}\n' >spec.json
+bad "plot of a spec, not a figure" \
+    "^ibrt: spec\.json:1: /schema: an ibrt-plot/1 spec is what plot_spec makes of a figure" \
+    "$IBRT" plot spec.json -o p.svg
+bad "plot -: standard input, named '-'" "^ibrt: -:1: /curves/0/settings: expected \{SETTING: VALUE" \
+    "$IBRT" plot - -o p.svg <<<'{"schema": "ibrt-figure/1", "curves": [{"settings": [], "x": [1], "y": [2]}]}'
+[[ ! -e p.svg ]] || failures+=("plot: a refused figure left p.svg")
+
 # --- congestion control: opensm.conf's cc_* options (sim/cc_config.hpp) -----------------------
 printf 'congestion_control TRUE\ncc_sw_cong_setting_threshold 0x1G\n' >bad.conf
 bad "sim --opensm-conf: a threshold that is no number" \
