@@ -1,9 +1,12 @@
-// Traffic patterns for the balance check: all-to-all, shift/k (endpoint i sends to
-// i + k mod N, the "shift" permutation family used to load fat trees uniformly) and a random
-// permutation from a seed. Endpoints are numbered as in check/endpoints.hpp (node order).
-// The permutations are fabric/permutations.hpp's, the ones `ibrt sim` uses for rotation and
-// randperm: the same seed gives the same permutation in both, on every platform.
+// Traffic patterns for the balance check: all-to-all, and every permutation of
+// fabric/permutations.hpp by `ibrt sim --pattern`'s name (shift/k: endpoint i sends to
+// i + k mod N, the family used to load fat trees uniformly; a random permutation from a seed;
+// complement, the bit permutations, tornado). Endpoints are numbered as in check/endpoints.hpp
+// (node order): end ports, which are `ibrt sim`'s CAs wherever each CA has one port. The same
+// name and seed give the same permutation in both, on every platform.
 #pragma once
+
+#include "fabric/permutations.hpp"
 
 #include <cstdint>
 #include <string>
@@ -13,15 +16,21 @@
 namespace ibrt::check {
 
 struct TrafficPattern {
-    enum class Kind { AllToAll, Shift, RandomPermutation };
+    // Shift and RandomPermutation are the rotation and randperm of Permutation, kept apart for
+    // their names in reports; Fixed is any other permutation of fabric/permutations.hpp.
+    enum class Kind { AllToAll, Shift, RandomPermutation, Fixed };
     Kind kind = Kind::AllToAll;
     std::uint32_t shift = 1;
     std::uint64_t seed = 1;
-    std::string name() const; // "all-to-all", "shift/3", "random-permutation/seed=7"
+    Permutation fixed = Permutation::Complement; // Kind::Fixed
+    // "all-to-all", "shift/3", "random-permutation/seed=7", "complement", "bitrev", ...
+    std::string name() const;
 };
 
-// Parses "all-to-all", "shift/K" (K >= 1) or "random" / "random-permutation".
-// Throws std::invalid_argument with the accepted forms.
+// Parses "all-to-all" (or `ibrt sim`'s "alltoall"), "shift/K" or "rotation/K" (K >= 1),
+// "random", "random-permutation" or "randperm", and every other permutation by `ibrt sim
+// --pattern`'s name (fabric/permutations.hpp: complement, bitrev, transpose, shuffle, bitrot,
+// tornado): one vocabulary for both commands. Throws std::invalid_argument with the forms.
 TrafficPattern parse_pattern(std::string_view text, std::uint64_t seed);
 
 // For permutation patterns: the destination endpoint of every source endpoint.

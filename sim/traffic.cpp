@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include <numeric>
 #include <stdexcept>
 
 namespace ibrt::sim {
@@ -17,25 +18,50 @@ struct Named {
     Pattern p;
     std::string_view name;
 };
+// The permutations' names are fabric/permutations.hpp's, which `ibrt check --pattern` reads too.
 constexpr Named kPatterns[] = {
-    {Pattern::Uniform, "uniform"},       {Pattern::Hotspot, "hotspot"},
-    {Pattern::Complement, "complement"}, {Pattern::BitReversal, "bitrev"},
-    {Pattern::Transpose, "transpose"},   {Pattern::Shuffle, "shuffle"},
-    {Pattern::BitRotation, "bitrot"},    {Pattern::Rotation, "rotation"},
-    {Pattern::Tornado, "tornado"},       {Pattern::RandomPermutation, "randperm"},
-    {Pattern::AllToAll, "alltoall"},     {Pattern::Pairs, "pairs"},
+    {Pattern::Uniform, "uniform"},
+    {Pattern::Hotspot, "hotspot"},
+    {Pattern::Complement, to_string(Permutation::Complement)},
+    {Pattern::BitReversal, to_string(Permutation::BitReversal)},
+    {Pattern::Transpose, to_string(Permutation::Transpose)},
+    {Pattern::Shuffle, to_string(Permutation::Shuffle)},
+    {Pattern::BitRotation, to_string(Permutation::BitRotation)},
+    {Pattern::Rotation, to_string(Permutation::Rotation)},
+    {Pattern::Tornado, to_string(Permutation::Tornado)},
+    {Pattern::RandomPermutation, to_string(Permutation::Random)},
+    {Pattern::AllToAll, "alltoall"},
+    {Pattern::Pairs, "pairs"},
     {Pattern::BadDragon, "bad-dragon"},
 };
+
+// The permutation a fixed pattern is, if it is one.
+std::optional<Permutation> permutation_of(Pattern p) {
+    switch (p) {
+    case Pattern::Complement:
+        return Permutation::Complement;
+    case Pattern::BitReversal:
+        return Permutation::BitReversal;
+    case Pattern::Transpose:
+        return Permutation::Transpose;
+    case Pattern::Shuffle:
+        return Permutation::Shuffle;
+    case Pattern::BitRotation:
+        return Permutation::BitRotation;
+    case Pattern::Rotation:
+        return Permutation::Rotation;
+    case Pattern::Tornado:
+        return Permutation::Tornado;
+    case Pattern::RandomPermutation:
+        return Permutation::Random;
+    default:
+        return std::nullopt;
+    }
+}
 
 // Whether a hot window was given (its defaults: the whole run).
 bool windowed(const TrafficSpec& spec) {
     return spec.hot_start_ps > 0 || spec.hot_end_ps != ~std::uint64_t(0);
-}
-
-std::uint32_t reverse_bits(std::uint32_t x, int bits) {
-    std::uint32_t r = 0;
-    for (int i = 0; i < bits; ++i) r |= ((x >> i) & 1u) << (bits - 1 - i);
-    return r;
 }
 
 } // namespace
@@ -93,19 +119,11 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
             rank_ = std::move(rank);
         }
     }
-    while ((1u << bits_) < n) ++bits_;
-    const bool pow2 = (1u << bits_) == n;
     const Pattern p = spec.pattern;
-    if ((p == Pattern::BitReversal || p == Pattern::Transpose || p == Pattern::Shuffle ||
-         p == Pattern::BitRotation) &&
-        !pow2)
-        throw std::invalid_argument("pattern " + std::string(to_string(p)) +
-                                    " needs a power-of-two number of end nodes, have " +
-                                    std::to_string(n));
-    if (p == Pattern::Transpose && bits_ % 2 != 0)
-        throw std::invalid_argument("pattern transpose needs an even number of address bits, "
-                                    "have " +
-                                    std::to_string(n) + " end nodes");
+    const std::optional<Permutation> perm = permutation_of(p);
+    // The bit permutations' conditions on n first (fabric/permutations.hpp says them).
+    if (perm && *perm != Permutation::Rotation && *perm != Permutation::Random)
+        fixed_ = permutation(*perm, n, 0, 0);
     if ((p == Pattern::Hotspot || (p == Pattern::Pairs && windowed(spec))) && spec.hot_node >= n)
         throw std::invalid_argument("hot node " + std::to_string(spec.hot_node) +
                                     " out of range (0.." + std::to_string(n - 1) + ")");
@@ -144,38 +162,15 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
         throw std::invalid_argument("rotation shift " + std::to_string(*spec.shift) +
                                     " is a multiple of the " + std::to_string(n) +
                                     " end nodes: every message would go to its own source");
-    fixed_.resize(n);
-    for (std::uint32_t s = 0; s < n; ++s) {
-        switch (p) {
-        case Pattern::Complement:
-            fixed_[s] = n - 1 - s;
-            break;
-        case Pattern::BitReversal:
-            fixed_[s] = reverse_bits(s, bits_);
-            break;
-        case Pattern::Transpose: {
-            const int h = bits_ / 2;
-            const std::uint32_t lo = s & ((1u << h) - 1);
-            fixed_[s] = (lo << h) | (s >> h);
-            break;
-        }
-        case Pattern::Shuffle:
-            fixed_[s] = bits_ == 0 ? s : (((s << 1) | (s >> (bits_ - 1))) & (n - 1));
-            break;
-        case Pattern::BitRotation:
-            fixed_[s] = bits_ == 0 ? s : ((s >> 1) | ((s & 1u) << (bits_ - 1)));
-            break;
-        case Pattern::Tornado:
-            fixed_[s] = (s + (n + 1) / 2 - 1) % n;
-            break;
-        default:
-            fixed_[s] = s;
-            break;
-        }
-    }
     // The permutations `ibrt check --pattern` also uses (fabric/permutations.hpp).
-    if (p == Pattern::Rotation) fixed_ = shift_permutation(n, spec.shift.value_or(n / 2));
-    if (p == Pattern::RandomPermutation) fixed_ = random_permutation(n, seed);
+    if (p == Pattern::Rotation)
+        fixed_ = permutation(*perm, n, spec.shift.value_or(n / 2), 0);
+    else if (p == Pattern::RandomPermutation)
+        fixed_ = permutation(*perm, n, 0, seed);
+    else if (!perm) { // every source its own (the pattern draws per message)
+        fixed_.resize(n);
+        std::iota(fixed_.begin(), fixed_.end(), 0u);
+    }
     // The host order, the one mapping of every pattern's hosts to CAs: CA order[s] sends to
     // CA order[fixed(s)].
     if (!order_.empty()) {

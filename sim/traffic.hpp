@@ -115,7 +115,6 @@ class DestinationPattern {
   private:
     TrafficSpec spec_;
     std::uint32_t n_ = 0;
-    int bits_ = 0;
     std::vector<std::uint32_t> fixed_; // precomputed destinations of the permutation patterns
     // alltoall under a host order other than the identity: order_[host], rank_[CA] (its host).
     std::vector<std::uint32_t> order_, rank_;

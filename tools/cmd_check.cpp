@@ -67,7 +67,12 @@ int run(const CheckArgs& a) {
     if (a.assume_sl >= 0)
         r.path_sls = PathSlTable::by_dlid(std::vector<std::uint8_t>(
             std::size_t(r.lids.max_lid()) + 1, std::uint8_t(a.assume_sl)));
-    const check::CheckReport rep = check::run_checks(f, r, opt);
+    check::CheckReport rep;
+    try {
+        rep = check::run_checks(f, r, opt);
+    } catch (const std::invalid_argument& e) { // a permutation that does not apply to this fabric
+        throw InputError("--pattern", 0, e.what());
+    }
     if (!a.quiet) progress("");
 
     if (a.json)
@@ -131,8 +136,9 @@ const CommandRegistrar reg{{
                        "over all 2^LMC LIDs)")
             ->check(input_file());
         sub.add_option("--pattern", a->pattern,
-                       "Extra traffic pattern for the balance check, besides all-to-all: "
-                       "all-to-all, shift/K, random")
+                       "Extra traffic pattern for the balance check, besides all-to-all, by "
+                       "`ibrt sim --pattern`'s names: shift/K (or rotation/K), random (or "
+                       "randperm), complement, bitrev, transpose, shuffle, bitrot, tornado")
             ->capture_default_str();
         sub.add_option("--seed", a->seed, "Seed of the random permutation")
             ->capture_default_str()

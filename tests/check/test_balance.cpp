@@ -150,7 +150,8 @@ TEST_CASE("traffic patterns parse and permute deterministically") {
     CHECK(parse_pattern("random", 7).name() == "random-permutation/seed=7");
     CHECK_THROWS_WITH(parse_pattern("shift/0", 0),
                       "unknown traffic pattern \"shift/0\" (expected all-to-all, shift/K with "
-                      "K >= 1, or random)");
+                      "K >= 1, random, complement, bitrev, transpose, shuffle, bitrot or "
+                      "tornado; as in ibrt sim, alltoall, rotation/K and randperm too)");
     CHECK_THROWS(parse_pattern("shift/x", 0));
     CHECK(permutation_targets(parse_pattern("shift/2", 0), 5) ==
           std::vector<std::uint32_t>{2, 3, 4, 0, 1});

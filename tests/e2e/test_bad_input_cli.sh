@@ -140,6 +140,18 @@ bad "sim --pattern rotation --shift 0" "^--shift: must be a whole number in 1\.\
     "${sim[@]}" --pattern rotation --shift 0
 bad "sim --pattern rotation --shift N" "rotation shift 8 is a multiple of the 8 end nodes" \
     "${sim[@]}" --pattern rotation --shift 8
+# One vocabulary (issue 41): check refuses a bit permutation where sim does, in the same words.
+"$IBRT" gen -q fat-tree -m 6 -n 2 -o ft62.net || exit 1
+"$IBRT" route --engine mlid --fabric ft62.net --out r62 >/dev/null || exit 1
+bad "check --pattern bitrev on 18 end nodes" \
+    "^ibrt: --pattern: pattern bitrev needs a power-of-two number of end nodes, have 18$" \
+    "$IBRT" check -q --fabric ft62.net --lfts r62/opensm-lfts.dump --guid2lid r62/guid2lid \
+    --pattern bitrev
+bad "sim --pattern bitrev on 18 end nodes" \
+    "pattern bitrev needs a power-of-two number of end nodes, have 18" \
+    "$IBRT" sim -q --fabric ft62.net --engine mlid --measure-us 2 --drain-us 2 --pattern bitrev
+bad "check --pattern unknown" "^ibrt: --pattern: unknown traffic pattern \"hotspot\"" \
+    "$IBRT" check -q "${tables[@]}" --pattern hotspot
 bad "sim --pattern bad-dragon without --group-hosts" \
     "pattern bad-dragon needs the hosts per group \(--group-hosts\)" \
     "${sim[@]}" --pattern bad-dragon

@@ -42,6 +42,33 @@ TEST_CASE("check and sim give the same permutation for the same seed") {
         }
 }
 
+TEST_CASE("check and sim read one vocabulary of permutations: every name, the same map") {
+    // Issue 41: `ibrt check --pattern NAME` and `ibrt sim --pattern NAME` (names from
+    // fabric/permutations.hpp) give the same destinations, by sim's spellings and check's own.
+    for (const std::string_view name : kPermutationNames) {
+        INFO(name);
+        const bool shifted = name == "rotation";
+        const std::string text = shifted ? "rotation/5" : std::string(name);
+        sim::TrafficSpec spec;
+        spec.pattern = *sim::parse_pattern(name);
+        if (shifted) spec.shift = 5;
+        for (std::uint64_t seed : {1u, 9u})
+            CHECK(check::permutation_targets(check::parse_pattern(text, seed), 64) ==
+                  sim_targets(spec, 64, seed));
+    }
+    CHECK(check::parse_pattern("alltoall", 1).kind == check::TrafficPattern::Kind::AllToAll);
+    CHECK(check::parse_pattern("randperm", 3).name() == "random-permutation/seed=3");
+    CHECK(check::parse_pattern("rotation/2", 1).name() == "shift/2");
+    CHECK(check::parse_pattern("bitrev", 1).name() == "bitrev");
+    // A bit permutation on a count it does not apply to: the same refusal in both.
+    sim::TrafficSpec spec;
+    spec.pattern = sim::Pattern::BitReversal;
+    CHECK_THROWS_WITH(sim_targets(spec, 12, 1),
+                      "pattern bitrev needs a power-of-two number of end nodes, have 12");
+    CHECK_THROWS_WITH(check::permutation_targets(check::parse_pattern("bitrev", 1), 12),
+                      "pattern bitrev needs a power-of-two number of end nodes, have 12");
+}
+
 TEST_CASE("check and sim put a packet on the same VL where a node has no SL2VL table") {
     // h0 - S0 = S1 - h1 with 2 VLs. S0 has tables (SL s -> VL s), S1 has none; every packet to
     // h1 is on SL 1. Leaving S1 for h1, the packet takes the VL both answer for a node
