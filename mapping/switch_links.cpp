@@ -2,6 +2,7 @@
 #include "mapping/switch_links.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ibrt::mapping {
 
@@ -72,6 +73,33 @@ SwitchLinks switch_links(const Fabric& f) {
         std::sort(g.incidences.begin() + g.start[s], g.incidences.begin() + g.start[s + 1],
                   [](const auto& x, const auto& y) { return x.peer < y.peer; });
     return g;
+}
+
+std::vector<std::uint8_t> member_hops(const SwitchLinks& g,
+                                      std::span<const std::uint32_t> members) {
+    const std::size_t k = members.size();
+    std::vector<std::uint32_t> pos(g.num_switches(), kNone); // dense id -> member index
+    for (std::size_t i = 0; i < k; ++i) pos[members[i]] = std::uint32_t(i);
+    std::vector<std::uint8_t> hops(k * k, kFarHops);
+    std::vector<std::uint32_t> queue(k);
+    for (std::size_t t = 0; t < k; ++t) {
+        std::uint8_t* d = hops.data() + t * k;
+        std::size_t head = 0, tail = 0;
+        d[t] = 0;
+        queue[tail++] = members[t];
+        while (head < tail) {
+            const std::uint32_t v = queue[head++];
+            const std::uint8_t next = std::uint8_t(d[pos[v]] + 1);
+            for (const auto& i : g.around(v)) {
+                const std::uint32_t p = pos[i.peer];
+                if (p == kNone || d[p] != kFarHops) continue;
+                if (next == kFarHops) throw std::length_error("switch distances above 254 hops");
+                d[p] = next;
+                queue[tail++] = i.peer;
+            }
+        }
+    }
+    return hops;
 }
 
 } // namespace ibrt::mapping

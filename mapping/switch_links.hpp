@@ -45,4 +45,13 @@ struct SwitchLinks {
 
 SwitchLinks switch_links(const Fabric& f);
 
+// Hop counts among `members` (dense switch ids, each once) over the links between members
+// only: hops[t * k + x] is the distance from member x to member t (k = members.size(); links
+// run both ways, so also from t to x), kFarHops where the members do not join them: the one
+// breadth-first search the direct engines' tables start from (a Dragonfly's group, a whole
+// Slim Fly). 8 bits keep a k x k table per group small; a distance above 254 throws
+// std::length_error.
+inline constexpr std::uint8_t kFarHops = 255;
+std::vector<std::uint8_t> member_hops(const SwitchLinks& g, std::span<const std::uint32_t> members);
+
 } // namespace ibrt::mapping

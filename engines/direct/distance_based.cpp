@@ -9,36 +9,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <deque>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
 namespace ibrt::direct {
 namespace {
 
-constexpr std::uint8_t kFar = 0xff;
+constexpr std::uint8_t kFar = mapping::kFarHops;
 
-// Switch-to-switch hop counts, one BFS per switch.
+// Switch-to-switch hop counts (mapping::member_hops over every switch; symmetric).
 std::vector<std::uint8_t> distances(const mapping::SwitchLinks& g) {
-    const std::size_t n = g.num_switches();
-    std::vector<std::uint8_t> d(n * n, kFar);
-    std::deque<std::uint32_t> q;
-    for (std::uint32_t s = 0; s < n; ++s) {
-        std::uint8_t* row = &d[s * n];
-        row[s] = 0;
-        q.assign(1, s);
-        while (!q.empty()) {
-            const std::uint32_t v = q.front();
-            q.pop_front();
-            for (const auto& in : g.around(v))
-                if (row[in.peer] == kFar) {
-                    if (row[v] + 1 >= kFar) throw RoutingError("switch distances above 254");
-                    row[in.peer] = std::uint8_t(row[v] + 1);
-                    q.push_back(in.peer);
-                }
-        }
+    std::vector<std::uint32_t> all(g.num_switches());
+    std::iota(all.begin(), all.end(), 0u);
+    try {
+        return mapping::member_hops(g, all);
+    } catch (const std::length_error& e) {
+        throw RoutingError(e.what());
     }
-    return d;
 }
 
 } // namespace

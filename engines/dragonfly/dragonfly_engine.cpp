@@ -99,8 +99,8 @@ using mapping::kNone;
 
 enum PortClass { kHost = 0, kLocal = 1, kGlobal = 2 };
 
-constexpr std::uint8_t kFar = 255;      // no local path
-constexpr std::uint8_t kOffLayer = 255; // a path on the class rule, in no layer
+constexpr std::uint8_t kFar = mapping::kFarHops; // no local path
+constexpr std::uint8_t kOffLayer = 255;          // a path on the class rule, in no layer
 
 constexpr EngineParam kParams[] = {direct::kDistanceBasedParam, direct::kDeflectionParam,
                                    direct::kAdaptiveLinksParam, dragonfly::kAdaptiveParam};
@@ -131,26 +131,15 @@ class DragonflyEngine final : public Engine {
         std::size_t local_detours = 0; // ordered pairs of switches of a group not cabled
         {
             std::vector<std::uint8_t> dist;
-            std::vector<std::uint32_t> queue, cand;
+            std::vector<std::uint32_t> cand;
             for (std::size_t gi = 0; gi < groups; ++gi) {
                 const auto& m = members[gi];
                 const std::size_t k = m.size();
-                dist.assign(k * k, kFar); // dist[t * k + x]
-                queue.resize(k);
+                dist = mapping::member_hops(g, m); // dist[t * k + x]
                 for (std::size_t t = 0; t < k; ++t) {
-                    std::uint8_t* d = dist.data() + t * k;
-                    std::size_t head = 0, tail = 0;
-                    d[t] = 0;
-                    queue[tail++] = m[t];
-                    while (head < tail) {
-                        const std::uint32_t v = queue[head++];
-                        for (const auto& i : g.around(v))
-                            if (std::size_t(s.group[i.peer]) == gi && d[idx(i.peer)] == kFar) {
-                                d[idx(i.peer)] = std::uint8_t(d[idx(v)] + 1);
-                                queue[tail++] = i.peer;
-                            }
-                    }
-                    if (tail < k) // the mapping's union of local links rules it out
+                    const std::uint8_t* d = dist.data() + t * k;
+                    if (std::find(d, d + k, kFar) !=
+                        d + k) // the mapping's union of local links rules it out
                         throw RoutingError(fmt::format(
                             "dragonfly: the local links of group {} do not join {} to {}", gi,
                             display_name(f, g.node[m[t]]),

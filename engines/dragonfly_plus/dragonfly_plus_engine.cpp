@@ -69,7 +69,7 @@ using mapping::kNone;
 enum PortClass { kHost = 0, kUp = 1, kDown = 2, kGlobal = 3 }; // as the sending switch sees it
 enum Hop : char { kHopUp = 'U', kHopDown = 'D', kHopGlobal = 'G' };
 
-constexpr std::uint8_t kFar = 255;
+constexpr std::uint8_t kFar = mapping::kFarHops;
 
 constexpr std::string_view kIntermediateChoices[] = {"landing", "any"};
 constexpr EngineParam kParams[] = {
@@ -127,23 +127,7 @@ class DragonflyPlusEngine final : public Engine {
 
         // Local hop counts within each group, from every member: dist[g][t * k + x].
         std::vector<std::vector<std::uint8_t>> dist(groups);
-        for (std::size_t gi = 0; gi < groups; ++gi) {
-            const auto& m = members[gi];
-            const std::size_t k = m.size();
-            dist[gi].assign(k * k, kFar);
-            std::vector<std::uint32_t> queue;
-            for (std::size_t t = 0; t < k; ++t) {
-                std::uint8_t* d = dist[gi].data() + t * k;
-                queue.assign(1, m[t]);
-                d[t] = 0;
-                for (std::size_t head = 0; head < queue.size(); ++head)
-                    for (const auto& i : g.around(queue[head]))
-                        if (grp(i.peer) == gi && d[pos[i.peer]] == kFar) {
-                            d[pos[i.peer]] = std::uint8_t(d[pos[queue[head]]] + 1);
-                            queue.push_back(i.peer);
-                        }
-            }
-        }
+        for (std::size_t gi = 0; gi < groups; ++gi) dist[gi] = mapping::member_hops(g, members[gi]);
         const auto local_dist = [&](std::uint32_t x, std::uint32_t t) {
             return dist[grp(x)][pos[t] * members[grp(x)].size() + pos[x]];
         };

@@ -1,6 +1,8 @@
 // Credit-loop-free routes toward switch LIDs on fat trees (issue 19); see the header.
 #include "engines/fattree/switch_lid_routes.hpp"
 
+#include "graph/fabric_walks.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,7 +13,7 @@ namespace ibrt::fattree {
 
 namespace {
 
-constexpr std::uint32_t kFar = 0xffffffffu;
+using graph::kFar; // the graph library's "unreachable"
 
 // Legal (Up*/Down*) routes toward one switch LID X, per NodeId.
 struct LegalRoutes {

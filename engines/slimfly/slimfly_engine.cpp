@@ -63,6 +63,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 #include <span>
 
 namespace ibrt {
@@ -72,7 +73,7 @@ using mapping::kNone;
 
 enum PortClass { kHost = 0, kSwitch = 1, kFlatFly = 2 }; // kSwitch: a Slim Fly link
 
-constexpr std::uint8_t kFar = 255;
+constexpr std::uint8_t kFar = mapping::kFarHops;
 
 // The VL of a hop from (in port class, out port class, SL); see the header comment. On a plain
 // Slim Fly the output is never a FlatFly link, so this is "from a host VL 0, else VL 1 + SL".
@@ -139,27 +140,15 @@ class SlimflyEngine final : public Engine {
                     static_cast<std::int8_t>(factor(x, g.around(x)[k].peer));
 
         // dist[y * n + x]: switch-to-switch hops from x to y over the cables present.
-        std::vector<std::uint8_t> dist(n * n, kFar);
-        std::vector<std::uint32_t> queue(n);
-        for (std::uint32_t y = 0; y < n; ++y) {
-            std::uint8_t* d = dist.data() + std::size_t(y) * n;
-            std::size_t head = 0, tail = 0;
-            d[y] = 0;
-            queue[tail++] = y;
-            while (head < tail) {
-                const std::uint32_t v = queue[head++];
-                for (const auto& i : g.around(v))
-                    if (d[i.peer] == kFar) {
-                        d[i.peer] = static_cast<std::uint8_t>(d[v] + 1);
-                        queue[tail++] = i.peer;
-                    }
-            }
+        std::vector<std::uint32_t> all(n);
+        std::iota(all.begin(), all.end(), 0u);
+        const std::vector<std::uint8_t> dist = mapping::member_hops(g, all);
+        for (std::uint32_t y = 0; y < n; ++y)
             for (std::uint32_t x = 0; x < n; ++x)
-                if (d[x] == kFar)
+                if (dist[std::size_t(y) * n + x] == kFar)
                     throw RoutingError(fmt::format(
                         "slimfly: {} cannot reach {}: the switches are in separate parts",
                         display_name(f, g.node[x]), display_name(f, g.node[y])));
-        }
 
         Routing r;
         r.lids = direct::direct_lids(f, preassigned, opt, "slimfly", r.lmc);
