@@ -17,9 +17,9 @@
 #include "graph/updown.hpp"
 #include "lidassign/path_compute.hpp"
 #include "lidassign/plan.hpp"
-#include "lidassign/regular_paths.hpp"
 #include "lidassign/srd.hpp"
-#include "lidassign/study.hpp"
+#include "studies/lids_random.hpp"
+#include "studies/lids_regular.hpp"
 #include "tools/command.hpp"
 #include "tools/option_checks.hpp"
 

@@ -1,6 +1,6 @@
 // Paper 001 §VI.C: dimension-order base routing on tori and shortest-widest repair of the
 // paths broken by failed links.
-#include "lidassign/regular_paths.hpp"
+#include "studies/lids_regular.hpp"
 
 #include "graph/switch_distance.hpp"
 #include "graph/updown.hpp"

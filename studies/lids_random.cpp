@@ -1,5 +1,5 @@
 // Paper 001 §VI.A-B, Tables I-IV, on our generator and path computations.
-#include "lidassign/study.hpp"
+#include "studies/lids_random.hpp"
 
 #include "generators/random_graph.hpp"
 #include "lidassign/plan.hpp"

@@ -2,6 +2,8 @@
 // switches of average switch degree 8 (generators/random_graph.hpp), one topology per
 // seed, paths by shortest-widest and by path selection, LIDs counted as sum_d 2^ceil(lg k_d)
 // and averaged over the seeds.
+// Study code (studies/), not LID assignment: it drives lidassign/ for the paper's tables; its
+// namespace stays the paper's.
 #pragma once
 
 #include "lidassign/path_compute.hpp"

@@ -1,6 +1,8 @@
 // Paths for paper 001 §VI.C (regular and near-regular topologies, Figs. 10-11): a base routing
 // on the intact topology, and after links break, only the paths that used a broken link are
 // recomputed, by shortest-widest without the Up*/Down* restriction (as the paper does).
+// Study code (studies/), not LID assignment: it drives lidassign/ for the paper's tables; its
+// namespace stays the paper's.
 #pragma once
 
 #include "lidassign/paths.hpp"

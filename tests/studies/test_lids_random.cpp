@@ -1,7 +1,7 @@
 // Paper 001 §VI.B study driver: Tables III/IV average over the "ILP selected" topologies and
 // Table V compares them with the first N seeds; on small fabrics every destination is proven,
 // so both topology sets are the same seeds and the rows agree exactly.
-#include "lidassign/study.hpp"
+#include "studies/lids_random.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,7 +3,7 @@
 #include "generators/failures.hpp"
 #include "generators/torus.hpp"
 #include "lidassign/plan.hpp"
-#include "lidassign/regular_paths.hpp"
+#include "studies/lids_regular.hpp"
 
 #include <catch2/catch.hpp>
 
