@@ -121,9 +121,6 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
     }
     const Pattern p = spec.pattern;
     const std::optional<Permutation> perm = permutation_of(p);
-    // The bit permutations' conditions on n first (fabric/permutations.hpp says them).
-    if (perm && *perm != Permutation::Rotation && *perm != Permutation::Random)
-        fixed_ = permutation(*perm, n, 0, 0);
     if ((p == Pattern::Hotspot || (p == Pattern::Pairs && windowed(spec))) && spec.hot_node >= n)
         throw std::invalid_argument("hot node " + std::to_string(spec.hot_node) +
                                     " out of range (0.." + std::to_string(n - 1) + ")");
@@ -162,12 +159,12 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
         throw std::invalid_argument("rotation shift " + std::to_string(*spec.shift) +
                                     " is a multiple of the " + std::to_string(n) +
                                     " end nodes: every message would go to its own source");
-    // The permutations `ibrt check --pattern` also uses (fabric/permutations.hpp).
-    if (p == Pattern::Rotation)
-        fixed_ = permutation(*perm, n, spec.shift.value_or(n / 2), 0);
-    else if (p == Pattern::RandomPermutation)
-        fixed_ = permutation(*perm, n, 0, seed);
-    else if (!perm) { // every source its own (the pattern draws per message)
+    // The permutations `ibrt check --pattern` also uses (fabric/permutations.hpp, which also
+    // refuses the bit permutations where n does not suit them); the other patterns draw per
+    // message.
+    if (perm) {
+        fixed_ = permutation(*perm, n, spec.shift.value_or(n / 2), seed);
+    } else {
         fixed_.resize(n);
         std::iota(fixed_.begin(), fixed_.end(), 0u);
     }
