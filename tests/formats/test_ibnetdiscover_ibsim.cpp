@@ -5,6 +5,8 @@
 #include "formats/ibnetdiscover.hpp"
 #include "test_ibnetdiscover_compare.hpp"
 
+#include "tests/test_files.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -18,13 +20,6 @@ using namespace ibrt;
 namespace {
 
 const char* kShim = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // Runs ibsim on the net file `net` (from its own directory, where its includes are) in a
 // private socket namespace, then ibnetdiscover against it from a scratch directory. Returns
@@ -52,9 +47,9 @@ std::string discover_file(const std::string& net, const std::string& tag, std::s
            << "exit $rc\n";
     }
     const int rc = std::system(("bash '" + dir + "/run.sh'").c_str());
-    log = slurp(dir + "/ibsim.out");
+    log = test::slurp(dir + "/ibsim.out");
     INFO(log);
-    INFO(slurp(dir + "/disc.err"));
+    INFO(test::slurp(dir + "/disc.err"));
     REQUIRE(rc == 0);
     REQUIRE(log.find("Network simulator ready") != std::string::npos);
     return dir + "/disc.topo";

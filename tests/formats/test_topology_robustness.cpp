@@ -7,6 +7,8 @@
 #include "formats/subnet_lst_reader.hpp"
 #include "test_ibnetdiscover_compare.hpp"
 
+#include "tests/test_files.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -19,13 +21,6 @@ using namespace ibrt;
 namespace {
 
 const std::string kSamples = std::string(IBRT_SOURCE_DIR) + "/test-fabrics/samples/";
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // Deterministic generator (splitmix64) so every run mutates the same way.
 struct Rng {
@@ -146,7 +141,7 @@ TEST_CASE("truncated and mutated topology files parse or fail with file:line") {
     for (const auto& e : std::filesystem::directory_iterator(kSamples)) {
         const std::string ext = e.path().extension().string();
         if (ext == ".topo" || ext == ".net" || ext == ".inc")
-            inputs.emplace_back(e.path().filename().string(), slurp(e.path().string()));
+            inputs.emplace_back(e.path().filename().string(), test::slurp(e.path().string()));
     }
     {
         std::ostringstream out;
@@ -173,7 +168,7 @@ TEST_CASE("truncated and mutated opensm-subnet.lst files parse or fail with file
     Tally tally;
     const std::string name = "ibsim-2sw2path4hca.opensm-subnet.lst";
     hammer(
-        slurp(kSamples + name), name, 99,
+        test::slurp(kSamples + name), name, 99,
         [&](const std::string& v) {
             std::istringstream in(v);
             (void)read_subnet_lst(in, name);

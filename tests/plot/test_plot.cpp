@@ -2,6 +2,8 @@
 // through python3 and matplotlib: valid PNG and SVG, the same bytes twice, clear errors.
 #include "plot/plot.hpp"
 
+#include "tests/test_files.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -24,20 +26,6 @@ std::size_t curves_in(const nlohmann::ordered_json& spec) {
     std::size_t n = 0;
     for (const auto& p : spec["panels"]) n += p["curves"].size();
     return n;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-fs::path fresh_dir(const std::string& name) {
-    const fs::path d = fs::temp_directory_path() / ("ibrt-test-plot-" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
 }
 
 // IBRT_PYTHON set for one scope.
@@ -223,7 +211,7 @@ TEST_CASE("plot spec: bar groups past 12 are split over panels") {
 }
 
 TEST_CASE("plot: python3 and matplotlib draw PNG and SVG, the same bytes twice") {
-    const fs::path d = fresh_dir("render");
+    const fs::path d = ibrt::test::fresh_dir("plot-render");
     Figure f;
     f.title = "FT(4,3): latency";
     f.x_label = "accepted traffic (bytes/ns/node)";
@@ -238,7 +226,7 @@ TEST_CASE("plot: python3 and matplotlib draw PNG and SVG, the same bytes twice")
         }
     const fs::path png = d / "a.png", svg = d / "a.svg";
     render(plot_spec(f), {png.string(), svg.string()});
-    const std::string p1 = slurp(png), s1 = slurp(svg);
+    const std::string p1 = ibrt::test::slurp(png), s1 = ibrt::test::slurp(svg);
     CHECK(p1.rfind("\x89PNG\r\n\x1a\n", 0) == 0);
     const auto root = s1.find("<svg");
     REQUIRE(root != std::string::npos);
@@ -248,8 +236,8 @@ TEST_CASE("plot: python3 and matplotlib draw PNG and SVG, the same bytes twice")
     CHECK(s1.find("<dc:date>") == std::string::npos); // no date: the same bytes every time
     write_plot(f, png.string());
     write_plot(f, svg.string());
-    CHECK(slurp(png) == p1);
-    CHECK(slurp(svg) == s1);
+    CHECK(ibrt::test::slurp(png) == p1);
+    CHECK(ibrt::test::slurp(svg) == s1);
     // Only the two files: no temporary left beside them.
     CHECK(std::distance(fs::directory_iterator(d), fs::directory_iterator()) == 2);
     // A bar chart draws too.
@@ -259,12 +247,12 @@ TEST_CASE("plot: python3 and matplotlib draw PNG and SVG, the same bytes twice")
     bars.curves.push_back({{{"routing", "mlid"}}, {}, {0.9, NAN}, {}, {0.02, 0.03}});
     bars.curves.push_back({{{"routing", "slid"}}, {}, {0.8, 0.5}, {}, {}});
     write_plot(bars, (d / "b.svg").string());
-    CHECK(slurp(d / "b.svg").find("</svg>") != std::string::npos);
+    CHECK(ibrt::test::slurp(d / "b.svg").find("</svg>") != std::string::npos);
     fs::remove_all(d);
 }
 
 TEST_CASE("plot: errors name the file and the cause") {
-    const fs::path d = fresh_dir("errors");
+    const fs::path d = ibrt::test::fresh_dir("plot-errors");
     Figure f;
     f.curves.push_back(curve({{"routing", "mlid"}}));
     const std::string out = (d / "lat.png").string();

@@ -5,6 +5,8 @@
 #include "plot/plot.hpp"
 #include "tools/figure_file.hpp"
 
+#include "tests/test_files.hpp"
+
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -20,20 +22,6 @@ using namespace ibrt::tools;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-fs::path fresh_dir(const std::string& name) {
-    const fs::path d = fs::temp_directory_path() / ("ibrt-test-figure-" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
 
 // Two facets, three VL counts and five routings: 12 curves a pattern, so plot_spec moves the
 // VLs to the panels; error bars, a missing point, a negative (no) half-width.
@@ -130,7 +118,7 @@ TEST_CASE("figure file: a Figure written as JSON reads back as itself, the same 
 TEST_CASE("figure file: `ibrt plot` draws the same bytes as write_plot of the Figure") {
     const fs::path ibrt = fs::path(IBRT_BINARY_DIR) / "ibrt";
     REQUIRE(fs::exists(ibrt));
-    const fs::path d = fresh_dir("cli");
+    const fs::path d = test::fresh_dir("figure-cli");
     for (const auto& [name, f] :
          {std::pair{"lines", sample_line_figure()}, std::pair{"bars", sample_bar_figure()}}) {
         plot::Figure logged = f;
@@ -146,18 +134,18 @@ TEST_CASE("figure file: `ibrt plot` draws the same bytes as write_plot of the Fi
             const std::string cmd = fmt::format("'{}' plot '{}' -o '{}' -o '{}'", ibrt.string(),
                                                 json.string(), svg.string(), png.string());
             REQUIRE(std::system(cmd.c_str()) == 0);
-            CHECK(slurp(svg) == slurp(ref_svg));
-            CHECK(slurp(png) == slurp(ref_png));
+            CHECK(test::slurp(svg) == test::slurp(ref_svg));
+            CHECK(test::slurp(png) == test::slurp(ref_png));
             // Standard input, and -o before the figure.
             const fs::path piped = d / (tag + "-piped.svg");
             const std::string cmd2 = fmt::format("'{}' plot -o '{}' - < '{}'", ibrt.string(),
                                                  piped.string(), json.string());
             REQUIRE(std::system(cmd2.c_str()) == 0);
-            CHECK(slurp(piped) == slurp(ref_svg));
+            CHECK(test::slurp(piped) == test::slurp(ref_svg));
         }
     }
     // The log scale draws something else than the linear one.
-    CHECK(slurp(d / "lines.svg") != slurp(d / "lines-log.svg"));
+    CHECK(test::slurp(d / "lines.svg") != test::slurp(d / "lines-log.svg"));
     fs::remove_all(d);
 }
 

@@ -8,6 +8,8 @@
 #include "tools/sweep_slurm.hpp"
 #include "tools/sweep_spec.hpp"
 
+#include "tests/test_files.hpp"
+
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -52,19 +54,6 @@ int error_line(const std::string& text) {
     }
     FAIL("no error for " << text);
     return -1;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-fs::path fresh_dir(const std::string& name) {
-    const fs::path d = fs::temp_directory_path() / ("ibrt-test-sweep-" + name);
-    fs::remove_all(d);
-    return d;
 }
 
 } // namespace
@@ -147,12 +136,12 @@ TEST_CASE("shards partition the points: each in exactly one shard") {
 }
 
 TEST_CASE("atomic writes replace whole files and leave no temporary behind") {
-    const fs::path d = fresh_dir("atomic");
+    const fs::path d = test::fresh_dir("sweep-atomic");
     fs::create_directories(d);
     const std::string f = (d / "r.json").string();
     write_file_atomically(f, "first\n");
     write_file_atomically(f, "second\n");
-    CHECK(slurp(f) == "second\n");
+    CHECK(test::slurp(f) == "second\n");
     std::size_t files = 0;
     for (const auto& e : fs::directory_iterator(d)) {
         (void)e;
@@ -165,7 +154,7 @@ TEST_CASE("atomic writes replace whole files and leave no temporary behind") {
 
 TEST_CASE("a rerun skips done points and runs only the missing ones") {
     const SweepSpec s = parse_sweep_spec(kSmall, "s.json");
-    const fs::path d = fresh_dir("resume");
+    const fs::path d = test::fresh_dir("sweep-resume");
     std::vector<const SweepPoint*> all;
     for (const auto& p : s.points) all.push_back(&p);
     SweepRunOptions o;
@@ -175,12 +164,12 @@ TEST_CASE("a rerun skips done points and runs only the missing ones") {
     CHECK(st.ran == s.points.size());
     CHECK(st.skipped == 0);
     for (const auto& p : s.points) CHECK(point_done(o.out_dir, p));
-    const std::string kept = slurp(point_result_path(o.out_dir, s.points[0]));
+    const std::string kept = test::slurp(point_result_path(o.out_dir, s.points[0]));
     fs::remove(point_result_path(o.out_dir, s.points[2]));
     st = run_points(s, all, o);
     CHECK(st.ran == 1);
     CHECK(st.skipped == s.points.size() - 1);
-    CHECK(slurp(point_result_path(o.out_dir, s.points[0])) == kept); // not rerun
+    CHECK(test::slurp(point_result_path(o.out_dir, s.points[0])) == kept); // not rerun
     fs::remove_all(d);
 }
 
@@ -188,7 +177,8 @@ TEST_CASE("the merge is the same for -j 1, -j 2 and shards, and lists missing po
     const SweepSpec s = parse_sweep_spec(kSmall, "s.json");
     std::vector<const SweepPoint*> all;
     for (const auto& p : s.points) all.push_back(&p);
-    const fs::path d1 = fresh_dir("j1"), d2 = fresh_dir("j2"), d3 = fresh_dir("shards");
+    const fs::path d1 = test::fresh_dir("sweep-j1"), d2 = test::fresh_dir("sweep-j2"),
+                   d3 = test::fresh_dir("sweep-shards");
     SweepRunOptions o;
     o.quiet = true;
     o.out_dir = d1.string();
@@ -209,8 +199,8 @@ TEST_CASE("the merge is the same for -j 1, -j 2 and shards, and lists missing po
         CHECK(m.missing == 0);
     }
     for (const char* f : {"sweep.csv", "sweep.json", "sweep.svg"}) {
-        CHECK(slurp(d1 / f) == slurp(d2 / f));
-        CHECK(slurp(d1 / f) == slurp(d3 / f));
+        CHECK(test::slurp(d1 / f) == test::slurp(d2 / f));
+        CHECK(test::slurp(d1 / f) == test::slurp(d3 / f));
     }
     // The plot: one curve per routing, each load's point the mean of the two seeds with its
     // 95 % interval both ways; what both curves share said once, under the title.
@@ -232,9 +222,9 @@ TEST_CASE("the merge is the same for -j 1, -j 2 and shards, and lists missing po
         CHECK(c["x_err"].size() == 2);
         for (const auto& e : c["y_err"]) CHECK(e.get<double>() >= 0);
     }
-    CHECK(slurp(d1 / "sweep.svg").find("<svg") != std::string::npos);
+    CHECK(test::slurp(d1 / "sweep.svg").find("<svg") != std::string::npos);
     // One CSV row per point (one load each) plus the header.
-    const std::string csv = slurp(d1 / "sweep.csv");
+    const std::string csv = test::slurp(d1 / "sweep.csv");
     CHECK(std::count(csv.begin(), csv.end(), '\n') == long(s.points.size()) + 1);
     CHECK(csv.find(s.points[0].id) < csv.find(s.points[1].id));
     for (const auto& d : {d1, d2, d3}) fs::remove_all(d);
@@ -291,7 +281,7 @@ TEST_CASE("saturation searches merge into paper 003's table: saturation.csv and 
     REQUIRE(s.points.size() == 4);
     std::vector<const SweepPoint*> all;
     for (const auto& p : s.points) all.push_back(&p);
-    const fs::path d = fresh_dir("saturation");
+    const fs::path d = test::fresh_dir("sweep-saturation");
     SweepRunOptions o;
     o.quiet = true;
     o.out_dir = d.string();
@@ -299,7 +289,7 @@ TEST_CASE("saturation searches merge into paper 003's table: saturation.csv and 
     run_points(s, all, o);
     const MergeStats m = merge_sweep(d.string());
     // One row per search, in grid order, with the point's own figures.
-    std::istringstream csv(slurp(d / "saturation.csv"));
+    std::istringstream csv(test::slurp(d / "saturation.csv"));
     std::string line;
     std::getline(csv, line);
     CHECK(line == "fabric,pattern,routing,vls,sim,onset_load,onset_accepted_fraction,"
@@ -309,7 +299,8 @@ TEST_CASE("saturation searches merge into paper 003's table: saturation.csv and 
     REQUIRE(rows.size() == 4);
     CHECK(rows[0].find(",uniform,\"mlid\",") != std::string::npos);
     CHECK(rows[3].find(",complement,\"slid sadp\",") != std::string::npos);
-    const auto point = nlohmann::json::parse(slurp(d / "points" / (s.points[3].id + ".json")));
+    const auto point =
+        nlohmann::json::parse(test::slurp(d / "points" / (s.points[3].id + ".json")));
     CHECK(rows[3].find(fmt::format(
               ",{:.6f},", point["saturation"]["max_accepted"].get<double>())) != std::string::npos);
     // Groups are the patterns, bars the routings named by their labels: 4 bars.
@@ -327,7 +318,7 @@ TEST_CASE("saturation searches merge into paper 003's table: saturation.csv and 
         for (const auto& v : b["y"]) CHECK(v.is_number());
         CHECK(!b.contains("y_err")); // one seed
     }
-    const std::string svg = slurp(d / "saturation.svg");
+    const std::string svg = test::slurp(d / "saturation.svg");
     CHECK(svg.find(">slid sadp</text>") != std::string::npos); // text stays text
     fs::remove_all(d);
 }
@@ -427,7 +418,7 @@ TEST_CASE("cc: errors name the spec line of the option") {
 
 TEST_CASE("cc: the merge has a column per option, the counters and the flow summary") {
     const SweepSpec s = parse_sweep_spec(kCcSpec, "cc.json");
-    const fs::path d1 = fresh_dir("cc-j1"), d2 = fresh_dir("cc-j2");
+    const fs::path d1 = test::fresh_dir("sweep-cc-j1"), d2 = test::fresh_dir("sweep-cc-j2");
     SweepRunOptions o;
     o.quiet = true;
     o.out_dir = d1.string();
@@ -439,9 +430,9 @@ TEST_CASE("cc: the merge has a column per option, the counters and the flow summ
     const MergeStats m = merge_sweep(d1.string());
     merge_sweep(d2.string());
     for (const char* f : {"sweep.csv", "sweep.json", "sweep.svg", "flows.svg"})
-        CHECK(slurp(d1 / f) == slurp(d2 / f));
+        CHECK(test::slurp(d1 / f) == test::slurp(d2 / f));
 
-    std::istringstream csv(slurp(d1 / "sweep.csv"));
+    std::istringstream csv(test::slurp(d1 / "sweep.csv"));
     std::string header;
     std::getline(csv, header);
     // The runs' columns as `ibrt sim --csv` (tools/run_json.hpp), the CC counters after the
@@ -477,12 +468,13 @@ TEST_CASE("cc: the merge has a column per option, the counters and the flow summ
     CHECK(at("\"congestion_control\"").empty());
     CHECK(at("hot_destinations") == "1");
     CHECK(rows[3].find(",\"slow\",\"1\",\"linear\",") != std::string::npos);
-    const auto result = nlohmann::json::parse(slurp(d1 / "points" / (s.points[1].id + ".json")));
+    const auto result =
+        nlohmann::json::parse(test::slurp(d1 / "points" / (s.points[1].id + ".json")));
     const auto& run = result["runs"][0];
     CHECK(run["congestion_control"]["fecn_marked"].get<int>() > 0);
     CHECK(run["flow_summary"]["hot_destinations"] == 1);
     CHECK(run["flow_summary"]["hot_flows"] == 7);
-    CHECK(!nlohmann::json::parse(slurp(d1 / "points" / (s.points[0].id + ".json")))["runs"][0]
+    CHECK(!nlohmann::json::parse(test::slurp(d1 / "points" / (s.points[0].id + ".json")))["runs"][0]
                .contains("congestion_control"));
     // Legends name the settings that differ, without the options' common prefix.
     std::set<std::string> names;
@@ -552,13 +544,13 @@ TEST_CASE(
     REQUIRE(s.points.size() == 4);
     std::vector<const SweepPoint*> all;
     for (const auto& p : s.points) all.push_back(&p);
-    const fs::path d = fresh_dir("tidy");
+    const fs::path d = test::fresh_dir("sweep-tidy");
     SweepRunOptions o;
     o.quiet = true;
     o.out_dir = d.string();
     run_points(s, all, o);
     merge_sweep(d.string());
-    std::istringstream csv(slurp(d / "sweep.csv"));
+    std::istringstream csv(test::slurp(d / "sweep.csv"));
     std::string header, line;
     std::getline(csv, header);
     // The varying ones, after every other column; the fixed ones (warm-up, window) are not.
@@ -570,7 +562,7 @@ TEST_CASE(
                                          ",\"256\",\"2\""});
     // The seeds averaged: one row per packet size, 2 seeds each, the mean of the two runs'
     // accepted fractions, a positive interval.
-    std::istringstream mean(slurp(d / "sweep-mean.csv"));
+    std::istringstream mean(test::slurp(d / "sweep-mean.csv"));
     std::getline(mean, line);
     CHECK(line.starts_with("fabric,routing,pattern,vls,sim,cc,load,seeds,accepted_fraction_mean,"
                            "accepted_fraction_ci95,"));
