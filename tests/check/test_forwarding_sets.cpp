@@ -56,7 +56,7 @@ TEST_CASE("Distance Based +E with deflection: no credit loop, no path beyond D +
     }
 }
 
-TEST_CASE("clockwise-only candidates on a ring: a credit loop; never delivering: a livelock") {
+TEST_CASE("clockwise-only candidates on a ring: a credit loop, never delivering: a livelock") {
     auto x = test::ring4();
     auto rf = std::make_shared<RoutingFunction>(static_routing_function(x.f, x.r));
     x.r.forwarding_sets = rf;

@@ -7,7 +7,7 @@
 
 using namespace ibrt;
 
-TEST_CASE("display names: kind, description, GUID; control bytes escaped") {
+TEST_CASE("display names: kind, description, GUID, control bytes escaped") {
     FabricBuilder b;
     const NodeId sw = b.add_node(NodeType::Switch, 4, 0x0002c90300001234, "leaf-3");
     const NodeId ca = b.add_node(NodeType::CA, 1, 0x10, "");

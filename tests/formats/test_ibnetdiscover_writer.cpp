@@ -146,7 +146,7 @@ TEST_CASE("renamed nodes and empty descriptions read back as ibsim would") {
     CHECK(g.port(h2, 1).guid == 0x31); // ibsim's node GUID + port when the model had none
 }
 
-TEST_CASE("lines stay within ibsim's 254 characters; descriptions are NodeDescription-sized") {
+TEST_CASE("lines stay within ibsim's 254 characters, descriptions are NodeDescription-sized") {
     FabricBuilder b;
     const std::string long_id(64, 'i');
     const std::string long_desc = "s=9 \"q\"" + std::string(100, 'd');

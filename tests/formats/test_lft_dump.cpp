@@ -94,7 +94,7 @@ TEST_CASE("dump_fts output (DR-path headers, LMC paths) binds to the same LFTs a
     CHECK(from_osm[node(f, "host-l0-0")].empty());
 }
 
-TEST_CASE("dump_fts drops the top LID when it is a multiple of 64; the reader keeps that",
+TEST_CASE("dump_fts drops the top LID when it is a multiple of 64, the reader keeps that",
           "[lft_dump]") {
     const Fabric f = sample_fabric(false);
     const auto osm =

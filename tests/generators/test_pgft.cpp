@@ -80,7 +80,7 @@ TEST_CASE("PGFT counts follow prod m_i (i>l) * prod w_i (i<=l)") {
     for (NodeId s : f.switches()) CHECK(f.node(s).num_ports == 9);
 }
 
-TEST_CASE("PGFT(2; 4,4; 1,2; 1,2) cabling and labels") {
+TEST_CASE("PGFT(2, 4,4, 1,2, 1,2) cabling and labels") {
     gen::PgftParams p;
     p.m = {2, 4};
     p.w = {1, 2};

@@ -181,7 +181,7 @@ Assignment plain_color(const SplitGraph& g, bool largest_first) {
 } // namespace
 
 TEST_CASE("color_by_route colours per class of alike paths exactly as color() colours every "
-          "path (issue 12); color() with incremental degrees equals the plain Fig. 9 scan") {
+          "path (issue 12), color() with incremental degrees equals the plain Fig. 9 scan") {
     for (std::uint64_t seed : {1, 2, 3}) {
         INFO("seed " << seed);
         gen::RandomParams rp;

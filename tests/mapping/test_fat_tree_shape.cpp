@@ -69,7 +69,7 @@ TEST_CASE("a parent that lost a child does not give two siblings one digit") {
     CHECK(strings.size() == 16);
 }
 
-TEST_CASE("parallel cables form one group; up ports interleave over neighbours") {
+TEST_CASE("parallel cables form one group, up ports interleave over neighbours") {
     // 2-level Clos, radix 8, two parallel cables per leaf-spine pair: leaves have 4 down and
     // 4 up ports to 2 spines.
     const Fabric f = gen::clos({.radix = 8, .levels = 2, .parallel = 2});

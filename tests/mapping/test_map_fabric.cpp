@@ -99,7 +99,7 @@ TEST_CASE("rings of 4 and 3 (K2 x K2 and K3 as graphs) come back as rings on a t
     CHECK(map_fabric(gen::hypercube(2, 1, 1)).family == Family::Hypercube);
 }
 
-TEST_CASE("a Dragonfly maps to its groups; every global link joins two groups once", "[mapping]") {
+TEST_CASE("a Dragonfly maps to its groups, every global link joins two groups once", "[mapping]") {
     gen::DragonflyParams p;
     p.a = 4;
     p.h = 2;

@@ -217,7 +217,7 @@ TEST_CASE("complement traffic: SADP saturates above FF (paper 004 Fig. 6)") {
     CHECK(sadp > 0.85);
 }
 
-TEST_CASE("a head blocked on every candidate is deadlocked; with VL hopping by VL2VL it is not") {
+TEST_CASE("a head blocked on every candidate is deadlocked, with VL hopping by VL2VL it is not") {
     // Three ring hops each over either of two cables, one VL: every ring buffer fills, and each
     // head waits on both cables' buffers at the next switch.
     test::SimFabric x = double_ring();

@@ -47,7 +47,7 @@ TEST_CASE("preferred-link selection functions search rotatively from their prefe
                            rng) == 2);
 }
 
-TEST_CASE("MC takes the most credits; ties go round the class from the counter") {
+TEST_CASE("MC takes the most credits, ties go round the class from the counter") {
     gen::Rng rng(1);
     SelectionKey key;
     std::vector<CandidateView> c = {{true, 4, 0}, {true, 9, 0}, {false, 20, 0}, {true, 9, 0}};

@@ -188,7 +188,7 @@ TEST_CASE("VL arbitration: weighted round robin and the high-priority limit") {
     CHECK(vl_arbitrate(h, st, 0, 64) == kNoVl);
 }
 
-TEST_CASE("pairs: each source cycles through its own pairs; repeats weigh, (s, s) idles") {
+TEST_CASE("pairs: each source cycles through its own pairs, repeats weigh, (s, s) idles") {
     const auto pairs = read_pairs("# hot spot and a victim\n1 0\n2 0   # contributor\n\n"
                                   "3 5\n3 3\n3 6\n3 5\n",
                                   "p.txt");

@@ -116,7 +116,7 @@ TEST_CASE("VC-router mode conserves packets and spreads them over the VCs") {
     for (double v : x.vl_util_mean) CHECK(v > 0.02);
 }
 
-TEST_CASE("VC-router mode: a ring of full VCs is a deadlock; each head waits on every VC") {
+TEST_CASE("VC-router mode: a ring of full VCs is a deadlock, each head waits on every VC") {
     auto x = test::ring4();
     SimConfig c;
     c.vc_router = true;

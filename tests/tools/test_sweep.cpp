@@ -353,7 +353,7 @@ std::vector<const SweepPoint*> all_points(const SweepSpec& s) {
 
 } // namespace
 
-TEST_CASE("cc: opensm.conf lines as axes; a spec without cc keeps its ids") {
+TEST_CASE("cc: opensm.conf lines as axes, a spec without cc keeps its ids") {
     const SweepSpec s = parse_sweep_spec(kCcSpec, "cc.json");
     REQUIRE(s.points.size() == 1 + 2 * 2);
     CHECK(!s.points[0].json.contains("cc")); // the empty block: no CC lines at all
@@ -530,7 +530,7 @@ TEST_CASE("the selection's switches pass from a spec's sim block to the run") {
 }
 
 TEST_CASE(
-    "sweep.csv has a column per sim option that varies between points (tidy); seeds averaged") {
+    "sweep.csv has a column per sim option that varies between points (tidy), seeds averaged") {
     // Issue 40: every sim option was packed into one `sim` column.
     const char* spec = R"({
       "title": "tidy",

@@ -73,7 +73,7 @@ TEST_CASE("damaged Dragonfly: the routings that take it deliver every pair, no c
     CHECK(declined > 0);        // Static, S, D, SD where a global cable is gone
 }
 
-TEST_CASE("damaged Dragonfly: a missing local cable is detoured in its group by every routing; "
+TEST_CASE("damaged Dragonfly: a missing local cable is detoured in its group by every routing, "
           "a missing global one only with G",
           "[dragonfly]") {
     // Ports of (4, 2, 2): 1-2 CAs, 3-5 local, 6-7 global.

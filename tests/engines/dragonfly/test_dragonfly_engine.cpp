@@ -241,7 +241,7 @@ void routed_clean(const Fabric& f, const Routing& r) {
 
 } // namespace
 
-TEST_CASE("dragonfly: one missing local link takes one layer, on the second VL; detours in "
+TEST_CASE("dragonfly: one missing local link takes one layer, on the second VL, detours in "
           "the source group alone stay on the class rule",
           "[dragonfly]") {
     const Fabric full = dragonfly(6, 3, 2);
