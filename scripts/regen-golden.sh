@@ -142,6 +142,10 @@ df=(--fabric "$in/dragonfly-4-1.net" --lfts "$in/dragonfly-4-1.opensm-lfts.dump"
 sim dragonfly-static "${df[@]}" --vls 2 --pattern rotation --shift 4 --load 0.5
 sim dragonfly-gsid "${df[@]}" --tables "$in/dragonfly-4-1-gsid.forwarding-sets" --vls 6 \
     --selection two-choices --pattern rotation --shift 4 --load 0.5
+# Valiant and UGAL-L (--via): the IB switch on 4 VLs, BookSim's VC router on its 3.
+sim dragonfly-ugal "${df[@]}" --vls 4 --via ugal --load 0.6
+sim dragonfly-valiant-vc "${df[@]}" --vc-router --vc-release sent --vls 3 --via valiant \
+    --pattern bad-dragon --group-hosts 4 --load 0.3
 sf=(--fabric test-fabrics/generated/slimfly-3.net --lfts "$in/slimfly-3.opensm-lfts.dump"
     --guid2lid "$in/slimfly-3.guid2lid" --sl2vl "$in/slimfly-3.opensm-sl2vl.dump")
 sim slimfly-min "${sf[@]}" --vls 2 --load 0.7

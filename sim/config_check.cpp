@@ -83,6 +83,12 @@ void check_config(const SimConfig& c) {
         if (c.dlid == DlidPolicy::Random)
             bad("DRB chooses among a destination's LIDs itself: not with random DLIDs");
     }
+    if (c.via != Via::None) {
+        const std::string via = "--via " + std::string(to_string(c.via));
+        if (c.num_vls < kViaVls) bad(via + " takes a VL per phase: it needs 3 VLs");
+        if (c.cc.on) bad(via + " does not run with congestion control");
+        if (c.drb.on) bad(via + " chooses the path itself: not with DRB");
+    }
     if (c.traffic.hot_start_ps >= c.traffic.hot_end_ps)
         bad("the hot spot must start before it ends");
     if (c.source_queue_packets > 0) {

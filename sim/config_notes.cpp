@@ -65,6 +65,10 @@ std::uint32_t vls_served(const SimConfig& cfg) {
 
 std::vector<std::string> config_notes(const Fabric& f, const Routing& r, const SimConfig& cfg) {
     std::vector<std::string> notes;
+    if (cfg.via != Via::None && cfg.num_vls == kViaVls)
+        notes.push_back("--via " + std::string(to_string(cfg.via)) +
+                        " on 3 VLs takes BookSim's VLs, which can deadlock (the paths toward "
+                        "the intermediate share one VL); 4 VLs give each phase a dateline");
     if (const unsigned lmc = max_ca_lmc(f, r); lmc > 0 && cfg.drb.on) {
         notes.push_back("LMC " + std::to_string(lmc) + ": DRB starts every flow on its " +
                         (r.dlid_choice.empty() ? "base LID" : "path selection's DLID") +

@@ -181,7 +181,7 @@ std::uint32_t Network<Model>::choose(const Packet& p, PortId in_slot,
     const bool load = uses_load(cfg_.selection);
     const bool anca = cfg_.selection == Selection::TwoRandomOblivious;
     const bool ugal = cfg_.selection == Selection::Ugal;
-    // UGAL: the downstream buffer's capacity over its VLs, less its credits is what it holds.
+    // anca: the downstream buffer's capacity over its VLs, less what it holds, is its room.
     const auto cap_all = std::int32_t(V_ * (cfg_.buffer_bytes / cfg_.credit_unit));
     for (std::size_t j = 0; j < cands.size(); ++j) {
         // UGAL sees every usable candidate of every class (in class order), the others the
@@ -195,8 +195,8 @@ std::uint32_t Network<Model>::choose(const Packet& p, PortId in_slot,
             // buffer's occupancy alone (GetUsedCredit), blind to packets routed to the output
             // and still waiting for it.
             if (anca || ugal) {
-                for (std::uint32_t x = 0; x < V_; ++x) v.room_all += link_vl_[o * V_ + x].credits;
-                v.used_all = cap_all - v.room_all;
+                v.used_all = used_credits(o);
+                v.room_all = cap_all - v.used_all;
                 v.priority = cands[j].priority;
             } else {
                 v.room_all = room_all_[o];

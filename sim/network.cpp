@@ -105,8 +105,9 @@ template <class Model> void Network<Model>::generate(std::uint32_t ca, std::uint
         }
         // The source's VL: the forwarding sets' table for this CA when they give one ("(Source,
         // Destination) -> (DLID, VL)"), else its SL2VL.
-        const std::uint8_t vl =
-            !src_vlt_.empty() ? src_vl_pool_[src_vlt_[ca]][p.sl & 15] : source_vl(ca, p.sl);
+        const std::uint8_t vl = via_                ? via_->source_vl(rng)
+                                : !src_vlt_.empty() ? src_vl_pool_[src_vlt_[ca]][p.sl & 15]
+                                                    : source_vl(ca, p.sl);
         if (vl >= V_) {
             drop(h, kNoPort);
             continue;
@@ -376,6 +377,32 @@ void Network<Model>::on_ready(std::uint32_t h, PortId d, std::uint32_t cell) {
     if (push_fifo(d * V_ + p.vl, h)) head_bound(p.out, inp, p.out_vl, p.credits);
 }
 
+// The LFT's port toward the packet's DLID, on the VL of its phase; at the source switch the
+// path's decision first, at the intermediate switch the destination's DLID again.
+template <class Model> void Network<Model>::on_ready_via(std::uint32_t h, PortId d) {
+    Packet& p = pkts_[h];
+    const Slot& in = slots_[d];
+    const NodeId m = in.node;
+    const PortId first = d - in.pnum;
+    if (p.hops > cfg_.max_hops) return drop(h, d);
+    ViaPacket& s = via_pkt_[h];
+    if (p.hops == 1) // fresh from its host
+        s = via_->start(m, p.dst, p.dlid, [&](PortNum o) {
+            return o == kNoPath || o == 0 || o > in.nports ? 0 : used_credits(first + o);
+        });
+    if (s.phase == 0 && m == s.via) {
+        s = ViaPacket{.dlid = s.dlid};
+        p.dlid = s.dlid;
+    }
+    const PortNum outp = r_.out_port(m, p.dlid);
+    if (outp == kNoPath || outp == 0 || outp > in.nports || slots_[first + outp].peer == kNoPort)
+        return drop(h, d);
+    if (!s.crossed && via_->leaves_group(m, outp)) s.crossed = true;
+    p.out = first + outp;
+    p.out_vl = via_->vl(s);
+    if (push_fifo(d * V_ + p.vl, h)) head_bound(p.out, in.pnum, p.out_vl, p.credits);
+}
+
 template <class Model>
 std::uint8_t Network<Model>::source_vl(std::uint32_t ca, std::uint8_t sl) const {
     const NodeId n = ca_node_[ca];
@@ -413,7 +440,9 @@ template <class Model> void Network<Model>::handle(const Event& e) {
         generate(cfg_.trace[e.a].src, cfg_.trace[e.a].dst);
         break;
     case kReady:
-        if (rf_)
+        if (via_)
+            on_ready_via(e.a, e.b);
+        else if (rf_)
             on_ready_adaptive(e.a, e.b, e.c);
         else
             on_ready(e.a, e.b, e.c);

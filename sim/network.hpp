@@ -121,6 +121,7 @@ template <class Model> class Network {
         times_.emplace_back();
         if (rf_) cset_.emplace_back();
         if (early_) early_pick_.emplace_back();
+        if (via_) via_pkt_.emplace_back();
         return std::uint32_t(pkts_.size() - 1);
     }
     void release(std::uint32_t h) {
@@ -210,6 +211,15 @@ template <class Model> class Network {
     void try_arbitrate(PortId o);
     void transmit(PortId o, PortId in, std::uint32_t in_vl, std::uint8_t ovl);
     void on_ready(std::uint32_t h, PortId d, std::uint32_t cell);
+    // SimConfig::via: the hop of a packet on a path through an intermediate (via_routing.hpp).
+    void on_ready_via(std::uint32_t h, PortId d);
+    // Credits in use in the buffer downstream of output o, over its VLs (BookSim's
+    // GetUsedCredit: the occupancy, blind to heads bound and waiting).
+    std::int32_t used_credits(PortId o) const {
+        std::int32_t room = 0;
+        for (std::uint32_t x = 0; x < V_; ++x) room += link_vl_[o * V_ + x].credits;
+        return std::int32_t(V_ * (cfg_.buffer_bytes / cfg_.credit_unit)) - room;
+    }
     // The head of an input buffer of port `inp` is now bound for output `out`: count it there
     // and let the output arbitrate.
     void head_bound(PortId out, PortNum inp, std::uint32_t ovl, std::uint32_t need) {
@@ -771,6 +781,9 @@ template <class Model> class Network {
     // DRB (SimConfig::drb, sim/drb.hpp): the source side picks each packet's DLID, BECNs feed
     // it (cc_becn).
     std::optional<Drb> drb_;
+    // SimConfig::via: the paths' decisions, and per packet its phase and destination.
+    std::optional<ViaRouting> via_;
+    std::vector<ViaPacket> via_pkt_;
     void drb_notify(std::uint32_t ca, std::uint32_t dst, std::uint8_t rank);
     // The DLID the source's policy gives (DRB's original path).
     Lid policy_dlid(std::uint32_t ca, std::uint32_t dst) const {

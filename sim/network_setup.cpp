@@ -113,6 +113,14 @@ template <class Model> void Network<Model>::setup() {
     // DRB's original path is the path selection's or the base LID, never a random one.
     if (cfg_.drb.on && cfg_.dlid == DlidPolicy::Auto)
         dlid_ = r_.dlid_choice.empty() ? DlidPolicy::Base : DlidPolicy::Table;
+    if (cfg_.via != Via::None) {
+        if (r_.forwarding_sets)
+            throw std::invalid_argument("--via " + std::string(to_string(cfg_.via)) +
+                                        " follows the LFTs: not with an engine's forwarding sets");
+        std::vector<NodeId> ca_switch(N_);
+        for (std::uint32_t i = 0; i < N_; ++i) ca_switch[i] = slots_[slots_[ca_out_[i]].peer].node;
+        via_.emplace(f_, r_, cfg_.via, cfg_.num_vls, cfg_.seed, std::move(ca_switch), ca_base_);
+    }
     if constexpr (kVcRouter) vc_router_setup();
     if (rf_) {
         if (needs_tree_coords(cfg_.selection) && rf_->tree.empty())

@@ -113,7 +113,7 @@ std::uint32_t select_candidate(Selection s, std::span<const CandidateView> c,
         const auto n = nmin + std::uint32_t(rng.below(k - nmin));
         const std::int64_t q_min = std::int64_t(c[m].used_all) * (1 + c[m].priority);
         const std::int64_t q_non = std::int64_t(c[n].used_all) * (1 + c[n].priority);
-        return q_min <= q_non + kUgalThreshold ? m : n;
+        return ugal_takes_minimal(q_min, q_non) ? m : n;
     }
     case Selection::MoreCredits: {
         // Round the class from the counter: one division, not one per candidate.

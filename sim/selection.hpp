@@ -62,6 +62,11 @@ enum class Selection : std::uint8_t {
 // BookSim's `adaptive_threshold` of ugal_dragonflynew, in credits (its flits), biasing UGAL
 // toward the minimal candidate.
 inline constexpr std::int32_t kUgalThreshold = 30;
+// The one UGAL rule (the selection above; sim/via_routing.hpp): minimal unless its queue,
+// weighted, exceeds the non-minimal one's, weighted, by more than kUgalThreshold.
+inline bool ugal_takes_minimal(std::int64_t weighted_min, std::int64_t weighted_nonmin) {
+    return weighted_min <= weighted_nonmin + kUgalThreshold;
+}
 std::string_view to_string(Selection s); // "ff", "ssp", ..., "two-choices", "least-loaded"
 std::optional<Selection> parse_selection(std::string_view name);
 std::string selection_names(); // for --help: "ff, ssp, ..."

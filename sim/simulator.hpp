@@ -11,6 +11,7 @@
 #include "sim/event_queue.hpp"
 #include "sim/selection.hpp"
 #include "sim/traffic.hpp"
+#include "sim/via_routing.hpp"
 #include "sim/vl_arbiter.hpp"
 
 #include <cstdint>
@@ -163,6 +164,10 @@ struct SimConfig {
     CcModel cc;
     // Dynamic Routing Balancing (paper 002 §4; sim/drb.hpp). Needs cc.on: the BECNs drive it.
     DrbConfig drb;
+    // Paths through an intermediate chosen at the source switch on a Dragonfly: Valiant, UGAL-L
+    // (sim/via_routing.hpp; BookSim's ugal). Needs the LFTs alone (no forwarding sets, CC or
+    // DRB) and 3 VLs, which it takes by phase instead of SL2VL.
+    Via via = Via::None;
     // Per-link time series (SimResult::link_series): > 0 records every cabled port's busy time
     // per interval of this length, from time 0 to the end of the run; 0 = none.
     Time link_series_ps = 0;

@@ -22,7 +22,8 @@ template <class Model> void Network<Model>::vc_router_setup() {
     SimConfig ib = cfg_;
     ib.vc_router = false;
     const std::uint32_t classes =
-        std::max(1u, unsigned(std::bit_width(vls_carrying_traffic(f_, r_, ib))));
+        via_ ? via_->vls()
+             : std::max(1u, unsigned(std::bit_width(vls_carrying_traffic(f_, r_, ib))));
     for (std::uint32_t c = 0; c <= 16; ++c)
         vc_lo_[c] = std::uint8_t(std::min(c, classes) * V_ / classes);
     if (cfg_.vc_alloc_gap_ps) {

@@ -168,6 +168,14 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                    "kept while the packet queues")
         ->default_val("head")
         ->group(sel);
+    sub.add_option("--via", o.via,
+                   "Paths through an intermediate host on a Dragonfly, as BookSim's: valiant "
+                   "(every packet leaving its group through a random one) or ugal (UGAL-L: through "
+                   "it when the minimal output's queue is over twice the other's + 30 credits); "
+                   "the LFTs give every hop, the VL is the path's phase (3 VLs); none: the "
+                   "routing's own paths")
+        ->default_val("none")
+        ->group(sel);
     sub.add_flag("--vc-router", o.vc_router,
                  "Model a VC router as BookSim does, for comparisons: an output VC is held by one "
                  "packet until its tail has left the downstream buffer, and each hop takes a "
@@ -486,6 +494,11 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
                          fmt::format("unknown selection function '{}' (known: {})", a.selection,
                                      sim::selection_names()));
     c.selection = *sel;
+    const auto via = sim::parse_via(a.via);
+    if (!via)
+        throw InputError("--via", 0,
+                         fmt::format("expected none, valiant or ugal, got '{}'", a.via));
+    c.via = *via;
     if (a.select_at == "head")
         c.select_at = sim::SimConfig::SelectAt::Head;
     else if (a.select_at == "entry")
@@ -637,6 +650,7 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"latency_samples", c.latency_samples},
            {"max_hops", c.max_hops}};
     if (ran.forwarding_sets) j["selection"] = sim::to_string(c.selection);
+    if (c.via != sim::Via::None) j["via"] = sim::to_string(c.via);
     if (ran.forwarding_sets && c.one_priority_class) j["one_priority_class"] = true;
     if (ran.forwarding_sets && c.room_ignores_bound) j["room_ignores_bound"] = true;
     if (ran.forwarding_sets && c.select_at != sim::SimConfig::SelectAt::Head)

@@ -44,6 +44,7 @@ struct SimOptions {
     double vc_alloc_gap_ns = 0;
     bool vc_input_first = false;
     std::string select_at = "head";
+    std::string via = "none";
     std::string vlarb_high, vlarb_low;
     // Measurement.
     double warmup_us = 10, measure_us = 50, drain_us = 50, deadlock_us = 0;

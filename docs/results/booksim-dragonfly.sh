@@ -48,7 +48,7 @@ SIDES=${SIDES:-both}
 BUF=${BUF:-256}
 LOADS_UNIFORM=${LOADS_UNIFORM:-"0.3 0.4 0.5 0.6 0.7 0.8 0.9"}
 LOADS_BAD=${LOADS_BAD:-"0.05 0.1 0.15 0.2 0.25 0.3 0.4 0.5"}
-ROUTINGS_UGAL=${ROUTINGS_UGAL:-"g:ugal g:ugal:--select-at:sent gsi:ugal g:least-loaded g:mc g:two-choices g:least-loaded:--one-priority-class"}
+ROUTINGS_UGAL=${ROUTINGS_UGAL:-"via:ugal g:ugal g:ugal:--select-at:sent gsi:ugal g:least-loaded g:mc g:two-choices g:least-loaded:--one-priority-class"}
 IBRT_EXTRA=${IBRT_EXTRA:-}
 NET="$WORK/df-a4-h2-p2.net"
 "$IBRT" gen dragonfly --a 4 --h 2 --p 2 --arrangement absolute -o "$NET" >/dev/null 2>&1
@@ -82,6 +82,8 @@ ibrt_run() { # routing(min|adaptive:selection[:extra]) pattern rate -> "accepted
     r=$1 pat=$2 rate=$3
     if [ "$r" = min ]; then
         set -- --engine dragonfly --vls 2 --sl spread
+    elif [ "${r%%:*}" = via ]; then # via:ugal, via:valiant: the path fixed at the source
+        set -- --engine dragonfly --vls 3 --via "${r#via:}"
     else
         adaptive=${r%%:*} rest=${r#*:}
         sel=${rest%%:*} extra=
