@@ -1,19 +1,20 @@
 #!/bin/sh
 # ibrt's simulator against BookSim2 on a Dragonfly (issue 38, docs/results/booksim-dragonfly.md):
-# BookSim's `dragonflynew` with k = 2 (p = 2 hosts and h = 2 global ports per router, a = 4
-# routers per group, 9 groups: 72 routers, 144 hosts), routings `min` and `ugal`, traffic
-# `uniform` and `bad_dragon`, against ibrt on `ibrt gen dragonfly --a 4 --h 2 --p 2` (the
-# absolute global arrangement: BookSim's cabling, port for port) with the dragonfly engine
+# BookSim's `dragonflynew` with k = K (default 2: p = 2 hosts and h = 2 global ports per router,
+# a = 4 routers per group, 9 groups: 36 routers, 72 hosts; K=4: 264 routers, 1,056 hosts),
+# routings `min` and `ugal`, traffic `uniform` and `bad_dragon`, against ibrt on `ibrt gen
+# dragonfly --a 2K --h K --p K` (the absolute global arrangement: BookSim's cabling, port for
+# port) with the dragonfly engine
 # in VC-router mode with BookSim's router (--vc-router --vc-release sent --vc-alloc-gap-ns
 # 1.024 --vc-input-first, as docs/results/booksim-agreement.sh).
 #   min:  the engine's minimal LFTs on 2 VLs (VL 0 until the global hop, VL 1 after it, as
 #         BookSim's min ties VC 0 and VC 1 to the phase), hosts on VL 0 or 1 (--sl spread) as
 #         BookSim's source picks VC 0 or 1 at random;
-#   ugal: ROUTINGS_UGAL lists ibrt configurations "adaptive:selection[:option:value...]" (the
-#         colons after the selection become spaces), each run against BookSim's `ugal` (3 VCs)
-#         on 6 VLs; the first, the G routing (adaptive=g) under the `ugal` selection (BookSim's
-#         decision rule at the source switch), is the page's headline, the others the
-#         existing load-aware selections and the variants the page discusses.
+#   ugal: ROUTINGS_UGAL lists ibrt configurations, each run against BookSim's `ugal` (3 VCs):
+#         "via:ugal" (the page's headline: --via ugal on the engine's LFTs, 3 VLs, BookSim's
+#         UGAL-L with its path fixed at the source) and "adaptive:selection[:option:value...]"
+#         (paper 003's routings on 6 VLs under a selection function; the colons after the
+#         selection become spaces), the variants the page discusses.
 # Timing, one cycle = 1024 ps: 64-byte packets of one flit and one credit (16 ps per byte), fly
 # 1 cycle (BookSim's dragonflynew sets its local channels to 10 cycles and its global ones to
 # 100 under the compile-time define DRAGON_LATENCY; the BOOKSIM given here must be built
@@ -35,7 +36,8 @@
 # and outputs (a BookSim output already there is reused); CELLS narrows the grid
 # ("min-uniform min-bad_dragon ugal-uniform ugal-bad_dragon"); SIDES=booksim or SIDES=ibrt runs
 # one side; LOADS_UNIFORM and LOADS_BAD set the offered loads; BUF sets the buffer (packets
-# per VC); IBRT_EXTRA is added to every ibrt run.
+# per VC); IBRT_EXTRA is added to every ibrt run; SAMPLE_PERIOD and MAX_SAMPLES set BookSim's
+# measurement (default 2000 and 10).
 set -eu
 IBRT=${1:?path to ibrt}
 BOOKSIM=${2:-${BOOKSIM:?path to booksim (argument or BOOKSIM)}}
@@ -46,28 +48,35 @@ mkdir -p "$WORK"
 CELLS=${CELLS:-"min-uniform min-bad_dragon ugal-uniform ugal-bad_dragon"}
 SIDES=${SIDES:-both}
 BUF=${BUF:-256}
+K=${K:-2}
+SAMPLE_PERIOD=${SAMPLE_PERIOD:-2000}
+MAX_SAMPLES=${MAX_SAMPLES:-10}
+GROUP_HOSTS=$((2 * K * K)) # a * p
 LOADS_UNIFORM=${LOADS_UNIFORM:-"0.3 0.4 0.5 0.6 0.7 0.8 0.9"}
 LOADS_BAD=${LOADS_BAD:-"0.05 0.1 0.15 0.2 0.25 0.3 0.4 0.5"}
 ROUTINGS_UGAL=${ROUTINGS_UGAL:-"via:ugal g:ugal g:ugal:--select-at:sent gsi:ugal g:least-loaded g:mc g:two-choices g:least-loaded:--one-priority-class"}
 IBRT_EXTRA=${IBRT_EXTRA:-}
-NET="$WORK/df-a4-h2-p2.net"
-"$IBRT" gen dragonfly --a 4 --h 2 --p 2 --arrangement absolute -o "$NET" >/dev/null 2>&1
+NET="$WORK/df-a$((2 * K))-h$K-p$K.net"
+"$IBRT" gen dragonfly --a $((2 * K)) --h $K --p $K --arrangement absolute -o "$NET" >/dev/null 2>&1
 
 booksim_run() { # routing traffic rate -> "accepted latency_cycles"
     [ "$SIDES" = ibrt ] && echo "- -" && return
     case $1 in min) vcs=2 ;; *) vcs=3 ;; esac
     case $3 in 0.01) mode=latency ;; *) mode=throughput ;; esac
-    out="$WORK/bs-$1-$2-$BUF-$3"
+    tag=
+    [ "$K" != 2 ] && tag="$tag-k$K"
+    [ "$SAMPLE_PERIOD/$MAX_SAMPLES" != 2000/10 ] && tag="$tag-s$SAMPLE_PERIOD-$MAX_SAMPLES"
+    out="$WORK/bs-$1-$2-$BUF-$3$tag"
     if [ ! -s "$out.out" ]; then
         cat >"$out.cfg" <<CFG
-topology = dragonflynew; k = 2; n = 1; routing_function = $1;
+topology = dragonflynew; k = $K; n = 1; routing_function = $1;
 num_vcs = $vcs; vc_buf_size = $BUF; packet_size = 1; injection_rate_uses_flits = 1;
 wait_for_tail_credit = 0; hold_switch_for_packet = 1;
 vc_allocator = separable_input_first; sw_allocator = separable_input_first; alloc_iters = 1;
 credit_delay = 2; routing_delay = 0; vc_alloc_delay = 1; sw_alloc_delay = 1; st_final_delay = 1;
 input_speedup = 1; output_speedup = 1; internal_speedup = 1.0;
 traffic = $2; injection_rate = $3; sim_type = $mode;
-warmup_periods = 3; sample_period = 2000; sim_count = 1; max_samples = 10; priority = none;
+warmup_periods = 3; sample_period = $SAMPLE_PERIOD; sim_count = 1; max_samples = $MAX_SAMPLES; priority = none;
 CFG
         # Past saturation BookSim's throughput mode then drains its unbounded source queues
         # for ever: stop reading there (the figures are printed before it).
@@ -91,7 +100,7 @@ ibrt_run() { # routing(min|adaptive:selection[:extra]) pattern rate -> "accepted
         # shellcheck disable=SC2086 # extra is a list of options
         set -- --engine dragonfly --engine-opt "adaptive=$adaptive" --vls 6 --selection "$sel" $extra
     fi
-    [ "$pat" = bad-dragon ] && set -- "$@" --group-hosts 8
+    [ "$pat" = bad-dragon ] && set -- "$@" --group-hosts $GROUP_HOSTS
     # shellcheck disable=SC2086 # IBRT_EXTRA is a list of options
     "$IBRT" sim --fabric "$NET" "$@" --vc-router --vc-release sent --vc-alloc-gap-ns 1.024 \
         --vc-input-first --packet-bytes 64 --credit-unit 64 --ns-per-byte 0.016 --fly-ns 1.024 \
