@@ -172,8 +172,9 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                    "Paths through an intermediate host on a Dragonfly, as BookSim's: valiant "
                    "(every packet leaving its group through a random one) or ugal (UGAL-L: through "
                    "it when the minimal output's queue is over twice the other's + 30 credits); "
-                   "the LFTs give every hop, the VL is the path's phase (3 VLs); none: the "
-                   "routing's own paths")
+                   "the LFTs give every hop, the path's phase its VL: on 3 VLs BookSim's (which "
+                   "can deadlock), on 4 or more a dateline per phase; none: the routing's own "
+                   "paths")
         ->default_val("none")
         ->group(sel);
     sub.add_flag("--vc-router", o.vc_router,
