@@ -105,7 +105,7 @@ template <class Model> void Network<Model>::generate(std::uint32_t ca, std::uint
         }
         // The source's VL: the forwarding sets' table for this CA when they give one ("(Source,
         // Destination) -> (DLID, VL)"), else its SL2VL.
-        const std::uint8_t vl = via_                ? via_->source_vl(rng)
+        const std::uint8_t vl = via_on_             ? via_->source_vl(rng)
                                 : !src_vlt_.empty() ? src_vl_pool_[src_vlt_[ca]][p.sl & 15]
                                                     : source_vl(ca, p.sl);
         if (vl >= V_) {
@@ -440,7 +440,7 @@ template <class Model> void Network<Model>::handle(const Event& e) {
         generate(cfg_.trace[e.a].src, cfg_.trace[e.a].dst);
         break;
     case kReady:
-        if (via_)
+        if (via_on_)
             on_ready_via(e.a, e.b);
         else if (rf_)
             on_ready_adaptive(e.a, e.b, e.c);

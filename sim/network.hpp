@@ -121,7 +121,7 @@ template <class Model> class Network {
         times_.emplace_back();
         if (rf_) cset_.emplace_back();
         if (early_) early_pick_.emplace_back();
-        if (via_) via_pkt_.emplace_back();
+        if (via_on_) via_pkt_.emplace_back();
         return std::uint32_t(pkts_.size() - 1);
     }
     void release(std::uint32_t h) {
@@ -362,6 +362,9 @@ template <class Model> class Network {
     const SimConfig& cfg_;
     const FlatLft& flat_;
     const RoutingFunction* rf_ = nullptr; // forwarding sets, or null for the static LFT path
+    // SimConfig::via: on_ready_via takes every hop. Beside rf_, which every hop reads too, so
+    // the test costs the static path no cache line (via_ itself lies far from both).
+    const bool via_on_ = cfg_.via != Via::None;
     // Per switch slot x arrival VL: RoutingFunction::entry_index of DLID 0 there (kNoEntry
     // when the key has no table), so that a hop's entry index is an add and a compare, not
     // entry_index's three dependent reads of three tables.
