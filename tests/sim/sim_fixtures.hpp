@@ -1,10 +1,12 @@
-// Hand-built fabrics with analytic answers for the simulator tests, and the congestion-control
-// settings the CC and DRB tests share.
+// Hand-built fabrics with analytic answers for the simulator tests, the congestion-control
+// settings the CC and DRB tests share, and BookSim's Dragonfly set-up the Dragonfly tests share.
 #pragma once
 
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
+#include "generators/dragonfly.hpp"
 #include "sim/cc_config.hpp"
+#include "sim/simulator.hpp"
 
 #include <string>
 #include <utility>
@@ -131,6 +133,37 @@ inline sim::CcConfig marking_cc() {
     s.ca_entries[0].ccti_timer = 5; // 5.12 us
     for (std::uint16_t i = 0; i < 64; ++i) s.cct.push_back({2, std::uint16_t(i * 4)});
     return s;
+}
+
+// BookSim's dragonflynew k = 2 (docs/results/booksim-dragonfly.md): a = 4 switches a group,
+// h = 2 global ports, p = 2 hosts each, 9 groups, 72 hosts.
+inline Fabric booksim_dragonfly() {
+    gen::DragonflyParams d;
+    d.a = 4;
+    d.h = 2;
+    d.p = 2;
+    return gen::dragonfly(d);
+}
+
+// That page's configuration with shorter windows: one-flit packets (one cycle = 1,024 ps),
+// 256-packet buffers per VC, BookSim's VC router and allocation timing.
+inline sim::SimConfig booksim_dragonfly_timing() {
+    sim::SimConfig c;
+    c.vc_router = true;
+    c.vc_release = sim::SimConfig::VcRelease::Sent;
+    c.vc_alloc_gap_ps = 1024;
+    c.vc_input_first = true;
+    c.packet_bytes = 64;
+    c.credit_unit = 64;
+    c.ps_per_byte = 16;
+    c.fly_ps = 1024;
+    c.routing_ps = 3072;
+    c.credit_delay_ps = 2048;
+    c.buffer_bytes = 256 * 64;
+    c.warmup_ps = 3000 * sim::kPsPerNs;
+    c.measure_ps = 5000 * sim::kPsPerNs;
+    c.drain_ps = 5000 * sim::kPsPerNs;
+    return c;
 }
 
 } // namespace ibrt::test

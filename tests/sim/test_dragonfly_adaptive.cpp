@@ -5,8 +5,8 @@
 // intermediate group); and G under the ugal selection in BookSim's VC router stays minimal at
 // low load and goes through intermediate groups on bad-dragon traffic.
 #include "engines/engine.hpp"
-#include "generators/dragonfly.hpp"
 #include "sim/simulator.hpp"
+#include "sim_fixtures.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -16,11 +16,7 @@ using namespace ibrt;
 using namespace ibrt::sim;
 
 TEST_CASE("Dragonfly G/S/I/D routings at overload: delivered, no deadlock") {
-    gen::DragonflyParams d; // --balanced 2: a = 4, h = p = 2, 9 groups
-    d.a = 4;
-    d.h = 2;
-    d.p = 2;
-    const Fabric f = gen::dragonfly(d);
+    const Fabric f = test::booksim_dragonfly(); // --balanced 2: a = 4, h = p = 2, 9 groups
     SimConfig c;
     c.num_vls = 6;
     c.selection = Selection::LeastLoaded;
@@ -60,31 +56,13 @@ TEST_CASE("ugal on the G routing in BookSim's router: minimal at low load, non-m
           "bad-dragon") {
     // docs/results/booksim-dragonfly.md's configuration, shorter: BookSim's dragonflynew k = 2,
     // one-flit packets, 256-packet buffers per VC, the VC router with BookSim's allocation.
-    gen::DragonflyParams d;
-    d.a = 4;
-    d.h = 2;
-    d.p = 2;
-    const Fabric f = gen::dragonfly(d);
+    const Fabric f = test::booksim_dragonfly();
     EngineOptions opt;
     opt.params["adaptive"] = "g";
     const Routing r = make_engine("dragonfly")->route(f, nullptr, opt);
-    SimConfig c;
+    SimConfig c = test::booksim_dragonfly_timing();
     c.num_vls = 6;
     c.selection = Selection::Ugal;
-    c.vc_router = true;
-    c.vc_release = SimConfig::VcRelease::Sent;
-    c.vc_alloc_gap_ps = 1024;
-    c.vc_input_first = true;
-    c.packet_bytes = 64;
-    c.credit_unit = 64;
-    c.ps_per_byte = 16;
-    c.fly_ps = 1024;
-    c.routing_ps = 3072;
-    c.credit_delay_ps = 2048;
-    c.buffer_bytes = 256 * 64;
-    c.warmup_ps = 3000 * kPsPerNs;
-    c.measure_ps = 5000 * kPsPerNs;
-    c.drain_ps = 5000 * kPsPerNs;
     // Uniform at 0.1: no minimal output ever holds 30 credits more than twice a non-minimal
     // one, so no packet takes a non-minimal global hop (the one hop on VL 3 with G).
     c.traffic.load = 0.1;

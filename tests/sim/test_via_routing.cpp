@@ -3,10 +3,10 @@
 // delivered on 4 VLs in both switch models, BookSim's 3-VL scheme's deadlock where its phase 0
 // shares one VL, Valiant's longer paths, and the configurations refused.
 #include "engines/engine.hpp"
-#include "generators/dragonfly.hpp"
 #include "generators/fat_tree.hpp"
 #include "sim/simulator.hpp"
 #include "sim/via_routing.hpp"
+#include "sim_fixtures.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,17 +17,11 @@ using namespace ibrt::sim;
 
 namespace {
 
-// BookSim's dragonflynew k = 2: a = 4 switches a group, h = 2 global ports, p = 2 hosts each,
-// 9 groups, 72 hosts; 8 hosts a group.
+// BookSim's dragonflynew k = 2 routed minimally (the Static routing's LFTs), with each CA's
+// switch and LID as the network gives them to ViaRouting.
 struct SmallDragonfly {
-    Fabric f = [] {
-        gen::DragonflyParams d;
-        d.a = 4;
-        d.h = 2;
-        d.p = 2;
-        return gen::dragonfly(d);
-    }();
-    Routing r = make_engine("dragonfly")->route(f, nullptr, {}); // Static: minimal LFTs
+    Fabric f = test::booksim_dragonfly();
+    Routing r = make_engine("dragonfly")->route(f, nullptr, {});
     std::vector<NodeId> ca_switch;
     std::vector<Lid> ca_lid;
     SmallDragonfly() {
@@ -38,19 +32,8 @@ struct SmallDragonfly {
     }
 };
 
-SimConfig booksim_timing() { // docs/results/booksim-dragonfly.sh's, shorter windows
-    SimConfig c;
-    c.vc_release = SimConfig::VcRelease::Sent;
-    c.vc_alloc_gap_ps = 1024;
-    c.vc_input_first = true;
-    c.packet_bytes = 64;
-    c.credit_unit = 64;
-    c.ps_per_byte = 16;
-    c.fly_ps = 1024;
-    c.routing_ps = 3072;
-    c.credit_delay_ps = 2048;
-    c.buffer_bytes = 256 * 64;
-    c.warmup_ps = 3000 * kPsPerNs;
+SimConfig booksim_timing() { // longer drain: every packet delivered at overload
+    SimConfig c = test::booksim_dragonfly_timing();
     c.measure_ps = 8000 * kPsPerNs;
     c.drain_ps = 20000 * kPsPerNs;
     return c;
