@@ -5,7 +5,8 @@
 // (tools/sweep_spec.hpp, docs/sweeps.md), or the one-line options, which become such a spec
 // (options_spec) and run the same way, so both give the same CSV and plot
 // (SVG or PNG, drawn by plot/plot.hpp).
-// docs/results/mlid-vs-slid.sh drives it for the study, paper 000's setting (studies/settings/paper-000.json) as each spec's "sim".
+// docs/results/mlid-vs-slid.sh drives it for the study, paper 000's setting
+// (studies/settings/paper-000.json) as each spec's "sim".
 // Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
 // misdelivered packets (or points are missing), 2 bad input.
 #include "engines/engine.hpp"
