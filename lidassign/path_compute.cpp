@@ -3,6 +3,7 @@
 #include "lidassign/path_compute.hpp"
 
 #include "fabric/parallel.hpp"
+#include "fabric/rng.hpp"
 #include "graph/link_load.hpp"
 #include "graph/yen.hpp"
 
@@ -22,65 +23,108 @@ PathSet compute_paths(const Fabric& f, PathScheme s, const PathOptions& opt) {
                                            : path_selection(f, ud, opt.candidates);
 }
 
-PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud) {
-    PathSet out;
+PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud, const WidestOptions& w) {
+    using W = WidestOptions;
+    const auto cas = f.cas();
+    const std::size_t nc = cas.size();
     std::vector<std::uint64_t> weight(f.num_port_slots(), 1);
+    // Per cable: both directions count on the lower PortId of the two.
+    auto slot = [&](PortId e) -> PortId {
+        if (w.weights == W::Weights::PerDirection) return e;
+        const Port& p = f.port(e);
+        return std::min(e, f.port_id(p.peer_node, p.peer_port));
+    };
     const std::size_t states = f.num_nodes() * 2;
     std::vector<std::uint64_t> best(states);
     std::vector<PortId> via(states);
     std::vector<std::uint32_t> prev(states);
     std::vector<std::uint32_t> stamp(states, 0);
     std::uint32_t epoch = 0;
+    std::vector<std::uint32_t> layer, next;
     std::vector<PortId> path;
-    for (NodeId d : f.cas()) {
-        DestPaths dp;
-        dp.dst = d;
-        const graph::ShortestDag g = graph::shortest_dag(f, ud, d);
-        for (NodeId s : f.cas()) {
-            if (s == d || g.at(s, 0) == graph::kFar || g.at(s, 0) == 0) continue;
-            // Layered DP over the DAG: every edge lowers the distance by one, so states of one
-            // distance are final before the next layer is expanded.
-            ++epoch;
-            std::vector<std::uint32_t> layer{s * 2}, next;
-            stamp[s * 2] = epoch;
-            best[s * 2] = 0;
-            via[s * 2] = kNoPort;
-            std::uint32_t end_state = graph::kFar;
-            while (!layer.empty()) {
-                next.clear();
-                std::sort(layer.begin(), layer.end());
-                for (std::uint32_t st : layer) {
-                    const NodeId n = st / 2;
-                    if (n == d) {
-                        if (end_state == graph::kFar || best[st] < best[end_state]) end_state = st;
-                        continue;
-                    }
-                    graph::for_each_dag_edge(f, ud, g, n, int(st % 2), [&](PortId e, int ph) {
-                        const std::uint32_t to = f.port(e).peer_node * 2 + ph;
-                        const std::uint64_t w = best[st] + weight[e];
-                        if (stamp[to] != epoch) {
-                            stamp[to] = epoch;
-                            best[to] = w;
-                            via[to] = e;
-                            prev[to] = st;
-                            next.push_back(to);
-                        } else if (w < best[to]) {
-                            best[to] = w;
-                            via[to] = e;
-                            prev[to] = st;
-                        }
-                    });
+    // The route of one pair into `path` (false: no legal route), then its weights raised.
+    auto route_one = [&](NodeId s, NodeId d, const graph::ShortestDag& g) {
+        if (g.at(s, 0) == graph::kFar || g.at(s, 0) == 0) return false;
+        // Layered DP over the DAG: every edge lowers the distance by one, so states of one
+        // distance are final before the next layer is expanded.
+        ++epoch;
+        layer.assign(1, s * 2);
+        stamp[s * 2] = epoch;
+        best[s * 2] = 0;
+        via[s * 2] = kNoPort;
+        std::uint32_t end_state = graph::kFar;
+        while (!layer.empty()) {
+            next.clear();
+            std::sort(layer.begin(), layer.end());
+            for (std::uint32_t st : layer) {
+                const NodeId n = st / 2;
+                if (n == d) {
+                    if (end_state == graph::kFar || best[st] < best[end_state]) end_state = st;
+                    continue;
                 }
-                layer.swap(next);
+                graph::for_each_dag_edge(f, ud, g, n, int(st % 2), [&](PortId e, int ph) {
+                    const std::uint32_t to = f.port(e).peer_node * 2 + ph;
+                    const std::uint64_t we = weight[slot(e)];
+                    // The bottleneck counts switch-to-switch links only: a pair's CA links
+                    // are on every one of its routes and would tie them all.
+                    const std::uint64_t c =
+                        w.cost == W::Cost::Sum ? best[st] + we
+                        : f.node(n).is_switch() && f.node(f.port(e).peer_node).is_switch()
+                            ? std::max(best[st], we)
+                            : best[st];
+                    if (stamp[to] != epoch) {
+                        stamp[to] = epoch;
+                        best[to] = c;
+                        via[to] = e;
+                        prev[to] = st;
+                        next.push_back(to);
+                    } else if (c < best[to]) {
+                        best[to] = c;
+                        via[to] = e;
+                        prev[to] = st;
+                    }
+                });
             }
-            path.clear();
-            for (std::uint32_t st = end_state; via[st] != kNoPort; st = prev[st])
-                path.push_back(via[st]);
-            std::reverse(path.begin(), path.end());
-            for (PortId e : path) ++weight[e];
-            dp.add(path);
+            layer.swap(next);
         }
-        out.push_back(std::move(dp));
+        path.clear();
+        for (std::uint32_t st = end_state; via[st] != kNoPort; st = prev[st])
+            path.push_back(via[st]);
+        std::reverse(path.begin(), path.end());
+        for (PortId e : path) ++weight[slot(e)];
+        return true;
+    };
+    PathSet out(nc);
+    if (w.order == W::Order::DestinationMajor) {
+        for (std::size_t di = 0; di < nc; ++di) {
+            out[di].dst = cas[di];
+            const graph::ShortestDag g = graph::shortest_dag(f, ud, cas[di]);
+            for (NodeId s : cas)
+                if (s != cas[di] && route_one(s, cas[di], g)) out[di].add(path);
+        }
+        return out;
+    }
+    // The other orders: every destination's DAG kept, routes stored by pair and assembled per
+    // destination in source order at the end (study sizes: 512 CAs).
+    std::vector<graph::ShortestDag> dags(nc);
+    for (std::size_t di = 0; di < nc; ++di) dags[di] = graph::shortest_dag(f, ud, cas[di]);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs; // (destination, source) index
+    pairs.reserve(nc * nc);
+    for (std::uint32_t a = 0; a < nc; ++a)
+        for (std::uint32_t b = 0; b < nc; ++b)
+            if (a != b) pairs.emplace_back(b, a); // source-major: source a, destinations b
+    if (w.order == W::Order::Random) gen::Rng(w.order_seed).shuffle(pairs);
+    std::vector<std::vector<PortId>> route(nc * nc);
+    std::vector<bool> has(nc * nc, false);
+    for (auto [di, si] : pairs)
+        if (route_one(cas[si], cas[di], dags[di])) {
+            route[std::size_t(di) * nc + si] = path;
+            has[std::size_t(di) * nc + si] = true;
+        }
+    for (std::size_t di = 0; di < nc; ++di) {
+        out[di].dst = cas[di];
+        for (std::size_t si = 0; si < nc; ++si)
+            if (has[di * nc + si]) out[di].add(route[di * nc + si]);
     }
     return out;
 }

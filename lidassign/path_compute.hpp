@@ -6,6 +6,14 @@
 // gets the legal route with the fewest hops, and among those the smallest weight sum (ties:
 // lowest port numbers first). Weights are per directed edge: a cable carries the two
 // directions independently.
+// Variants (WidestOptions, issue 39: paper 001's text allows other readings; the default is the
+// rule above, the study measures the others): weights per cable (both directions of a cable
+// share one weight, +1 whichever way a path crosses it); cost = bottleneck (the smallest
+// MAXIMUM switch-to-switch link weight among the fewest-hop routes, the "widest" path; a
+// pair's CA links are on all its routes; ties lowest ports, as above); pair order source-major
+// (sources in Fabric::cas() order, all destinations of one source in that order) or random (all
+// ordered pairs shuffled by order_seed). The order only changes which route a pair gets: every
+// DestPaths keeps its sources in Fabric::cas() order.
 //
 // path-selection: as in §VI, up to `candidates` (16) loopless legal routes per pair from
 // Yen's k shortest paths (yen.hpp; computed once per switch pair, ordered by hops then
@@ -60,7 +68,15 @@ struct PathOptions {
 // One DestPaths per CA in Fabric::cas() order (dst = that CA), sources in the same order;
 // a pair without a legal route is left out (the fabric is disconnected).
 PathSet compute_paths(const Fabric& f, PathScheme s, const PathOptions& opt = {});
-PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud);
+
+// Shortest-widest's variants (above); the defaults are the rule of the header.
+struct WidestOptions {
+    enum class Weights { PerDirection, PerCable } weights = Weights::PerDirection;
+    enum class Cost { Sum, Bottleneck } cost = Cost::Sum;
+    enum class Order { DestinationMajor, SourceMajor, Random } order = Order::DestinationMajor;
+    std::uint64_t order_seed = 1; // Order::Random only
+};
+PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud, const WidestOptions& w = {});
 // Which CA pairs form one class of path selection (above): each CA pair alone (the paper's
 // rule; the study and `ibrt lids` use it), or all CA pairs of one switch pair (engine
 // `separate`, issue 12: 16x to 64x fewer classes).

@@ -15,8 +15,10 @@ namespace ibrt::lidassign {
 
 namespace {
 
-Fabric make(int machines, int switches, int seed) {
+Fabric make(int machines, int switches, int seed, const StudyOptions& opt) {
     gen::RandomParams rp;
+    rp.model = opt.model;
+    rp.waxman_beta = opt.waxman_beta;
     rp.switches = switches;
     rp.degree = 8;
     rp.cas = machines;
@@ -36,23 +38,24 @@ StudyResult run_study(const StudyOptions& opt) {
             HeuristicRow sw{x, y, opt.seeds, {}, 0}, ps{x, y, opt.seeds, {}, 0};
             for (int s = 1; s <= opt.seeds; ++s) {
                 say(fmt::format("Tables I/II {}/{} seed {}", x, y, s));
-                const Fabric f = make(x, y, s);
+                const Fabric f = make(x, y, s, opt);
                 const graph::UpDown ud =
                     graph::make_updown(f, graph::choose_root(f, std::uint64_t(s)));
-                for (auto [row, paths] : {std::pair{&sw, shortest_widest(f, ud)},
-                                          std::pair{&ps, path_selection(f, ud)}}) {
+                auto add = [&](HeuristicRow& row, const PathSet& paths) {
                     for (int h = 0; h < 5; ++h)
-                        row->avg[h] +=
+                        row.avg[h] +=
                             double(plan_heuristic(f, paths, kAllHeuristics[h]).total_lids);
-                    row->max_load += max_link_load(f, paths);
-                }
+                    row.max_load += max_link_load(f, paths);
+                };
+                add(sw, shortest_widest(f, ud, opt.widest));
+                if (opt.path_selection) add(ps, path_selection(f, ud));
             }
             for (HeuristicRow* row : {&sw, &ps}) {
                 for (double& v : row->avg) v /= opt.seeds;
                 row->max_load /= opt.seeds;
             }
             r.table1.push_back(sw);
-            r.table2.push_back(ps);
+            if (opt.path_selection) r.table2.push_back(ps);
         }
     for (int y : opt.switches)
         for (int x : opt.machines_exact) {
@@ -61,7 +64,7 @@ StudyResult run_study(const StudyOptions& opt) {
             for (int s = 1; (s <= opt.seeds || t5.selected_n < opt.seeds) && s <= 4 * opt.seeds;
                  ++s) {
                 say(fmt::format("Tables III/IV/V {}/{} seed {}", x, y, s));
-                const Fabric f = make(x, y, s);
+                const Fabric f = make(x, y, s, opt);
                 const graph::UpDown ud =
                     graph::make_updown(f, graph::choose_root(f, std::uint64_t(s)));
                 ++t5.tried;
@@ -72,8 +75,9 @@ StudyResult run_study(const StudyOptions& opt) {
                 std::vector<One> res;
                 bool proven = true;
                 for (PathScheme sc : {PathScheme::ShortestWidest, PathScheme::PathSelection}) {
-                    const PathSet paths = sc == PathScheme::ShortestWidest ? shortest_widest(f, ud)
-                                                                           : path_selection(f, ud);
+                    const PathSet paths = sc == PathScheme::ShortestWidest
+                                              ? shortest_widest(f, ud, opt.widest)
+                                              : path_selection(f, ud);
                     One o{double(plan_heuristic(f, paths, Heuristic::Greedy).total_lids),
                           double(plan_heuristic(f, paths, Heuristic::ColorL).total_lids),
                           plan_exact(f, paths, opt.time_limit_s)};

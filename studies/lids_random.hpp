@@ -6,6 +6,7 @@
 // namespace stays the paper's.
 #pragma once
 
+#include "generators/random_graph.hpp"
 #include "lidassign/path_compute.hpp"
 
 #include <functional>
@@ -21,6 +22,11 @@ struct StudyOptions {
     std::vector<int> switches = {16, 32, 64};
     std::vector<int> machines_heuristics = {128, 256, 512}; // Tables I, II
     std::vector<int> machines_exact = {64, 128, 192};       // Tables III, IV
+    bool path_selection = true;                             // Table II (false: Table I only)
+    // Issue 39's variants (why Table I differs from the paper's); defaults = the study above.
+    WidestOptions widest;                                                    // Table I's paths
+    gen::RandomParams::Model model = gen::RandomParams::Model::SpanningTree; // the switch graph
+    double waxman_beta = 0.2;
     std::function<void(const std::string&)> progress;
 };
 

@@ -28,6 +28,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 
 namespace ibrt::tools {
@@ -44,6 +45,11 @@ struct LidsArgs {
     std::string study_part = "all";
     int seeds = 32;
     std::string out = "docs/results";
+    // Issue 39's variants of --study (Table I's readings of the paper; see path_compute.hpp).
+    std::string sw_weights = "per-direction", sw_cost = "sum", sw_order = "destination";
+    std::string topology = "tree";
+    double waxman_beta = 0.2;
+    std::vector<int> study_switches, study_machines;
 };
 
 int run_study_cmd(const LidsArgs& a) {
@@ -51,7 +57,21 @@ int run_study_cmd(const LidsArgs& a) {
     o.seeds = a.seeds;
     o.time_limit_s = a.time_limit;
     if (a.study_part == "exact") o.machines_heuristics.clear();
-    if (a.study_part == "heuristics") o.machines_exact.clear();
+    if (a.study_part == "heuristics" || a.study_part == "table1") o.machines_exact.clear();
+    if (a.study_part == "table1") o.path_selection = false;
+    if (!a.study_switches.empty()) o.switches = a.study_switches;
+    if (!a.study_machines.empty()) o.machines_heuristics = a.study_machines;
+    using W = WidestOptions;
+    o.widest.weights =
+        a.sw_weights == "per-cable" ? W::Weights::PerCable : W::Weights::PerDirection;
+    o.widest.cost = a.sw_cost == "bottleneck" ? W::Cost::Bottleneck : W::Cost::Sum;
+    o.widest.order = a.sw_order == "source"   ? W::Order::SourceMajor
+                     : a.sw_order == "random" ? W::Order::Random
+                                              : W::Order::DestinationMajor;
+    o.model = a.topology == "tree" ? gen::RandomParams::Model::SpanningTree
+                                   : gen::RandomParams::Model::Waxman;
+    o.waxman_beta =
+        a.topology == "uniform" ? std::numeric_limits<double>::infinity() : a.waxman_beta;
     o.progress = [](const std::string& s) { progress(s); };
     const StudyResult r = run_study(o);
     write_study(r, o, a.out);
@@ -345,9 +365,9 @@ const CommandRegistrar reg{{
                      "Reproduce paper 001 Tables I-V on random irregular fabrics (16/32/64 "
                      "switches, degree 8) into --out");
         sub.add_option("--study-part", a->study_part,
-                       "Only Tables I-II (heuristics) or III-V (exact) of --study, e.g. to run "
-                       "them in parallel into different --out directories")
-            ->check(CLI::IsMember({"all", "heuristics", "exact"}))
+                       "Only Tables I-II (heuristics), Table I (table1) or III-V (exact) of "
+                       "--study, e.g. to run them in parallel into different --out directories")
+            ->check(CLI::IsMember({"all", "heuristics", "exact", "table1"}))
             ->default_val("all");
         sub.add_flag("--study-regular", a->study_regular,
                      "Reproduce paper 001 Figs. 10-11: 16x8 and 8x4x4 tori (DOR) and FT(8,3) "
@@ -355,6 +375,36 @@ const CommandRegistrar reg{{
         sub.add_flag("--study-table6", a->study_table6,
                      "Reproduce paper 001 Table VI: separate vs SRD vs destination renaming "
                      "(max link load and LIDs), into --out");
+        sub.add_option("--study-switches", a->study_switches,
+                       "--study: only these switch counts (default 16 32 64)")
+            ->check(CLI::Range(2, 4096));
+        sub.add_option("--study-machines", a->study_machines,
+                       "--study: only these machine counts for Tables I-II (default 128 256 512)")
+            ->check(CLI::Range(2, 1 << 16));
+        sub.add_option("--sw-weights", a->sw_weights,
+                       "--study, shortest widest (issue 39): link weights per direction or per "
+                       "cable")
+            ->check(CLI::IsMember({"per-direction", "per-cable"}))
+            ->default_val("per-direction");
+        sub.add_option("--sw-cost", a->sw_cost,
+                       "--study, shortest widest: among the fewest-hop routes the smallest weight "
+                       "sum or the smallest maximum link weight (bottleneck)")
+            ->check(CLI::IsMember({"sum", "bottleneck"}))
+            ->default_val("sum");
+        sub.add_option("--sw-order", a->sw_order,
+                       "--study, shortest widest: pairs destination-major, source-major or in "
+                       "random order")
+            ->check(CLI::IsMember({"destination", "source", "random"}))
+            ->default_val("destination");
+        sub.add_option("--topology", a->topology,
+                       "--study's switch graphs: tree (random spanning tree + random edges), "
+                       "waxman (GT-ITM-like, --waxman-beta) or uniform (random connected graph)")
+            ->check(CLI::IsMember({"tree", "waxman", "uniform"}))
+            ->default_val("tree");
+        sub.add_option("--waxman-beta", a->waxman_beta,
+                       "Waxman locality: edges in proportion to exp(-d / (beta sqrt 2))")
+            ->default_val(0.2)
+            ->check(real_above(0, 1e6));
         sub.add_option("--seeds", a->seeds, "Topologies per configuration for --study")
             ->default_val(32)
             ->check(whole_in(1, 1000000));

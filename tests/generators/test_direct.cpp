@@ -8,8 +8,11 @@
 #include "generators/slimfly.hpp"
 #include "generators/torus.hpp"
 #include "graph/fabric_walks.hpp"
+#include "graph/switch_distance.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <limits>
 
 #include <set>
 #include <sstream>
@@ -173,4 +176,49 @@ TEST_CASE("random irregular fabric: connected, exact edge count, deterministic p
     CHECK(isl_count(gen::random_fabric({6, 5, 0, 3, 0})) == 15);
     CHECK_THROWS_WITH(gen::random_fabric({16, 1, 4, 1, 0}),
                       Catch::Contains("is too low to connect 16 switches"));
+}
+
+namespace {
+// Mean hop distance over ordered switch pairs.
+double mean_switch_distance(const Fabric& f) {
+    std::vector<std::uint32_t> dist;
+    std::vector<NodeId> queue;
+    double sum = 0, n = 0;
+    for (NodeId s : f.switches()) {
+        graph::switch_distances(f, s, dist, queue);
+        for (NodeId t : f.switches())
+            if (t != s) sum += dist[t], ++n;
+    }
+    return sum / n;
+}
+} // namespace
+
+TEST_CASE("random irregular fabric, Waxman model: connected, exact edge count, local edges") {
+    gen::RandomParams rp{64, 8, 128, 1, 0};
+    rp.model = gen::RandomParams::Model::Waxman;
+    rp.waxman_beta = 0.1;
+    const Fabric f = gen::random_fabric(rp);
+    CHECK(f.switches().size() == 64);
+    CHECK(f.cas().size() == 128);
+    CHECK(isl_count(f) == 256);
+    CHECK(connected_components(f).count == 1);
+    CHECK(cables_consistent(f));
+    const std::string a = text_of(f);
+    CHECK(text_of(gen::random_fabric(rp)) == a);
+    CHECK(text_of(gen::random_fabric({64, 8, 128, 1, 0})) != a);
+    // Short edges preferred: with strong locality (beta 0.05) paths are longer than on uniform
+    // random graphs (beta = infinity) of the same size, over a few seeds (about 2.8 against
+    // 2.2 hops; at degree 8, beta 0.1 gives only 2.4).
+    double local = 0, uniform = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        rp.seed = seed;
+        rp.waxman_beta = 0.05;
+        local += mean_switch_distance(gen::random_fabric(rp));
+        rp.waxman_beta = std::numeric_limits<double>::infinity();
+        const Fabric u = gen::random_fabric(rp);
+        CHECK(isl_count(u) == 256);
+        CHECK(connected_components(u).count == 1);
+        uniform += mean_switch_distance(u);
+    }
+    CHECK(local > 1.15 * uniform);
 }

@@ -52,7 +52,126 @@ void check_paths(const Fabric& f, const graph::UpDown& ud, const PathSet& ps,
     }
 }
 
+// Issue 39's variants of shortest widest. Root R over X and Y; S1 and S2 hang off both:
+//   R:1-X:1, R:2-Y:1, X:2-S1:1, X:3-S2:1, Y:2-S1:2, Y:3-S2:2, hosts from port 4 (X, Y) or 3.
+// Rooted at R, S1 -> S2 has two legal 2-hop routes (over X, over Y; ties go over X, the lower
+// port and node id). hosts: (name, switch index 1 = X, 2 = Y, 3 = S1, 4 = S2) in CA order.
+struct Diamond {
+    Fabric f;
+    NodeId sw[5]; // R, X, Y, S1, S2
+    std::vector<NodeId> host;
+};
+Diamond diamond(const std::vector<int>& at) {
+    FabricBuilder b;
+    Diamond d;
+    const char* names[] = {"R", "X", "Y", "S1", "S2"};
+    for (int i = 0; i < 5; ++i)
+        d.sw[i] = b.add_node(NodeType::Switch, 12, 0x200 + std::uint64_t(i), names[i]);
+    for (std::size_t i = 0; i < at.size(); ++i)
+        d.host.push_back(b.add_node(NodeType::CA, 1, 0x100 + i, "h" + std::to_string(i)));
+    b.connect(d.sw[0], 1, d.sw[1], 1);
+    b.connect(d.sw[0], 2, d.sw[2], 1);
+    b.connect(d.sw[1], 2, d.sw[3], 1);
+    b.connect(d.sw[1], 3, d.sw[4], 1);
+    b.connect(d.sw[2], 2, d.sw[3], 2);
+    b.connect(d.sw[2], 3, d.sw[4], 2);
+    int next[5] = {3, 4, 4, 3, 3};
+    for (std::size_t i = 0; i < at.size(); ++i) b.connect(d.host[i], 1, d.sw[at[i]], next[at[i]]++);
+    d.f = std::move(b).build();
+    return d;
+}
+
+// The switch a path leaves S1 (or S2) towards: X or Y.
+NodeId over(const Fabric& f, std::span<const PortId> p) {
+    return f.port(p[1]).peer_node;
+}
+
 } // namespace
+
+TEST_CASE("shortest widest per cable: the reverse path's weights break the tie") {
+    // a on S1, b on S2. Destination a first: b -> a over X (tie). Then a -> b: per direction
+    // S1->X, X->S2 are still 1 (tie, over X); per cable they are 2, so over Y.
+    const Diamond d = diamond({3, 4});
+    const graph::UpDown ud = graph::make_updown(d.f, d.sw[0]);
+    const NodeId X = d.sw[1], Y = d.sw[2];
+    const PathSet dir = shortest_widest(d.f, ud);
+    check_paths(d.f, ud, dir);
+    CHECK(over(d.f, dir[0].path(0)) == X);
+    CHECK(over(d.f, dir[1].path(0)) == X);
+    WidestOptions w;
+    w.weights = WidestOptions::Weights::PerCable;
+    const PathSet cable = shortest_widest(d.f, ud, w);
+    check_paths(d.f, ud, cable);
+    CHECK(over(d.f, cable[0].path(0)) == X);
+    CHECK(over(d.f, cable[1].path(0)) == Y);
+}
+
+TEST_CASE("shortest widest, bottleneck: the smallest maximum link weight, not the smallest sum") {
+    // CAs y, y2 (on Y), b (S2), x1, x2, x3 (X), a (S1). Destinations y, y2 load S1->Y to 3 (a's
+    // paths); for destination b, y and y2 load Y->S2 to 3 and x1..x3 load X->S2 to 4. Then
+    // a -> b: over X weights 1 + 4 = 5 (max 4), over Y 3 + 3 = 6 (max 3).
+    const Diamond d = diamond({2, 2, 4, 1, 1, 1, 3});
+    const graph::UpDown ud = graph::make_updown(d.f, d.sw[0]);
+    const NodeId X = d.sw[1], Y = d.sw[2];
+    const PathSet sum = shortest_widest(d.f, ud);
+    check_paths(d.f, ud, sum);
+    // Destination b is the 3rd CA; a is its 6th source (y, y2, x1, x2, x3, a).
+    REQUIRE(sum[2].size() == 6);
+    CHECK(d.f.port_node(sum[2].path(5)[0]) == d.host[6]);
+    CHECK(over(d.f, sum[2].path(5)) == X);
+    WidestOptions w;
+    w.cost = WidestOptions::Cost::Bottleneck;
+    const PathSet widest = shortest_widest(d.f, ud, w);
+    check_paths(d.f, ud, widest);
+    CHECK(over(d.f, widest[2].path(5)) == Y);
+}
+
+TEST_CASE("shortest widest, pair order: source-major gives other routes than destination-major") {
+    // a, a2 on S1, b, b2 on S2. Destination-major: to b, a goes over X and then a2 over Y (a
+    // split at S1: 2 LIDs for b). Source-major: a -> b over X, a -> b2 over Y, then a2 -> b
+    // ties 2 + 2 against 2 + 2 and goes over X too: the paths to b do not split. (On this
+    // empty fabric every +1 flips a tie; on the study's fabrics source-major splits MORE, see
+    // docs/results/lid-assignment.md.)
+    const Diamond d = diamond({3, 3, 4, 4});
+    const graph::UpDown ud = graph::make_updown(d.f, d.sw[0]);
+    const NodeId X = d.sw[1], Y = d.sw[2];
+    const PathSet dm = shortest_widest(d.f, ud);
+    check_paths(d.f, ud, dm);
+    CHECK(over(d.f, dm[2].path(0)) == X);
+    CHECK(over(d.f, dm[2].path(1)) == Y);
+    CHECK(split(d.f, dm[2].path(0), dm[2].path(1)));
+    WidestOptions w;
+    w.order = WidestOptions::Order::SourceMajor;
+    const PathSet sm = shortest_widest(d.f, ud, w);
+    check_paths(d.f, ud, sm);
+    CHECK(over(d.f, sm[2].path(0)) == X);
+    CHECK(over(d.f, sm[2].path(1)) == X);
+    CHECK(over(d.f, sm[3].path(0)) == Y);
+    CHECK(over(d.f, sm[3].path(1)) == Y);
+    CHECK_FALSE(split(d.f, sm[2].path(0), sm[2].path(1)));
+}
+
+TEST_CASE("shortest widest, random pair order: shortest legal paths, deterministic per seed") {
+    gen::RandomParams rp;
+    rp.switches = 16;
+    rp.degree = 4;
+    rp.cas = 32;
+    const Fabric f = gen::random_fabric(rp);
+    const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, 1));
+    WidestOptions w;
+    w.order = WidestOptions::Order::Random;
+    const PathSet a = shortest_widest(f, ud, w);
+    check_paths(f, ud, a);
+    auto same = [](const PathSet& x, const PathSet& y) {
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (x[i].edges != y[i].edges) return false;
+        return x.size() == y.size();
+    };
+    CHECK(same(a, shortest_widest(f, ud, w)));
+    w.order_seed = 2;
+    CHECK_FALSE(same(a, shortest_widest(f, ud, w)));
+    CHECK_FALSE(same(a, shortest_widest(f, ud)));
+}
 
 TEST_CASE("ring rooted at A: hB -> hD must go over A (B -> C -> D turns down-up)") {
     using namespace ibrt::test;
