@@ -4,10 +4,10 @@
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "formats/input_file.hpp"
+#include "formats/json_positions.hpp"
 #include "sim/cc_config.hpp"
 #include "sim/selection.hpp"
 #include "sim/traffic.hpp"
-#include "tools/json_positions.hpp"
 #include "tools/sweep_options.hpp"
 
 #include <fmt/format.h>

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibrt::tools {
+namespace ibrt {
 
 // The offset in `text` of every value by its JSON pointer: "" the root, an array element at the
 // element, an object member at its key. Throws InputError(file, line, problem) when the text is
@@ -38,4 +38,4 @@ int line_of_offset(const std::string& text, std::size_t offset);
 // column C: " prefix (InputError says the file and line): the problem, then the column.
 std::string json_error_text(const nlohmann::json::exception& e);
 
-} // namespace ibrt::tools
+} // namespace ibrt
