@@ -10,7 +10,7 @@
 // Exit: 0 success, 1 when a run's verdict is not ok or it dropped or misdelivered packets,
 // 2 bad input, 3 cannot judge (a run offered no packet, so examined nothing).
 //
-// JSON "ibrt-sim/1" (fields are only ever added; a run is tools/run_json.hpp's record, which
+// JSON "ibrt-sim/1" (fields are only ever added; a run is sim/run_json.hpp's record, which
 // every sweep point holds too, without the per-link and per-flow lists):
 //   { "schema", "fabric", "routing": {"source": "lfts"|"engine", "engine"?, "lmc"},
 //     "options": {OPTION: VALUE...} (the options set, as --config reads them back),
@@ -49,12 +49,12 @@
 #include "formats/routing_files.hpp"
 #include "plot/plot.hpp"
 #include "sim/config_notes.hpp"
+#include "sim/run_json.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "tools/command.hpp"
 #include "tools/engine_cli.hpp"
 #include "tools/option_checks.hpp"
-#include "tools/run_json.hpp"
 #include "tools/sim_config_file.hpp"
 #include "tools/sim_options.hpp"
 
@@ -286,7 +286,7 @@ int run_sim(const SimArgs& a) {
         j["config"] = sim_config_json(f, base_cfg, rows.front().res);
         J runs = J::array();
         for (const auto& row : rows) {
-            J x = run_json(f, row.load, row.res, RunDetail::Full);
+            J x = sim::run_json(f, row.load, row.res, sim::RunDetail::Full);
             if (row.saturated) x["saturated"] = *row.saturated;
             runs.push_back(std::move(x));
         }
@@ -301,14 +301,14 @@ int run_sim(const SimArgs& a) {
                                {"load", sat->onset_load},
                                {"accepted_fraction", sat->onset_accepted}};
         fmt::print("{}\n", j.dump(2));
-    } else if (a.csv) { // the runs' records as CSV (tools/run_json.hpp, as a sweep's sweep.csv)
+    } else if (a.csv) { // the runs' records as CSV (sim/run_json.hpp, as a sweep's sweep.csv)
         std::vector<nlohmann::json> records;
         for (const auto& row : rows)
-            records.push_back(
-                nlohmann::json::parse(run_json(f, row.load, row.res, RunDetail::Sweep).dump()));
-        const RunCsvColumns cols = RunCsvColumns::of(records);
-        fmt::print("{}\n", run_csv_header(cols));
-        for (const auto& x : records) fmt::print("{}\n", run_csv_row(x, cols));
+            records.push_back(nlohmann::json::parse(
+                sim::run_json(f, row.load, row.res, sim::RunDetail::Sweep).dump()));
+        const sim::RunCsvColumns cols = sim::RunCsvColumns::of(records);
+        fmt::print("{}\n", sim::run_csv_header(cols));
+        for (const auto& x : records) fmt::print("{}\n", sim::run_csv_row(x, cols));
     } else {
         fmt::print("{} on {} ({} CAs, {} switches), {} traffic, {} injection, {} B packets, "
                    "{} VL(s){}\n",

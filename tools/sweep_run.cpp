@@ -8,11 +8,11 @@
 #include "fabric/input_error.hpp"
 #include "formats/routing_files.hpp"
 #include "plot/plot.hpp"
+#include "sim/run_json.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "tools/command.hpp"
 #include "tools/gen_fabric.hpp"
-#include "tools/run_json.hpp"
 #include "tools/sweep_options.hpp"
 
 #include <fmt/core.h>
@@ -97,9 +97,9 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
     return p;
 }
 
-// A run's record, as `ibrt sim --json` writes it (tools/run_json.hpp), in the points' JSON type.
+// A run's record, as `ibrt sim --json` writes it (sim/run_json.hpp), in the points' JSON type.
 json point_run(const Fabric& f, double load, const sim::SimResult& x) {
-    return json::parse(run_json(f, load, x, RunDetail::Sweep).dump());
+    return json::parse(sim::run_json(f, load, x, sim::RunDetail::Sweep).dump());
 }
 
 std::string label_of(const json& point) {
@@ -290,7 +290,7 @@ namespace {
 
 // The congestion-control columns of a merge: one per "cc" key any point has (the opensm.conf
 // option as spelled there, the value's label or text); the CC counters and the flow summary
-// are the runs' columns (tools/run_json.hpp). A sweep without cc keys gets no such column.
+// are the runs' columns (sim/run_json.hpp). A sweep without cc keys gets no such column.
 struct CcColumns {
     std::vector<std::string> keys; // every "cc" key of any point, sorted
     std::set<std::string> varying; // keys whose value differs between points: the legends
@@ -550,14 +550,14 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     };
     std::string sim_header;
     for (const auto& k : varying) sim_header += "," + csv_quote(k);
-    // The runs' columns (tools/run_json.hpp, as `ibrt sim --csv`): the optional groups (CC and
+    // The runs' columns (sim/run_json.hpp, as `ibrt sim --csv`): the optional groups (CC and
     // DRB counters, the flow summary, the stop rule's) only when some run has them.
     std::vector<json> records;
     for (const json& r : results)
         for (const json& x : r["runs"]) records.push_back(x);
-    const RunCsvColumns run_cols = RunCsvColumns::of(records);
-    std::string csv = "id,fabric,routing,pattern,vls,sim," + run_csv_header(run_cols) + ",error" +
-                      cc.header() + sim_header + "\n";
+    const sim::RunCsvColumns run_cols = sim::RunCsvColumns::of(records);
+    std::string csv = "id,fabric,routing,pattern,vls,sim," + sim::run_csv_header(run_cols) +
+                      ",error" + cc.header() + sim_header + "\n";
     std::vector<std::string> series_name; // a run's name in flows.svg
     std::map<std::string, std::size_t> series_of;
     std::vector<Parts> series_parts;
@@ -622,9 +622,10 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         cc_row_of[it->second] = cckeys;
         if (r.contains("saturation")) saturation_of[it->second] = r["saturation"];
         if (!err.empty())
-            csv += fmt::format("{},{},{},{},{},{},{},{}{}{}\n", id, csv_quote(fabric),
-                               csv_quote(routing), pattern, vls, csv_quote(simtext),
-                               run_csv_empty(run_cols), csv_quote(err), cckeys, sim_columns(pt));
+            csv +=
+                fmt::format("{},{},{},{},{},{},{},{}{}{}\n", id, csv_quote(fabric),
+                            csv_quote(routing), pattern, vls, csv_quote(simtext),
+                            sim::run_csv_empty(run_cols), csv_quote(err), cckeys, sim_columns(pt));
         for (const json& x : r["runs"]) {
             const json& lat = x["latency_ns"];
             if (!r.contains("saturation")) {
@@ -642,7 +643,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
             }
             csv += fmt::format("{},{},{},{},{},{},{},{}{}\n", id, csv_quote(fabric),
                                csv_quote(routing), pattern, vls, csv_quote(simtext),
-                               run_csv_row(x, run_cols), cckeys, sim_columns(pt));
+                               sim::run_csv_row(x, run_cols), cckeys, sim_columns(pt));
             if (lat["samples"].get<std::uint64_t>() > 0) {
                 Replicated& at = curve_loads[ct->second][x["load"].get<double>()];
                 at.x.push_back(x["accepted_bytes_per_ns"].get<double>());

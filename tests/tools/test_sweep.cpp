@@ -435,7 +435,7 @@ TEST_CASE("cc: the merge has a column per option, the counters and the flow summ
     std::istringstream csv(test::slurp(d1 / "sweep.csv"));
     std::string header;
     std::getline(csv, header);
-    // The runs' columns as `ibrt sim --csv` (tools/run_json.hpp), the CC counters after the
+    // The runs' columns as `ibrt sim --csv` (sim/run_json.hpp), the CC counters after the
     // verdict and the flow summary after measured_unfinished; then the error and the cc keys.
     CHECK_THAT(header, Catch::Contains(",deadlock,verdict,fecn_marked,becn_sent,becn_received,"
                                        "becn_dropped,peak_ccti,accepted_fraction_ci95,"));
