@@ -1,7 +1,7 @@
 // `ibrt sweep`: the latency / accepted-traffic curves of paper 000 §5.2 (Figs. 12-15): every
 // routing (engines in-process, or tables from files) x VL count x offered load (x pattern, seed,
 // any sim option in a spec file), simulated with exactly `ibrt sim`'s options and defaults
-// (tools/sim_options.hpp, docs/sim-model.md). Two forms, one path: a spec file
+// (cli/sim_options.hpp, docs/sim-model.md). Two forms, one path: a spec file
 // (tools/sweep_spec.hpp, docs/sweeps.md), or the one-line options, which become such a spec
 // (options_spec) and run the same way, so both give the same CSV and plot
 // (SVG or PNG, drawn by plot/plot.hpp).
@@ -9,15 +9,15 @@
 // (studies/settings/paper-000.json) as each spec's "sim".
 // Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
 // misdelivered packets (or points are missing), 2 bad input.
+#include "cli/engine_cli.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/sim_options.hpp"
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "formats/routing_files.hpp"
 #include "plot/plot.hpp"
 #include "sim/simulator.hpp"
 #include "tools/command.hpp"
-#include "tools/engine_cli.hpp"
-#include "tools/option_checks.hpp"
-#include "tools/sim_options.hpp"
 #include "tools/sweep_run.hpp"
 #include "tools/sweep_slurm.hpp"
 #include "tools/sweep_spec.hpp"
@@ -51,8 +51,8 @@ struct SweepArgs {
     std::vector<std::string> sbatch_opts, slurm_setup;
     std::string slurm_time = "1:00:00";
     std::size_t points_per_task = 0, max_array_size = 0;
-    SimOptions sim;
-    RoutingOptions routing;
+    cli::SimOptions sim;
+    cli::RoutingOptions routing;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -80,7 +80,7 @@ nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub, bool as_giv
     json spec = json::object();
     if (!a.title.empty()) spec["title"] = a.title;
     if (!a.fat_tree.empty()) {
-        const auto mn = parse_wholes("--fat-tree", a.fat_tree, 1, 254);
+        const auto mn = cli::parse_wholes("--fat-tree", a.fat_tree, 1, 254);
         if (mn.size() != 2) throw InputError("--fat-tree", 0, "expected M,N");
         spec["fabrics"] = {{{"gen", fmt::format("fat-tree -m {} -n {}", mn[0], mn[1])}}};
     } else {
@@ -113,18 +113,18 @@ nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub, bool as_giv
     }
     spec["routings"] = routings;
     spec["vls"] = json::array();
-    for (const auto v : parse_wholes("--vls", a.vls, 1, 15)) spec["vls"].push_back(v);
+    for (const auto v : cli::parse_wholes("--vls", a.vls, 1, 15)) spec["vls"].push_back(v);
     if (a.sim.saturation)
         spec["saturation"] = {{"max", a.sim.saturation_max},
                               {"steps", a.sim.saturation_steps},
                               {"tolerance", a.sim.saturation_tolerance}};
     else
-        spec["loads"] = parse_loads(a.loads, "--load");
+        spec["loads"] = cli::parse_loads(a.loads, "--load");
     json sim = json::object();
     for (const CLI::Option* o : sub.get_options()) {
         const std::string g = o->get_group();
-        if (std::find(std::begin(kSimOptionGroups), std::end(kSimOptionGroups), g) ==
-                std::end(kSimOptionGroups) ||
+        if (std::find(std::begin(cli::kSimOptionGroups), std::end(cli::kSimOptionGroups), g) ==
+                std::end(cli::kSimOptionGroups) ||
             !o->count() || o->get_lnames().empty())
             continue;
         const std::string name = o->get_lnames()[0];
@@ -385,27 +385,27 @@ const CommandRegistrar reg{{
         sub.add_option("--fabric", a->fabric,
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst");
         sub.add_option("--fat-tree", a->fat_tree, "Or generate FT(M,N): M,N")
-            ->check(wholes_in(1, 254));
+            ->check(cli::wholes_in(1, 254));
         auto* engines = sub.add_option("--engines,--engine", a->engines,
                                        "Engines, comma-separated (with --lfts: also route with "
                                        "these)")
                             ->default_val("mlid,slid");
-        add_routing_options(sub, a->routing);
+        cli::add_routing_options(sub, a->routing);
         sub.add_option("--load,--loads", a->loads, "Offered loads, comma-separated")
-            ->check(reals_in(0, 1))
+            ->check(cli::reals_in(0, 1))
             ->default_val("0.5")
-            ->group(std::string(kSimOptionGroups[0]));
-        sub.add_option("--vls", a->vls, std::string("Comma-separated list. ") + kVlsHelp)
-            ->check(wholes_in(1, 15))
+            ->group(std::string(cli::kSimOptionGroups[0]));
+        sub.add_option("--vls", a->vls, std::string("Comma-separated list. ") + cli::kVlsHelp)
+            ->check(cli::wholes_in(1, 15))
             ->default_val("1")
-            ->group(std::string(kSimOptionGroups[1]));
-        add_sim_options(sub, a->sim);
+            ->group(std::string(cli::kSimOptionGroups[1]));
+        cli::add_sim_options(sub, a->sim);
         sub.add_option("--csv", a->csv,
                        "The merged sweep.csv (default: standard output, unless --out)")
-            ->check(output_file());
+            ->check(cli::output_file());
         sub.add_option("--plot", a->plot,
                        "SVG or PNG file (by the name): latency against accepted traffic")
-            ->check(plot_file());
+            ->check(cli::plot_file());
         sub.add_option("--title", a->title, "Plot title");
         sub.add_flag("-q,--quiet", a->quiet, "No progress line");
         auto* g = "Spec (docs/sweeps.md)";
@@ -417,7 +417,7 @@ const CommandRegistrar reg{{
                        "options: run them as a spec (written to OUT/spec.json)")
             ->group(g);
         sub.add_option("-j,--jobs", a->jobs, "Points run in parallel (default: every core)")
-            ->check(whole_in(1, 4096))
+            ->check(cli::whole_in(1, 4096))
             ->group(g);
         sub.add_option("--shard", a->shard, "I/N: run only the points whose grid index % N == I")
             ->group(g);
@@ -439,11 +439,11 @@ const CommandRegistrar reg{{
             ->group(g);
         sub.add_option("--points-per-task", a->points_per_task,
                        "Points per Slurm array task (default: at most 256 tasks)")
-            ->check(whole_in(1, kMax<std::int32_t>))
+            ->check(cli::whole_in(1, cli::kMax<std::int32_t>))
             ->group(g);
         sub.add_option("--max-array-size", a->max_array_size,
                        "Slurm's MaxArraySize (default: `scontrol show config`, else 1001)")
-            ->check(whole_in(1, kMax<std::int32_t>))
+            ->check(cli::whole_in(1, cli::kMax<std::int32_t>))
             ->group(g);
         sub.add_flag("--declines-fail", a->declines_fail,
                      "Count points whose engine declines the fabric as failures (exit 1); by "
@@ -464,7 +464,7 @@ const CommandRegistrar reg{{
                    "its verdict (as in `ibrt sim`), 2 bad input.\n"
                    "Spec files (docs/sweeps.md): ibrt sweep SPEC [-j N] [--shard I/N] [--slurm "
                    "[--dry-run]]; ibrt sweep merge DIR.\n\n" +
-                   engine_params_help());
+                   cli::engine_params_help());
         sub.add_flag("--print-spec", a->print_spec,
                      "Print the spec the one-line options describe (with --out they run as it)")
             ->group(g);

@@ -4,6 +4,8 @@
 #include "sim/confidence.hpp"
 #include "sim/config_notes.hpp"
 
+#include "cli/gen_options.hpp"
+#include "cli/progress.hpp"
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "formats/routing_files.hpp"
@@ -11,8 +13,6 @@
 #include "sim/run_json.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
-#include "tools/command.hpp"
-#include "tools/gen_fabric.hpp"
 #include "tools/sweep_options.hpp"
 
 #include <fmt/core.h>
@@ -57,8 +57,8 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
     // Engines are not all known to be thread-safe (GLPK in LID assignment): one at a time.
     static std::mutex mutex;
     static std::map<std::string, std::shared_ptr<const Prepared>> cache;
-    // DRB's DFS paths change the routing (tools/sim_options.hpp, apply_drb_paths).
-    const SimOptions so = sweep_sim_options(point, spec.base_dir);
+    // DRB's DFS paths change the routing (cli/sim_options.hpp, apply_drb_paths).
+    const cli::SimOptions so = sweep_sim_options(point, spec.base_dir);
     const std::string key =
         point["fabric"].dump() + point["routing"].dump() +
         (so.drb && so.drb_paths == "dfs" ? "dfs" + std::to_string(so.drb_max_paths)
@@ -74,7 +74,7 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
         p->name = fj["file"].get<std::string>();
     } else {
         const auto args = fj["gen"].get<std::vector<std::string>>();
-        p->fabric = generate_fabric(args);
+        p->fabric = cli::generate_fabric(args);
         std::string name;
         for (const auto& a : args) name += (name.empty() ? "" : " ") + a;
         p->name = name;
@@ -87,8 +87,8 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
         (!r.options.lfts.empty() || !r.options.guid2lid.empty()))
         throw InputError("routing", 0, "table files need a fabric \"file\"");
     try {
-        p->routing = load_sim_routing(p->fabric, fabric_path, r.options, r.engine);
-        apply_drb_paths(p->fabric, so, p->routing, 0, "ibrt sweep");
+        p->routing = cli::load_sim_routing(p->fabric, fabric_path, r.options, r.engine);
+        cli::apply_drb_paths(p->fabric, so, p->routing, 0, "ibrt sweep");
     } catch (const RoutingError& e) {
         p->error = fmt::format("engine {} declined {}: {}", r.engine, p->name, e.what());
     }
@@ -171,8 +171,8 @@ bool point_done(const std::string& out_dir, const SweepPoint& p) {
 
 json run_point(const SweepSpec& spec, const SweepPoint& p) {
     const auto t0 = std::chrono::steady_clock::now();
-    const SimOptions o = sweep_sim_options(p.json, spec.base_dir);
-    sim::SimConfig c = make_sim_config(o);
+    const cli::SimOptions o = sweep_sim_options(p.json, spec.base_dir);
+    sim::SimConfig c = cli::make_sim_config(o);
     c.num_vls = std::uint8_t(p.json["vls"].get<int>());
     const auto prep = prepare(spec, p.json);
     json res = {{"id", p.id}, {"index", p.index}, {"point", p.json}, {"fabric_name", prep->name}};
@@ -253,7 +253,7 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
                 std::lock_guard lock(mutex);
                 for (const std::string& line : lines)
                     if (said.insert(line).second) {
-                        if (!o.quiet) progress("");
+                        if (!o.quiet) cli::progress("");
                         fmt::print(stderr, "ibrt sweep: {}\n", line);
                     }
             } catch (...) {
@@ -267,9 +267,9 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                 const double eta = el / double(d) * double(todo.size() - d);
                 std::lock_guard lock(mutex);
-                progress(fmt::format("ibrt sweep: {}/{} points ({} done before), {}, ETA {}",
-                                     d + st.skipped, st.total, st.skipped, format_seconds(el),
-                                     format_seconds(eta)));
+                cli::progress(fmt::format("ibrt sweep: {}/{} points ({} done before), {}, ETA {}",
+                                          d + st.skipped, st.total, st.skipped, format_seconds(el),
+                                          format_seconds(eta)));
             }
         }
     };
@@ -278,7 +278,7 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
     for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
     worker();
     for (auto& t : threads) t.join();
-    if (!o.quiet) progress("");
+    if (!o.quiet) cli::progress("");
     if (error) std::rethrow_exception(error);
     st.ran = done;
     st.failed = failed;

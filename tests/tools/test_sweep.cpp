@@ -365,10 +365,10 @@ TEST_CASE("cc: opensm.conf lines as axes, a spec without cc keeps its ids") {
     CHECK(s.points[3].json["cc"]["cc_ca_cong_setting_ccti_timer 0"] ==
           nlohmann::json({{"label", "slow"}, {"value", "2000"}}));
     // The options reach `ibrt sim`'s reader: the settings a point runs.
-    const SimOptions o = sweep_sim_options(s.points[3].json);
+    const cli::SimOptions o = sweep_sim_options(s.points[3].json);
     CHECK(std::find(o.cc_options.begin(), o.cc_options.end(),
                     "cc_ca_cong_setting_ccti_timer 0 2000") != o.cc_options.end());
-    const sim::SimConfig c = make_sim_config(o);
+    const sim::SimConfig c = cli::make_sim_config(o);
     CHECK(c.cc.on);
     CHECK(c.cc.settings.threshold == 8);
     CHECK(c.cc.settings.ca_entries[0].ccti_timer == 2000);
