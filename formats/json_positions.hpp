@@ -1,4 +1,4 @@
-// Where each value of a JSON input is: the sweep spec (tools/sweep_spec.hpp) and `ibrt plot`'s
+// Where each value of a JSON input is: the sweep spec (sweep/sweep_spec.hpp) and `ibrt plot`'s
 // figure (tools/figure_file.hpp) name the file, the line and the value's JSON pointer in every
 // error. nlohmann::json 3.11 keeps no positions, so a SAX pass over the text records the offset
 // of every value by its JSON pointer (RFC 6901); the same pass finds a key given twice in one

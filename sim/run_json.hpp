@@ -1,5 +1,5 @@
 // The one JSON record of a simulator run: a run of ibrt-sim/1 (tools/cmd_sim.cpp's header gives
-// the schema), written by `ibrt sim --json` and by every sweep point (tools/sweep_run.cpp), so a
+// the schema), written by `ibrt sim --json` and by every sweep point (sweep/sweep_run.cpp), so a
 // point's result and a rerun of it with `ibrt sim --config` read alike and cannot disagree
 // (issue 41: one simulator result writer, JSON and CSV from one record). It lives beside
 // SimResult, as the checker's verdict and its JSON do (check/report.hpp), so that every writer

@@ -2,7 +2,7 @@
 // routing (engines in-process, or tables from files) x VL count x offered load (x pattern, seed,
 // any sim option in a spec file), simulated with exactly `ibrt sim`'s options and defaults
 // (cli/sim_options.hpp, docs/sim-model.md). Two forms, one path: a spec file
-// (tools/sweep_spec.hpp, docs/sweeps.md), or the one-line options, which become such a spec
+// (sweep/sweep_spec.hpp, docs/sweeps.md), or the one-line options, which become such a spec
 // (options_spec) and run the same way, so both give the same CSV and plot
 // (SVG or PNG, drawn by plot/plot.hpp).
 // docs/results/mlid-vs-slid.sh drives it for the study, paper 000's setting
@@ -17,10 +17,10 @@
 #include "formats/routing_files.hpp"
 #include "plot/plot.hpp"
 #include "sim/simulator.hpp"
+#include "sweep/sweep_run.hpp"
+#include "sweep/sweep_slurm.hpp"
+#include "sweep/sweep_spec.hpp"
 #include "tools/command.hpp"
-#include "tools/sweep_run.hpp"
-#include "tools/sweep_slurm.hpp"
-#include "tools/sweep_spec.hpp"
 
 #include <fmt/core.h>
 
@@ -184,16 +184,16 @@ std::string shell_quoted(const std::string& s) {
     return q + "'";
 }
 
-int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& out) {
+int submit_slurm(const SweepArgs& a, const sweep::SweepSpec& spec, const std::string& out) {
     namespace fs = std::filesystem;
     const std::size_t total = spec.points.size();
     const std::size_t ppt =
         a.points_per_task ? a.points_per_task : std::max<std::size_t>(1, (total + 255) / 256);
-    const std::size_t shards = slurm_shards(total, ppt);
+    const std::size_t shards = sweep::slurm_shards(total, ppt);
     std::vector<bool> needed(shards, false);
     std::size_t missing = 0;
     for (const auto& p : spec.points)
-        if (!point_done(out, p)) {
+        if (!sweep::point_done(out, p)) {
             needed[p.index % shards] = true;
             ++missing;
         }
@@ -201,10 +201,10 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
     if (!max_array) {
         int rc = 0;
         const std::string cfg = capture("scontrol show config 2>/dev/null", rc);
-        max_array = parse_max_array_size(rc == 0 ? cfg : "");
+        max_array = sweep::parse_max_array_size(rc == 0 ? cfg : "");
     }
-    const SlurmPlan plan = plan_slurm(needed, max_array);
-    SlurmScriptOptions so;
+    const sweep::SlurmPlan plan = sweep::plan_slurm(needed, max_array);
+    sweep::SlurmScriptOptions so;
     so.ibrt = fs::read_symlink("/proc/self/exe").string();
     so.spec = fs::absolute(spec.file).string();
     so.out_dir = fs::absolute(out).string();
@@ -220,14 +220,14 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
                        "cluster of more than one node give --out on a shared filesystem (each "
                        "job checks that it sees the directory)\n",
                        so.out_dir, local);
-    const std::string task = slurm_task_script(so), merge = slurm_merge_script(so);
+    const std::string task = sweep::slurm_task_script(so), merge = sweep::slurm_merge_script(so);
     const std::string task_path = so.out_dir + "/slurm/sweep.sbatch";
     const std::string merge_path = so.out_dir + "/slurm/merge.sbatch";
     std::vector<std::string> submits;
     for (const auto& arr : plan.arrays)
         submits.push_back(
             fmt::format("sbatch --parsable --array={} --export=ALL,IBRT_SHARD_OFFSET={} {}",
-                        array_ranges(arr.tasks), arr.offset, shell_quoted(task_path)));
+                        sweep::array_ranges(arr.tasks), arr.offset, shell_quoted(task_path)));
     fmt::print(stderr,
                "ibrt sweep: {} points, {} missing; {} shards of ~{} points, {} array(s) "
                "(MaxArraySize {})\n",
@@ -243,10 +243,10 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
         fmt::print(stderr, "ibrt sweep: every point is done: ibrt sweep merge {}\n", out);
         return kExitOk;
     }
-    write_manifest(spec, out);
+    sweep::write_manifest(spec, out);
     fs::create_directories(so.out_dir + "/slurm");
-    write_file_atomically(task_path, task);
-    write_file_atomically(merge_path, merge);
+    sweep::write_file_atomically(task_path, task);
+    sweep::write_file_atomically(merge_path, merge);
     std::string deps;
     for (const auto& s : submits) {
         int rc = 0;
@@ -272,12 +272,12 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
     return kExitOk;
 }
 
-int run_grid(const SweepArgs& a, const SweepSpec& spec, const std::string& out);
+int run_grid(const SweepArgs& a, const sweep::SweepSpec& spec, const std::string& out);
 
 int run_spec(const SweepArgs& a) {
     if (a.args[0] == "merge") {
         if (a.args.size() != 2) throw InputError("merge", 0, "usage: ibrt sweep merge DIR");
-        const MergeStats st = merge_sweep(a.args[1], a.title);
+        const sweep::MergeStats st = sweep::merge_sweep(a.args[1], a.title);
         fmt::print(stderr,
                    "ibrt sweep merge: {} points, {} missing, {} failed, {} declined by their "
                    "engine -> {}/sweep.csv, sweep.json, sweep.svg\n",
@@ -286,27 +286,27 @@ int run_spec(const SweepArgs& a) {
                                                                            : kExitOk;
     }
     if (a.args.size() != 1) throw InputError("sweep", 0, "give one SPEC file (or merge DIR)");
-    const SweepSpec spec = read_sweep_spec(a.args[0]);
+    const sweep::SweepSpec spec = sweep::read_sweep_spec(a.args[0]);
     std::string out = a.out;
     if (out.empty()) out = std::filesystem::path(a.args[0]).replace_extension(".out").string();
     return run_grid(a, spec, out);
 }
 
 // Runs (or submits) the spec's points under `out` and merges them.
-int run_grid(const SweepArgs& a, const SweepSpec& spec, const std::string& out) {
+int run_grid(const SweepArgs& a, const sweep::SweepSpec& spec, const std::string& out) {
     if (a.slurm) return submit_slurm(a, spec, out);
-    std::vector<const SweepPoint*> points;
+    std::vector<const sweep::SweepPoint*> points;
     if (a.shard.empty()) {
         for (const auto& p : spec.points) points.push_back(&p);
     } else {
-        const auto [i, n] = parse_shard(a.shard);
-        points = shard_points(spec, i, n);
+        const auto [i, n] = sweep::parse_shard(a.shard);
+        points = sweep::shard_points(spec, i, n);
     }
-    SweepRunOptions o;
+    sweep::SweepRunOptions o;
     o.out_dir = out;
     o.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
     o.quiet = a.quiet;
-    const SweepRunStats st = run_points(spec, points, o);
+    const sweep::SweepRunStats st = sweep::run_points(spec, points, o);
     if (!a.quiet)
         fmt::print(stderr,
                    "ibrt sweep: {} points: {} ran, {} done before, {} failed, {} declined by "
@@ -316,9 +316,9 @@ int run_grid(const SweepArgs& a, const SweepSpec& spec, const std::string& out) 
     // A whole sweep run here is merged here (a shard's points are merged by whoever runs
     // `ibrt sweep merge` once every shard is done).
     if (a.shard.empty()) {
-        const MergeStats m = merge_sweep(out, a.title,
-                                         a.plot.empty() ? std::vector<std::string>{}
-                                                        : std::vector<std::string>{a.plot});
+        const sweep::MergeStats m = sweep::merge_sweep(
+            out, a.title,
+            a.plot.empty() ? std::vector<std::string>{} : std::vector<std::string>{a.plot});
         if (!a.quiet && !a.scratch)
             fmt::print(stderr, "ibrt sweep: merged -> {}/sweep.csv, sweep.json, sweep.svg\n", out);
         if (m.missing) return kExitViolations;
@@ -356,7 +356,7 @@ int run_one_line(const SweepArgs& a, const CLI::App& sub) {
         fs::create_directories(out);
         SweepArgs b = a;
         b.args = {out + "/spec.json"};
-        write_file_atomically(b.args[0], options_spec(a, sub).dump(2) + "\n");
+        sweep::write_file_atomically(b.args[0], options_spec(a, sub).dump(2) + "\n");
         rc = run_spec(b);
     } else {
         if (a.slurm) throw InputError("--slurm", 0, "the jobs need --out on a shared filesystem");
@@ -365,7 +365,8 @@ int run_one_line(const SweepArgs& a, const CLI::App& sub) {
         SweepArgs b = a;
         b.scratch = true;
         rc = run_grid(
-            b, parse_sweep_spec(options_spec(a, sub, true).dump(2), "the sweep's options"), out);
+            b, sweep::parse_sweep_spec(options_spec(a, sub, true).dump(2), "the sweep's options"),
+            out);
     }
     const fs::path csv = fs::path(out) / "sweep.csv";
     if (!a.csv.empty())

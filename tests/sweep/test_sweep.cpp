@@ -1,12 +1,12 @@
-// Sweep specs, shards, resume, atomic results, merge and Slurm plans (tools/sweep_*.hpp,
+// Sweep specs, shards, resume, atomic results, merge and Slurm plans (sweep/sweep_*.hpp,
 // issue 17): a spec expands in grid order into points with ids that depend only on what the
 // point runs; errors name the spec's line; every shard partition covers each point once; a
 // rerun skips done points; the merge does not depend on -j.
 #include "fabric/input_error.hpp"
-#include "tools/sweep_options.hpp"
-#include "tools/sweep_run.hpp"
-#include "tools/sweep_slurm.hpp"
-#include "tools/sweep_spec.hpp"
+#include "sweep/sweep_options.hpp"
+#include "sweep/sweep_run.hpp"
+#include "sweep/sweep_slurm.hpp"
+#include "sweep/sweep_spec.hpp"
 
 #include "tests/test_files.hpp"
 
@@ -21,7 +21,7 @@
 #include <string>
 
 using namespace ibrt;
-using namespace ibrt::tools;
+using namespace ibrt::sweep;
 namespace fs = std::filesystem;
 
 namespace {

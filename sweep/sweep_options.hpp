@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 
 // SimOptions of a point (its sim object, its "cc" lines, load/saturation); throws InputError
 // naming the option. Relative file names of the sim object (opensm-conf, pairs-file) are
@@ -50,4 +50,4 @@ std::string routing_option_problem(const std::string& key, const nlohmann::json&
 // `ibrt sim --config` files (tools/sim_config_file.hpp) both go through it.
 std::vector<std::string> option_strings(const nlohmann::json& v, bool repeatable);
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep

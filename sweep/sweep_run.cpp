@@ -1,5 +1,5 @@
 // Running, resuming and merging sweep points; see sweep_run.hpp.
-#include "tools/sweep_run.hpp"
+#include "sweep/sweep_run.hpp"
 
 #include "sim/confidence.hpp"
 #include "sim/config_notes.hpp"
@@ -13,7 +13,7 @@
 #include "sim/run_json.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
-#include "tools/sweep_options.hpp"
+#include "sweep/sweep_options.hpp"
 
 #include <fmt/core.h>
 
@@ -34,7 +34,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 namespace {
 
 using json = nlohmann::json;
@@ -752,4 +752,4 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     return st;
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep

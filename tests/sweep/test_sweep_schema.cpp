@@ -1,10 +1,10 @@
-// The sweep spec's schema (tools/sweep_spec.cpp, issue 35 item 5): every key, its type, the
+// The sweep spec's schema (sweep/sweep_spec.cpp, issue 35 item 5): every key, its type, the
 // element types of its lists and their ranges are checked before any point is made, and each
 // error is an InputError naming the spec, the line and the value's JSON pointer — never a raw
 // nlohmann::json message. Shapes that used to pass silently ("seeds": [0, []] made points with
 // "seed": [], "patterns": [null] dropped the pattern, "engine": "" read as tables) are refused.
 #include "fabric/input_error.hpp"
-#include "tools/sweep_spec.hpp"
+#include "sweep/sweep_spec.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,7 +14,7 @@
 #include <string>
 
 using namespace ibrt;
-using namespace ibrt::tools;
+using namespace ibrt::sweep;
 namespace fs = std::filesystem;
 
 namespace {

@@ -1,5 +1,5 @@
 // A sweep point's options through `ibrt sim`'s parser; see sweep_options.hpp.
-#include "tools/sweep_options.hpp"
+#include "sweep/sweep_options.hpp"
 
 #include "fabric/input_error.hpp"
 
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 namespace {
 
 // {"packet-bytes": 32, "sl": "spread", "flag": true} -> parse of --packet-bytes=32 ...
@@ -165,4 +165,4 @@ SweepRouting sweep_routing_options(const nlohmann::json& point) {
     return r;
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep
