@@ -1,13 +1,13 @@
-// Fuzz target for the engine options of the command line (tools/engine_cli.hpp: --lmc and
+// Fuzz target for the engine options of the command line (cli/engine_cli.hpp: --lmc and
 // --engine-opt, read by Engine::set_param; `ibrt route`, `ibrt sim`, `ibrt sweep`): the first
 // byte picks the engine, the first line is --lmc, every further line one --engine-opt. Any
 // input must be taken or throw ibrt::InputError naming --lmc or --engine-opt. What is taken
 // must be what the engine declares: each key one of its parameters with the last value given
 // for it, a value set_param takes again and the engine reads within its declared range, and
 // the LMC auto or 0..7; else abort.
+#include "cli/engine_cli.hpp"
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
-#include "tools/engine_cli.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -23,30 +23,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size == 0) return 0;
     const auto engine = make_engine(names[data[0] % names.size()]);
     const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
-    tools::EngineCli cli;
+    cli::EngineCli given;
     std::map<std::string, std::string> last; // key -> the last value given for it
     for (std::size_t pos = 0, line = 0; pos <= text.size(); ++line) {
         const std::size_t nl = std::min(text.find('\n', pos), text.size());
         const std::string item = text.substr(pos, nl - pos);
         pos = nl + 1;
         if (line == 0) {
-            cli.lmc = item;
+            given.lmc = item;
             continue;
         }
-        cli.opts.push_back(item);
+        given.opts.push_back(item);
         if (const auto eq = item.find('='); eq != std::string::npos)
             last[item.substr(0, eq)] = item.substr(eq + 1);
     }
     EngineOptions opt;
     try {
-        opt = tools::engine_options(*engine, cli, 1);
+        opt = cli::engine_options(*engine, given, 1);
     } catch (const InputError& e) {
         if (e.file() != "--lmc" && e.file() != "--engine-opt") std::abort();
         return 0;
     }
-    if (opt.lmc.has_value() == (cli.lmc == "auto")) std::abort();
+    if (opt.lmc.has_value() == (given.lmc == "auto")) std::abort();
     if (opt.lmc && (*opt.lmc < 0 || *opt.lmc > kMaxLmc)) std::abort();
-    if (opt.params.size() > cli.opts.size()) std::abort();
+    if (opt.params.size() > given.opts.size()) std::abort();
     for (const auto& kv : opt.params) {
         const std::string& key = kv.first; // not a structured binding: the lambda uses it
         const std::string& value = kv.second;

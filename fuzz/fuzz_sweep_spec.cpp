@@ -1,4 +1,4 @@
-// Fuzz target for the sweep spec (tools/sweep_spec.hpp, `ibrt sweep SPEC`): any text must
+// Fuzz target for the sweep spec (sweep/sweep_spec.hpp, `ibrt sweep SPEC`): any text must
 // expand or throw ibrt::InputError naming the spec, with a line inside the text and never
 // nlohmann::json's own exception text. What expands must be points `ibrt sweep` can run:
 // grid-ordered, each id the hash of its JSON and no id twice, one fabric and one routing each,
@@ -6,8 +6,8 @@
 // options that `ibrt sim`'s parser takes; else abort. The grid is capped at 16 points so an
 // input stays cheap.
 #include "fabric/input_error.hpp"
-#include "tools/sweep_options.hpp"
-#include "tools/sweep_spec.hpp"
+#include "sweep/sweep_options.hpp"
+#include "sweep/sweep_spec.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -21,9 +21,9 @@ bool nonempty_string(const nlohmann::json& v) {
     return v.is_string() && !v.get_ref<const std::string&>().empty();
 }
 
-void check_point(const ibrt::tools::SweepPoint& p) {
+void check_point(const ibrt::sweep::SweepPoint& p) {
     const nlohmann::json& j = p.json;
-    if (p.id != ibrt::tools::point_id(j)) std::abort();
+    if (p.id != ibrt::sweep::point_id(j)) std::abort();
     for (auto it = j.begin(); it != j.end(); ++it)
         if (it.key() != "fabric" && it.key() != "routing" && it.key() != "sim" &&
             it.key() != "vls" && it.key() != "load" && it.key() != "saturation" && it.key() != "cc")
@@ -49,8 +49,8 @@ void check_point(const ibrt::tools::SweepPoint& p) {
             if (!v.is_string() && !(v.is_object() && v.at("value").is_string())) std::abort();
     // The point's options were checked when its option set first came up; every point reads.
     try {
-        (void)ibrt::tools::sweep_sim_options(j);
-        (void)ibrt::tools::sweep_routing_options(j);
+        (void)ibrt::sweep::sweep_sim_options(j);
+        (void)ibrt::sweep::sweep_routing_options(j);
     } catch (const ibrt::InputError&) {
         std::abort();
     }
@@ -61,9 +61,9 @@ void check_point(const ibrt::tools::SweepPoint& p) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace ibrt;
     const std::string text(reinterpret_cast<const char*>(data), size);
-    tools::SweepSpec s;
+    sweep::SweepSpec s;
     try {
-        s = tools::parse_sweep_spec(text, "fuzz.json", 16);
+        s = sweep::parse_sweep_spec(text, "fuzz.json", 16);
     } catch (const InputError& e) {
         if (e.file() != "fuzz.json") std::abort();
         // nlohmann's own exception text, unless the spec's text quotes it.

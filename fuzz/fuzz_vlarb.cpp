@@ -1,13 +1,13 @@
 // Fuzz target for the VL arbitration options of `ibrt sim` and sweeps (--vlarb-high,
-// --vlarb-low: tools::parse_vlarb; --vlarb-high-limit: its range check): the input's first
+// --vlarb-low: cli::parse_vlarb; --vlarb-high-limit: its range check): the input's first
 // three lines are the three values, parsed by the very CLI11 options `ibrt sim` registers and
 // turned into a SimConfig (8 data VLs) and checked as a run would. Any input must be taken or
 // refused as bad input (CLI::ParseError, ibrt::InputError naming the option or "options"). A
 // table taken must be what was written, item by item: only digits, ':' and ',' (std::stoi
 // once took "1x:2" for 1:2), each VL:WEIGHT within 0..14 and 0..255, and read back the same
 // from its canonical form; else abort.
+#include "cli/sim_options.hpp"
 #include "fabric/input_error.hpp"
-#include "tools/sim_options.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -29,7 +29,7 @@ void check_table(const std::string& text, const std::vector<ibrt::sim::VlArbEntr
             (canonical.empty() ? "" : ",") + std::to_string(e.vl) + ":" + std::to_string(e.weight);
     }
     try {
-        const auto back = ibrt::tools::parse_vlarb(canonical, "w");
+        const auto back = ibrt::cli::parse_vlarb(canonical, "w");
         if (back.size() != t.size()) std::abort();
         for (std::size_t i = 0; i < t.size(); ++i)
             if (back[i].vl != t[i].vl || back[i].weight != t[i].weight) std::abort();
@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     // The parser alone, as make_sim_config calls it.
     try {
-        const auto t = tools::parse_vlarb(v[0], "--vlarb-high");
+        const auto t = cli::parse_vlarb(v[0], "--vlarb-high");
         if (v[0].empty()) {
             if (!t.empty()) std::abort(); // "" is no table: the default
         } else {
@@ -61,9 +61,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (e.file() != "--vlarb-high") std::abort();
     }
     // The command line: CLI11 and its range checks, then the configuration.
-    tools::SimOptions o;
+    cli::SimOptions o;
     CLI::App app;
-    tools::add_sim_options(app, o);
+    cli::add_sim_options(app, o);
     std::vector<std::string> args;
     if (!v[0].empty()) args.push_back("--vlarb-high=" + v[0]);
     if (!v[1].empty()) args.push_back("--vlarb-low=" + v[1]);
@@ -76,9 +76,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     sim::SimConfig c;
     try {
-        c = tools::make_sim_config(o);
+        c = cli::make_sim_config(o);
         c.num_vls = 8;
-        tools::check_sim_config(c);
+        cli::check_sim_config(c);
     } catch (const InputError& e) {
         if (e.file() != "--vlarb-high" && e.file() != "--vlarb-low" &&
             e.file() != "--vlarb-high-limit" && e.file() != "options")

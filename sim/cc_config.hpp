@@ -102,7 +102,7 @@ CcConfig read_cc_config_text(std::string_view text, const std::string& source,
 CcConfig read_cc_config(const std::string& path, std::vector<std::string>* warnings = nullptr);
 
 // Whether `key` is one of the option names above (opensm 3.3.23's spelling): what a sweep
-// spec's "cc" object may name (tools/sweep_spec.hpp).
+// spec's "cc" object may name (sweep/sweep_spec.hpp).
 bool is_cc_option(std::string_view key);
 
 // The options in opensm's own format (`opensm -c` writes the same lines), every one given,

@@ -1,6 +1,6 @@
 // The 95 % confidence interval of a mean from independent samples: Student's t (0.975
 // quantile, n - 1 degrees of freedom) times the standard error. One answer for the simulator's
-// batch means (network.cpp) and a sweep's seeds (tools/sweep_run.cpp).
+// batch means (network.cpp) and a sweep's seeds (sweep/sweep_run.cpp).
 #pragma once
 
 #include <cmath>

@@ -6,11 +6,12 @@
 // Exit: 0 clean, 1 violations, 2 bad input, 3 cannot judge (see docs/check.md); the JSON and
 // JUnit reports are written for each, bad input included.
 #include "check/report.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/progress.hpp"
 #include "fabric/end_ports.hpp"
 #include "fabric/input_error.hpp"
 #include "formats/routing_files.hpp"
 #include "tools/command.hpp"
-#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 
@@ -54,7 +55,7 @@ int run(const CheckArgs& a) {
     opt.dlid_use = a.path_selection.empty() ? check::DlidUse::Spread : check::DlidUse::Selection;
     if (!a.quiet)
         opt.progress = [](const std::string& phase, double x) {
-            progress(fmt::format("ibrt check: {} {:.0f}%", phase, x * 100));
+            cli::progress(fmt::format("ibrt check: {} {:.0f}%", phase, x * 100));
         };
 
     const Fabric f = load_topology(a.fabric);
@@ -73,7 +74,7 @@ int run(const CheckArgs& a) {
     } catch (const std::invalid_argument& e) { // a permutation that does not apply to this fabric
         throw InputError("--pattern", 0, e.what());
     }
-    if (!a.quiet) progress("");
+    if (!a.quiet) cli::progress("");
 
     if (a.json)
         std::cout << check::to_json(f, rep).dump(2) << '\n';
@@ -97,24 +98,24 @@ const CommandRegistrar reg{{
         sub.add_option("--fabric", a->fabric,
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst (by content)")
             ->required()
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--lfts", a->lfts,
                        "LFTs: opensm-lfts.dump, opensm.fdbs or dump_fts/ibroute output")
             ->required()
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--guid2lid", a->guid2lid,
                        "LIDs from opensm's guid2lid file (default: the topology's `lid` "
                        "comments)")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--sl2vl", a->sl2vl,
                        "SL2VL tables from opensm-sl2vl.dump (default: SL s on VL s, what the "
                        "switches keep when opensm runs without QoS; ibdmchk assumes it too)")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--path-sl", a->path_sl,
                        "Path SLs, `0x<source node GUID> <DLID> <SL>` per line (ibdmchk -c; "
                        "written by `ibrt route`, `ibrt sa-path-sls`), for the credit-loop check; "
                        "unlisted pairs are SL 0, or unknown in a file marked partial")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_flag("--end-ports-only", a->end_ports_only,
                      "Judge only the paths to end ports (CA/router ports: host traffic), not to "
                      "switches' management LIDs; with a path-SL file from `ibrt sa-path-sls "
@@ -130,11 +131,11 @@ const CommandRegistrar reg{{
                        "check that every candidate choice reaches the destination, that no "
                        "packet can circle, and that the extended channel dependency graph has "
                        "no cycle")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--path-selection", a->path_selection,
                        "DLID per (source, destination) for the balance check (default: spread "
                        "over all 2^LMC LIDs)")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--pattern", a->pattern,
                        "Extra traffic pattern for the balance check, besides all-to-all, by "
                        "`ibrt sim --pattern`'s names: shift/K (or rotation/K), random (or "
@@ -142,14 +143,14 @@ const CommandRegistrar reg{{
             ->capture_default_str();
         sub.add_option("--seed", a->seed, "Seed of the random permutation")
             ->capture_default_str()
-            ->check(whole_in(0, kMax<std::uint64_t>));
+            ->check(cli::whole_in(0, cli::kMax<std::uint64_t>));
         sub.add_flag("--json", a->json, "Print the report as JSON (schema ibrt-check/1)");
         sub.add_option("--junit", a->junit, "Also write a JUnit XML report to FILE")
-            ->check(output_file());
+            ->check(cli::output_file());
         sub.add_flag("--strict", a->strict, "Non-minimal paths are violations too");
         sub.add_option("--max-examples", a->max_examples, "Failures reported in full per check")
             ->capture_default_str()
-            ->check(whole_in(0, kMax<std::uint32_t>));
+            ->check(cli::whole_in(0, cli::kMax<std::uint32_t>));
         sub.add_flag("--no-deadlock", a->no_deadlock, "Skip the credit-loop check");
         sub.add_flag("--no-balance", a->no_balance, "Skip the balance check");
         sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");

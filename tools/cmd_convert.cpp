@@ -5,6 +5,7 @@
 // what ibdmchk (Debian ibutils) reads, from any tables ibrt reads: the topology as
 // opensm-subnet.lst, LFTs (--lfts: opensm-lfts.dump, dump_fts, ibroute) as opensm.fdbs, and a
 // path-SL file (--path-sl) normalized as `ibrt route` writes it.
+#include "cli/option_checks.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lids.hpp"
 #include "formats/guid2lid.hpp"
@@ -14,7 +15,6 @@
 #include "formats/routing_files.hpp"
 #include "formats/subnet_lst_writer.hpp"
 #include "tools/command.hpp"
-#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 
@@ -105,12 +105,12 @@ const CommandRegistrar reg{{
         sub.add_option("--guid2lid", o->guid2lid,
                        "opensm-subnet.lst, opensm.fdbs, path-sl: LIDs from opensm's guid2lid "
                        "(default: the topology's)")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--lfts", o->lfts,
                        "opensm.fdbs: the LFTs (opensm-lfts.dump, opensm.fdbs, dump_fts/ibroute)")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--path-sl", o->path_sl, "path-sl: the path-SL file to normalize")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--sm-lid", o->sm_lid,
                        "opensm-subnet.lst: mark the node with this LID `-SM`, as opensm marks "
                        "its own (default: none)");

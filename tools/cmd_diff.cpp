@@ -11,13 +11,13 @@
 // "count": n, "differences": [{"kind", "text"}] (at most --max), "truncated": bool}.
 // Kinds: node_only_in_a, node_only_in_b, node_type, node_ports, node_desc, port_guid,
 // link_only_in_a, link_only_in_b, link_type, lid, switch_only_in_a, switch_only_in_b, lft_entry.
+#include "cli/option_checks.hpp"
 #include "fabric/display_name.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lids.hpp"
 #include "formats/lft_dump.hpp"
 #include "formats/routing_files.hpp"
 #include "tools/command.hpp"
-#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -319,7 +319,7 @@ const CommandRegistrar reg{{
             ->needs(lfts);
         sub.add_option("--max", o->max, "Print at most this many differences")
             ->capture_default_str()
-            ->check(whole_in(0, kMax<std::uint32_t>));
+            ->check(cli::whole_in(0, cli::kMax<std::uint32_t>));
         sub.add_flag("--json", o->json, "Print JSON (schema \"ibrt-diff/1\")");
         sub.footer(
             "Topologies are matched by node GUID and cables by their (node GUID, port) ends;\n"

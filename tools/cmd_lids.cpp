@@ -7,6 +7,8 @@
 // total_k, optimal, feasible, timed_out, ilps, seconds} and per_dest [{dst, paths, k: {name:
 // k}, exact_k, exact_status}]), or --csv (one row per destination: dst,paths,<k per
 // heuristic>,exact_k,exact_status).
+#include "cli/option_checks.hpp"
+#include "cli/progress.hpp"
 #include "engines/engine.hpp"
 #include "engines/separate/separate.hpp"
 #include "formats/routing_files.hpp"
@@ -21,7 +23,6 @@
 #include "studies/lids_random.hpp"
 #include "studies/lids_regular.hpp"
 #include "tools/command.hpp"
-#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -72,7 +73,7 @@ int run_study_cmd(const LidsArgs& a) {
                                    : gen::RandomParams::Model::Waxman;
     o.waxman_beta =
         a.topology == "uniform" ? std::numeric_limits<double>::infinity() : a.waxman_beta;
-    o.progress = [](const std::string& s) { progress(s); };
+    o.progress = [](const std::string& s) { cli::progress(s); };
     const StudyResult r = run_study(o);
     write_study(r, o, a.out);
     fmt::print("wrote {}/lids-table1..5.csv and {}/lids-study.md ({} seeds)\n", a.out, a.out,
@@ -146,7 +147,7 @@ int run_regular_study(const LidsArgs& a) {
             std::uint64_t opt = 0, dests = 0;
             const int runs = broken == 0 ? 1 : a.seeds;
             for (int s = 1; s <= runs; ++s) {
-                progress(fmt::format("{} broken {} seed {}", t.name, broken, s));
+                cli::progress(fmt::format("{} broken {} seed {}", t.name, broken, s));
                 gen::FailureSpec fs;
                 fs.links = broken;
                 fs.seed = std::uint64_t(s);
@@ -195,7 +196,7 @@ int run_table6(const LidsArgs& a) {
         for (int x : {128, 256, 512}) {
             double v[6] = {};
             for (int s = 1; s <= a.seeds; ++s) {
-                progress(fmt::format("Table VI {}/{} seed {}", x, y, s));
+                cli::progress(fmt::format("Table VI {}/{} seed {}", x, y, s));
                 gen::RandomParams rp;
                 rp.switches = y;
                 rp.degree = 8;
@@ -357,10 +358,10 @@ const CommandRegistrar reg{{
                      "Also solve the 0-1 ILP (GLPK) from color/L's k downwards per destination");
         sub.add_option("--time-limit", a->time_limit, "Seconds per destination for the exact mode")
             ->default_val(10)
-            ->check(real_above(0, 1e6));
+            ->check(cli::real_above(0, 1e6));
         sub.add_option("--seed", a->seed, "Seed choosing the Up*/Down* root")
             ->default_val(1)
-            ->check(whole_in(0, kMax<std::uint64_t>));
+            ->check(cli::whole_in(0, cli::kMax<std::uint64_t>));
         sub.add_flag("--study", a->study,
                      "Reproduce paper 001 Tables I-V on random irregular fabrics (16/32/64 "
                      "switches, degree 8) into --out");
@@ -404,10 +405,10 @@ const CommandRegistrar reg{{
         sub.add_option("--waxman-beta", a->waxman_beta,
                        "Waxman locality: edges in proportion to exp(-d / (beta sqrt 2))")
             ->default_val(0.2)
-            ->check(real_above(0, 1e6));
+            ->check(cli::real_above(0, 1e6));
         sub.add_option("--seeds", a->seeds, "Topologies per configuration for --study")
             ->default_val(32)
-            ->check(whole_in(1, 1000000));
+            ->check(cli::whole_in(1, 1000000));
         sub.add_option("--out", a->out, "Directory for --study's CSV and markdown")
             ->default_val("docs/results");
         sub.add_flag("--json", a->json, "JSON report (schema ibrt-lids/1)");

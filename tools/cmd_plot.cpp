@@ -12,10 +12,10 @@
 // interface between plot.cpp and render.py, free to change with them, and one input form means
 // one validator: every value of a figure is checked here, with its file:line, so render.py
 // never sees an input it refuses. A spec given anyway is refused with this reason.
+#include "cli/option_checks.hpp"
 #include "plot/plot.hpp"
 #include "tools/command.hpp"
 #include "tools/figure_file.hpp"
-#include "tools/option_checks.hpp"
 
 #include <memory>
 #include <string>
@@ -36,7 +36,7 @@ const CommandRegistrar reg{{
             ->required()
             ->allow_extra_args(false) // `-o a.svg FIGURE`: FIGURE is not a second output
             ->take_all()
-            ->check(plot_file());
+            ->check(cli::plot_file());
         sub.footer(
             "The figure is JSON, {\"schema\": \"ibrt-figure/1\", \"kind\": \"line\" or \"bar\"\n"
             "(default line), \"title\", \"x_label\", \"y_label\" (text), \"log_y\" (lines: true\n"

@@ -18,6 +18,9 @@
 //                                         fitting its paths into the LMC; absent if none)
 //     "files": {name: bytes, ...} }       (every file written before report.json)
 #include "check/balance.hpp"
+#include "cli/engine_cli.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/progress.hpp"
 #include "engines/engine.hpp"
 #include "fabric/end_ports.hpp"
 #include "fabric/input_error.hpp"
@@ -31,8 +34,6 @@
 #include "formats/subnet_lst_writer.hpp"
 #include "graph/fabric_walks.hpp"
 #include "tools/command.hpp"
-#include "tools/engine_cli.hpp"
-#include "tools/option_checks.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -63,7 +64,7 @@ struct Optional {
 
 struct RouteArgs {
     std::string engine, fabric, out;
-    EngineCli ecli;
+    cli::EngineCli ecli;
     std::uint64_t seed = 1;
     bool paper_lids = false, lids_from_fabric = false, no_path_selection = false, no_load = false;
     Optional fdbs, lft_comments, path_sl;
@@ -79,7 +80,7 @@ class OutFile : public std::filebuf {
             throw InputError(p.string(), 0, "cannot create file");
     }
     ~OutFile() override {
-        if (shown_) progress("");
+        if (shown_) cli::progress("");
     }
     std::ostream& stream() { return out_; }
     // Flushes and reports a failed write (a full disk) as an error naming the file.
@@ -109,8 +110,8 @@ class OutFile : public std::filebuf {
         if (written_ < next_) return;
         next_ = written_ + kStep;
         shown_ = true;
-        progress(fmt::format("ibrt route: writing {} {:.1f} of about {:.1f} GB", name_,
-                             double(written_) / 1e9, expect_ / 1e9));
+        cli::progress(fmt::format("ibrt route: writing {} {:.1f} of about {:.1f} GB", name_,
+                                  double(written_) / 1e9, expect_ / 1e9));
     }
     std::string path_, name_;
     double expect_;
@@ -141,12 +142,12 @@ OutputEstimate estimate_output(const Fabric& f, const Routing& r, const RouteArg
 }
 
 int run_route(const RouteArgs& a) {
-    const auto engine = make_engine_or_throw(a.engine);
-    EngineCli ecli = a.ecli;
+    const auto engine = cli::make_engine_or_throw(a.engine);
+    cli::EngineCli ecli = a.ecli;
     if (a.paper_lids) ecli.opts.push_back("paper_lids=true");
-    EngineOptions opt = engine_options(*engine, ecli, a.seed);
+    EngineOptions opt = cli::engine_options(*engine, ecli, a.seed);
     opt.progress = [](std::string_view phase, double x) {
-        progress(fmt::format("ibrt route: {} {:.0f}%", phase, x * 100));
+        cli::progress(fmt::format("ibrt route: {} {:.0f}%", phase, x * 100));
     };
     const Fabric f = load_topology(a.fabric);
     std::optional<Lids> pre;
@@ -157,11 +158,11 @@ int run_route(const RouteArgs& a) {
     try {
         r = engine->route(f, pre ? &*pre : nullptr, opt);
     } catch (const RoutingError& e) {
-        progress("");
+        cli::progress("");
         fmt::print(stderr, "ibrt route: engine {} declined {}: {}\n", a.engine, a.fabric, e.what());
         return kExitBadInput;
     }
-    progress("");
+    cli::progress("");
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
@@ -296,12 +297,12 @@ const CommandRegistrar reg{{
         sub.add_option("--fabric", a->fabric,
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst")
             ->required();
-        add_engine_cli(sub, a->ecli);
+        cli::add_engine_cli(sub, a->ecli);
         sub.add_option("--seed", a->seed,
                        "Engines' tie-breaking seed; the plugin's seed=N, so a live run can be "
                        "reproduced offline")
             ->default_val(1)
-            ->check(whole_in(0, kMax<std::uint64_t>));
+            ->check(cli::whole_in(0, cli::kMax<std::uint64_t>));
         sub.add_flag("--paper-lids", a->paper_lids, "Same as --engine-opt paper_lids=true");
         sub.add_flag("--lids-from-fabric", a->lids_from_fabric,
                      "Honour the `lid N lmc M` comments of the fabric instead of assigning LIDs");
@@ -344,7 +345,7 @@ const CommandRegistrar reg{{
             "DIR/forwarding-sets\n(`ibrt sim --tables`).\nExit codes: 0 routed, 2 bad input "
             "or the engine declines the fabric (the "
             "reason is printed),\ne.g. a fabric that is not a fat tree.\n\n" +
-            engine_params_help());
+            cli::engine_params_help());
         return [a] { return run_route(*a); };
     },
 }};

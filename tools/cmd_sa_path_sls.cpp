@@ -9,6 +9,8 @@
 // A process per pair costs ~0.1 s under ibsim, so on hundreds of switches (100k pairs) --sample
 // asks only a seeded random subset of them, and skips the table query: enough to hold the
 // SA's SLs against an offline path-SL file, not a complete file for `ibrt check`.
+#include "cli/option_checks.hpp"
+#include "cli/progress.hpp"
 #include "fabric/end_ports.hpp"
 #include "fabric/input_error.hpp"
 #include "fabric/lids.hpp"
@@ -18,7 +20,6 @@
 #include "formats/routing_files.hpp"
 #include "formats/saquery_reader.hpp"
 #include "tools/command.hpp"
-#include "tools/option_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -169,13 +170,13 @@ int run(const Args& a) {
             }
             const std::size_t n = ++done;
             if (!a.quiet && (n % 64 == 0 || n == missing.size()))
-                progress(fmt::format("ibrt sa-path-sls: {} of {} pairs", n, missing.size()));
+                cli::progress(fmt::format("ibrt sa-path-sls: {} of {} pairs", n, missing.size()));
         }
     };
     std::vector<std::thread> pool;
     for (unsigned j = 0; j < std::max(1u, a.jobs); ++j) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
-    if (!a.quiet) progress("");
+    if (!a.quiet) cli::progress("");
     if (!error.empty()) throw std::runtime_error(error);
 
     // A file that leaves out pairs `ibrt check` walks says so (path_sl_file.hpp): their SLs
@@ -220,10 +221,10 @@ const CommandRegistrar reg{{
         auto a = std::make_shared<Args>();
         sub.add_option("--fabric", a->fabric, "Topology (ibnetdiscover output of the subnet)")
             ->required()
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--guid2lid", a->guid2lid,
                        "LIDs from opensm's guid2lid (default: the topology's `lid` comments)")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_option("--out", a->out, "Path-SL file to write (`src_node_guid dlid sl`)")
             ->required();
         sub.add_option("--saquery", a->saquery,
@@ -247,7 +248,7 @@ const CommandRegistrar reg{{
         sub.add_option("--pairs", a->pairs,
                        "Ask only the (source node, DLID) pairs this path-SL file lists, e.g. the "
                        "pairs an engine puts on SLs other than 0")
-            ->check(input_file());
+            ->check(cli::input_file());
         sub.add_flag("-q,--quiet", a->quiet, "No progress on stderr");
         sub.footer("Then: ibrt check --fabric F --lfts opensm-lfts.dump --sl2vl "
                    "opensm-sl2vl.dump --path-sl FILE.\nExit codes: 0 every pair answered, 1 "

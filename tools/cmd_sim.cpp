@@ -10,7 +10,7 @@
 // Exit: 0 success, 1 when a run's verdict is not ok or it dropped or misdelivered packets,
 // 2 bad input, 3 cannot judge (a run offered no packet, so examined nothing).
 //
-// JSON "ibrt-sim/1" (fields are only ever added; a run is tools/run_json.hpp's record, which
+// JSON "ibrt-sim/1" (fields are only ever added; a run is sim/run_json.hpp's record, which
 // every sweep point holds too, without the per-link and per-flow lists):
 //   { "schema", "fabric", "routing": {"source": "lfts"|"engine", "engine"?, "lmc"},
 //     "options": {OPTION: VALUE...} (the options set, as --config reads them back),
@@ -42,6 +42,10 @@
 //     "saturation"?: {"tolerance", "onset_load", "onset_accepted_fraction",
 //                     "max_accepted_fraction", "max_accepted_load",
 //                     "load", "accepted_fraction" (= the onset's, their ibrt-sim/1 names)} }
+#include "cli/engine_cli.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/progress.hpp"
+#include "cli/sim_options.hpp"
 #include "engines/engine.hpp"
 #include "fabric/display_name.hpp"
 #include "fabric/input_error.hpp"
@@ -49,14 +53,11 @@
 #include "formats/routing_files.hpp"
 #include "plot/plot.hpp"
 #include "sim/config_notes.hpp"
+#include "sim/run_json.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
 #include "tools/command.hpp"
-#include "tools/engine_cli.hpp"
-#include "tools/option_checks.hpp"
-#include "tools/run_json.hpp"
 #include "tools/sim_config_file.hpp"
-#include "tools/sim_options.hpp"
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -75,8 +76,8 @@ struct SimArgs {
     double series_us = 10;
     int series_links = 8;
     int vls = 1;
-    SimOptions sim;
-    RoutingOptions routing;
+    cli::SimOptions sim;
+    cli::RoutingOptions routing;
     bool csv = false, json = false, quiet = false;
     nlohmann::ordered_json options; // the options set, for the JSON (set_sim_options)
 };
@@ -189,7 +190,7 @@ int run_sim(const SimArgs& a) {
         fmt::print(stderr, "ibrt sim: give exactly one of --lfts or --engine\n");
         return kExitBadInput;
     }
-    sim::SimConfig base_cfg = make_sim_config(a.sim);
+    sim::SimConfig base_cfg = cli::make_sim_config(a.sim);
     if (!a.flows_csv.empty()) base_cfg.flow_stats = true;
     if (a.vls < 1 || a.vls > 15) throw InputError("--vls", 0, "must be 1..15");
     base_cfg.num_vls = std::uint8_t(a.vls);
@@ -197,13 +198,13 @@ int run_sim(const SimArgs& a) {
         if (!(a.series_us > 0)) throw InputError("--timeseries-us", 0, "must be positive");
         base_cfg.link_series_ps = sim::Time(std::llround(a.series_us * 1e6));
     }
-    check_sim_config(base_cfg);
-    const std::vector<double> loads = parse_loads(a.loads, "--load");
+    cli::check_sim_config(base_cfg);
+    const std::vector<double> loads = cli::parse_loads(a.loads, "--load");
     const Fabric f = load_topology(a.fabric);
     Routing r;
     try {
-        r = load_sim_routing(f, a.fabric, a.routing, a.engine);
-        apply_drb_paths(f, a.sim, r, unsigned(a.vls), "ibrt sim");
+        r = cli::load_sim_routing(f, a.fabric, a.routing, a.engine);
+        cli::apply_drb_paths(f, a.sim, r, unsigned(a.vls), "ibrt sim");
     } catch (const RoutingError& e) {
         fmt::print(stderr, "ibrt sim: engine {} declined {}: {}\n", a.engine, a.fabric, e.what());
         return kExitBadInput;
@@ -215,8 +216,8 @@ int run_sim(const SimArgs& a) {
     sim::ProgressFn prog;
     if (!a.quiet)
         prog = [](sim::Time now, sim::Time end) {
-            progress(fmt::format("ibrt sim: {:.1f} of {:.1f} us simulated", double(now) / 1e6,
-                                 double(end) / 1e6));
+            cli::progress(fmt::format("ibrt sim: {:.1f} of {:.1f} us simulated", double(now) / 1e6,
+                                      double(end) / 1e6));
         };
 
     struct Row {
@@ -244,7 +245,7 @@ int run_sim(const SimArgs& a) {
         fmt::print(stderr, "ibrt sim: {}\n", e.what());
         return kExitBadInput;
     }
-    if (!a.quiet) progress("");
+    if (!a.quiet) cli::progress("");
 
     bool violations = false, unjudged = false;
     for (const auto& row : rows) {
@@ -283,10 +284,10 @@ int run_sim(const SimArgs& a) {
         // The run as `--config` reads it back.
         j["options"] = a.options;
         // Every run has the same configuration but its load.
-        j["config"] = sim_config_json(f, base_cfg, rows.front().res);
+        j["config"] = cli::sim_config_json(f, base_cfg, rows.front().res);
         J runs = J::array();
         for (const auto& row : rows) {
-            J x = run_json(f, row.load, row.res, RunDetail::Full);
+            J x = sim::run_json(f, row.load, row.res, sim::RunDetail::Full);
             if (row.saturated) x["saturated"] = *row.saturated;
             runs.push_back(std::move(x));
         }
@@ -301,14 +302,14 @@ int run_sim(const SimArgs& a) {
                                {"load", sat->onset_load},
                                {"accepted_fraction", sat->onset_accepted}};
         fmt::print("{}\n", j.dump(2));
-    } else if (a.csv) { // the runs' records as CSV (tools/run_json.hpp, as a sweep's sweep.csv)
+    } else if (a.csv) { // the runs' records as CSV (sim/run_json.hpp, as a sweep's sweep.csv)
         std::vector<nlohmann::json> records;
         for (const auto& row : rows)
-            records.push_back(
-                nlohmann::json::parse(run_json(f, row.load, row.res, RunDetail::Sweep).dump()));
-        const RunCsvColumns cols = RunCsvColumns::of(records);
-        fmt::print("{}\n", run_csv_header(cols));
-        for (const auto& x : records) fmt::print("{}\n", run_csv_row(x, cols));
+            records.push_back(nlohmann::json::parse(
+                sim::run_json(f, row.load, row.res, sim::RunDetail::Sweep).dump()));
+        const sim::RunCsvColumns cols = sim::RunCsvColumns::of(records);
+        fmt::print("{}\n", sim::run_csv_header(cols));
+        for (const auto& x : records) fmt::print("{}\n", sim::run_csv_row(x, cols));
     } else {
         fmt::print("{} on {} ({} CAs, {} switches), {} traffic, {} injection, {} B packets, "
                    "{} VL(s){}\n",
@@ -476,17 +477,17 @@ const CommandRegistrar reg{{
         sub.add_option("--engine", a->engine,
                        "Route in-process instead: mlid, slid, separate, torus, flatfly, dragonfly, "
                        "slimfly, dragonfly-plus");
-        add_routing_options(sub, a->routing);
+        cli::add_routing_options(sub, a->routing);
         sub.add_option("--load", a->loads,
                        "Offered load(s), fraction of the link bandwidth; a list runs each")
             ->default_val("0.5")
-            ->check(reals_in(0, 1))
-            ->group(std::string(kSimOptionGroups[0]));
-        sub.add_option("--vls", a->vls, kVlsHelp)
+            ->check(cli::reals_in(0, 1))
+            ->group(std::string(cli::kSimOptionGroups[0]));
+        sub.add_option("--vls", a->vls, cli::kVlsHelp)
             ->default_val(1)
-            ->check(whole_in(1, 15))
-            ->group(std::string(kSimOptionGroups[1]));
-        add_sim_options(sub, a->sim);
+            ->check(cli::whole_in(1, 15))
+            ->group(std::string(cli::kSimOptionGroups[1]));
+        cli::add_sim_options(sub, a->sim);
 
         auto* o = "Output";
         auto* csv = sub.add_flag("--csv", a->csv, "CSV table on stdout")->group(o);
@@ -496,36 +497,36 @@ const CommandRegistrar reg{{
         sub.add_option("--plot", a->plot,
                        "SVG or PNG (by the name): average latency against accepted traffic, "
                        "with 95 % intervals as error bars")
-            ->check(plot_file())
+            ->check(cli::plot_file())
             ->group(o);
         sub.add_option("--link-plot", a->link_plot,
                        "SVG or PNG: every link's utilization in the window, busiest first, one "
                        "curve per load (how evenly the routing spreads the traffic)")
-            ->check(plot_file())
+            ->check(cli::plot_file())
             ->group(o);
         sub.add_option("--flows-csv", a->flows_csv,
                        "CSV: each (source, destination) pair's offered and accepted traffic and "
                        "the BECNs its source received, per load (implies --flow-stats)")
-            ->check(output_file())
+            ->check(cli::output_file())
             ->group(o);
         sub.add_option("--link-timeseries", a->series_csv,
                        "CSV: every link's bytes and busy fraction per --timeseries-us interval, "
                        "from time 0 to the end of each run (paper 002 Fig. 10)")
-            ->check(output_file())
+            ->check(cli::output_file())
             ->group(o);
         sub.add_option("--timeseries-us", a->series_us,
                        "Interval of --link-timeseries and --timeseries-plot")
             ->default_val(10)
-            ->check(real_above(0, kMaxSimUs))
+            ->check(cli::real_above(0, cli::kMaxSimUs))
             ->group(o);
         sub.add_option("--timeseries-plot", a->series_plot,
                        "SVG or PNG: the busiest switch-to-switch links' utilization per interval "
                        "over time (the last load)")
-            ->check(plot_file())
+            ->check(cli::plot_file())
             ->group(o);
         sub.add_option("--timeseries-links", a->series_links, "Links drawn by --timeseries-plot")
             ->default_val(8)
-            ->check(whole_in(1, 64))
+            ->check(cli::whole_in(1, 64))
             ->group(o);
         sub.add_flag("-q,--quiet", a->quiet, "No progress line on stderr")->group(o);
         sub.footer("Examples:\n"
@@ -542,7 +543,7 @@ const CommandRegistrar reg{{
                    "Exit: 0 ok, 1 a run failed its verdict or dropped or misdelivered packets, 2 "
                    "bad\ninput, 3 cannot judge (a run offered nothing). The model is described "
                    "in docs/sim-model.md.\n\n" +
-                   engine_params_help());
+                   cli::engine_params_help());
         return [a, &sub] {
             if (!a->config.empty()) apply_sim_config_file(sub, a->config);
             if (a->json) a->options = set_sim_options(sub);

@@ -1,26 +1,26 @@
 // `ibrt sweep`: the latency / accepted-traffic curves of paper 000 §5.2 (Figs. 12-15): every
 // routing (engines in-process, or tables from files) x VL count x offered load (x pattern, seed,
 // any sim option in a spec file), simulated with exactly `ibrt sim`'s options and defaults
-// (tools/sim_options.hpp, docs/sim-model.md). Two forms, one path: a spec file
-// (tools/sweep_spec.hpp, docs/sweeps.md), or the one-line options, which become such a spec
+// (cli/sim_options.hpp, docs/sim-model.md). Two forms, one path: a spec file
+// (sweep/sweep_spec.hpp, docs/sweeps.md), or the one-line options, which become such a spec
 // (options_spec) and run the same way, so both give the same CSV and plot
 // (SVG or PNG, drawn by plot/plot.hpp).
 // docs/results/mlid-vs-slid.sh drives it for the study, paper 000's setting
 // (studies/settings/paper-000.json) as each spec's "sim".
 // Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
 // misdelivered packets (or points are missing), 2 bad input.
+#include "cli/engine_cli.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/sim_options.hpp"
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "formats/routing_files.hpp"
 #include "plot/plot.hpp"
 #include "sim/simulator.hpp"
+#include "sweep/sweep_run.hpp"
+#include "sweep/sweep_slurm.hpp"
+#include "sweep/sweep_spec.hpp"
 #include "tools/command.hpp"
-#include "tools/engine_cli.hpp"
-#include "tools/option_checks.hpp"
-#include "tools/sim_options.hpp"
-#include "tools/sweep_run.hpp"
-#include "tools/sweep_slurm.hpp"
-#include "tools/sweep_spec.hpp"
 
 #include <fmt/core.h>
 
@@ -51,8 +51,8 @@ struct SweepArgs {
     std::vector<std::string> sbatch_opts, slurm_setup;
     std::string slurm_time = "1:00:00";
     std::size_t points_per_task = 0, max_array_size = 0;
-    SimOptions sim;
-    RoutingOptions routing;
+    cli::SimOptions sim;
+    cli::RoutingOptions routing;
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -80,7 +80,7 @@ nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub, bool as_giv
     json spec = json::object();
     if (!a.title.empty()) spec["title"] = a.title;
     if (!a.fat_tree.empty()) {
-        const auto mn = parse_wholes("--fat-tree", a.fat_tree, 1, 254);
+        const auto mn = cli::parse_wholes("--fat-tree", a.fat_tree, 1, 254);
         if (mn.size() != 2) throw InputError("--fat-tree", 0, "expected M,N");
         spec["fabrics"] = {{{"gen", fmt::format("fat-tree -m {} -n {}", mn[0], mn[1])}}};
     } else {
@@ -113,18 +113,18 @@ nlohmann::json options_spec(const SweepArgs& a, const CLI::App& sub, bool as_giv
     }
     spec["routings"] = routings;
     spec["vls"] = json::array();
-    for (const auto v : parse_wholes("--vls", a.vls, 1, 15)) spec["vls"].push_back(v);
+    for (const auto v : cli::parse_wholes("--vls", a.vls, 1, 15)) spec["vls"].push_back(v);
     if (a.sim.saturation)
         spec["saturation"] = {{"max", a.sim.saturation_max},
                               {"steps", a.sim.saturation_steps},
                               {"tolerance", a.sim.saturation_tolerance}};
     else
-        spec["loads"] = parse_loads(a.loads, "--load");
+        spec["loads"] = cli::parse_loads(a.loads, "--load");
     json sim = json::object();
     for (const CLI::Option* o : sub.get_options()) {
         const std::string g = o->get_group();
-        if (std::find(std::begin(kSimOptionGroups), std::end(kSimOptionGroups), g) ==
-                std::end(kSimOptionGroups) ||
+        if (std::find(std::begin(cli::kSimOptionGroups), std::end(cli::kSimOptionGroups), g) ==
+                std::end(cli::kSimOptionGroups) ||
             !o->count() || o->get_lnames().empty())
             continue;
         const std::string name = o->get_lnames()[0];
@@ -184,16 +184,16 @@ std::string shell_quoted(const std::string& s) {
     return q + "'";
 }
 
-int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& out) {
+int submit_slurm(const SweepArgs& a, const sweep::SweepSpec& spec, const std::string& out) {
     namespace fs = std::filesystem;
     const std::size_t total = spec.points.size();
     const std::size_t ppt =
         a.points_per_task ? a.points_per_task : std::max<std::size_t>(1, (total + 255) / 256);
-    const std::size_t shards = slurm_shards(total, ppt);
+    const std::size_t shards = sweep::slurm_shards(total, ppt);
     std::vector<bool> needed(shards, false);
     std::size_t missing = 0;
     for (const auto& p : spec.points)
-        if (!point_done(out, p)) {
+        if (!sweep::point_done(out, p)) {
             needed[p.index % shards] = true;
             ++missing;
         }
@@ -201,10 +201,10 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
     if (!max_array) {
         int rc = 0;
         const std::string cfg = capture("scontrol show config 2>/dev/null", rc);
-        max_array = parse_max_array_size(rc == 0 ? cfg : "");
+        max_array = sweep::parse_max_array_size(rc == 0 ? cfg : "");
     }
-    const SlurmPlan plan = plan_slurm(needed, max_array);
-    SlurmScriptOptions so;
+    const sweep::SlurmPlan plan = sweep::plan_slurm(needed, max_array);
+    sweep::SlurmScriptOptions so;
     so.ibrt = fs::read_symlink("/proc/self/exe").string();
     so.spec = fs::absolute(spec.file).string();
     so.out_dir = fs::absolute(out).string();
@@ -220,14 +220,14 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
                        "cluster of more than one node give --out on a shared filesystem (each "
                        "job checks that it sees the directory)\n",
                        so.out_dir, local);
-    const std::string task = slurm_task_script(so), merge = slurm_merge_script(so);
+    const std::string task = sweep::slurm_task_script(so), merge = sweep::slurm_merge_script(so);
     const std::string task_path = so.out_dir + "/slurm/sweep.sbatch";
     const std::string merge_path = so.out_dir + "/slurm/merge.sbatch";
     std::vector<std::string> submits;
     for (const auto& arr : plan.arrays)
         submits.push_back(
             fmt::format("sbatch --parsable --array={} --export=ALL,IBRT_SHARD_OFFSET={} {}",
-                        array_ranges(arr.tasks), arr.offset, shell_quoted(task_path)));
+                        sweep::array_ranges(arr.tasks), arr.offset, shell_quoted(task_path)));
     fmt::print(stderr,
                "ibrt sweep: {} points, {} missing; {} shards of ~{} points, {} array(s) "
                "(MaxArraySize {})\n",
@@ -243,10 +243,10 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
         fmt::print(stderr, "ibrt sweep: every point is done: ibrt sweep merge {}\n", out);
         return kExitOk;
     }
-    write_manifest(spec, out);
+    sweep::write_manifest(spec, out);
     fs::create_directories(so.out_dir + "/slurm");
-    write_file_atomically(task_path, task);
-    write_file_atomically(merge_path, merge);
+    sweep::write_file_atomically(task_path, task);
+    sweep::write_file_atomically(merge_path, merge);
     std::string deps;
     for (const auto& s : submits) {
         int rc = 0;
@@ -272,12 +272,12 @@ int submit_slurm(const SweepArgs& a, const SweepSpec& spec, const std::string& o
     return kExitOk;
 }
 
-int run_grid(const SweepArgs& a, const SweepSpec& spec, const std::string& out);
+int run_grid(const SweepArgs& a, const sweep::SweepSpec& spec, const std::string& out);
 
 int run_spec(const SweepArgs& a) {
     if (a.args[0] == "merge") {
         if (a.args.size() != 2) throw InputError("merge", 0, "usage: ibrt sweep merge DIR");
-        const MergeStats st = merge_sweep(a.args[1], a.title);
+        const sweep::MergeStats st = sweep::merge_sweep(a.args[1], a.title);
         fmt::print(stderr,
                    "ibrt sweep merge: {} points, {} missing, {} failed, {} declined by their "
                    "engine -> {}/sweep.csv, sweep.json, sweep.svg\n",
@@ -286,27 +286,27 @@ int run_spec(const SweepArgs& a) {
                                                                            : kExitOk;
     }
     if (a.args.size() != 1) throw InputError("sweep", 0, "give one SPEC file (or merge DIR)");
-    const SweepSpec spec = read_sweep_spec(a.args[0]);
+    const sweep::SweepSpec spec = sweep::read_sweep_spec(a.args[0]);
     std::string out = a.out;
     if (out.empty()) out = std::filesystem::path(a.args[0]).replace_extension(".out").string();
     return run_grid(a, spec, out);
 }
 
 // Runs (or submits) the spec's points under `out` and merges them.
-int run_grid(const SweepArgs& a, const SweepSpec& spec, const std::string& out) {
+int run_grid(const SweepArgs& a, const sweep::SweepSpec& spec, const std::string& out) {
     if (a.slurm) return submit_slurm(a, spec, out);
-    std::vector<const SweepPoint*> points;
+    std::vector<const sweep::SweepPoint*> points;
     if (a.shard.empty()) {
         for (const auto& p : spec.points) points.push_back(&p);
     } else {
-        const auto [i, n] = parse_shard(a.shard);
-        points = shard_points(spec, i, n);
+        const auto [i, n] = sweep::parse_shard(a.shard);
+        points = sweep::shard_points(spec, i, n);
     }
-    SweepRunOptions o;
+    sweep::SweepRunOptions o;
     o.out_dir = out;
     o.jobs = a.jobs ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
     o.quiet = a.quiet;
-    const SweepRunStats st = run_points(spec, points, o);
+    const sweep::SweepRunStats st = sweep::run_points(spec, points, o);
     if (!a.quiet)
         fmt::print(stderr,
                    "ibrt sweep: {} points: {} ran, {} done before, {} failed, {} declined by "
@@ -316,9 +316,9 @@ int run_grid(const SweepArgs& a, const SweepSpec& spec, const std::string& out) 
     // A whole sweep run here is merged here (a shard's points are merged by whoever runs
     // `ibrt sweep merge` once every shard is done).
     if (a.shard.empty()) {
-        const MergeStats m = merge_sweep(out, a.title,
-                                         a.plot.empty() ? std::vector<std::string>{}
-                                                        : std::vector<std::string>{a.plot});
+        const sweep::MergeStats m = sweep::merge_sweep(
+            out, a.title,
+            a.plot.empty() ? std::vector<std::string>{} : std::vector<std::string>{a.plot});
         if (!a.quiet && !a.scratch)
             fmt::print(stderr, "ibrt sweep: merged -> {}/sweep.csv, sweep.json, sweep.svg\n", out);
         if (m.missing) return kExitViolations;
@@ -356,7 +356,7 @@ int run_one_line(const SweepArgs& a, const CLI::App& sub) {
         fs::create_directories(out);
         SweepArgs b = a;
         b.args = {out + "/spec.json"};
-        write_file_atomically(b.args[0], options_spec(a, sub).dump(2) + "\n");
+        sweep::write_file_atomically(b.args[0], options_spec(a, sub).dump(2) + "\n");
         rc = run_spec(b);
     } else {
         if (a.slurm) throw InputError("--slurm", 0, "the jobs need --out on a shared filesystem");
@@ -365,7 +365,8 @@ int run_one_line(const SweepArgs& a, const CLI::App& sub) {
         SweepArgs b = a;
         b.scratch = true;
         rc = run_grid(
-            b, parse_sweep_spec(options_spec(a, sub, true).dump(2), "the sweep's options"), out);
+            b, sweep::parse_sweep_spec(options_spec(a, sub, true).dump(2), "the sweep's options"),
+            out);
     }
     const fs::path csv = fs::path(out) / "sweep.csv";
     if (!a.csv.empty())
@@ -385,27 +386,27 @@ const CommandRegistrar reg{{
         sub.add_option("--fabric", a->fabric,
                        "Topology: ibnetdiscover / ibsim net, or opensm-subnet.lst");
         sub.add_option("--fat-tree", a->fat_tree, "Or generate FT(M,N): M,N")
-            ->check(wholes_in(1, 254));
+            ->check(cli::wholes_in(1, 254));
         auto* engines = sub.add_option("--engines,--engine", a->engines,
                                        "Engines, comma-separated (with --lfts: also route with "
                                        "these)")
                             ->default_val("mlid,slid");
-        add_routing_options(sub, a->routing);
+        cli::add_routing_options(sub, a->routing);
         sub.add_option("--load,--loads", a->loads, "Offered loads, comma-separated")
-            ->check(reals_in(0, 1))
+            ->check(cli::reals_in(0, 1))
             ->default_val("0.5")
-            ->group(std::string(kSimOptionGroups[0]));
-        sub.add_option("--vls", a->vls, std::string("Comma-separated list. ") + kVlsHelp)
-            ->check(wholes_in(1, 15))
+            ->group(std::string(cli::kSimOptionGroups[0]));
+        sub.add_option("--vls", a->vls, std::string("Comma-separated list. ") + cli::kVlsHelp)
+            ->check(cli::wholes_in(1, 15))
             ->default_val("1")
-            ->group(std::string(kSimOptionGroups[1]));
-        add_sim_options(sub, a->sim);
+            ->group(std::string(cli::kSimOptionGroups[1]));
+        cli::add_sim_options(sub, a->sim);
         sub.add_option("--csv", a->csv,
                        "The merged sweep.csv (default: standard output, unless --out)")
-            ->check(output_file());
+            ->check(cli::output_file());
         sub.add_option("--plot", a->plot,
                        "SVG or PNG file (by the name): latency against accepted traffic")
-            ->check(plot_file());
+            ->check(cli::plot_file());
         sub.add_option("--title", a->title, "Plot title");
         sub.add_flag("-q,--quiet", a->quiet, "No progress line");
         auto* g = "Spec (docs/sweeps.md)";
@@ -417,7 +418,7 @@ const CommandRegistrar reg{{
                        "options: run them as a spec (written to OUT/spec.json)")
             ->group(g);
         sub.add_option("-j,--jobs", a->jobs, "Points run in parallel (default: every core)")
-            ->check(whole_in(1, 4096))
+            ->check(cli::whole_in(1, 4096))
             ->group(g);
         sub.add_option("--shard", a->shard, "I/N: run only the points whose grid index % N == I")
             ->group(g);
@@ -439,11 +440,11 @@ const CommandRegistrar reg{{
             ->group(g);
         sub.add_option("--points-per-task", a->points_per_task,
                        "Points per Slurm array task (default: at most 256 tasks)")
-            ->check(whole_in(1, kMax<std::int32_t>))
+            ->check(cli::whole_in(1, cli::kMax<std::int32_t>))
             ->group(g);
         sub.add_option("--max-array-size", a->max_array_size,
                        "Slurm's MaxArraySize (default: `scontrol show config`, else 1001)")
-            ->check(whole_in(1, kMax<std::int32_t>))
+            ->check(cli::whole_in(1, cli::kMax<std::int32_t>))
             ->group(g);
         sub.add_flag("--declines-fail", a->declines_fail,
                      "Count points whose engine declines the fabric as failures (exit 1); by "
@@ -464,7 +465,7 @@ const CommandRegistrar reg{{
                    "its verdict (as in `ibrt sim`), 2 bad input.\n"
                    "Spec files (docs/sweeps.md): ibrt sweep SPEC [-j N] [--shard I/N] [--slurm "
                    "[--dry-run]]; ibrt sweep merge DIR.\n\n" +
-                   engine_params_help());
+                   cli::engine_params_help());
         sub.add_flag("--print-spec", a->print_spec,
                      "Print the spec the one-line options describe (with --out they run as it)")
             ->group(g);

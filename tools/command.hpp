@@ -38,7 +38,4 @@ struct CommandRegistrar {
     explicit CommandRegistrar(Command c) { command_registry().push_back(std::move(c)); }
 };
 
-// Progress line on stderr for long runs; silent when stderr is not a terminal unless forced.
-void progress(const std::string& line);
-
 } // namespace ibrt::tools

@@ -3,7 +3,7 @@
 
 #include "fabric/input_error.hpp"
 #include "formats/input_file.hpp"
-#include "tools/json_positions.hpp"
+#include "formats/json_positions.hpp"
 
 #include <fmt/format.h>
 

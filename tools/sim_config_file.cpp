@@ -3,7 +3,7 @@
 
 #include "fabric/input_error.hpp"
 #include "formats/input_file.hpp"
-#include "tools/sweep_options.hpp"
+#include "sweep/sweep_options.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -48,7 +48,7 @@ std::vector<std::pair<std::string, json>> point_options(const json& p, const std
     if (p.contains("cc")) {
         json lines = json::array();
         for (auto it = p["cc"].begin(); it != p["cc"].end(); ++it)
-            lines.push_back(it.key() + " " + cc_option_text(it.value()));
+            lines.push_back(it.key() + " " + sweep::cc_option_text(it.value()));
         out.emplace_back("cc-option", lines);
     }
     if (p.contains("vls")) out.emplace_back("vls", p["vls"]);
@@ -120,7 +120,7 @@ void apply_sim_config_file(CLI::App& sub, const std::string& path) {
         } else if (value.is_object() || value.is_null() || value.is_boolean()) {
             fail("expected a string, a number or a list of them");
         } else {
-            values = option_strings(value, o->get_items_expected_max() > 1);
+            values = sweep::option_strings(value, o->get_items_expected_max() > 1);
         }
         try {
             for (const auto& v : values) o->add_result(v);

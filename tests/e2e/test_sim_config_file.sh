@@ -75,7 +75,7 @@ s = json.load(open(sys.argv[1]))["runs"][0]
 r = json.load(open(sys.argv[2]))
 assert "congestion_control" in r["config"], "the point's cc lines were not applied"
 x = r["runs"][0]
-# One record (tools/run_json.hpp): the point's run is the rerun's, but the per-link list.
+# One record (sim/run_json.hpp): the point's run is the rerun's, but the per-link list.
 x["utilization"]["links"] = []
 assert s == x, (s, x)
 PY

@@ -1,12 +1,12 @@
-// Sweep specs, shards, resume, atomic results, merge and Slurm plans (tools/sweep_*.hpp,
+// Sweep specs, shards, resume, atomic results, merge and Slurm plans (sweep/sweep_*.hpp,
 // issue 17): a spec expands in grid order into points with ids that depend only on what the
 // point runs; errors name the spec's line; every shard partition covers each point once; a
 // rerun skips done points; the merge does not depend on -j.
 #include "fabric/input_error.hpp"
-#include "tools/sweep_options.hpp"
-#include "tools/sweep_run.hpp"
-#include "tools/sweep_slurm.hpp"
-#include "tools/sweep_spec.hpp"
+#include "sweep/sweep_options.hpp"
+#include "sweep/sweep_run.hpp"
+#include "sweep/sweep_slurm.hpp"
+#include "sweep/sweep_spec.hpp"
 
 #include "tests/test_files.hpp"
 
@@ -21,7 +21,7 @@
 #include <string>
 
 using namespace ibrt;
-using namespace ibrt::tools;
+using namespace ibrt::sweep;
 namespace fs = std::filesystem;
 
 namespace {
@@ -365,10 +365,10 @@ TEST_CASE("cc: opensm.conf lines as axes, a spec without cc keeps its ids") {
     CHECK(s.points[3].json["cc"]["cc_ca_cong_setting_ccti_timer 0"] ==
           nlohmann::json({{"label", "slow"}, {"value", "2000"}}));
     // The options reach `ibrt sim`'s reader: the settings a point runs.
-    const SimOptions o = sweep_sim_options(s.points[3].json);
+    const cli::SimOptions o = sweep_sim_options(s.points[3].json);
     CHECK(std::find(o.cc_options.begin(), o.cc_options.end(),
                     "cc_ca_cong_setting_ccti_timer 0 2000") != o.cc_options.end());
-    const sim::SimConfig c = make_sim_config(o);
+    const sim::SimConfig c = cli::make_sim_config(o);
     CHECK(c.cc.on);
     CHECK(c.cc.settings.threshold == 8);
     CHECK(c.cc.settings.ca_entries[0].ccti_timer == 2000);
@@ -435,7 +435,7 @@ TEST_CASE("cc: the merge has a column per option, the counters and the flow summ
     std::istringstream csv(test::slurp(d1 / "sweep.csv"));
     std::string header;
     std::getline(csv, header);
-    // The runs' columns as `ibrt sim --csv` (tools/run_json.hpp), the CC counters after the
+    // The runs' columns as `ibrt sim --csv` (sim/run_json.hpp), the CC counters after the
     // verdict and the flow summary after measured_unfinished; then the error and the cc keys.
     CHECK_THAT(header, Catch::Contains(",deadlock,verdict,fecn_marked,becn_sent,becn_received,"
                                        "becn_dropped,peak_ccti,accepted_fraction_ci95,"));

@@ -1,11 +1,11 @@
 // Slurm job-array scripts and plans for sweeps; see sweep_slurm.hpp.
-#include "tools/sweep_slurm.hpp"
+#include "sweep/sweep_slurm.hpp"
 
 #include <fmt/core.h>
 
 #include <regex>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 namespace {
 
 // Single-quoted for bash.
@@ -90,4 +90,4 @@ std::string slurm_merge_script(const SlurmScriptOptions& o) {
            fmt::format("exec {} sweep merge {}\n", quoted(o.ibrt), quoted(o.out_dir));
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep

@@ -9,10 +9,10 @@
 
 #include <string_view>
 
+#include "cli/engine_cli.hpp"
 #include "fabric/fabric.hpp"
 #include "fabric/routing.hpp"
 #include "sim/simulator.hpp"
-#include "tools/engine_cli.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace ibrt::tools {
+namespace ibrt::cli {
 
 struct SimOptions {
     // Traffic.
@@ -125,4 +125,4 @@ void apply_drb_paths(const Fabric& f, const SimOptions& o, Routing& r, unsigned 
 nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
                                        const sim::SimResult& ran);
 
-} // namespace ibrt::tools
+} // namespace ibrt::cli

@@ -1,4 +1,4 @@
-// Where each value of a JSON input is: the sweep spec (tools/sweep_spec.hpp) and `ibrt plot`'s
+// Where each value of a JSON input is: the sweep spec (sweep/sweep_spec.hpp) and `ibrt plot`'s
 // figure (tools/figure_file.hpp) name the file, the line and the value's JSON pointer in every
 // error. nlohmann::json 3.11 keeps no positions, so a SAX pass over the text records the offset
 // of every value by its JSON pointer (RFC 6901); the same pass finds a key given twice in one
@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace ibrt::tools {
+namespace ibrt {
 
 // The offset in `text` of every value by its JSON pointer: "" the root, an array element at the
 // element, an object member at its key. Throws InputError(file, line, problem) when the text is
@@ -38,4 +38,4 @@ int line_of_offset(const std::string& text, std::size_t offset);
 // column C: " prefix (InputError says the file and line): the problem, then the column.
 std::string json_error_text(const nlohmann::json::exception& e);
 
-} // namespace ibrt::tools
+} // namespace ibrt

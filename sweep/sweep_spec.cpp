@@ -1,14 +1,14 @@
 // Sweep spec parsing, schema and expansion; see sweep_spec.hpp and docs/sweeps.md.
-#include "tools/sweep_spec.hpp"
+#include "sweep/sweep_spec.hpp"
 
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "formats/input_file.hpp"
+#include "formats/json_positions.hpp"
 #include "sim/cc_config.hpp"
 #include "sim/selection.hpp"
 #include "sim/traffic.hpp"
-#include "tools/json_positions.hpp"
-#include "tools/sweep_options.hpp"
+#include "sweep/sweep_options.hpp"
 
 #include <fmt/format.h>
 
@@ -25,7 +25,7 @@
 #include <span>
 #include <sstream>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 namespace {
 
 using json = nlohmann::json;
@@ -626,4 +626,4 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
     throw InputError("--shard", 0, fmt::format("expected I/N with 0 <= I < N, got '{}'", text));
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep

@@ -7,7 +7,7 @@
 // drawn by matplotlib through plot/plot.hpp) to the same bytes wherever the points ran.
 #pragma once
 
-#include "tools/sweep_spec.hpp"
+#include "sweep/sweep_spec.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 
 // Writes `text` to `path` through a temporary file in the same directory and rename(2): a
 // reader (or a resumed run) sees the whole file or none. Throws InputError on failure.
@@ -61,4 +61,4 @@ struct MergeStats {
 MergeStats merge_sweep(const std::string& out_dir, const std::string& title = "",
                        const std::vector<std::string>& plot_also = {});
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ibrt::tools {
+namespace ibrt::cli {
 
 struct EngineCli {
     std::string lmc = "auto";
@@ -29,4 +29,4 @@ EngineOptions engine_options(const Engine& e, const EngineCli& a, std::uint64_t 
 // Every engine's parameters with defaults and help, for --help footers.
 std::string engine_params_help();
 
-} // namespace ibrt::tools
+} // namespace ibrt::cli

@@ -1,5 +1,5 @@
 // The SAX pass of json_positions; see json_positions.hpp.
-#include "tools/json_positions.hpp"
+#include "formats/json_positions.hpp"
 
 #include "fabric/input_error.hpp"
 
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace ibrt::tools {
+namespace ibrt {
 
 using json = nlohmann::json;
 
@@ -188,4 +188,4 @@ int json_line(const std::string& text, const std::map<std::string, std::size_t>&
     }
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt

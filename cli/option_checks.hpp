@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace ibrt::tools {
+namespace ibrt::cli {
 
 // A finite number with lo <= value <= hi.
 CLI::Validator real_in(double lo, double hi);
@@ -59,4 +59,4 @@ inline constexpr double kMaxSimNsPerByte = 4e6; // ps per byte must fit 32 bits
 inline constexpr std::uint64_t kMaxSimSize =
     1ull << 30; // bytes of buffers and messages, packets of a queue
 
-} // namespace ibrt::tools
+} // namespace ibrt::cli

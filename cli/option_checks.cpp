@@ -1,5 +1,5 @@
 // Option value checks; see option_checks.hpp.
-#include "tools/option_checks.hpp"
+#include "cli/option_checks.hpp"
 
 #include "fabric/input_error.hpp"
 #include "plot/plot.hpp"
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace ibrt::tools {
+namespace ibrt::cli {
 namespace {
 
 // The text as strtold reads it (what CLI11 stores into a double), or nullopt when it is not
@@ -229,4 +229,4 @@ std::vector<std::int64_t> parse_wholes(const std::string& option, const std::str
     return out;
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::cli

@@ -1,19 +1,19 @@
 // Running, resuming and merging sweep points; see sweep_run.hpp.
-#include "tools/sweep_run.hpp"
+#include "sweep/sweep_run.hpp"
 
 #include "sim/confidence.hpp"
 #include "sim/config_notes.hpp"
 
+#include "cli/gen_options.hpp"
+#include "cli/progress.hpp"
 #include "engines/engine.hpp"
 #include "fabric/input_error.hpp"
 #include "formats/routing_files.hpp"
 #include "plot/plot.hpp"
+#include "sim/run_json.hpp"
 #include "sim/saturation.hpp"
 #include "sim/simulator.hpp"
-#include "tools/command.hpp"
-#include "tools/gen_fabric.hpp"
-#include "tools/run_json.hpp"
-#include "tools/sweep_options.hpp"
+#include "sweep/sweep_options.hpp"
 
 #include <fmt/core.h>
 
@@ -34,7 +34,7 @@
 #include <thread>
 #include <unistd.h>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 namespace {
 
 using json = nlohmann::json;
@@ -57,8 +57,8 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
     // Engines are not all known to be thread-safe (GLPK in LID assignment): one at a time.
     static std::mutex mutex;
     static std::map<std::string, std::shared_ptr<const Prepared>> cache;
-    // DRB's DFS paths change the routing (tools/sim_options.hpp, apply_drb_paths).
-    const SimOptions so = sweep_sim_options(point, spec.base_dir);
+    // DRB's DFS paths change the routing (cli/sim_options.hpp, apply_drb_paths).
+    const cli::SimOptions so = sweep_sim_options(point, spec.base_dir);
     const std::string key =
         point["fabric"].dump() + point["routing"].dump() +
         (so.drb && so.drb_paths == "dfs" ? "dfs" + std::to_string(so.drb_max_paths)
@@ -74,7 +74,7 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
         p->name = fj["file"].get<std::string>();
     } else {
         const auto args = fj["gen"].get<std::vector<std::string>>();
-        p->fabric = generate_fabric(args);
+        p->fabric = cli::generate_fabric(args);
         std::string name;
         for (const auto& a : args) name += (name.empty() ? "" : " ") + a;
         p->name = name;
@@ -87,8 +87,8 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
         (!r.options.lfts.empty() || !r.options.guid2lid.empty()))
         throw InputError("routing", 0, "table files need a fabric \"file\"");
     try {
-        p->routing = load_sim_routing(p->fabric, fabric_path, r.options, r.engine);
-        apply_drb_paths(p->fabric, so, p->routing, 0, "ibrt sweep");
+        p->routing = cli::load_sim_routing(p->fabric, fabric_path, r.options, r.engine);
+        cli::apply_drb_paths(p->fabric, so, p->routing, 0, "ibrt sweep");
     } catch (const RoutingError& e) {
         p->error = fmt::format("engine {} declined {}: {}", r.engine, p->name, e.what());
     }
@@ -97,9 +97,9 @@ std::shared_ptr<const Prepared> prepare(const SweepSpec& spec, const json& point
     return p;
 }
 
-// A run's record, as `ibrt sim --json` writes it (tools/run_json.hpp), in the points' JSON type.
+// A run's record, as `ibrt sim --json` writes it (sim/run_json.hpp), in the points' JSON type.
 json point_run(const Fabric& f, double load, const sim::SimResult& x) {
-    return json::parse(run_json(f, load, x, RunDetail::Sweep).dump());
+    return json::parse(sim::run_json(f, load, x, sim::RunDetail::Sweep).dump());
 }
 
 std::string label_of(const json& point) {
@@ -171,8 +171,8 @@ bool point_done(const std::string& out_dir, const SweepPoint& p) {
 
 json run_point(const SweepSpec& spec, const SweepPoint& p) {
     const auto t0 = std::chrono::steady_clock::now();
-    const SimOptions o = sweep_sim_options(p.json, spec.base_dir);
-    sim::SimConfig c = make_sim_config(o);
+    const cli::SimOptions o = sweep_sim_options(p.json, spec.base_dir);
+    sim::SimConfig c = cli::make_sim_config(o);
     c.num_vls = std::uint8_t(p.json["vls"].get<int>());
     const auto prep = prepare(spec, p.json);
     json res = {{"id", p.id}, {"index", p.index}, {"point", p.json}, {"fabric_name", prep->name}};
@@ -253,7 +253,7 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
                 std::lock_guard lock(mutex);
                 for (const std::string& line : lines)
                     if (said.insert(line).second) {
-                        if (!o.quiet) progress("");
+                        if (!o.quiet) cli::progress("");
                         fmt::print(stderr, "ibrt sweep: {}\n", line);
                     }
             } catch (...) {
@@ -267,9 +267,9 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
                 const double eta = el / double(d) * double(todo.size() - d);
                 std::lock_guard lock(mutex);
-                progress(fmt::format("ibrt sweep: {}/{} points ({} done before), {}, ETA {}",
-                                     d + st.skipped, st.total, st.skipped, format_seconds(el),
-                                     format_seconds(eta)));
+                cli::progress(fmt::format("ibrt sweep: {}/{} points ({} done before), {}, ETA {}",
+                                          d + st.skipped, st.total, st.skipped, format_seconds(el),
+                                          format_seconds(eta)));
             }
         }
     };
@@ -278,7 +278,7 @@ SweepRunStats run_points(const SweepSpec& spec, const std::vector<const SweepPoi
     for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
     worker();
     for (auto& t : threads) t.join();
-    if (!o.quiet) progress("");
+    if (!o.quiet) cli::progress("");
     if (error) std::rethrow_exception(error);
     st.ran = done;
     st.failed = failed;
@@ -290,7 +290,7 @@ namespace {
 
 // The congestion-control columns of a merge: one per "cc" key any point has (the opensm.conf
 // option as spelled there, the value's label or text); the CC counters and the flow summary
-// are the runs' columns (tools/run_json.hpp). A sweep without cc keys gets no such column.
+// are the runs' columns (sim/run_json.hpp). A sweep without cc keys gets no such column.
 struct CcColumns {
     std::vector<std::string> keys; // every "cc" key of any point, sorted
     std::set<std::string> varying; // keys whose value differs between points: the legends
@@ -550,14 +550,14 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     };
     std::string sim_header;
     for (const auto& k : varying) sim_header += "," + csv_quote(k);
-    // The runs' columns (tools/run_json.hpp, as `ibrt sim --csv`): the optional groups (CC and
+    // The runs' columns (sim/run_json.hpp, as `ibrt sim --csv`): the optional groups (CC and
     // DRB counters, the flow summary, the stop rule's) only when some run has them.
     std::vector<json> records;
     for (const json& r : results)
         for (const json& x : r["runs"]) records.push_back(x);
-    const RunCsvColumns run_cols = RunCsvColumns::of(records);
-    std::string csv = "id,fabric,routing,pattern,vls,sim," + run_csv_header(run_cols) + ",error" +
-                      cc.header() + sim_header + "\n";
+    const sim::RunCsvColumns run_cols = sim::RunCsvColumns::of(records);
+    std::string csv = "id,fabric,routing,pattern,vls,sim," + sim::run_csv_header(run_cols) +
+                      ",error" + cc.header() + sim_header + "\n";
     std::vector<std::string> series_name; // a run's name in flows.svg
     std::map<std::string, std::size_t> series_of;
     std::vector<Parts> series_parts;
@@ -622,9 +622,10 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
         cc_row_of[it->second] = cckeys;
         if (r.contains("saturation")) saturation_of[it->second] = r["saturation"];
         if (!err.empty())
-            csv += fmt::format("{},{},{},{},{},{},{},{}{}{}\n", id, csv_quote(fabric),
-                               csv_quote(routing), pattern, vls, csv_quote(simtext),
-                               run_csv_empty(run_cols), csv_quote(err), cckeys, sim_columns(pt));
+            csv +=
+                fmt::format("{},{},{},{},{},{},{},{}{}{}\n", id, csv_quote(fabric),
+                            csv_quote(routing), pattern, vls, csv_quote(simtext),
+                            sim::run_csv_empty(run_cols), csv_quote(err), cckeys, sim_columns(pt));
         for (const json& x : r["runs"]) {
             const json& lat = x["latency_ns"];
             if (!r.contains("saturation")) {
@@ -642,7 +643,7 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
             }
             csv += fmt::format("{},{},{},{},{},{},{},{}{}\n", id, csv_quote(fabric),
                                csv_quote(routing), pattern, vls, csv_quote(simtext),
-                               run_csv_row(x, run_cols), cckeys, sim_columns(pt));
+                               sim::run_csv_row(x, run_cols), cckeys, sim_columns(pt));
             if (lat["samples"].get<std::uint64_t>() > 0) {
                 Replicated& at = curve_loads[ct->second][x["load"].get<double>()];
                 at.x.push_back(x["accepted_bytes_per_ns"].get<double>());
@@ -751,4 +752,4 @@ MergeStats merge_sweep(const std::string& out_dir, const std::string& title_over
     return st;
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep

@@ -1,4 +1,4 @@
-#include "tools/run_json.hpp"
+#include "sim/run_json.hpp"
 
 #include "fabric/display_name.hpp"
 #include "sim/flow_summary.hpp"
@@ -9,9 +9,9 @@
 #include <cstring>
 #include <optional>
 
-namespace ibrt::tools {
+namespace ibrt::sim {
 
-nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResult& r,
+nlohmann::ordered_json run_json(const Fabric& f, double load, const SimResult& r,
                                 RunDetail detail) {
     using J = nlohmann::ordered_json;
     J links = J::array();
@@ -58,14 +58,14 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
         j["deadlock"] = {{"at_ns", double(r.deadlock_at_ps) / 1000.0}, {"cycle", r.deadlock_cycle}};
     else
         j["deadlock"] = nullptr;
-    j["verdict"] = sim::to_string(r.verdict);
+    j["verdict"] = to_string(r.verdict);
     j["last_hop_ns"] = double(r.last_hop_ps) / 1000.0;
     if (r.converged) {
         j["converged"] = *r.converged;
         j["measure_us"] = double(r.measure_ps) / 1e6;
     }
     if (r.cc) {
-        const sim::CcStats& c = r.cc_stats;
+        const CcStats& c = r.cc_stats;
         j["congestion_control"] = {{"fecn_marked", c.fecn_marked},
                                    {"becn_sent", c.becn_sent},
                                    {"becn_received", c.becn_received},
@@ -77,7 +77,7 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
                                    {"peak_ccti", c.peak_ccti}};
     }
     if (r.drb) {
-        const sim::DrbStats& d = r.drb_stats;
+        const DrbStats& d = r.drb_stats;
         j["drb"] = {{"notifications", d.notifications},
                     {"paths_opened", d.paths_opened},
                     {"constrictions", d.constrictions},
@@ -87,7 +87,7 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResu
                     {"peak_flows", d.peak_flows}};
     }
     if (!r.flows.empty()) {
-        const sim::FlowSummary s = sim::summarize_flows(r.flows);
+        const FlowSummary s = summarize_flows(r.flows);
         const auto index = [](const std::optional<double>& v) { return v ? J(*v) : J(); };
         j["flow_summary"] = {
             {"hot_destinations", s.hot_destinations}, {"hot_flows", s.hot_flows},
@@ -199,4 +199,4 @@ std::string run_csv_empty(const RunCsvColumns& c) {
     return std::string(std::size_t(std::count(h.begin(), h.end(), ',')), ',');
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::sim

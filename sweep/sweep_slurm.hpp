@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 
 struct SlurmArray {
     std::size_t offset = 0;         // shard = SLURM_ARRAY_TASK_ID + offset
@@ -46,4 +46,4 @@ struct SlurmScriptOptions {
 std::string slurm_task_script(const SlurmScriptOptions& o);
 std::string slurm_merge_script(const SlurmScriptOptions& o);
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep

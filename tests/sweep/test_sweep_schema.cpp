@@ -1,11 +1,10 @@
-// The sweep spec's schema (tools/sweep_spec.cpp, issue 35 item 5): every key, its type, the
+// The sweep spec's schema (sweep/sweep_spec.cpp, issue 35 item 5): every key, its type, the
 // element types of its lists and their ranges are checked before any point is made, and each
 // error is an InputError naming the spec, the line and the value's JSON pointer — never a raw
 // nlohmann::json message. Shapes that used to pass silently ("seeds": [0, []] made points with
 // "seed": [], "patterns": [null] dropped the pattern, "engine": "" read as tables) are refused.
 #include "fabric/input_error.hpp"
-#include "tools/sim_options.hpp"
-#include "tools/sweep_spec.hpp"
+#include "sweep/sweep_spec.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,7 +14,7 @@
 #include <string>
 
 using namespace ibrt;
-using namespace ibrt::tools;
+using namespace ibrt::sweep;
 namespace fs = std::filesystem;
 
 namespace {
@@ -243,23 +242,4 @@ TEST_CASE("schema: every study spec in docs/results still parses") {
         ++specs;
     }
     CHECK(specs >= 28);
-}
-
-TEST_CASE("VL arbitration tables (--vlarb-high, --vlarb-low): whole VL:WEIGHT items only") {
-    const auto v = parse_vlarb("0:1,14:255", "--vlarb-low");
-    REQUIRE(v.size() == 2);
-    CHECK(v[1].vl == 14);
-    CHECK(v[1].weight == 255);
-    CHECK(parse_vlarb("", "--vlarb-low").empty());
-    for (const char* bad : {"1x:2", "1:2y", " 1:2", "1:+2", "-0:1", "1:2,", ",1:2", "1:2,,3:4",
-                            "15:1", "1:256", "1:99999999999", "1", ":"}) {
-        CAPTURE(bad);
-        try {
-            parse_vlarb(bad, "--vlarb-high");
-            FAIL("accepted");
-        } catch (const InputError& e) {
-            CHECK(e.file() == "--vlarb-high");
-            CHECK_THAT(e.problem(), Catch::StartsWith("expected VL:WEIGHT"));
-        }
-    }
 }

@@ -1,8 +1,8 @@
 // The options `ibrt sim` and `ibrt sweep` share; see sim_options.hpp.
-#include "tools/sim_options.hpp"
+#include "cli/sim_options.hpp"
 
-#include "tools/engine_cli.hpp"
-#include "tools/option_checks.hpp"
+#include "cli/engine_cli.hpp"
+#include "cli/option_checks.hpp"
 
 #include "engines/engine.hpp"
 #include "engines/multipath/dfs_paths.hpp"
@@ -22,7 +22,7 @@
 #include <sstream>
 #include <string_view>
 
-namespace ibrt::tools {
+namespace ibrt::cli {
 namespace {
 
 sim::Time ps_of(double ns, const char* what) {
@@ -719,4 +719,4 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
     return j;
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::cli

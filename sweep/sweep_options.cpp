@@ -1,5 +1,5 @@
 // A sweep point's options through `ibrt sim`'s parser; see sweep_options.hpp.
-#include "tools/sweep_options.hpp"
+#include "sweep/sweep_options.hpp"
 
 #include "fabric/input_error.hpp"
 
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 namespace {
 
 // {"packet-bytes": 32, "sl": "spread", "flag": true} -> parse of --packet-bytes=32 ...
@@ -76,27 +76,27 @@ template <class Options, void (*add)(CLI::App&, Options&)> const CLI::App& regis
 } // namespace
 
 OptionKind sim_option_kind(const std::string& key) {
-    return option_kind(registered<SimOptions, add_sim_options>(), key);
+    return option_kind(registered<cli::SimOptions, cli::add_sim_options>(), key);
 }
 
 OptionKind routing_option_kind(const std::string& key) {
-    return option_kind(registered<RoutingOptions, add_routing_options>(), key);
+    return option_kind(registered<cli::RoutingOptions, cli::add_routing_options>(), key);
 }
 
 std::string sim_option_problem(const std::string& key, const nlohmann::json& value,
                                const std::string& base_dir) {
-    SimOptions o;
+    cli::SimOptions o;
     CLI::App app;
-    add_sim_options(app, o);
+    cli::add_sim_options(app, o);
     nlohmann::json sim{{key, value}};
     resolve_files(sim, base_dir);
     return option_problem(app, key, sim[key]);
 }
 
 std::string routing_option_problem(const std::string& key, const nlohmann::json& value) {
-    RoutingOptions o;
+    cli::RoutingOptions o;
     CLI::App app;
-    add_routing_options(app, o);
+    cli::add_routing_options(app, o);
     return option_problem(app, key, value);
 }
 
@@ -121,10 +121,10 @@ std::vector<std::string> option_strings(const nlohmann::json& v, bool repeatable
     return {joined};
 }
 
-SimOptions sweep_sim_options(const nlohmann::json& point, const std::string& base_dir) {
-    SimOptions o;
+cli::SimOptions sweep_sim_options(const nlohmann::json& point, const std::string& base_dir) {
+    cli::SimOptions o;
     CLI::App app;
-    add_sim_options(app, o);
+    cli::add_sim_options(app, o);
     nlohmann::json sim = point.at("sim");
     resolve_files(sim, base_dir);
     parse_object(app, sim, "sim");
@@ -145,9 +145,9 @@ SimOptions sweep_sim_options(const nlohmann::json& point, const std::string& bas
                              "need 0 < max <= 1, 1 <= steps <= 30, "
                              "0 <= tolerance <= 0.5");
     }
-    sim::SimConfig c = make_sim_config(o);
+    sim::SimConfig c = cli::make_sim_config(o);
     c.num_vls = std::uint8_t(point.at("vls").get<int>());
-    check_sim_config(c);
+    cli::check_sim_config(c);
     return o;
 }
 
@@ -156,13 +156,13 @@ SweepRouting sweep_routing_options(const nlohmann::json& point) {
     const auto& j = point.at("routing");
     if (j.contains("engine")) r.engine = j["engine"].get<std::string>();
     CLI::App app;
-    add_routing_options(app, r.options);
+    cli::add_routing_options(app, r.options);
     // "selection" belongs to the routing (an adaptive routing is its forwarding sets and its
     // selection function); the expansion moves it into the point's sim options. "label" names
     // the routing's curve.
     parse_object(app, j, "routing", {"engine", "selection", "label"});
-    if (!r.engine.empty()) make_engine_or_throw(r.engine); // unknown engines are bad input now
+    if (!r.engine.empty()) cli::make_engine_or_throw(r.engine); // unknown engines are bad input now
     return r;
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep

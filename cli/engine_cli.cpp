@@ -1,14 +1,14 @@
 // Engine selection and options on the command line; see engine_cli.hpp.
-#include "tools/engine_cli.hpp"
+#include "cli/engine_cli.hpp"
 
+#include "cli/option_checks.hpp"
 #include "fabric/input_error.hpp"
-#include "tools/option_checks.hpp"
 
 #include <fmt/format.h>
 
 #include <charconv>
 
-namespace ibrt::tools {
+namespace ibrt::cli {
 
 void add_engine_cli(CLI::App& sub, EngineCli& a) {
     sub.add_option("--lmc", a.lmc,
@@ -67,4 +67,4 @@ std::string engine_params_help() {
     return s;
 }
 
-} // namespace ibrt::tools
+} // namespace ibrt::cli

@@ -1,9 +1,9 @@
-// The shared option checks (tools/option_checks.hpp), through a real CLI11 parse as every
+// The shared option checks (cli/option_checks.hpp), through a real CLI11 parse as every
 // subcommand uses them: NaN, infinities, negative values of unsigned options, wrap-around and
 // out-of-range values are refused with the option's name and the accepted range (issue 19
 // "NaN and negative values pass silently", issue 12 "Validate every option").
+#include "cli/option_checks.hpp"
 #include "fabric/input_error.hpp"
-#include "tools/option_checks.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,7 +15,7 @@
 #include <vector>
 
 using namespace ibrt;
-using namespace ibrt::tools;
+using namespace ibrt::cli;
 
 namespace {
 

@@ -1,6 +1,9 @@
 // The one JSON record of a simulator run: a run of ibrt-sim/1 (tools/cmd_sim.cpp's header gives
-// the schema), written by `ibrt sim --json` and by every sweep point (tools/sweep_run.cpp), so a
-// point's result and a rerun of it with `ibrt sim --config` read alike and cannot disagree.
+// the schema), written by `ibrt sim --json` and by every sweep point (sweep/sweep_run.cpp), so a
+// point's result and a rerun of it with `ibrt sim --config` read alike and cannot disagree
+// (issue 41: one simulator result writer, JSON and CSV from one record). It lives beside
+// SimResult, as the checker's verdict and its JSON do (check/report.hpp), so that every writer
+// above the simulator reads one record.
 #pragma once
 
 #include "fabric/fabric.hpp"
@@ -8,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ibrt::tools {
+namespace ibrt::sim {
 
 // Full: every link's utilization ("utilization"/"links") and every flow ("flows"), as
 // `ibrt sim --json` writes them; Sweep: without those two lists, which grow with the fabric
@@ -16,8 +19,7 @@ namespace ibrt::tools {
 // "flow_summary" (hot spot and victims, sim/flow_summary.hpp) is in both when flows were kept.
 enum class RunDetail { Full, Sweep };
 
-nlohmann::ordered_json run_json(const Fabric& f, double load, const sim::SimResult& r,
-                                RunDetail detail);
+nlohmann::ordered_json run_json(const Fabric& f, double load, const SimResult& r, RunDetail detail);
 
 // The same records as CSV, for `ibrt sim --csv` and a sweep's sweep.csv alike: load, the
 // figures and the verdict (columns 1-16, which scripts read by position), then the optional
@@ -42,4 +44,4 @@ std::string run_csv_header(const RunCsvColumns& c);
 std::string run_csv_row(const nlohmann::json& record, const RunCsvColumns& c); // no newline
 std::string run_csv_empty(const RunCsvColumns& c); // a run that did not happen: empty cells
 
-} // namespace ibrt::tools
+} // namespace ibrt::sim

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace ibrt::tools {
+namespace ibrt::sweep {
 
 // One point: everything its run depends on, and nothing about where or when it runs.
 //   fabric:  {"file": PATH} or {"gen": [ARGS of `ibrt gen`]}  (failure seed as --seed)
@@ -61,4 +61,4 @@ std::vector<const SweepPoint*> shard_points(const SweepSpec& s, std::size_t i, s
 // "i/N" -> {i, N}; throws InputError unless 0 <= i < N.
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text);
 
-} // namespace ibrt::tools
+} // namespace ibrt::sweep
