@@ -122,32 +122,27 @@ void add_families(CLI::App& gen, GenOptions& o) {
         ->delimiter(',');
     f->add_option("--radix", o.pgft.radix, "Switch port count (default: the most needed)");
 
-    for (const char* name : {"hyperx", "flatfly"}) {
-        f = family(gen, o, name, "HyperX / FlatFly: product of complete graphs (Daryin §1.2)");
-        f->add_option("--k", o.dims, "Switches per dimension K1,...,KN")
+    // The options of the Cartesian families (HyperX/FlatFly, torus/mesh): one set of dimensions.
+    const auto dimensions = [&](CLI::App* g) {
+        g->add_option("--k", o.dims, "Switches per dimension K1,...,KN")
             ->required()
             ->delimiter(',');
-        f->add_option("--width", o.widths, "Parallel cables per dimension L1,...,LN")
+        g->add_option("--width", o.widths, "Parallel cables per dimension L1,...,LN")
             ->delimiter(',');
-        f->add_option("--cas", o.cas, "CAs per switch C")->capture_default_str();
-        f->add_option("--radix", o.radix, "Switch port count (default: the degree)");
-    }
+        g->add_option("--cas", o.cas, "CAs per switch C")->capture_default_str();
+        g->add_option("--radix", o.radix, "Switch port count (default: the degree)");
+    };
+    for (const char* name : {"hyperx", "flatfly"})
+        dimensions(
+            family(gen, o, name, "HyperX / FlatFly: product of complete graphs (Daryin §1.2)"));
 
     f = family(gen, o, "hypercube", "Hypercube: HyperX with every Ki = 2 (Daryin §1.3)");
     f->add_option("--dims", o.dimensions, "Dimensions")->required();
     f->add_option("--width", o.parallel, "Parallel cables per neighbour")->capture_default_str();
     f->add_option("--cas", o.cas, "CAs per switch")->capture_default_str();
 
-    for (const char* name : {"torus", "mesh"}) {
-        f = family(gen, o, name, std::string(name) + ": k-ary n-cube (Daryin §1.1)");
-        f->add_option("--k", o.dims, "Switches per dimension K1,...,KN")
-            ->required()
-            ->delimiter(',');
-        f->add_option("--width", o.widths, "Parallel cables per dimension L1,...,LN")
-            ->delimiter(',');
-        f->add_option("--cas", o.cas, "CAs per switch C")->capture_default_str();
-        f->add_option("--radix", o.radix, "Switch port count (default: the degree)");
-    }
+    for (const char* name : {"torus", "mesh"})
+        dimensions(family(gen, o, name, std::string(name) + ": k-ary n-cube (Daryin §1.1)"));
 
     f = family(gen, o, "dragonfly", "Dragonfly of Kim et al.; Daryin §1.4 (K=a, G=h, C=p)");
     f->add_option("--a", o.df.a, "Switches per group (K)")->capture_default_str();

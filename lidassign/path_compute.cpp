@@ -67,11 +67,9 @@ PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud, const WidestOp
                     const std::uint64_t we = weight[slot(e)];
                     // The bottleneck counts switch-to-switch links only: a pair's CA links
                     // are on every one of its routes and would tie them all.
-                    const std::uint64_t c =
-                        w.cost == W::Cost::Sum ? best[st] + we
-                        : f.node(n).is_switch() && f.node(f.port(e).peer_node).is_switch()
-                            ? std::max(best[st], we)
-                            : best[st];
+                    const std::uint64_t c = w.cost == W::Cost::Sum        ? best[st] + we
+                                            : graph::is_switch_link(f, e) ? std::max(best[st], we)
+                                                                          : best[st];
                     if (stamp[to] != epoch) {
                         stamp[to] = epoch;
                         best[to] = c;
@@ -114,17 +112,14 @@ PathSet shortest_widest(const Fabric& f, const graph::UpDown& ud, const WidestOp
         for (std::uint32_t b = 0; b < nc; ++b)
             if (a != b) pairs.emplace_back(b, a); // source-major: source a, destinations b
     if (w.order == W::Order::Random) gen::Rng(w.order_seed).shuffle(pairs);
+    // A route between two CAs has at least their two links: empty means none.
     std::vector<std::vector<PortId>> route(nc * nc);
-    std::vector<bool> has(nc * nc, false);
     for (auto [di, si] : pairs)
-        if (route_one(cas[si], cas[di], dags[di])) {
-            route[std::size_t(di) * nc + si] = path;
-            has[std::size_t(di) * nc + si] = true;
-        }
+        if (route_one(cas[si], cas[di], dags[di])) route[std::size_t(di) * nc + si] = path;
     for (std::size_t di = 0; di < nc; ++di) {
         out[di].dst = cas[di];
         for (std::size_t si = 0; si < nc; ++si)
-            if (has[di * nc + si]) out[di].add(route[di * nc + si]);
+            if (!route[di * nc + si].empty()) out[di].add(route[di * nc + si]);
     }
     return out;
 }

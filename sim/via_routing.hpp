@@ -26,10 +26,10 @@
 //     on VL 2 from its dateline on (and within the source's group); a host injects on a
 //     uniformly random one (BookSim's inject_vc). This can deadlock: phase 0's local, global,
 //     local hops on one VL chain across groups into a cycle (measured: Valiant on 72 hosts at
-//     offered 0.4; the watchdog names the cycle). With 4 VLs or more each phase has its
-//     dateline: VL 2 * phase + (dateline crossed), so every path climbs local VL 0 < global
-//     and local VL 1 < local VL 2 < global and local VL 3 (a phase leaves a group once: one
-//     global link joins two groups), and the channel dependencies are acyclic.
+//     offered 0.5, tests/sim/test_via_routing.cpp; the watchdog names the cycle). With 4 VLs or
+//     more each phase has its dateline: VL 2 * phase + (dateline crossed), so every path climbs
+//     local VL 0 < global and local VL 1 < local VL 2 < global and local VL 3 (a phase leaves a
+//     group once: one global link joins two groups), and the channel dependencies are acyclic.
 #pragma once
 
 #include "fabric/fabric.hpp"
