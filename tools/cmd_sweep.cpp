@@ -5,7 +5,7 @@
 // (sweep/sweep_spec.hpp, docs/sweeps.md), or the one-line options, which become such a spec
 // (options_spec) and run the same way, so both give the same CSV and plot
 // (SVG or PNG, drawn by plot/plot.hpp).
-// docs/results/mlid-vs-slid.sh drives it for the study, paper 000's setting
+// studies/mlid-vs-slid.sh drives it for the study, paper 000's setting
 // (studies/settings/paper-000.json) as each spec's "sim".
 // Exit: 0 success, 1 when a run's verdict (sim::Verdict) is not ok or it dropped or
 // misdelivered packets (or points are missing), 2 bad input.
@@ -457,7 +457,7 @@ const CommandRegistrar reg{{
                    "--buffer-bytes 32\n"
                    "    --credit-unit 32 --ns-per-byte 4 --warmup-us 20 --source-queue 0 "
                    "--loads 0.1,0.2,0.3\n"
-                   "(docs/results/mlid-vs-slid.sh). With --saturation each curve is the "
+                   "(studies/mlid-vs-slid.sh). With --saturation each curve is the "
                    "bisection's runs.\nPlots (--plot, the merge's SVGs) are drawn by matplotlib "
                    "(Debian's python3-matplotlib)\nwith /usr/bin/python3 or $IBRT_PYTHON; "
                    "docs/sweeps.md, \"Plots\", says what they show.\nExit codes: 0 every run "

@@ -7,7 +7,7 @@
 # figures vary or the measurement needs: FT(4,4), FT(8,3), FT(16,3), FT(32,2); mlid and slid;
 # 1, 2, 4 VLs; uniform and 10 % centric traffic (hot node = CA 0); the load grids; 20 us
 # warm-up; seeds 1..SEEDS (the 95 % intervals over the seeds are in the -mean.csv files).
-# Writes next to this script:
+# Writes to docs/results:
 #   ft-<m>-<n>-<pattern>.csv       one row per run (pattern: uniform, centric)
 #   ft-<m>-<n>-<pattern>-mean.csv  per load, the seeds' mean and 95 % interval
 #   ft-<m>-<n>-<pattern>.svg       the figure: latency against accepted traffic
@@ -17,11 +17,12 @@
 #                                  buffers, Bernoulli or constant injection: where the 4-VL
 #                                  reversal comes from
 # then the findings table and the tables of mlid-vs-slid.md (mlid-vs-slid-summary.py --write).
-# Usage: docs/results/mlid-vs-slid.sh [path/to/ibrt]     (SEEDS=5 by default; JOBS: sweep's -j)
+# Usage: studies/mlid-vs-slid.sh [path/to/ibrt]     (SEEDS=5 by default; JOBS: sweep's -j)
 set -eu
 IBRT=${1:-ibrt}
-OUT=$(cd "$(dirname "$0")" && pwd)
-SETTING=$OUT/../../studies/settings/paper-000.json
+HERE=$(cd "$(dirname "$0")" && pwd)
+OUT=$HERE/../docs/results
+SETTING=$HERE/settings/paper-000.json
 SEEDS=${SEEDS:-5}
 PY=${IBRT_PYTHON:-/usr/bin/python3}
 T=$(mktemp -d)
@@ -105,4 +106,4 @@ spec outbuf "{\"title\": \"4 VLs: output buffers and injection\",
     \"sim\": {\"warmup-us\": 20, \"output-buffer-bytes\": [0, 32], \"injection\": [\"bernoulli\", \"constant\"]},
     \"loads\": [0.6, 0.7, 0.8, 1.0]}"
 run outbuf "$OUT/mlid-vs-slid-outbuf" mean
-"$PY" "$OUT/mlid-vs-slid-summary.py" --write
+"$PY" "$HERE/mlid-vs-slid-summary.py" --write

@@ -15,13 +15,15 @@ less than its own) and mlid-vs-slid-outbuf-mean.csv (4 VLs with and without outp
 Standard library only."""
 import collections
 import csv
-import math
 import os
 import re
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MD = os.path.join(HERE, "mlid-vs-slid.md")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from findings import Est, cmp, listed, over_seeds, ratio, replace, status, table  # noqa: E402
+
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "results")
+MD = os.path.join(RESULTS, "mlid-vs-slid.md")
 FABRICS = [("ft-4-4", "FT(4,4)", 4, 4), ("ft-8-3", "FT(8,3)", 8, 3),
            ("ft-16-3", "FT(16,3)", 16, 3), ("ft-32-2", "FT(32,2)", 32, 2)]
 NAME = {k: name for k, name, _, _ in FABRICS}
@@ -34,27 +36,6 @@ SMALL = ("ft-4-4", "ft-8-3")  # the paper's "4-port or 8-port" trees
 LARGE = ("ft-16-3", "ft-32-2")  # its "16-port or 32-port" trees
 MUCH = 0.10  # "much higher" (Observation 3): at least 10 % higher
 CARRIED = 0.95  # a load is carried when the mean accepted traffic is at least 95 % of it
-
-
-class Est:
-    """A mean over the seeds and the half-width of its 95 % interval."""
-
-    def __init__(self, v, ci):
-        self.v, self.ci = v, ci
-
-    def fmt(self, digits=4):
-        return f"{self.v:.{digits}f} ± {self.ci:.{digits}f}"
-
-
-def ratio(a, b):
-    r = a.v / b.v
-    return Est(r, r * math.hypot(a.ci / a.v, b.ci / b.v))
-
-
-def cmp(a, b):
-    """+1 / -1 when a is above / below b by more than the two intervals combined, else 0."""
-    d, w = a.v - b.v, math.hypot(a.ci, b.ci)
-    return 1 if d > w else -1 if d < -w else 0
 
 
 def read(d):
@@ -95,32 +76,6 @@ def carried_high(mean, npb, key, pattern, v):
 
 def case(key, v):
     return f"{NAME[key]} {v} VL{'s' if v > 1 else ''}"
-
-
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
-
-
-def over_seeds(values):
-    """Mean and 95 % interval (Student's t) of one figure over the seeds' runs."""
-    n = len(values)
-    m = sum(values) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in values) / (n - 1)) if n > 1 else 0.0
-    return Est(m, T975[n - 1] * sd / math.sqrt(n) if n > 1 else 0.0)
-
-
-def status(failing, weak=(), explained=lambda c: False, size_ok=True, n=None):
-    """failing: cases significantly against the paper; weak: cases within the intervals where it
-    says higher or lower (a tie); size_ok: its "much" where it says so; n: the cases. With no case
-    significantly in the paper's direction (every one a tie) the finding is not seen: a gap."""
-    if not failing and n is not None and len(weak) == n:
-        failing = list(weak)
-    if failing:
-        return "explained gap" if all(explained(c) for c in failing) else "unexplained"
-    return "holds" if size_ok and not weak else "shape only"
-
-
-def listed(cases, fmt):
-    return ", ".join(fmt(c) for c in cases) or "none"
 
 
 def findings(mean, runs, npb):
@@ -311,20 +266,16 @@ def findings(mean, runs, npb):
                  "uniform, MLID at 2 and 4 VLs against 1 VL: " + "; ".join(cells) + "; not rising: "
                  + listed(sorted(set(fail + weak)), lambda c: f"{NAME[c[0]]} {c[1]} {c[2]}"),
                  status(fail, weak)))
-    out = ["| finding | paper's figure | ibrt's figure (mean ± 95 % CI over the seeds) | status |",
-           "|---|---|---|---|"]
-    out += [f"| {a} | {b} | {c} | **{s}** |" for a, b, c, s in rows]
-    out.append("")
-    out.append("Status: **holds** (every case as the paper says), **shape only** (no case against it, but some "
-               "within the intervals or short of its \"much\"), **explained gap** (cases against it, and the "
-               "measurements below say why), **unexplained** (cases against it, or none significantly in its "
-               "direction; the measurements tried are below). "
-               "Throughput is the highest mean accepted traffic over the loads (bytes/ns/node). Two figures differ "
-               "(above, below) when they differ by more than √(ci₁² + ci₂²), else they are tied. A load is carried "
-               f"when the mean accepted traffic is at least {CARRIED * 100:.0f} % of it; \"from generation\" is the "
-               "latency the figures plot, \"in the network\" leaves out the source queue. \"Much\" is at least "
-               f"{MUCH * 100:.0f} %. \"LMC cap\": a case the LMC-cap measurement below accounts for.")
-    return "\n".join(out) + "\n"
+    legend = ("Status: **holds** (every case as the paper says), **shape only** (no case against it, but some "
+              "within the intervals or short of its \"much\"), **explained gap** (cases against it, and the "
+              "measurements below say why), **unexplained** (cases against it, or none significantly in its "
+              "direction; the measurements tried are below). "
+              "Throughput is the highest mean accepted traffic over the loads (bytes/ns/node). Two figures differ "
+              "(above, below) when they differ by more than √(ci₁² + ci₂²), else they are tied. A load is carried "
+              f"when the mean accepted traffic is at least {CARRIED * 100:.0f} % of it; \"from generation\" is the "
+              "latency the figures plot, \"in the network\" leaves out the source queue. \"Much\" is at least "
+              f"{MUCH * 100:.0f} %. \"LMC cap\": a case the LMC-cap measurement below accounts for.")
+    return table(rows, "ibrt's figure (mean ± 95 % CI over the seeds)", legend)
 
 
 def tables(mean, runs, npb, d):
@@ -389,14 +340,8 @@ def outbuf(d):
     return {k[:3]: (best[k[:3] + ("mlid",)], best[k[:3] + ("slid",)]) for k in best if k[3] == "mlid"}
 
 
-def replace(text, name, block):
-    begin, end = f"<!-- {name}:begin -->\n", f"<!-- {name}:end -->"
-    i, j = text.index(begin) + len(begin), text.index(end)
-    return text[:i] + block + text[j:]
-
-
 def main(argv):
-    d = HERE
+    d = RESULTS
     if "--dir" in argv:
         d = argv[argv.index("--dir") + 1]
     mean, runs, npb = read(d)

@@ -1,0 +1,88 @@
+"""What every study's summary script shares (issue 39): an estimate with its 95 % interval, the
+one rule by which two estimates differ, the one rule that turns the cases of a finding into its
+status, the findings table, and the rewriting of a result page's generated blocks.
+
+A status is one of: holds (every case as the paper says), shape only (no case against it, but
+some within the intervals or short of the paper's size), explained gap (cases against it, and a
+measurement on the page says why), unexplained (cases against it, or none significantly in its
+direction). Standard library only."""
+import csv
+import math
+
+STATUSES = ("holds", "shape only", "explained gap", "unexplained")
+# Student's t, 97.5 % quantile, by degrees of freedom.
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+
+
+class Est:
+    """A mean over the seeds and the half-width of its 95 % interval."""
+
+    def __init__(self, v, ci):
+        self.v, self.ci = v, ci
+
+    def fmt(self, digits=4):
+        return f"{self.v:.{digits}f} ± {self.ci:.{digits}f}"
+
+
+def ratio(a, b):
+    r = a.v / b.v
+    return Est(r, r * math.hypot(a.ci / a.v, b.ci / b.v))
+
+
+def cmp(a, b):
+    """+1 / -1 when a is above / below b by more than the two intervals combined, else 0."""
+    d, w = a.v - b.v, math.hypot(a.ci, b.ci)
+    return 1 if d > w else -1 if d < -w else 0
+
+
+def over_seeds(values):
+    """Mean and 95 % interval (Student's t) of one figure over the seeds' runs."""
+    n = len(values)
+    m = sum(values) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in values) / (n - 1)) if n > 1 else 0.0
+    return Est(m, T975[n - 1] * sd / math.sqrt(n) if n > 1 else 0.0)
+
+
+def status(failing, weak=(), explained=lambda c: False, size_ok=True, n=None):
+    """failing: cases significantly against the paper; weak: cases within the intervals where it
+    says higher or lower (a tie); size_ok: its size ("much", a factor) where it gives one; n: the
+    cases. With no case significantly in the paper's direction (every one a tie) the finding is
+    not seen: a gap."""
+    if not failing and n is not None and len(weak) == n:
+        failing = list(weak)
+    if failing:
+        return "explained gap" if all(explained(c) for c in failing) else "unexplained"
+    return "holds" if size_ok and not weak else "shape only"
+
+
+def listed(cases, fmt=str):
+    return ", ".join(fmt(c) for c in cases) or "none"
+
+
+def read_mean(path):
+    """An `ibrt sweep` sweep-mean.csv: {(routing, pattern, vls): {load: (accepted fraction,
+    mean latency in ns)}} as estimates over the seeds."""
+    out = {}
+    for r in csv.DictReader(open(path)):
+        cell = out.setdefault((r["routing"], r["pattern"], int(r["vls"])), {})
+        cell[float(r["load"])] = (Est(float(r["accepted_fraction_mean"]), float(r["accepted_fraction_ci95"])),
+                                  Est(float(r["latency_mean_ns_mean"]), float(r["latency_mean_ns_ci95"])))
+    return out
+
+
+def table(rows, ibrt_header, legend):
+    """The findings table: rows of (finding, paper's figure, ibrt's figure, status)."""
+    for r in rows:
+        assert r[3] in STATUSES, r
+    out = [f"| finding | paper's figure | {ibrt_header} | status |", "|---|---|---|---|"]
+    out += [f"| {a} | {b} | {c} | **{s}** |" for a, b, c, s in rows]
+    counts = ", ".join(f"{sum(r[3] == s for r in rows)} {s}" for s in STATUSES)
+    out += ["", f"{len(rows)} findings: {counts}.", "", legend]
+    return "\n".join(out) + "\n"
+
+
+def replace(text, name, block):
+    """text with the lines between <!-- NAME:begin --> and <!-- NAME:end --> replaced by block."""
+    begin, end = f"<!-- {name}:begin -->\n", f"<!-- {name}:end -->"
+    i, j = text.index(begin) + len(begin), text.index(end)
+    return text[:i] + block + text[j:]

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The result pages' findings tables (issue 39). For each study with a generated table: the table
+# is what the study's summary script makes of the committed CSVs, byte for byte, it opens the
+# page, and the prose outside it states no status of its own (statuses live only in the table,
+# so the prose cannot drift from the figures). Also: the study takes its model from its paper's
+# studies/settings file, not from values copied into the script.
+# Needs no ibrt binary: IBRT_SOURCE_DIR (default: this checkout) and Python 3's standard library.
+set -euo pipefail
+SRC=${IBRT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+PY=${IBRT_PYTHON:-/usr/bin/python3}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL [test_findings_tables] $study: $*" >&2; exit 1; }
+
+# check PAGE [SETTING]: docs/results/PAGE.md, summarised by studies/PAGE-summary.py; with
+# SETTING, a simulator study run by studies/PAGE.sh on the model of studies/settings/SETTING.json.
+check() {
+    study=$1
+    local md=$SRC/docs/results/$1.md script=$SRC/studies/$1.sh summary=$SRC/studies/$1-summary.py
+    local setting=studies/settings/${2:-}.json
+    # (a) the table between the markers is the summary script's, from the committed CSVs.
+    grep -qx '<!-- findings:begin -->' "$md" || fail "no <!-- findings:begin --> line in $md"
+    grep -qx '<!-- findings:end -->' "$md" || fail "no <!-- findings:end --> line in $md"
+    sed -n '/^<!-- findings:begin -->$/,/^<!-- findings:end -->$/p' "$md" | sed '1d;$d' >"$T/md-table"
+    "$PY" "$summary" --findings >"$T/generated" || fail "the summary script failed"
+    [[ -s $T/generated ]] || fail "the summary script printed no table"
+    grep -q '^| finding |' "$T/generated" || fail "the summary script printed no findings table"
+    diff -u "$T/generated" "$T/md-table" >"$T/diff" ||
+        fail "the md's findings table is not what $(basename "$summary") --findings makes of the CSVs (rerun it with --write):
+$(head -40 "$T/diff")"
+    # The table opens the page: only the title and blank lines above it.
+    local first
+    first=$(grep -n -m1 -x '<!-- findings:begin -->' "$md" | cut -d: -f1)
+    head -n $((first - 1)) "$md" | grep -v -e '^# ' -e '^$' >"$T/above" &&
+        fail "the page does not open with the findings table; above it: $(head -3 "$T/above")"
+
+    # (b) no status word outside the table (the detail tables, between their own markers, are
+    # generated too but hold figures only).
+    sed '/^<!-- findings:begin -->$/,/^<!-- findings:end -->$/d' "$md" >"$T/prose"
+    if grep -n -i -w -E 'holds|reproduced|reproduces|confirmed|confirms|shape only|explained gap|unexplained' \
+        "$T/prose" >"$T/words"; then
+        fail "status words outside the findings table (statuses live only in the table):
+$(head -10 "$T/words")"
+    fi
+
+    # (c) one source of truth for the model: the script reads the settings file and sets none of
+    # its keys itself.
+    [[ -n ${2:-} ]] || return 0
+    grep -q "$setting" "$script" || grep -q "settings/$2.json" "$script" ||
+        fail "$(basename "$script") does not read $setting"
+    "$PY" - "$SRC/$setting" "$script" <<'PY' || fail "$(basename "$script") sets a key of $setting itself"
+import json, re, sys
+keys = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+# A diagnostic may vary a key of the setting as an axis (a JSON list); a scalar copy is refused.
+bad = [k for k in keys if re.search(r'--' + re.escape(k) + r'\b', text)
+       or re.search(r'\\?"' + re.escape(k) + r'\\?":\s*[^\[\s]', text)]
+if bad:
+    print("copied keys:", bad, file=sys.stderr)
+    sys.exit(1)
+PY
+}
+check mlid-vs-slid paper-000
+
+check lid-assignment
+echo "PASS [test_findings_tables] in ${SECONDS}s"
