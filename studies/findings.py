@@ -8,6 +8,7 @@ measurement on the page says why), unexplained (cases against it, or none signif
 direction). Standard library only."""
 import csv
 import math
+import sys
 
 STATUSES = ("holds", "shape only", "explained gap", "unexplained")
 # Student's t, 97.5 % quantile, by degrees of freedom.
@@ -86,3 +87,26 @@ def replace(text, name, block):
     begin, end = f"<!-- {name}:begin -->\n", f"<!-- {name}:end -->"
     i, j = text.index(begin) + len(begin), text.index(end)
     return text[:i] + block + text[j:]
+
+
+def main(argv, md, results_dir, load, findings, tables):
+    """The summaries' one command line. load(DIR) reads the committed CSVs of DIR (results_dir,
+    or --dir DIR); findings(data) and tables(data) make the two marked blocks of md.
+      (no option)   print both blocks
+      --findings    print the findings block alone (what md holds between its markers)
+      --write       rewrite both blocks of md"""
+    d = argv[argv.index("--dir") + 1] if "--dir" in argv else results_dir
+    data = load(d)
+    f = findings(data)
+    if "--findings" in argv:
+        sys.stdout.write(f)
+        return 0
+    t = tables(data)
+    if "--write" in argv:
+        with open(md, encoding="utf-8") as fh:
+            text = fh.read()
+        with open(md, "w", encoding="utf-8") as fh:
+            fh.write(replace(replace(text, "findings", f), "tables", t))
+        return 0
+    sys.stdout.write(f + t)
+    return 0

@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from findings import listed, replace, status, table  # noqa: E402
+from findings import listed, main, status, table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "..", "docs", "results")
@@ -282,22 +282,5 @@ def tables(d):
     return "\n".join(out) + "\n"
 
 
-def main(argv):
-    d = RESULTS
-    if "--dir" in argv:
-        d = argv[argv.index("--dir") + 1]
-    f = findings(d)
-    if "--findings" in argv:
-        sys.stdout.write(f)
-        return 0
-    t = tables(d)
-    if "--write" in argv:
-        text = open(MD, encoding="utf-8").read()
-        open(MD, "w", encoding="utf-8").write(replace(replace(text, "findings", f), "tables", t))
-        return 0
-    sys.stdout.write(f + t)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], MD, RESULTS, lambda d: d, findings, tables))

@@ -20,7 +20,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from findings import Est, cmp, listed, over_seeds, ratio, replace, status, table  # noqa: E402
+from findings import Est, cmp, listed, main, over_seeds, ratio, status, table  # noqa: E402
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "results")
 MD = os.path.join(RESULTS, "mlid-vs-slid.md")
@@ -340,24 +340,6 @@ def outbuf(d):
     return {k[:3]: (best[k[:3] + ("mlid",)], best[k[:3] + ("slid",)]) for k in best if k[3] == "mlid"}
 
 
-def main(argv):
-    d = RESULTS
-    if "--dir" in argv:
-        d = argv[argv.index("--dir") + 1]
-    mean, runs, npb = read(d)
-    f = findings(mean, runs, npb)
-    if "--findings" in argv:
-        sys.stdout.write(f)
-        return 0
-    t = tables(mean, runs, npb, d)
-    if "--write" in argv:
-        text = open(MD, encoding="utf-8").read()
-        text = replace(replace(text, "findings", f), "tables", t)
-        open(MD, "w", encoding="utf-8").write(text)
-        return 0
-    sys.stdout.write(f + t)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], MD, RESULTS, lambda d: (read(d), d), lambda x: findings(*x[0]),
+                  lambda x: tables(*x[0], x[1])))

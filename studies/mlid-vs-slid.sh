@@ -30,23 +30,10 @@ trap 'rm -rf "$T"' EXIT
 UNIFORM=0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.5,0.6,0.7,0.8,1.0
 
 # spec NAME JSON: writes $T/NAME.json, a sweep spec: JSON (its title, fabrics, routings,
-# patterns, vls, loads and "sim": the study's own keys), "sim" completed with the setting file
-# and the seeds. A key of the study's "sim" that the setting also sets is refused unless its
-# value is a list (an axis of a diagnostic that varies the setting on purpose).
+# patterns, vls, loads and "sim": the study's own keys) on the setting file, with the seeds
+# (setting_spec.py: a key the setting already sets is refused unless its value is a list).
 spec() {
-    "$PY" - "$SETTING" "$SEEDS" "$T/$1.json" "$2" <<'EOF'
-import json, sys
-setting, seeds, path, own = sys.argv[1:]
-spec = json.loads(own)
-sim = json.load(open(setting))
-clash = sorted(k for k in set(spec["sim"]) & set(sim) if not isinstance(spec["sim"][k], list))
-if clash:
-    sys.exit(f"mlid-vs-slid.sh: {setting} already sets {clash}")
-sim.update(spec["sim"])
-spec["sim"] = sim
-spec["seeds"] = list(range(1, int(seeds) + 1))
-json.dump(spec, open(path, "w"), indent=1, sort_keys=True)
-EOF
+    printf '%s' "$2" | "$PY" "$HERE/setting_spec.py" "$SETTING" "$SEEDS" "$T/$1.json"
 }
 
 # run NAME DEST [mean]: runs $T/NAME.json and keeps its merged CSVs and plot as DEST.csv,
