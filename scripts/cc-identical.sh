@@ -9,8 +9,9 @@
 # The set: the classic hot spot on the 648-port tree (docs/results/cc-classic/cc-base.opensm.conf)
 # at thresholds 1, 4 and 15, the parking lot, the hysteresis hot spot with its link time series,
 # port control, idealised BECNs; paper 002's 8x8 torus (docs/results/congestion-control-drb/
-# paper002.opensm.conf) with IBA CC, DRB and DRB+IBA under shuffle at loads 0.3 and 0.8 and a
-# hot spot with IBA CC and DRB+IBA; FT(16,3) mlid uniform with bench_sim's aggressive setting
+# paper002.opensm.conf, written by studies/congestion-control-drb.sh) with IBA CC, DRB and
+# DRB+IBA under shuffle at loads 0.3 and 0.8 and a hot spot with IBA CC and DRB+IBA; FT(16,3)
+# mlid uniform with bench_sim's aggressive setting
 # (threshold 8, every eligible packet marked, +1 per BECN, timer 5, a 64-entry CCT) at loads
 # 0.5 and 0.7 with per-QP control, per-SL control and --source-queue 4.
 set -euo pipefail

@@ -7,7 +7,7 @@
                                          with the run's CC counters in OUT-summary.json
   --figures DIR                          draw DIR/victims.svg and DIR/contributors.svg
                                          with `ibrt plot` (the binary in $IBRT, default ibrt;
-                                         congestion-control-drb.py's figure and draw) and
+                                         studies/congestion-control-drb.py's figure and draw) and
                                          print the table of congestion-control.md (Markdown,
                                          on stdout)
 
@@ -111,7 +111,7 @@ def figures(d):
         p = os.path.join(d, f"{k}-summary.json")
         summ[k] = json.load(open(p)) if os.path.exists(p) else {}
     spec = importlib.util.spec_from_file_location(
-        "ccdrb", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+        "ccdrb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "studies",
                               "congestion-control-drb.py"))
     drb = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(drb)

@@ -45,7 +45,8 @@ runs=(
     "dragonfly+ any LMC 3|dfp.net|16|--engine dragonfly-plus --lmc 3 --engine-opt intermediates=any|random"
     "dragonfly+ any LMC 3 DRB|dfp.net|16|--engine dragonfly-plus --lmc 3 --engine-opt intermediates=any|drb"
 )
-# DRB (paper 002) on IBA CC's marking, as congestion-control-drb.sh configures it, no throttling.
+# DRB (paper 002) on IBA CC's marking, as studies/congestion-control-drb.sh configures it, no
+# throttling (so the file's CCT, computed for paper 002's 1X link, plays no part here).
 CC="$ROOT/docs/results/congestion-control-drb/paper002.opensm.conf"
 echo "routing,pattern,vls,seed,accepted_at_1,latency_ns_at_0.1,verdicts" >"$OUT"
 for run in "${runs[@]}"; do

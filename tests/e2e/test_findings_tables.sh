@@ -63,4 +63,5 @@ PY
 check mlid-vs-slid paper-000
 
 check lid-assignment
+check congestion-control-drb paper-002
 echo "PASS [test_findings_tables] in ${SECONDS}s"
