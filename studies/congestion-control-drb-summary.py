@@ -22,7 +22,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from findings import Est, cmp, listed, over_seeds, ratio, read_mean, replace, status, table  # noqa: E402
+from findings import Est, cmp, listed, main, over_seeds, ratio, read_mean, status, table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "..", "docs", "results")
@@ -301,23 +301,5 @@ def tables(D):
     return "\n".join(out) + "\n"
 
 
-def main(argv):
-    d = os.path.join(RESULTS, "congestion-control-drb")
-    if "--dir" in argv:
-        d = argv[argv.index("--dir") + 1]
-    D = Data(d)
-    f = findings(D)
-    if "--findings" in argv:
-        sys.stdout.write(f)
-        return 0
-    t = tables(D)
-    if "--write" in argv:
-        text = open(MD, encoding="utf-8").read()
-        open(MD, "w", encoding="utf-8").write(replace(replace(text, "findings", f), "tables", t))
-        return 0
-    sys.stdout.write(f + t)
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], MD, os.path.join(RESULTS, "congestion-control-drb"), Data, findings, tables))

@@ -99,22 +99,10 @@ LOADS='[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0]'
 MEASURE='"warmup-us": 1000, "measure-us": 2000, "drain-us": 200'
 
 # spec NAME JSON: writes $WORK/NAME.json, a sweep spec: JSON (its title, fabrics, routings,
-# patterns, vls, loads and "sim": the study's own keys), "sim" completed with the setting file
-# and the seeds. A key of the study's "sim" that the setting also sets is refused.
+# patterns, vls, loads and "sim": the study's own keys) on the setting file, with the seeds
+# (setting_spec.py: a key the setting already sets is refused).
 spec() {
-    "$PY" - "$SETTING" "$SEEDS" "$WORK/$1.json" "$2" <<'EOF'
-import json, sys
-setting, seeds, path, own = sys.argv[1:]
-spec = json.loads(own)
-sim = json.load(open(setting))
-clash = sorted(set(spec["sim"]) & set(sim))
-if clash:
-    sys.exit(f"congestion-control-drb.sh: {setting} already sets {clash}")
-sim.update(spec["sim"])
-spec["sim"] = sim
-spec["seeds"] = list(range(1, int(seeds) + 1))
-json.dump(spec, open(path, "w"), indent=1, sort_keys=True)
-EOF
+    printf '%s' "$2" | "$PY" "$HERE/setting_spec.py" "$SETTING" "$SEEDS" "$WORK/$1.json"
 }
 
 # Figs. 8 and 9: one spec per regime, both fabrics.
