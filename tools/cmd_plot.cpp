@@ -1,6 +1,6 @@
 // `ibrt plot FIGURE.json -o FILE [-o FILE...]`: draws a figure described in JSON through plot/,
 // the one path every figure of ibrt takes (issue 40), into each file (SVG or PNG by the name).
-// The study scripts (studies/congestion-control-drb.py, docs/results/cc-hysteresis.py) draw with it
+// The study scripts (studies/congestion-control-drb.py, studies/cc-hysteresis.py) draw with it
 // instead of writing SVG by hand.
 //
 // What it reads is the figure, "ibrt-figure/1" (tools/figure_file.hpp: title, labels, facets,

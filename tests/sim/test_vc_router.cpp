@@ -36,9 +36,9 @@ SimConfig one_flow() { // paper 000 timing, buffers of 4 packets
     return c;
 }
 
-// BookSim's fattree as booksim-agreement.sh sets it up: a 4-ary 3-tree with slid's up phase as
-// forwarding sets, one cycle = 1024 ps, 64-byte one-flit packets of one credit, fly 1 cycle,
-// routing 3, credit delay 2, 2 + 5 + 5 us of warm-up, measurement and drain.
+// BookSim's fattree as studies/booksim-agreement.sh sets it up: a 4-ary 3-tree with slid's up
+// phase as forwarding sets, one cycle = 1024 ps, 64-byte one-flit packets of one credit, fly 1
+// cycle, routing 3, credit delay 2, 2 + 5 + 5 us of warm-up, measurement and drain.
 struct BookSimTree {
     Fabric f = gen::kary_ntree(4, 3);
     Routing r = make_engine("slid")->route(f, nullptr, adaptive_up());

@@ -2,13 +2,13 @@
 # Issue 6, "Real tables": simulate opensm 3.3.23's own ftree, updn and minhop LFTs, captured
 # under ibsim (tests/e2e/harness.sh), beside ibrt's mlid and slid on the same fat tree and
 # pattern, and report each one's saturation throughput (`ibrt sim --saturation`).
-# Usage: IBRT=build/ibrt docs/results/opensm-tables-sim.sh [M N [PATTERN]]  (default FT(8,3))
+# Usage: IBRT=build/ibrt studies/opensm-tables-sim.sh [M N [PATTERN]]  (default FT(8,3))
 # Prints a Markdown table; the model options are `ibrt sim`'s defaults except those below.
 set -eu
 M=${1:-8}
 N=${2:-3}
 PATTERN=${3:-uniform}
-source "$(dirname "$0")/../../tests/e2e/harness.sh"
+source "$(dirname "$0")/../tests/e2e/harness.sh"
 e2e_init sim_opensm_tables
 
 "$IBRT" gen fat-tree --ports "$M" --levels "$N" -o "$WORK/ft.net" -q

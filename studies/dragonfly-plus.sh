@@ -25,9 +25,11 @@
 # takes (`ibrt route` data_vls), with the sim's verdict (ok: no deadlock, all progressing).
 # Plus the scale of either family per switch radix (hosts at the balanced maximum).
 #
-# Usage: docs/results/dragonfly-plus.sh [BUILD_DIR] [OUT_CSV]   (prints the Markdown table)
+# Usage: studies/dragonfly-plus.sh [BUILD_DIR] [OUT_CSV]   (prints the Markdown table)
+#   BUILD_DIR  default build (needs BUILD_DIR/ibrt)
+#   OUT_CSV    default docs/results/dragonfly-plus.csv
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 OUT=${2:-$ROOT/docs/results/dragonfly-plus.csv}
 IBRT="$BUILD/ibrt"

@@ -2,7 +2,7 @@
 """The table of docs/results/congestion-control.md "A CC settings sweep" from the merged
 sweep.csv of docs/results/cc-sweep.json: per setting the victims' accepted share of what they
 offer, the hot link's use, Jain's index over the contributors, peak CCTI and the BECNs the
-victims got; sorted best first (victims, then the hot link). Usage: cc-sweep-summary.py
+victims got; sorted best first (victims, then the hot link). Usage: studies/cc-sweep-summary.py
 OUT/sweep.csv [N rows]."""
 import csv
 import sys

@@ -6,7 +6,7 @@
 # dragonfly --a 2K --h K --p K` (the absolute global arrangement: BookSim's cabling, port for
 # port) with the dragonfly engine
 # in VC-router mode with BookSim's router (--vc-router --vc-release sent --vc-alloc-gap-ns
-# 1.024 --vc-input-first, as docs/results/booksim-agreement.sh).
+# 1.024 --vc-input-first, as studies/booksim-agreement.sh).
 #   min:  the engine's minimal LFTs on 2 VLs (VL 0 until the global hop, VL 1 after it, as
 #         BookSim's min ties VC 0 and VC 1 to the phase), hosts on VL 0 or 1 (--sl spread) as
 #         BookSim's source picks VC 0 or 1 at random;
@@ -26,11 +26,11 @@
 # Saturation: the accepted rate at each offered load of the grid (BookSim in its throughput
 # mode: 3 warm-up periods of 2000 cycles, then up to 7 measured ones, its drain of the source
 # queues cut off; ibrt 10 us of warm-up, 20 us measured); zero-load latency at offered 0.01
-# (BookSim in its latency mode). Writes $CSV (default booksim-dragonfly.csv next to this
-# script, written anew): cell,side,load,accepted,latency_cycles; prints a Markdown table of zero-load
+# (BookSim in its latency mode). Writes $CSV (default docs/results/booksim-dragonfly.csv,
+# written anew): cell,side,load,accepted,latency_cycles; prints a Markdown table of zero-load
 # latency and of the highest accepted rate over the grid, per cell and side.
 #
-# Usage: docs/results/booksim-dragonfly.sh path/to/ibrt path/to/booksim   (BookSim2 built under
+# Usage: studies/booksim-dragonfly.sh path/to/ibrt path/to/booksim   (BookSim2 built under
 # /tmp from github.com/booksim/booksim2, DRAGON_LATENCY undefined; never part of this project;
 # BOOKSIM may be given as an environment variable instead). WORK keeps BookSim's configurations
 # and outputs (a BookSim output already there is reused); CELLS narrows the grid
@@ -42,7 +42,7 @@ set -eu
 IBRT=${1:?path to ibrt}
 BOOKSIM=${2:-${BOOKSIM:?path to booksim (argument or BOOKSIM)}}
 HERE=$(cd "$(dirname "$0")" && pwd)
-CSV=${CSV:-$HERE/booksim-dragonfly.csv}
+CSV=${CSV:-$HERE/../docs/results/booksim-dragonfly.csv}
 WORK=${WORK:-$(mktemp -d)}
 mkdir -p "$WORK"
 CELLS=${CELLS:-"min-uniform min-bad_dragon ugal-uniform ugal-bad_dragon"}

@@ -25,7 +25,7 @@
 # cycle, BookSim's pipeline of VC allocation + switch allocation + switch traversal (3 cycles)
 # as ibrt's routing delay, credit delay 2 cycles, 16-packet buffers per VC.
 #
-# Usage: docs/results/booksim-agreement.sh path/to/ibrt path/to/booksim   (BookSim2 built
+# Usage: studies/booksim-agreement.sh path/to/ibrt path/to/booksim   (BookSim2 built
 # from github.com/booksim/booksim2 under /tmp; never part of this project). PATTERNS, VCS and
 # RATES narrow the grid.
 set -eu

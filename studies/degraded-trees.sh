@@ -22,17 +22,17 @@
 # Writes OUT_MD (the generated part; a hand-written part from `## Method` on survives a re-run)
 # and the CSV next to it (one row per tree and routing), and prints the generated Markdown.
 #
-# Usage: docs/results/degraded-trees.sh [BUILD_DIR] [OUT_MD]
+# Usage: studies/degraded-trees.sh [BUILD_DIR] [OUT_MD]
 #   BUILD_DIR  default build (needs BUILD_DIR/ibrt)
 #   OUT_MD     default docs/results/degraded-trees.md ('-' = stdout only, no CSV)
 set -euo pipefail
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 OUT_MD=${2:-$ROOT/docs/results/degraded-trees.md}
 [[ "$OUT_MD" == - || "$OUT_MD" == /* ]] || OUT_MD="$PWD/$OUT_MD"
 export IBRT="$BUILD/ibrt" IBRT_BINARY_DIR="$BUILD" IBRT_SOURCE_DIR="$ROOT"
 command -v python3 >/dev/null || { echo "python3 is needed to read the JSON reports" >&2; exit 2; }
-CMDLINE="docs/results/degraded-trees.sh${*:+ $*}"
+CMDLINE="studies/degraded-trees.sh${*:+ $*}"
 
 # shellcheck source=tests/e2e/harness.sh
 source "$ROOT/tests/e2e/harness.sh"

@@ -7,13 +7,14 @@
                                          with the run's CC counters in OUT-summary.json
   --figures DIR                          draw DIR/victims.svg and DIR/contributors.svg
                                          with `ibrt plot` (the binary in $IBRT, default ibrt;
-                                         studies/congestion-control-drb.py's figure and draw) and
-                                         print the table of congestion-control.md (Markdown,
-                                         on stdout)
+                                         congestion-control-drb.py's figure and draw, beside
+                                         this script) and print the table of
+                                         docs/results/congestion-control.md (Markdown, on stdout)
 
-Names follow cc-classic/hotspot-victims.pairs on `ibrt gen clos --radix 36 --levels 2`: host p
-of leaf L is 'host-lL-p'; the hot spot is host-l0-0; the contributors hosts 1 and 2 of leaves
-1-8; the victims host 3 of leaves 1-8, sending half a link each to host 0 of leaves 9-16."""
+Names follow docs/results/cc-classic/hotspot-victims.pairs on `ibrt gen clos --radix 36
+--levels 2`: host p of leaf L is 'host-lL-p'; the hot spot is host-l0-0; the contributors hosts 1
+and 2 of leaves 1-8; the victims host 3 of leaves 1-8, sending half a link each to host 0 of
+leaves 9-16."""
 import csv
 import importlib.util
 import json
@@ -111,7 +112,7 @@ def figures(d):
         p = os.path.join(d, f"{k}-summary.json")
         summ[k] = json.load(open(p)) if os.path.exists(p) else {}
     spec = importlib.util.spec_from_file_location(
-        "ccdrb", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "studies",
+        "ccdrb", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                               "congestion-control-drb.py"))
     drb = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(drb)

@@ -10,11 +10,14 @@
 # cc-hysteresis.py reduces each run to the victims', the hot link's and the contributors'
 # throughput per interval (cc-hysteresis/THRESHOLD.csv), draws cc-hysteresis/victims.svg and
 # contributors.svg with `ibrt plot` (this IBRT) and prints the table of congestion-control.md.
-# Usage: docs/results/cc-hysteresis.sh [path/to/ibrt]   (OUT=dir writes elsewhere)
+# cc-classic/, cc-hysteresis/ and congestion-control.md are in docs/results/; cc-hysteresis.py
+# is beside this script.
+# Usage: studies/cc-hysteresis.sh [path/to/ibrt]   (OUT=dir writes elsewhere)
 set -eu
 IBRT=${1:-ibrt}
-HERE=$(dirname "$0")
-OUT=${OUT:-$HERE/cc-hysteresis}
+HERE=$(cd "$(dirname "$0")" && pwd)
+RESULTS=$HERE/../docs/results
+OUT=${OUT:-$RESULTS/cc-hysteresis}
 mkdir -p "$OUT"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -24,11 +27,11 @@ for thr in off 1 2 3 4 5 8 12 15; do
     if [ "$thr" = off ]; then
         cc=""
     else
-        cc="--opensm-conf $HERE/cc-classic/cc-base.opensm.conf"
+        cc="--opensm-conf $RESULTS/cc-classic/cc-base.opensm.conf"
     fi
     # shellcheck disable=SC2086
     "$IBRT" sim -q --fabric "$WORK/ft648.net" --engine slid --pattern pairs \
-        --pairs-file "$HERE/cc-classic/hotspot-victims.pairs" --hot-node 0 \
+        --pairs-file "$RESULTS/cc-classic/hotspot-victims.pairs" --hot-node 0 \
         --hot-start-us 1000 --hot-end-us 3000 --load 1.0 --buffer-bytes 4096 \
         --warmup-us 0 --measure-us 5000 --drain-us 20 $cc \
         ${cc:+--cc-option "cc_sw_cong_setting_threshold $thr"} \
