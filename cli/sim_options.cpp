@@ -84,7 +84,9 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
     sub.add_option("--injection", o.injection, "bernoulli or constant")
         ->default_val("bernoulli")
         ->group(t);
-    sub.add_option("--hot-fraction", o.hot_fraction, "hotspot: share sent to the hot node")
+    sub.add_option("--hot-fraction", o.hot_fraction,
+                   "hotspot: share sent to the hot node; hot-flows: share a source with pairs "
+                   "sends to them in the hot window")
         ->default_val(0.1)
         ->check(real_in(0, 1))
         ->group(t);
@@ -95,13 +97,15 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->group(t);
     sub.add_option("--hot-start-us", o.hot_start_us,
                    "hotspot: the hot spot starts at this time; before it the traffic is uniform "
-                   "(pairs: the pairs to --hot-node are idle before it)")
+                   "(pairs: the pairs to --hot-node are idle before it; hot-flows: the sources "
+                   "send to their pairs from it)")
         ->default_val(0)
         ->check(real_in(0, kMaxSimUs))
         ->group(t);
     sub.add_option("--hot-end-us", o.hot_end_us,
                    "hotspot: the hot spot ends at this time; after it the traffic is uniform "
-                   "(pairs: the pairs to --hot-node are idle after it; default: never)")
+                   "(pairs: the pairs to --hot-node are idle after it; hot-flows: uniform again "
+                   "after it; default: never)")
         ->check(real_in(0, kMaxSimUs))
         ->group(t);
     sub.add_option("--shift", o.shift, "rotation: destination = source + shift (default N/2)")
@@ -116,12 +120,14 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
                    "Which end node a pattern's host index names: natural (Fabric order: by "
                    "switch, the host's port last), port-major (the host's index on its switch "
                    "first, then the switch) or random (a bijection from --seed); uniform, "
-                   "hotspot and pairs do not depend on it")
+                   "hotspot, pairs and hot-flows do not depend on it")
         ->default_val("natural")
         ->group(t);
     sub.add_option("--pairs-file", o.pairs_file,
                    "pairs: the flows, one 'SOURCE DESTINATION' pair of CA indices per line; a "
-                   "source cycles through its pairs (a pair (s, s) is an idle slot)")
+                   "source cycles through its pairs (a pair (s, s) is an idle slot); hot-flows: "
+                   "the hot flows of a link hot spot, over uniform traffic (a source cycles "
+                   "through its pairs with --hot-fraction of its messages in the hot window)")
         ->check(input_file())
         ->group(t);
     sub.add_option("--packet-bytes", o.packet_bytes, "Packet size")
@@ -444,8 +450,16 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
             "--pattern", 0,
             fmt::format("unknown pattern '{}' (known: {})", a.pattern, sim::pattern_names()));
     c.traffic.pattern = *p;
-    if ((c.traffic.pattern == sim::Pattern::Pairs) != !a.pairs_file.empty())
-        throw InputError("--pairs-file", 0, "--pattern pairs needs --pairs-file, and only it");
+    const bool takes_pairs =
+        c.traffic.pattern == sim::Pattern::Pairs || c.traffic.pattern == sim::Pattern::HotFlows;
+    if (takes_pairs && a.pairs_file.empty())
+        throw InputError("--pairs-file", 0,
+                         fmt::format("--pattern {} needs --pairs-file", a.pattern));
+    if (!takes_pairs && !a.pairs_file.empty())
+        throw InputError("--pairs-file", 0,
+                         fmt::format("--pattern {} reads no pairs (--pairs-file is for "
+                                     "--pattern pairs and hot-flows)",
+                                     a.pattern));
     if (!a.pairs_file.empty())
         c.traffic.pairs = sim::read_pairs(
             read_input_file(a.pairs_file, kMaxTopologyBytes, "pairs file"), a.pairs_file);
@@ -659,11 +673,13 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
     // Only when not the default, so that the default's output is what it was before the option.
     if (c.traffic.host_order != sim::HostOrder::Natural)
         j["host_order"] = sim::to_string(c.traffic.host_order);
-    if (c.traffic.pattern == sim::Pattern::Pairs) j["pairs"] = c.traffic.pairs.size();
+    if (c.traffic.pattern == sim::Pattern::Pairs || c.traffic.pattern == sim::Pattern::HotFlows)
+        j["pairs"] = c.traffic.pairs.size();
     if (c.traffic.pattern == sim::Pattern::BadDragon) j["group_hosts"] = c.traffic.group_hosts;
     const bool windowed = c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0);
-    // The hot window of the hotspot pattern, or of the pairs to the hot node.
-    if ((c.traffic.pattern == sim::Pattern::Hotspot || c.traffic.pattern == sim::Pattern::Pairs) &&
+    // The hot window of the hotspot pattern, of the pairs to the hot node, or of the hot flows.
+    if ((c.traffic.pattern == sim::Pattern::Hotspot || c.traffic.pattern == sim::Pattern::Pairs ||
+         c.traffic.pattern == sim::Pattern::HotFlows) &&
         windowed) {
         j["hot_start_us"] = us_of(c.traffic.hot_start_ps);
         if (c.traffic.hot_end_ps != ~std::uint64_t(0))

@@ -91,6 +91,12 @@ void check_config(const SimConfig& c) {
     }
     if (c.traffic.hot_start_ps >= c.traffic.hot_end_ps)
         bad("the hot spot must start before it ends");
+    // The flows of pairs and hot-flows; whether they name end nodes that exist needs the fabric
+    // (DestinationPattern).
+    if ((c.traffic.pattern == Pattern::Pairs || c.traffic.pattern == Pattern::HotFlows) &&
+        c.traffic.pairs.empty())
+        bad("pattern " + std::string(to_string(c.traffic.pattern)) +
+            " needs pairs (SOURCE DESTINATION lines of --pairs-file): none given");
     if (c.source_queue_packets > 0) {
         const std::uint64_t msg = c.message_bytes ? c.message_bytes : c.packet_bytes;
         const std::uint64_t packets = (msg + c.packet_bytes - 1) / c.packet_bytes;

@@ -1,6 +1,7 @@
 // Traffic patterns of the interconnect literature (Dally & Towles ch. 3; BookSim's
 // traffic.cpp definitions; paper 000 §5.2 for hot-spot, paper 002 §5 for perfect shuffle and
-// hot-spot, paper 004 §4 for complement). See traffic.hpp for the exact definitions.
+// hot-spot, §5.3 for the hot spot on links (hot-flows), paper 004 §4 for complement). See
+// traffic.hpp for the exact definitions.
 #include "sim/traffic.hpp"
 
 #include "fabric/input_error.hpp"
@@ -32,6 +33,7 @@ constexpr Named kPatterns[] = {
     {Pattern::RandomPermutation, to_string(Permutation::Random)},
     {Pattern::AllToAll, "alltoall"},
     {Pattern::Pairs, "pairs"},
+    {Pattern::HotFlows, "hot-flows"},
     {Pattern::BadDragon, "bad-dragon"},
 };
 
@@ -124,12 +126,15 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
     if ((p == Pattern::Hotspot || (p == Pattern::Pairs && windowed(spec))) && spec.hot_node >= n)
         throw std::invalid_argument("hot node " + std::to_string(spec.hot_node) +
                                     " out of range (0.." + std::to_string(n - 1) + ")");
-    if ((p == Pattern::Hotspot || p == Pattern::Pairs) && spec.hot_start_ps >= spec.hot_end_ps)
+    const bool hot_window = p == Pattern::Hotspot || p == Pattern::Pairs || p == Pattern::HotFlows;
+    if (hot_window && spec.hot_start_ps >= spec.hot_end_ps)
         throw std::invalid_argument("the hot spot ends before it starts");
-    if (p == Pattern::Hotspot && !(spec.hot_fraction >= 0 && spec.hot_fraction <= 1))
+    if ((p == Pattern::Hotspot || p == Pattern::HotFlows) &&
+        !(spec.hot_fraction >= 0 && spec.hot_fraction <= 1))
         throw std::invalid_argument("hot fraction must be in 0..1");
-    if (p == Pattern::Pairs) {
-        if (spec.pairs.empty()) throw std::invalid_argument("pattern pairs needs pairs");
+    if (p == Pattern::Pairs || p == Pattern::HotFlows) {
+        if (spec.pairs.empty())
+            throw std::invalid_argument("pattern " + std::string(to_string(p)) + " needs pairs");
         // Counting sort by source keeps each source's pairs in the order given.
         pair_begin_.assign(n + 1, 0);
         for (const auto& [s, d] : spec.pairs) {
@@ -203,6 +208,15 @@ std::uint32_t DestinationPattern::next(std::uint32_t src, gen::Rng& rng, std::ui
         const std::uint32_t s = order_.empty() ? src : rank_[src];
         const std::uint32_t d = (s / g + 1) % (n_ / g) * g + std::uint32_t(rng.below(g));
         return order_.empty() ? d : order_[d];
+    }
+    case Pattern::HotFlows: {
+        // Uniform outside the window and for a source without pairs; inside, slot `counter` is
+        // hot with probability hot_fraction and then goes to the slot's pair (pairs' cycle).
+        const std::uint32_t b = pair_begin_[src], k = pair_begin_[src + 1] - b;
+        if (k == 0 || t_ps < spec_.hot_start_ps || t_ps >= spec_.hot_end_ps) goto uniform;
+        const double u = double(rng.next() >> 11) * 0x1.0p-53;
+        if (u < spec_.hot_fraction) return pair_dst_[b + std::uint32_t(counter % k)];
+        goto uniform;
     }
     case Pattern::Pairs: {
         const std::uint32_t b = pair_begin_[src], k = pair_begin_[src + 1] - b;

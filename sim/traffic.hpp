@@ -25,6 +25,16 @@
 //                sends below its load). Read from a file by read_pairs. With a hot window
 //                the pairs to `hot_node` send only inside it (idle slots outside): the classic
 //                hot spot with victims appears and goes within one run.
+//   hot-flows    uniform, and inside the hot window [hot_start_ps, hot_end_ps) a source that
+//                has pairs sends each message with probability `hot_fraction` to one of them,
+//                else uniform: message slot c of a source belongs to its pair c mod k (k pairs,
+//                in the order given, as pairs cycles them), so each pair gets hot_fraction / k
+//                of the source's load. Sources without pairs, and every source outside the
+//                window, stay uniform throughout; a pair (s, s) makes its hot slots idle. A hot
+//                spot on network links rather than on a node (paper 002 §5.3, Fig. 10: "Hot-spot
+//                is produced in links 1,2,3,4 and 5"): the pairs are flows to different
+//                destinations whose routes share those links, over a background every source
+//                keeps. Without a window the flows are hot for the whole run.
 //   bad-dragon   a uniformly random host of the next group: hosts in consecutive groups of
 //                `group_hosts`, host s sends to ((s / G + 1) mod (N / G)) * G + a uniform draw
 //                in 0..G-1, per message (BookSim's `bad_dragon`, traffic.cpp
@@ -32,8 +42,8 @@
 //                group by group as BookSim's dragonflynew numbers its nodes, G = a * p and every
 //                group's traffic crosses the one global cable to the next group).
 // A source whose destination is itself sends nothing. The bit patterns need N a power of two.
-// uniform is the same under every order; hotspot's hot node and the pairs are CA indices
-// (Fabric::cas() order) whatever the order.
+// uniform is the same under every order; hotspot's hot node and the pairs (of pairs and
+// hot-flows) are CA indices (Fabric::cas() order) whatever the order.
 //
 // Injection: `constant` generates a message every message_time / load, `bernoulli` one with
 // probability `load` per message time (geometric gaps), where message_time is the message's
@@ -65,7 +75,8 @@ enum class Pattern {
     RandomPermutation,
     AllToAll,
     Pairs,
-    BadDragon
+    BadDragon,
+    HotFlows
 };
 enum class Injection { Bernoulli, Constant };
 
@@ -79,16 +90,18 @@ struct TrafficSpec {
     Pattern pattern = Pattern::Uniform;
     Injection injection = Injection::Bernoulli;
     double load = 0.5;          // offered load, fraction of the source link's bandwidth
-    double hot_fraction = 0.1;  // hotspot
+    double hot_fraction = 0.1;  // hotspot: share to the hot node; hot-flows: share to the pairs
     std::uint32_t hot_node = 0; // hotspot: CA index; pairs: with a hot window
     // hotspot: the hot spot exists only for messages scheduled in [hot_start_ps, hot_end_ps);
     // outside it the traffic is uniform (paper 002 Fig. 10: a hot spot appears and goes).
     // pairs: the pairs to hot_node send only in that window (idle slots outside it).
+    // hot-flows: the sources send to their pairs only in that window (uniform outside it).
     std::uint64_t hot_start_ps = 0, hot_end_ps = ~std::uint64_t(0);
     std::optional<std::uint32_t> shift;        // rotation; default N/2
     std::uint32_t group_hosts = 0;             // bad-dragon: hosts per group (required)
     HostOrder host_order = HostOrder::Natural; // which end node host i is (sim/host_order.hpp)
-    // pairs: (source, destination) CA indices, in the order a source cycles through them.
+    // pairs, hot-flows: (source, destination) CA indices, in the order a source cycles through
+    // them.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
 };
 
@@ -99,7 +112,8 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> read_pairs(std::string_view
                                                                 const std::string& source);
 
 // Destination chooser for N sources. Throws std::invalid_argument when the pattern cannot be
-// applied to N (bit patterns on a non-power of two, hot node out of range) or `order` is not
+// applied to N (bit patterns on a non-power of two, hot node or a pair out of range, pairs or
+// hot-flows without pairs, a hot window that ends before it starts) or `order` is not
 // a permutation of 0..N-1. `order` is host_order() of spec.host_order (order[i]: the CA index
 // of host i); empty means the identity. Sources and destinations of next() are CA indices.
 class DestinationPattern {
@@ -107,8 +121,8 @@ class DestinationPattern {
     DestinationPattern(const TrafficSpec& spec, std::uint32_t n, std::uint64_t seed,
                        std::vector<std::uint32_t> order = {});
     // The destination of the next message of `src`, or src itself when it sends nothing.
-    // `rng` is the source's own generator; `counter` its message count (alltoall); `t_ps` when
-    // the message is due (hotspot's window).
+    // `rng` is the source's own generator; `counter` its message count (alltoall, the pair of
+    // pairs and hot-flows); `t_ps` when the message is due (the hot window).
     std::uint32_t next(std::uint32_t src, gen::Rng& rng, std::uint64_t counter,
                        std::uint64_t t_ps = 0) const;
 
@@ -118,7 +132,8 @@ class DestinationPattern {
     std::vector<std::uint32_t> fixed_; // precomputed destinations of the permutation patterns
     // alltoall under a host order other than the identity: order_[host], rank_[CA] (its host).
     std::vector<std::uint32_t> order_, rank_;
-    // pairs: source s's destinations are pair_dst_[pair_begin_[s] .. pair_begin_[s + 1]).
+    // pairs, hot-flows: source s's destinations are
+    // pair_dst_[pair_begin_[s] .. pair_begin_[s + 1]).
     std::vector<std::uint32_t> pair_begin_, pair_dst_;
 };
 

@@ -13,8 +13,8 @@ with its status) and the detail tables.
 
 Every figure comes from the committed files: <fabric>-shuffle-mean.csv (per regime and load, the
 mean over the seeds and its 95 % interval, as `ibrt sweep` writes sweep-mean.csv),
-<fabric>-shuffle-<regime>.csv (one row per run) and hotspot.csv (the hot-spot runs, one row per
-regime and seed). The comparison and status rules are studies/findings.py's. Standard library
+<fabric>-shuffle-<regime>.csv (one row per run), linkhot.csv (the link hot-spot runs of Fig. 10,
+one row per regime and seed) and hotspot.csv (the node hot-spot runs, likewise). The comparison and status rules are studies/findings.py's. Standard library
 only."""
 import csv
 import os
@@ -53,8 +53,12 @@ class Data:
             for r in REGIMES:
                 self.runs[(fab, r)] = list(csv.DictReader(open(os.path.join(d, f"{fab}-shuffle-{r}.csv"))))
         self.hot = list(csv.DictReader(open(os.path.join(d, "hotspot.csv"))))
+        self.linkhot = list(csv.DictReader(open(os.path.join(d, "linkhot.csv"))))
         self.seeds = next(csv.DictReader(open(os.path.join(d, "torus-8x8-shuffle-mean.csv"))))["seeds"]
         self.hot_seeds = len({r["seed"] for r in self.hot})
+        self.linkhot_seeds = len({r["seed"] for r in self.linkhot})
+        first = self.linkhot[0]
+        self.hot_fraction, self.hot_pairs = float(first["hot_fraction"]), int(first["pairs"])
 
     def loads(self, fab):
         return sorted(self.mean[fab]["iba"])
@@ -88,6 +92,10 @@ class Data:
 
     def hot_est(self, regime, key):
         return over_seeds([float(x[key]) for x in self.hot if x["regime"] == regime])
+
+    def link_est(self, regime, key):
+        """A figure of the link hot-spot runs over the seeds."""
+        return over_seeds([float(x[key]) for x in self.linkhot if x["regime"] == regime])
 
 
 def pct(r):
@@ -198,16 +206,20 @@ def findings(D):
                      status(["above"] if c > 0 else [], ["tied"] if c == 0 else [],
                             size_ok=abs(1 - q.v - p) <= q.ci + SIZE, n=1)))
 
-    # §5.3, §6: load peaks in the hot spot.
-    pi, pd = D.hot_est("iba", "switch_links_peak_hot"), D.hot_est("drb", "switch_links_peak_hot")
+    # §5.3, §6: load peaks in the hot spot, on five links as the paper has it.
+    pi, pd = D.link_est("iba", "busiest_peak_hot"), D.link_est("drb", "busiest_peak_hot")
+    mi, md = D.link_est("iba", "busiest_mean_hot"), D.link_est("drb", "busiest_mean_hot")
+    bg = D.link_est("iba", "hot_links_mean_before")
     q = ratio(pd, pi)
     c = cmp(pd, pi)
-    mbps = lambda e: f"{e.v * D.link:.0f} ± {e.ci * D.link:.0f}"
+    mbps = lambda e: f"{e.v * D.link:,.0f} ± {e.ci * D.link:,.0f}"
     rows.append(("Hot spot: DRB reduces the load peaks 43 % against IBA CC (§5.3, Fig. 10; §6)",
-                 f"Fig. 10: IBA CC over {PAPER['peak iba']} Mb/s, DRB about {PAPER['peak drb']} Mb/s: −43 %",
-                 f"a node hot spot only (5 % of the traffic to CA 27 from 1 to 2 ms; the paper's hot spot on links "
-                 f"1-5 was not run: it needs windowed flows the simulator does not have): busiest switch link per "
-                 f"25 µs during the hot spot, IBA CC {mbps(pi)} Mb/s, DRB {mbps(pd)} Mb/s: {pct(q)}",
+                 f"Fig. 10: IBA CC over {PAPER['peak iba']:,} Mb/s, DRB about {PAPER['peak drb']:,} Mb/s: −43 %",
+                 f"hot spot on five links of the 8x8 torus ({D.hot_pairs} flows, {D.hot_fraction * 100:.0f} % of their "
+                 f"sources' messages from 1 to 2 ms, over uniform traffic at 0.3 of the link: the five links at "
+                 f"{mbps(bg)} Mb/s before it): the hot area's busiest link per 25 µs during the hot spot, IBA CC "
+                 f"{mbps(pi)} Mb/s, DRB {mbps(pd)} Mb/s: {pct(q)}; its mean over the hot spot IBA CC {mbps(mi)}, "
+                 f"DRB {mbps(md)} Mb/s",
                  status(["above"] if c > 0 else [], ["tied"] if c == 0 else [],
                         size_ok=abs(1 - q.v - PAPER["peaks"]) <= q.ci + SIZE, n=1)))
 
@@ -215,7 +227,7 @@ def findings(D):
               "(no case against it, but some within the intervals or short of the paper's size), **explained gap** "
               "(cases against it, and a measurement on this page says why), **unexplained** (cases against it, or "
               "none significantly in its direction). "
-              f"Figures are means over {D.seeds} seeds with their 95 % intervals (the hot spot: {D.hot_seeds} seeds). "
+              f"Figures are means over {D.seeds} seeds with their 95 % intervals (the hot spot: {D.linkhot_seeds} seeds). "
               "Two figures differ when they differ by more than √(ci₁² + ci₂²), else they are tied. A paper's "
               f"percentage is matched when ibrt's is within its own interval + {SIZE * 100:.0f} points of it; "
               f"\"similar\" is within {SIMILAR * 100:.0f} %. Throughput is the saturation throughput, the highest "
@@ -264,13 +276,80 @@ def tables(D):
                        f"{m('drb', 'becn_received'):.0f} | {m('drb', 'drb_paths_opened'):.0f} | "
                        f"{m('drb', 'drb_constrictions'):.0f} | {m('drb', 'drb_peak_open_paths'):.1f} | "
                        f"{m('drb', 'drb_peak_flows'):.0f} |")
-    out.append("\n### A node hot spot that appears and goes (Fig. 10's set-up on a node)\n")
+    hr = ("none", "iba", "drb")
+    cell = lambda e, digits, scale: f"{e.v * scale:,.{digits}f} ± {e.ci * scale:,.{digits}f}"
+    out.append("\n### A hot spot on links that appears and goes (Fig. 10)\n")
+    out.append("![busiest link of the hot area over time](congestion-control-drb/linkhot-links.svg)\n")
+    out.append("Busiest switch links over time (seed 1): [no CC](congestion-control-drb/linkhot-none.svg), "
+               "[IBA CC](congestion-control-drb/linkhot-iba.svg), [DRB](congestion-control-drb/linkhot-drb.svg).\n")
+    out.append(f"Mean ± 95 % CI over {D.linkhot_seeds} seeds. The hot area is the five links "
+               "sw-0.3 → sw-1.3 → … → sw-5.3 ([link-hotspot.pairs](congestion-control-drb/link-hotspot.pairs)); "
+               f"from 1 to 2 ms the {D.hot_pairs} sources of that file send {D.hot_fraction * 100:.0f} % of their "
+               "messages to their pairs. \"Per 25 µs\" figures are busy fractions of one link "
+               f"({D.link:.0f} Mb/s) in 25 µs intervals, \"mean busy\" their mean over the period.\n")
+    out.append("| | " + " | ".join(NAMES[r] for r in hr) + " |")
+    out.append("|---|" + "---|" * len(hr))
+    rows = [("accepted (fraction of link, 0-3 ms)", "accepted_fraction", 3, 1),
+            ("mean latency (µs)", "latency_mean_us", 1, 1),
+            ("p99 latency (µs)", "latency_p99_us", 1, 1),
+            ("refused at the sources (fraction)", "throttled_fraction", 4, 1),
+            ("hot-area links, mean busy before (0-1 ms)", "hot_links_mean_before", 3, 1),
+            ("hot-area links, mean busy 1-2 ms", "hot_links_mean_hot", 3, 1),
+            ("busiest hot-area link, mean busy 1-2 ms", "busiest_mean_hot", 3, 1),
+            ("the same in Mb/s", "busiest_mean_hot", 0, D.link),
+            ("busiest hot-area link per 25 µs, before (0-1 ms)", "busiest_peak_before", 3, 1),
+            ("busiest hot-area link per 25 µs, 1-2 ms", "busiest_peak_hot", 3, 1),
+            ("the same in Mb/s", "busiest_peak_hot", 0, D.link),
+            ("busiest hot-area link per 25 µs, from 2.2 ms", "busiest_peak_after", 3, 1),
+            ("busiest hot-area link per 25 µs, its mean over 1-2 ms", "busiest_series_mean_hot", 3, 1),
+            ("busiest switch link anywhere per 25 µs, 1-2 ms", "switch_links_peak_hot", 3, 1),
+            ("busiest switch link anywhere, mean busy 1-2 ms", "switch_links_busiest_mean_hot", 3, 1),
+            ("busiest link into a CA, mean busy 1-2 ms", "eject_busiest_mean_hot", 3, 1)]
+    for label, key, digits, scale in rows:
+        out.append(f"| {label} | " + " | ".join(cell(D.link_est(r, key), digits, scale) for r in hr) + " |")
+    m = lambda r, k: D.link_est(r, k).v
+    top = lambda r, k: max(int(x[k]) for x in D.linkhot if x["regime"] == r)
+    out.append(f"\nCongestion control and DRB in the link hot-spot runs (means over the seeds, whole run): packets "
+               f"marked (FECN) {m('iba', 'fecn_marked'):.0f} with IBA CC and {m('drb', 'fecn_marked'):.0f} with DRB, "
+               f"of whose BECNs the {D.hot_pairs} hot flows received {m('iba', 'hot_flows_becns'):.0f} and "
+               f"{m('drb', 'hot_flows_becns'):.0f}; the most any one flow received in a run: "
+               f"{m('iba', 'max_flow_becns'):.1f} and {m('drb', 'max_flow_becns'):.1f} (at most "
+               f"{top('iba', 'max_flow_becns')} and {top('drb', 'max_flow_becns')} over the seeds); "
+               f"peak CCTI {m('iba', 'peak_ccti'):.1f} with IBA CC; DRB {m('drb', 'drb_paths_opened'):.1f} paths "
+               f"opened, {m('drb', 'drb_alternative_packets'):.0f} packets on alternative paths, peak "
+               f"{m('drb', 'drb_peak_open_paths'):.1f} open paths per flow, peak {m('drb', 'drb_peak_flows'):.0f} "
+               "flows with DRB state.")
+    dr = ("iba-t15", "drb-t15")
+    if all(any(x["regime"] == r for x in D.linkhot) for r in dr):
+        out.append("\nA diagnostic, not the paper's set-up: the same runs with the switch threshold at level 15, the "
+                   "most aggressive (a port VL is congested as soon as a packet waits behind the one leaving), "
+                   f"instead of the paper's 80 % of the buffer (mean ± 95 % CI over {D.linkhot_seeds} seeds):\n")
+        out.append("| threshold 15 | IBA CC | DRB |")
+        out.append("|---|---|---|")
+        rows = [("hot-area links, mean busy 1-2 ms", "hot_links_mean_hot", 3, 1),
+                ("busiest hot-area link, mean busy 1-2 ms (Mb/s)", "busiest_mean_hot", 0, D.link),
+                ("busiest hot-area link per 25 µs, 1-2 ms (Mb/s)", "busiest_peak_hot", 0, D.link),
+                ("busiest hot-area link per 25 µs, from 2.2 ms (Mb/s)", "busiest_peak_after", 0, D.link),
+                ("mean latency (µs)", "latency_mean_us", 1, 1),
+                ("packets marked (FECN)", "fecn_marked", 0, 1),
+                ("BECNs to the hot flows", "hot_flows_becns", 0, 1),
+                ("most BECNs to one flow", "max_flow_becns", 0, 1),
+                ("peak CCTI", "peak_ccti", 1, 1),
+                ("DRB: paths opened", "drb_paths_opened", 1, 1),
+                ("DRB: packets on alternative paths", "drb_alternative_packets", 0, 1)]
+        for label, key, digits, scale in rows:
+            cells = []
+            for r in dr:
+                vals = [x[key] for x in D.linkhot if x["regime"] == r]
+                cells.append(cell(D.link_est(r, key), digits, scale) if all(v != "" for v in vals) else "—")
+            out.append(f"| {label} | " + " | ".join(cells) + " |")
+    out.append("\n### For contrast: a hot spot on a node\n")
     out.append("![busiest link into the hot switch over time](congestion-control-drb/hotspot-links.svg)\n")
     out.append("Busiest switch links over time (seed 1): [no CC](congestion-control-drb/hotspot-none.svg), "
                "[IBA CC](congestion-control-drb/hotspot-iba.svg), [DRB](congestion-control-drb/hotspot-drb.svg).\n")
     out.append(f"Mean ± 95 % CI over {D.hot_seeds} seeds; \"per 25 µs\" figures are busy fractions of one link "
-               f"({D.link:.0f} Mb/s) in 25 µs intervals; the hot spot lasts from 1 to 2 ms.\n")
-    hr = ("none", "iba", "drb")
+               f"({D.link:.0f} Mb/s) in 25 µs intervals; the hot spot (5 % of every source's messages to CA 27) "
+               "lasts from 1 to 2 ms.\n")
     out.append("| | " + " | ".join(NAMES[r] for r in hr) + " |")
     out.append("|---|" + "---|" * len(hr))
     rows = [("accepted (fraction of link, 0-3 ms)", "accepted_fraction", 3, 1),

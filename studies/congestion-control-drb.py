@@ -7,9 +7,15 @@
                                        DIR/<fabric>-shuffle-mean.csv (every regime, per load the
                                        seeds' mean and 95 % interval)
   --series FULL.csv RUN.json REGIME SEED HOT.csv [OUT.csv]
-                                       one hot-spot run's per-link time series (every link, 25 us
-                                       steps): append its figures as a row of HOT.csv and, with
-                                       OUT.csv, keep the links around the hot spot there
+                                       one node hot-spot run's per-link time series (every link,
+                                       25 us steps): append its figures as a row of HOT.csv and,
+                                       with OUT.csv, keep the links around the hot spot there
+  --link-series FULL.csv RUN.json REGIME SEED PAIRS LINKHOT.csv BUSIEST.csv [OUT.csv]
+                                       the same for a link hot-spot run (--pattern hot-flows): the
+                                       hot area is the links PAIRS names in its "# hot link: A B"
+                                       lines; append the run's figures to LINKHOT.csv, its
+                                       busiest hot-area link per 25 us to BUSIEST.csv and, with
+                                       OUT.csv, keep the hot area's links there
   --figures DIR                        draw DIR's SVGs with `ibrt plot` (this IBRT)
 
 The tables of docs/results/congestion-control-drb.md come from these files through
@@ -24,6 +30,9 @@ import math
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from findings import T975  # noqa: E402  Student's t, 97.5 %, by degrees of freedom
 
 REGIMES = ("none", "iba", "drb", "drb-iba", "random")
 NAMES = {"none": "no CC", "iba": "IBA CC", "drb": "DRB", "drb-iba": "DRB + IBA CC",
@@ -166,6 +175,125 @@ def reduce_series(full, run_json, regime, seed, hot_csv, out=None):
         w.writerow(row)
 
 
+def node_name(end):
+    """The node name of a link end: "sw-3.3" of "switch 'sw-3.3' (GUID ...)[2]"."""
+    return end.split("'")[1]
+
+
+def hot_links(pairs):
+    """The hot area of a pairs file: its "# hot link: FROM TO" lines, as (from, to) switch names."""
+    out = []
+    for line in open(pairs):
+        if line.startswith("# hot link:"):
+            a, b = line.split(":", 1)[1].split()
+            out.append((a, b))
+    if not out:
+        sys.exit(f"{pairs}: no '# hot link: FROM TO' line names the hot area")
+    return out
+
+
+def flows_of(pairs):
+    """The (source, destination) CA names of a pairs file's flows: on `ibrt gen torus --k 8,8`
+    CA i is host-(i / 8).(i % 8) (link-hotspot.pairs says so)."""
+    name = lambda i: f"host-{i // 8}.{i % 8}-0"
+    out = set()
+    for line in open(pairs):
+        f = line.split("#", 1)[0].split()
+        if f:
+            out.add((name(int(f[0])), name(int(f[1]))))
+    return out
+
+
+LINKHOT_COLUMNS = ["regime", "seed", "hot_fraction", "pairs", "accepted_fraction", "latency_mean_us", "latency_p99_us",
+                   "throttled_fraction", "hot_links_mean_before", "hot_links_mean_hot",
+                   "busiest_mean_hot", "busiest_peak_before", "busiest_peak_hot", "busiest_peak_after",
+                   "busiest_series_mean_hot", "switch_links_peak_hot", "switch_links_busiest_mean_hot",
+                   "eject_busiest_mean_hot", "fecn_marked", "becn_received", "hot_flows_becns",
+                   "max_flow_becns", "peak_ccti",
+                   "drb_paths_opened", "drb_constrictions", "drb_alternative_packets",
+                   "drb_peak_open_paths", "drb_peak_flows"]
+
+
+def reduce_link_series(full, run_json, regime, seed, pairs, linkhot_csv, busiest_csv, out=None):
+    """One link hot-spot run: per 25 us step the hot area's links (named by the pairs file), the
+    busiest of them, and every switch-to-switch and switch-to-CA link for comparison."""
+    area = set(hot_links(pairs))
+    rows = list(csv.DictReader(open(full)))
+    steps = sorted({float(r["t_us"]) for r in rows})
+    util = {}  # (link, to) -> {t: utilization}
+    names = {}
+    for r in rows:
+        k = (r["link"], r["to"])
+        util.setdefault(k, {})[float(r["t_us"])] = float(r["utilization"])
+        names[k] = (node_name(r["link"]), node_name(r["to"]))
+    hot = [k for k in util if names[k] in area]
+    found = {names[k] for k in hot}
+    if found != area:
+        sys.exit(f"{full}: no link {sorted(area - found)} in the series (the pairs file's hot area)")
+    sw = [k for k in util if k[0].startswith("switch") and k[1].startswith("switch")]
+    eject = [k for k in util if k[0].startswith("switch") and k[1].startswith("CA")]
+    win = lambda lo, hi: [t for t in steps if lo <= t < hi]
+    before, inside, after = win(0, HOT[0]), win(*HOT), win(HOT[1] + 200, 1e12)
+    mean = lambda k, ts: sum(util[k].get(t, 0) for t in ts) / len(ts)
+    peak = lambda links, ts: max(util[k].get(t, 0) for k in links for t in ts)
+    # The busiest hot-area link per step: what the figure plots over time.
+    busiest = [(t, max(util[k].get(t, 0) for k in hot)) for t in steps]
+    with open(busiest_csv, "a", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        if f.tell() == 0:
+            w.writerow(["regime", "seed", "t_us", "utilization"])
+        w.writerows((regime, seed, f"{t:g}", f"{u:.6f}") for t, u in busiest)
+    if out:
+        with open(out, "w") as f:
+            f.write("t_us,link,to,bytes,utilization\n")
+            for r in rows:
+                if names[(r["link"], r["to"])] in area:
+                    f.write(f'{r["t_us"]},"{r["link"]}","{r["to"]}",{r["bytes"]},{r["utilization"]}\n')
+    doc = json.load(open(run_json))
+    run = doc["runs"][0]
+    cc = run.get("congestion_control") or {}
+    drb = run.get("drb") or {}
+    # BECNs per flow (--flow-stats): those of the pairs' flows, and the most any flow received.
+    becns = {(node_name(f["src"]), node_name(f["dst"])): f["becns"] for f in run.get("flows") or []}
+    hot_flows = flows_of(pairs)
+    row = {
+        "regime": regime, "seed": seed,
+        "hot_fraction": doc["config"]["hot_fraction"], "pairs": doc["config"]["pairs"],
+        "accepted_fraction": f'{run["accepted_fraction"]:.6f}',
+        "latency_mean_us": f'{run["latency_ns"]["mean"] / 1000:.3f}',
+        "latency_p99_us": f'{run["latency_ns"]["p99"] / 1000:.3f}',
+        "throttled_fraction": f'{run["throttled_fraction"]:.6f}',
+        "hot_links_mean_before": f"{sum(mean(k, before) for k in hot) / len(hot):.6f}",
+        "hot_links_mean_hot": f"{sum(mean(k, inside) for k in hot) / len(hot):.6f}",
+        "busiest_mean_hot": f"{max(mean(k, inside) for k in hot):.6f}",
+        "busiest_peak_before": f"{peak(hot, before):.6f}",
+        "busiest_peak_hot": f"{peak(hot, inside):.6f}",
+        "busiest_peak_after": f"{peak(hot, after):.6f}",
+        "busiest_series_mean_hot": f"{sum(u for t, u in busiest if HOT[0] <= t < HOT[1]) / len(inside):.6f}",
+        "switch_links_peak_hot": f"{peak(sw, inside):.6f}",
+        "switch_links_busiest_mean_hot": f"{max(mean(k, inside) for k in sw):.6f}",
+        "eject_busiest_mean_hot": f"{max(mean(k, inside) for k in eject):.6f}",
+        "fecn_marked": cc.get("fecn_marked", ""),
+        "becn_received": cc.get("becn_received", ""),
+        "hot_flows_becns": sum(becns.get(k, 0) for k in hot_flows) if cc else "",
+        "max_flow_becns": max(becns.values(), default=0) if cc else "",
+        "peak_ccti": cc.get("peak_ccti", ""),
+        "drb_paths_opened": drb.get("paths_opened", ""),
+        "drb_constrictions": drb.get("constrictions", ""),
+        "drb_alternative_packets": drb.get("alternative_packets", ""),
+        "drb_peak_open_paths": drb.get("peak_open_paths", ""),
+        "drb_peak_flows": drb.get("peak_flows", ""),
+    }
+    if cc and not run.get("flows"):
+        sys.exit(f"{run_json}: no per-flow figures (run with --flow-stats)")
+    new = not os.path.exists(linkhot_csv)
+    with open(linkhot_csv, "a", newline="") as f:
+        w = csv.DictWriter(f, LINKHOT_COLUMNS, lineterminator="\n")
+        if new:
+            w.writeheader()
+        w.writerow(row)
+
+
 def figures(d):
     for name, title in TITLES.items():
         p = os.path.join(d, f"{name}-shuffle-mean.csv")
@@ -201,6 +329,34 @@ def figures(d):
                 t = float(r["t_us"])
                 by_t[t] = max(by_t.get(t, 0), float(r["utilization"]))
         series.append((NAMES[s], sorted((t + 12.5, u) for t, u in by_t.items())))
+    p = os.path.join(d, "linkhot-busiest.csv")
+    if os.path.exists(p):
+        setting = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "settings",
+                                              "paper-002.json")))
+        link = 8000 / setting["ns-per-byte"]  # Mb/s of one link
+        by = {}
+        for r in csv.DictReader(open(p)):
+            by.setdefault(r["regime"], {}).setdefault(float(r["t_us"]), []).append(float(r["utilization"]))
+        curves, errs = [], []
+        for s in ("none", "iba", "drb"):
+            if s not in by:
+                continue
+            pts, err = [], []
+            for t, us in sorted(by[s].items()):
+                n = len(us)
+                m = sum(us) / n
+                sd = math.sqrt(sum((u - m) ** 2 for u in us) / (n - 1)) if n > 1 else 0
+                pts.append((t + 12.5, m * link))
+                err.append(T975[n - 1] * sd / math.sqrt(n) * link if n > 1 else 0)
+            curves.append((NAMES[s], pts))
+            errs.append(err)
+            seeds = len(next(iter(by[s].values())))
+        draw(figure(curves, "8x8 torus: the busiest link of the hot area over time (Fig. 10)", "time (us)",
+                    f"Mb/s per 25 us (link {link:.0f} Mb/s)", "regime",
+                    [("traffic", "uniform at 0.3 of the link"),
+                     ("hot spot", "hot flows over 5 links from 1 to 2 ms"),
+                     ("seeds", f"mean of {seeds} seeds, 95 % CI")], errors=errs),
+             os.path.join(d, "linkhot-links.svg"))
     if series:
         draw(figure(series, "8x8 torus: the busiest link into the hot switch over time",
                     "time (us)", "utilization per 25 us", "regime",
@@ -217,5 +373,7 @@ if __name__ == "__main__":
         split_mean(a[2], a[3:])
     elif a[1] == "--series":
         reduce_series(*a[2:8])
+    elif a[1] == "--link-series":
+        reduce_link_series(*a[2:10])
     else:
         figures(a[2])

@@ -9,8 +9,11 @@
 # Figs. 8 and 9: throughput and latency against offered load for five regimes on a 64-node 8x8
 # torus and a 32-node 8x4 mesh under perfect-shuffle traffic, one `ibrt sweep` spec per regime
 # (both fabrics, loads 0.05 .. 1.0, 1 ms warm-up, 2 ms window, seeds 1..SEEDS). Fig. 10: a hot
-# spot that appears and goes, as per-link utilization over time (a node hot spot: 5 % of the
-# messages to CA 27 from 1 to 2 ms over uniform traffic at 0.3 of the link), seeds 1..SEEDS.
+# spot that appears and goes, as per-link utilization over time, over uniform traffic at 0.3 of
+# the link, from 1 to 2 ms, seeds 1..SEEDS: on links as the paper has it (--pattern hot-flows:
+# the flows of docs/results/congestion-control-drb/link-hotspot.pairs, which share five links
+# of the torus, bring them to about 0.7 of the link), and, for contrast, on a node (5 % of the
+# messages to CA 27).
 #
 # Set-up (paper 002 §5): switch threshold 80 % of the port buffer (IBA level 3 = 81 %,
 # docs/sim-model.md), every eligible packet marked, timer 100 us (CCTI timer 98 x 1.024 us),
@@ -32,8 +35,17 @@
 #                                        none, iba, drb, drb-iba, random)
 #   <fabric>-shuffle-mean.csv            every regime, per load the seeds' mean and 95 % interval
 #   <fabric>-throughput.svg, -latency.svg  Figs. 8 and 9 with the intervals
-#   hotspot.csv                          the hot-spot runs' figures, one row per regime and seed
-#   hotspot-<regime>-series.csv          seed 1: the links around the hot spot per 25 us
+#   linkhot.csv                          the link hot-spot runs' figures, one row per regime
+#                                        (none, iba, drb; iba-t15, drb-t15: the diagnostic
+#                                        threshold below) and seed
+#   linkhot-busiest.csv                  per regime, seed and 25 us: the hot area's busiest link
+#   linkhot-<regime>-series.csv          seed 1: the hot area's five links per 25 us
+#   linkhot-<regime>.svg                 seed 1: the busiest switch links over time
+#   linkhot-links.svg                    Fig. 10: the hot area's busiest link over time, mean
+#                                        over the seeds with its 95 % interval
+#   hotspot.csv                          the node hot-spot runs' figures, one row per regime and
+#                                        seed
+#   hotspot-<regime>-series.csv          seed 1: the links around the hot node per 25 us
 #   hotspot-<regime>.svg, hotspot-links.svg  seed 1: the busiest links over time
 # then the findings table and the tables of docs/results/congestion-control-drb.md
 # (congestion-control-drb-summary.py --write).
@@ -83,6 +95,12 @@ CONF=$WORK/paper002.opensm.conf
         print "" }'
 } >"$CONF"
 cp "$CONF" "$OUT/paper002.opensm.conf"
+# A diagnostic beside the paper's set-up, for the link hot spot only: the same CC with the
+# switch threshold at level 15, the most aggressive (a port VL is congested as soon as a packet
+# waits behind the one leaving, docs/sim-model.md), to see what DRB does once notified.
+sed 's/^cc_sw_cong_setting_threshold 3$/cc_sw_cong_setting_threshold 15/' "$CONF" \
+    >"$WORK/paper002-t15.opensm.conf"
+grep -q '^cc_sw_cong_setting_threshold 15$' "$WORK/paper002-t15.opensm.conf"
 
 # regime NAME: the regime's own `ibrt sim` options, as JSON members of "sim".
 regime() {
@@ -92,6 +110,8 @@ regime() {
     drb) echo '"opensm-conf": "paper002.opensm.conf", "cc-injection-delay": "off", "drb": true, "drb-paths": "dfs"' ;;
     drb-iba) echo '"opensm-conf": "paper002.opensm.conf", "drb": true, "drb-paths": "dfs"' ;;
     random) echo '"drb-paths": "dfs", "dlid": "random"' ;;
+    iba-t15) echo '"dlid": "base", "opensm-conf": "paper002-t15.opensm.conf"' ;;
+    drb-t15) echo '"opensm-conf": "paper002-t15.opensm.conf", "cc-injection-delay": "off", "drb": true, "drb-paths": "dfs"' ;;
     esac
 }
 REGIMES="none iba drb drb-iba random"
@@ -122,28 +142,67 @@ done
 # shellcheck disable=SC2086
 "$PY" "$HERE/congestion-control-drb.py" --split-mean "$OUT" $MEANS
 
-# Fig. 10: uniform background at 0.3 of the link, and from 1 ms to 2 ms a hot spot: 5 % of
-# every source's messages to CA 27; per-link utilization every 25 us over 3 ms. Seed 1's
-# series (around the hot spot) and plots are kept.
+# hotspot_run KIND REGIME SEED ARGS...: one Fig. 10 run on the 8x8 torus (uniform background at
+# 0.3 of the link, the hot spot from 1 ms to 2 ms, every link's utilization per 25 us over
+# 3 ms) with the regime's options and ARGS, the hot spot's own; writes $WORK/KIND.json and
+# $WORK/KIND-series.csv, and for seed 1 the plot $OUT/KIND-REGIME.svg. Exit 1 = the run failed
+# its verdict, which a congested run may.
+hotspot_run() {
+    kind=$1 s=$2 seed=$3
+    shift 3
+    plot=""
+    case $seed-$s in
+    1-*-t15) ;;
+    1-*) plot="--timeseries-plot $OUT/$kind-$s.svg --timeseries-links 6" ;;
+    esac
+    # The regime's options for `ibrt sim` (its sweep spec's, as command-line options).
+    args=$("$PY" -c 'import json, sys
+for k, v in json.loads("{" + sys.argv[1] + "}").items():
+    print("--" + k if v is True else "--%s %s" % (k, v))' "$(regime "$s")")
+    # shellcheck disable=SC2086
+    (cd "$WORK" && "$IBRT" sim --config "$SETTING" --fabric torus-8x8.net --engine torus \
+        --vls 15 -q $args "$@" --hot-start-us 1000 --hot-end-us 2000 --load 0.3 --warmup-us 0 \
+        --measure-us 3000 --drain-us 100 --seed "$seed" --json \
+        --link-timeseries "$kind-series.csv" --timeseries-us 25 $plot >"$kind.json" \
+        2>"$kind-$s-$seed.err") || test $? -eq 1
+}
+
+# Fig. 10 as the paper has it, a hot spot on links: from 1 ms to 2 ms the sources of
+# link-hotspot.pairs send 45 % of their messages to their pairs, the rest uniform (every other
+# source uniform throughout). Their DOR routes share five consecutive links of the torus's
+# column sw-*.3, which the background loads to about 0.30 of the link and the flows to about
+# 0.70 (the file says how they were chosen). --flow-stats gives each flow's BECNs (what DRB
+# counts to open a path). Seed 1's series of those links and plots are kept. Then IBA CC and
+# DRB again with the diagnostic threshold (iba-t15, drb-t15; no series or plots kept).
+PAIRS=$HERE/../docs/results/congestion-control-drb/link-hotspot.pairs
+rm -f "$OUT/linkhot.csv" "$OUT/linkhot-busiest.csv"
+for s in none iba drb iba-t15 drb-t15; do
+    seed=1
+    while [ $seed -le "$SEEDS" ]; do
+        keep=""
+        case $seed-$s in
+        1-*-t15) ;;
+        1-*) keep="$OUT/linkhot-$s-series.csv" ;;
+        esac
+        hotspot_run linkhot "$s" $seed --pattern hot-flows --pairs-file "$PAIRS" --hot-fraction 0.45 \
+            --flow-stats
+        # shellcheck disable=SC2086
+        "$PY" "$HERE/congestion-control-drb.py" --link-series "$WORK/linkhot-series.csv" \
+            "$WORK/linkhot.json" "$s" "$seed" "$PAIRS" "$OUT/linkhot.csv" \
+            "$OUT/linkhot-busiest.csv" $keep
+        seed=$((seed + 1))
+    done
+done
+
+# For contrast, a hot spot on a node: from 1 ms to 2 ms 5 % of every source's messages to
+# CA 27. Seed 1's series (around the hot node) and plots are kept.
 rm -f "$OUT/hotspot.csv"
 for s in none iba drb; do
     seed=1
     while [ $seed -le "$SEEDS" ]; do
-        keep="" plot=""
-        if [ $seed -eq 1 ]; then
-            keep="$OUT/hotspot-$s-series.csv"
-            plot="--timeseries-plot $OUT/hotspot-$s.svg --timeseries-links 6"
-        fi
-        # The regime's options for `ibrt sim` (its sweep spec's, as command-line options).
-        args=$("$PY" -c 'import json, sys
-for k, v in json.loads("{" + sys.argv[1] + "}").items():
-    print("--" + k if v is True else "--%s %s" % (k, v))' "$(regime "$s")")
-        # shellcheck disable=SC2086
-        (cd "$WORK" && "$IBRT" sim --config "$SETTING" --fabric torus-8x8.net --engine torus \
-            --vls 15 -q $args --pattern hotspot --hot-node 27 --hot-fraction 0.05 \
-            --hot-start-us 1000 --hot-end-us 2000 --load 0.3 --warmup-us 0 --measure-us 3000 \
-            --drain-us 100 --seed $seed --json --link-timeseries "hotspot-series.csv" \
-            --timeseries-us 25 $plot >"hotspot.json" 2>"hotspot-$s-$seed.err") || test $? -eq 1
+        keep=""
+        [ $seed -eq 1 ] && keep="$OUT/hotspot-$s-series.csv"
+        hotspot_run hotspot "$s" $seed --pattern hotspot --hot-node 27 --hot-fraction 0.05
         # Keep the switch-to-switch links into the hot spot's switch and its own link only (the
         # CSV of every link is several MB). $keep is empty but for seed 1.
         # shellcheck disable=SC2086

@@ -158,6 +158,21 @@ bad "sim --pattern bad-dragon without --group-hosts" \
 bad "sim --pattern bad-dragon --group-hosts 3" \
     "pattern bad-dragon needs at least two whole groups of 3 hosts, have 8 end nodes" \
     "${sim[@]}" --pattern bad-dragon --group-hosts 3
+# The link hot spot (paper 002 Fig. 10): its flows come from a pairs file, on end nodes that exist,
+# within a window that does not end before it starts.
+printf '1 2\n3 8 # CA 8 of 0..7\n' >flows.pairs
+printf '# no pair\n' >none.pairs
+bad "sim --pattern hot-flows without --pairs-file" "^ibrt: --pairs-file: --pattern hot-flows needs --pairs-file$" \
+    "${sim[@]}" --pattern hot-flows
+bad "sim --pairs-file with --pattern uniform" \
+    "^ibrt: --pairs-file: --pattern uniform reads no pairs \(--pairs-file is for --pattern pairs and hot-flows\)" \
+    "${sim[@]}" --pairs-file flows.pairs
+bad "sim --pattern hot-flows: a pair out of range" "pair 3 8 names an end node out of range \(0\.\.7\)" \
+    "${sim[@]}" --pattern hot-flows --pairs-file flows.pairs
+bad "sim --pattern hot-flows: a file with no pair" "pattern hot-flows needs pairs .*none given" \
+    "${sim[@]}" --pattern hot-flows --pairs-file none.pairs
+bad "sim --pattern hot-flows: an empty window" "^ibrt: --hot-end-us: the hot spot must end after it starts$" \
+    "${sim[@]}" --pattern hot-flows --pairs-file none.pairs --hot-start-us 5 --hot-end-us 5
 bad "sim --plot in a missing directory" \
     "^--plot: cannot create '/nonexistent-dir/p\.svg': directory '/nonexistent-dir' does not exist" \
     "${sim[@]}" --plot /nonexistent-dir/p.svg

@@ -1,6 +1,8 @@
-// Destination patterns (the pairs file of the congestion-control scenarios too) and VL
-// arbitration, exactly.
+// Destination patterns (the pairs file of the congestion-control scenarios too, and the hot flows
+// of a link hot spot) and VL arbitration, exactly.
 #include "fabric/input_error.hpp"
+#include "sim/config_check.hpp"
+#include "sim/simulator.hpp"
 #include "sim/traffic.hpp"
 #include "sim/vl_arbiter.hpp"
 
@@ -259,4 +261,146 @@ TEST_CASE("pairs: bad lines name the file and line, end nodes out of range are r
     s.pairs = {{1, 8}};
     CHECK_THROWS_WITH(DestinationPattern(s, 8, 1),
                       "pair 1 8 names an end node out of range (0..7)");
+}
+
+namespace {
+// Whether `count` successes of `trials` fit a binomial of probability p: within 4.5 standard
+// deviations (a false alarm once in 10^5 seeds; these are seeded, so they either pass or not).
+bool binomial_fits(int count, int trials, double p) {
+    const double mean = trials * p, sd = std::sqrt(trials * p * (1 - p));
+    return std::abs(count - mean) <= 4.5 * sd;
+}
+} // namespace
+
+TEST_CASE("hot-flows: in the window a listed source sends its hot fraction to its pairs in turn") {
+    // 16 CAs; source 3 has three pairs (in this order), source 7 one; the others none.
+    TrafficSpec s;
+    s.pattern = Pattern::HotFlows;
+    s.pairs = {{3, 5}, {7, 2}, {3, 9}, {3, 12}};
+    s.hot_fraction = 0.4;
+    s.hot_start_ps = 1'000'000;
+    s.hot_end_ps = 2'000'000;
+    const std::uint32_t n = 16;
+    DestinationPattern d(s, n, 1);
+    const std::uint32_t pair3[] = {5, 9, 12};
+    const double f = s.hot_fraction, other = (1 - f) / (n - 1); // P(a given other CA | uniform)
+
+    // Inside the window: slot c of source 3 goes to pair3[c % 3] with probability f + other
+    // (hot, or uniform by chance), to each of its two other pairs with `other` alone.
+    gen::Rng rng(11);
+    const int per_slot = 20000;
+    int to_own[3] = {}, to_others[3] = {}, to_pairs = 0;
+    std::vector<int> hist(n, 0);
+    for (std::uint64_t c = 0; c < 3u * per_slot; ++c) {
+        const std::uint32_t dst = d.next(3, rng, c, 1'500'000);
+        ++hist[dst];
+        const std::uint32_t j = std::uint32_t(c % 3);
+        for (std::uint32_t i = 0; i < 3; ++i)
+            if (dst == pair3[i]) {
+                ++to_pairs;
+                ++(i == j ? to_own[j] : to_others[j]);
+            }
+    }
+    CHECK(hist[3] == 0);
+    for (std::uint32_t j = 0; j < 3; ++j) {
+        CHECK(binomial_fits(to_own[j], per_slot, f + other));
+        CHECK(binomial_fits(to_others[j], per_slot, 2 * other));
+    }
+    // Close to the hot fraction in all: f directly plus the uniform share that lands on a pair.
+    CHECK(binomial_fits(to_pairs, 3 * per_slot, f + 3 * other));
+    // The rest is uniform over the 12 CAs that are neither the source nor a pair.
+    for (std::uint32_t x = 0; x < n; ++x)
+        if (x != 3 && x != 5 && x != 9 && x != 12)
+            CHECK(binomial_fits(hist[x], 3 * per_slot, other));
+    // The one-pair source: every hot message to its pair.
+    int to_2 = 0;
+    for (std::uint64_t c = 0; c < 20000; ++c) to_2 += d.next(7, rng, c, 1'999'999) == 2;
+    CHECK(binomial_fits(to_2, 20000, f + other));
+
+    // With every message hot the cycle is exact: the pairs in file order, slot by slot.
+    TrafficSpec all = s;
+    all.hot_fraction = 1;
+    DestinationPattern h(all, n, 1);
+    V got;
+    for (std::uint64_t c = 0; c < 7; ++c) got.push_back(h.next(3, rng, c, 1'000'000));
+    CHECK(got == V{5, 9, 12, 5, 9, 12, 5});
+    // A pair (s, s) is an idle hot slot.
+    all.pairs = {{4, 4}, {4, 6}};
+    DestinationPattern idle(all, n, 1);
+    CHECK(idle.next(4, rng, 0, 1'000'000) == 4);
+    CHECK(idle.next(4, rng, 1, 1'000'000) == 6);
+    CHECK(parse_pattern("hot-flows") == Pattern::HotFlows);
+    CHECK(to_string(Pattern::HotFlows) == "hot-flows");
+    CHECK_THAT(pattern_names(), Catch::Contains("pairs, hot-flows"));
+}
+
+TEST_CASE("hot-flows: uniform outside the window and for sources without pairs") {
+    TrafficSpec s;
+    s.pattern = Pattern::HotFlows;
+    s.pairs = {{3, 5}, {3, 9}};
+    s.hot_fraction = 0.5;
+    s.hot_start_ps = 1'000'000;
+    s.hot_end_ps = 2'000'000;
+    const std::uint32_t n = 16;
+    DestinationPattern d(s, n, 1);
+    gen::Rng rng(12);
+    const int m = 30000;
+    // (source, time): the listed source before and after the window (its end excluded), an
+    // unlisted one inside it.
+    const std::pair<std::uint32_t, std::uint64_t> cases[] = {
+        {3, 0}, {3, 999'999}, {3, 2'000'000}, {3, 9'000'000}, {0, 1'500'000}, {15, 1'000'000}};
+    for (const auto& [src, t] : cases) {
+        CAPTURE(src, t);
+        std::vector<int> hist(n, 0);
+        for (std::uint64_t c = 0; c < std::uint64_t(m); ++c) ++hist[d.next(src, rng, c, t)];
+        CHECK(hist[src] == 0);
+        for (std::uint32_t x = 0; x < n; ++x)
+            if (x != src) CHECK(binomial_fits(hist[x], m, 1.0 / (n - 1)));
+    }
+    // Inside the window the pairs draw far above a uniform share: what the cases above would
+    // miss if the window were ignored.
+    int to_5 = 0;
+    for (std::uint64_t c = 0; c < std::uint64_t(m); c += 2)
+        to_5 += d.next(3, rng, c, 1'000'000) == 5;
+    CHECK(binomial_fits(to_5, m / 2, 0.5 + 0.5 / (n - 1)));
+    CHECK(!binomial_fits(to_5, m / 2, 1.0 / (n - 1)));
+    // The same seed gives the same destinations.
+    gen::Rng a(3), b(3);
+    for (std::uint64_t c = 0; c < 100; ++c)
+        CHECK(d.next(3, a, c, 1'500'000) == d.next(3, b, c, 1'500'000));
+}
+
+TEST_CASE(
+    "hot-flows: no pairs, pairs out of range, an empty window and a bad fraction are refused") {
+    TrafficSpec s;
+    s.pattern = Pattern::HotFlows;
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1), "pattern hot-flows needs pairs");
+    s.pairs = {{1, 2}, {8, 1}};
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1),
+                      "pair 8 1 names an end node out of range (0..7)");
+    s.pairs = {{1, 2}};
+    s.hot_start_ps = s.hot_end_ps = 5000;
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1), "the hot spot ends before it starts");
+    s.hot_end_ps = 6000;
+    CHECK_NOTHROW(DestinationPattern(s, 8, 1));
+    s.hot_fraction = std::nan("");
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1), "hot fraction must be in 0..1");
+    s.hot_fraction = 1.5;
+    CHECK_THROWS_WITH(DestinationPattern(s, 8, 1), "hot fraction must be in 0..1");
+}
+
+TEST_CASE("hot-flows: the configuration check refuses it without pairs or without a window") {
+    SimConfig c;
+    c.traffic.pattern = Pattern::HotFlows;
+    CHECK_THROWS_WITH(check_config(c), "pattern hot-flows needs pairs (SOURCE DESTINATION lines "
+                                       "of --pairs-file): none given");
+    c.traffic.pattern = Pattern::Pairs;
+    CHECK_THROWS_WITH(check_config(c), "pattern pairs needs pairs (SOURCE DESTINATION lines of "
+                                       "--pairs-file): none given");
+    c.traffic.pattern = Pattern::HotFlows;
+    c.traffic.pairs = {{1, 2}};
+    CHECK_NOTHROW(check_config(c));
+    c.traffic.hot_start_ps = 2000;
+    c.traffic.hot_end_ps = 1000;
+    CHECK_THROWS_WITH(check_config(c), "the hot spot must start before it ends");
 }

@@ -207,7 +207,9 @@ TEST_CASE("schema: checks between options name the option's key in \"sim\"") {
     CHECK(r.line == 5);
     CHECK(r.problem == "/sim: options: VL arbitration entry names VL 5 >= VL count");
     CHECK(problem(spec_with(",\n  \"patterns\": [\"pairs\"]")) ==
-          "/patterns: --pairs-file: --pattern pairs needs --pairs-file, and only it");
+          "/patterns: --pairs-file: --pattern pairs needs --pairs-file");
+    CHECK(problem(spec_with(",\n  \"patterns\": [\"uniform\", \"hot-flows\"]")) ==
+          "/patterns: --pairs-file: --pattern hot-flows needs --pairs-file");
 }
 
 TEST_CASE("schema: good specs still expand as before") {
