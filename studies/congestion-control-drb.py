@@ -23,7 +23,7 @@ studies/congestion-control-drb-summary.py. The figures go through ibrt's one plo
 (issue 40): each is written as a figure, "ibrt-figure/1" (tools/figure_file.hpp: title, labels,
 curves named by their settings, 95 % error bars), and drawn by `ibrt plot`, the binary in $IBRT
 (default: ibrt on PATH), so that they follow the rules and styles of ibrt's own figures
-(plot/plot.hpp). docs/results/cc-hysteresis.py draws with figure() and draw() too."""
+(plot/plot.hpp). studies/cc-hysteresis.py draws with figure() and draw() too."""
 import csv
 import json
 import math
