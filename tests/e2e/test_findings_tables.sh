@@ -61,7 +61,7 @@ if bad:
 PY
 }
 check mlid-vs-slid paper-000
-
+check selection-functions paper-004
 check lid-assignment
 check congestion-control-drb paper-002
 echo "PASS [test_findings_tables] in ${SECONDS}s"
