@@ -67,20 +67,23 @@ sm_routes() {
 trap 'rc=$?; dpkg --purge ibrt >/dev/null 2>&1 || true; (exit "$rc"); _e2e_cleanup' EXIT
 dpkg -i "$deb" >dpkg.log 2>&1 || fail_pkg "dpkg -i failed:"$'\n'"$(cat dpkg.log)"
 /usr/bin/ibrt --version >/dev/null || fail_pkg "the installed ibrt does not run"
-ldconfig -p | grep -q "libibrt.so " || fail_pkg "postinst left libibrt.so out of the linker cache"
+# in_ld_cache: libibrt.so is in the linker cache. Not `ldconfig -p | grep -q`: under pipefail
+# grep's early exit can end ldconfig with SIGPIPE and fail the test with the entry present.
+in_ld_cache() { local cache; cache=$(ldconfig -p); grep -q "libibrt.so " <<<"$cache"; }
+in_ld_cache || fail_pkg "postinst left libibrt.so out of the linker cache"
 sm_routes mlid
 grep -q "ibrt mlid: routed" "$WORK/osm/osm.log" || fail_pkg "no routing line of the plugin in osm.log"
 echo "ok: installed $(dpkg-query -W -f='${Version}' ibrt): opensm routes with the plugin"
 
 dpkg -i "$old" >dpkg.log 2>&1 || fail_pkg "rolling back (dpkg -i of 0.0.1) failed:"$'\n'"$(cat dpkg.log)"
 [[ $(dpkg-query -W -f='${Version}' ibrt) == 0.0.1 ]] || fail_pkg "the roll back left $(dpkg-query -W -f='${Version}' ibrt)"
-ldconfig -p | grep -q "libibrt.so " || fail_pkg "the roll back left libibrt.so out of the linker cache"
+in_ld_cache || fail_pkg "the roll back left libibrt.so out of the linker cache"
 sm_routes mlid
 echo "ok: rolled back to 0.0.1: opensm still routes with the plugin"
 
 dpkg --purge ibrt >dpkg.log 2>&1 || fail_pkg "dpkg --purge failed:"$'\n'"$(cat dpkg.log)"
 for f in $(cat contents); do [[ ! -e "/${f#./}" ]] || e2e_fail "dpkg --purge left ${f#.}"; done
-! ldconfig -p | grep -q "libibrt.so " || e2e_fail "postrm left libibrt.so in the linker cache"
+! in_ld_cache || e2e_fail "postrm left libibrt.so in the linker cache"
 ! dpkg-query -W ibrt >/dev/null 2>&1 || e2e_fail "dpkg still knows the ibrt package"
 sm_routes updn
 grep -q "cannot load plugin 'ibrt'" "$WORK/osm/osm.log" || e2e_fail "after the purge opensm still found a plugin"
