@@ -450,8 +450,7 @@ sim::SimConfig make_sim_config(const SimOptions& a) {
             "--pattern", 0,
             fmt::format("unknown pattern '{}' (known: {})", a.pattern, sim::pattern_names()));
     c.traffic.pattern = *p;
-    const bool takes_pairs =
-        c.traffic.pattern == sim::Pattern::Pairs || c.traffic.pattern == sim::Pattern::HotFlows;
+    const bool takes_pairs = sim::reads_pairs(c.traffic.pattern);
     if (takes_pairs && a.pairs_file.empty())
         throw InputError("--pairs-file", 0,
                          fmt::format("--pattern {} needs --pairs-file", a.pattern));
@@ -673,14 +672,11 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
     // Only when not the default, so that the default's output is what it was before the option.
     if (c.traffic.host_order != sim::HostOrder::Natural)
         j["host_order"] = sim::to_string(c.traffic.host_order);
-    if (c.traffic.pattern == sim::Pattern::Pairs || c.traffic.pattern == sim::Pattern::HotFlows)
-        j["pairs"] = c.traffic.pairs.size();
+    if (sim::reads_pairs(c.traffic.pattern)) j["pairs"] = c.traffic.pairs.size();
     if (c.traffic.pattern == sim::Pattern::BadDragon) j["group_hosts"] = c.traffic.group_hosts;
     const bool windowed = c.traffic.hot_start_ps > 0 || c.traffic.hot_end_ps != ~std::uint64_t(0);
     // The hot window of the hotspot pattern, of the pairs to the hot node, or of the hot flows.
-    if ((c.traffic.pattern == sim::Pattern::Hotspot || c.traffic.pattern == sim::Pattern::Pairs ||
-         c.traffic.pattern == sim::Pattern::HotFlows) &&
-        windowed) {
+    if (sim::has_hot_window(c.traffic.pattern) && windowed) {
         j["hot_start_us"] = us_of(c.traffic.hot_start_ps);
         if (c.traffic.hot_end_ps != ~std::uint64_t(0))
             j["hot_end_us"] = us_of(c.traffic.hot_end_ps);

@@ -93,8 +93,7 @@ void check_config(const SimConfig& c) {
         bad("the hot spot must start before it ends");
     // The flows of pairs and hot-flows; whether they name end nodes that exist needs the fabric
     // (DestinationPattern).
-    if ((c.traffic.pattern == Pattern::Pairs || c.traffic.pattern == Pattern::HotFlows) &&
-        c.traffic.pairs.empty())
+    if (reads_pairs(c.traffic.pattern) && c.traffic.pairs.empty())
         bad("pattern " + std::string(to_string(c.traffic.pattern)) +
             " needs pairs (SOURCE DESTINATION lines of --pairs-file): none given");
     if (c.source_queue_packets > 0) {

@@ -126,13 +126,12 @@ DestinationPattern::DestinationPattern(const TrafficSpec& spec, std::uint32_t n,
     if ((p == Pattern::Hotspot || (p == Pattern::Pairs && windowed(spec))) && spec.hot_node >= n)
         throw std::invalid_argument("hot node " + std::to_string(spec.hot_node) +
                                     " out of range (0.." + std::to_string(n - 1) + ")");
-    const bool hot_window = p == Pattern::Hotspot || p == Pattern::Pairs || p == Pattern::HotFlows;
-    if (hot_window && spec.hot_start_ps >= spec.hot_end_ps)
+    if (has_hot_window(p) && spec.hot_start_ps >= spec.hot_end_ps)
         throw std::invalid_argument("the hot spot ends before it starts");
     if ((p == Pattern::Hotspot || p == Pattern::HotFlows) &&
         !(spec.hot_fraction >= 0 && spec.hot_fraction <= 1))
         throw std::invalid_argument("hot fraction must be in 0..1");
-    if (p == Pattern::Pairs || p == Pattern::HotFlows) {
+    if (reads_pairs(p)) {
         if (spec.pairs.empty())
             throw std::invalid_argument("pattern " + std::string(to_string(p)) + " needs pairs");
         // Counting sort by source keeps each source's pairs in the order given.

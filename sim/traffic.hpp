@@ -83,6 +83,14 @@ enum class Injection { Bernoulli, Constant };
 std::optional<Pattern> parse_pattern(std::string_view s);
 std::string_view to_string(Pattern p);
 std::string pattern_names(); // "uniform, hotspot, ..." for help texts
+// The patterns that read (source, destination) pairs (TrafficSpec::pairs, --pairs-file).
+constexpr bool reads_pairs(Pattern p) {
+    return p == Pattern::Pairs || p == Pattern::HotFlows;
+}
+// The patterns a hot window [hot_start_ps, hot_end_ps) applies to.
+constexpr bool has_hot_window(Pattern p) {
+    return p == Pattern::Hotspot || reads_pairs(p);
+}
 std::optional<Injection> parse_injection(std::string_view s);
 std::string_view to_string(Injection i);
 
