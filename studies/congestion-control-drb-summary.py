@@ -44,6 +44,7 @@ PAPER = {"throughput": 0.35, "latency torus-8x8": 0.66, "latency mesh-8x4": 0.42
 class Data:
     def __init__(self, d):
         self.mean, self.runs = {}, {}
+        self.mean_files = [os.path.join(d, f"{fab}-shuffle-mean.csv") for fab, _ in FABRICS]
         for fab, _ in FABRICS:
             p = os.path.join(d, f"{fab}-shuffle-mean.csv")
             self.mean[fab] = {routing: loads for (routing, _, _), loads in read_mean(p).items()}
@@ -91,11 +92,28 @@ class Data:
         return sum(vals) / len(vals) if vals else None
 
     def hot_est(self, regime, key):
-        return over_seeds([float(x[key]) for x in self.hot if x["regime"] == regime])
+        """A figure of the node hot-spot runs over the seeds (None where a run lacks it)."""
+        return seeds_est(self.hot, regime, key)
 
     def link_est(self, regime, key):
-        """A figure of the link hot-spot runs over the seeds."""
-        return over_seeds([float(x[key]) for x in self.linkhot if x["regime"] == regime])
+        """A figure of the link hot-spot runs over the seeds (None where a run lacks it)."""
+        return seeds_est(self.linkhot, regime, key)
+
+
+def seeds_est(runs, regime, key):
+    vals = [x[key] for x in runs if x["regime"] == regime]
+    return None if "" in vals else over_seeds([float(v) for v in vals])
+
+
+def est_rows(rows, regimes, est):
+    """Table rows (label, key, digits, scale): per regime the figure est(regime, key) over the
+    seeds, mean ± 95 % interval, or a dash where the runs lack it."""
+    out = []
+    for label, key, digits, scale in rows:
+        cells = [f"{e.v * scale:,.{digits}f} ± {e.ci * scale:,.{digits}f}" if e else "—"
+                 for e in (est(r, key) for r in regimes)]
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    return out
 
 
 def pct(r):
@@ -235,7 +253,7 @@ def findings(D):
               f"load run, {top:g} of the link. A load is carried while accepted / offered is at least "
               f"{CARRIED * 100:.0f} %; the onset is the lowest load not carried. Offered bits/µs are per node, on "
               f"the setting's {D.link:.0f} Mb/s link (footnote 4).")
-    return table(rows, "ibrt's figure (mean ± 95 % CI over the seeds)", legend)
+    return table(rows, "ibrt's figure (mean ± 95 % CI over the seeds)", legend, D.mean_files)
 
 
 def tables(D):
@@ -277,7 +295,6 @@ def tables(D):
                        f"{m('drb', 'drb_constrictions'):.0f} | {m('drb', 'drb_peak_open_paths'):.1f} | "
                        f"{m('drb', 'drb_peak_flows'):.0f} |")
     hr = ("none", "iba", "drb")
-    cell = lambda e, digits, scale: f"{e.v * scale:,.{digits}f} ± {e.ci * scale:,.{digits}f}"
     out.append("\n### A hot spot on links that appears and goes (Fig. 10)\n")
     out.append("![busiest link of the hot area over time](congestion-control-drb/linkhot-links.svg)\n")
     out.append("Busiest switch links over time (seed 1): [no CC](congestion-control-drb/linkhot-none.svg), "
@@ -305,8 +322,7 @@ def tables(D):
             ("busiest switch link anywhere per 25 µs, 1-2 ms", "switch_links_peak_hot", 3, 1),
             ("busiest switch link anywhere, mean busy 1-2 ms", "switch_links_busiest_mean_hot", 3, 1),
             ("busiest link into a CA, mean busy 1-2 ms", "eject_busiest_mean_hot", 3, 1)]
-    for label, key, digits, scale in rows:
-        out.append(f"| {label} | " + " | ".join(cell(D.link_est(r, key), digits, scale) for r in hr) + " |")
+    out += est_rows(rows, hr, D.link_est)
     m = lambda r, k: D.link_est(r, k).v
     top = lambda r, k: max(int(x[k]) for x in D.linkhot if x["regime"] == r)
     out.append(f"\nCongestion control and DRB in the link hot-spot runs (means over the seeds, whole run): packets "
@@ -337,12 +353,7 @@ def tables(D):
                 ("peak CCTI", "peak_ccti", 1, 1),
                 ("DRB: paths opened", "drb_paths_opened", 1, 1),
                 ("DRB: packets on alternative paths", "drb_alternative_packets", 0, 1)]
-        for label, key, digits, scale in rows:
-            cells = []
-            for r in dr:
-                vals = [x[key] for x in D.linkhot if x["regime"] == r]
-                cells.append(cell(D.link_est(r, key), digits, scale) if all(v != "" for v in vals) else "—")
-            out.append(f"| {label} | " + " | ".join(cells) + " |")
+        out += est_rows(rows, dr, D.link_est)
     out.append("\n### For contrast: a hot spot on a node\n")
     out.append("![busiest link into the hot switch over time](congestion-control-drb/hotspot-links.svg)\n")
     out.append("Busiest switch links over time (seed 1): [no CC](congestion-control-drb/hotspot-none.svg), "
@@ -365,12 +376,7 @@ def tables(D):
             ("busiest switch link per 25 µs, from 2.2 ms", "switch_links_peak_after", 3, 1),
             ("switch links > 50 % busy over 1-2 ms", "switch_links_over_50_hot", 1, 1),
             ("switch links > 90 % busy over 1-2 ms", "switch_links_over_90_hot", 1, 1)]
-    for label, key, digits, scale in rows:
-        cells = []
-        for r in hr:
-            e = D.hot_est(r, key)
-            cells.append(f"{e.v * scale:.{digits}f} ± {e.ci * scale:.{digits}f}")
-        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    out += est_rows(rows, hr, D.hot_est)
     drb = {k: D.hot_est("drb", k).v for k in ("drb_paths_opened", "drb_constrictions", "drb_alternative_packets",
                                               "drb_peak_open_paths", "drb_peak_flows")}
     out.append(f"\nDRB in the hot-spot runs (means over the seeds): {drb['drb_paths_opened']:.0f} paths opened, "

@@ -167,9 +167,14 @@ def reduce_series(full, run_json, regime, seed, hot_csv, out=None):
         "drb_peak_open_paths": drb.get("peak_open_paths", ""),
         "drb_peak_flows": drb.get("peak_flows", ""),
     }
-    new = not os.path.exists(hot_csv)
-    with open(hot_csv, "a", newline="") as f:
-        w = csv.DictWriter(f, HOT_COLUMNS, lineterminator="\n")
+    append_row(hot_csv, HOT_COLUMNS, row)
+
+
+def append_row(path, columns, row):
+    """Appends one run's row to the CSV at path, with the header when the file is new."""
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as f:
+        w = csv.DictWriter(f, columns, lineterminator="\n")
         if new:
             w.writeheader()
         w.writerow(row)
@@ -286,12 +291,7 @@ def reduce_link_series(full, run_json, regime, seed, pairs, linkhot_csv, busiest
     }
     if cc and not run.get("flows"):
         sys.exit(f"{run_json}: no per-flow figures (run with --flow-stats)")
-    new = not os.path.exists(linkhot_csv)
-    with open(linkhot_csv, "a", newline="") as f:
-        w = csv.DictWriter(f, LINKHOT_COLUMNS, lineterminator="\n")
-        if new:
-            w.writeheader()
-        w.writerow(row)
+    append_row(linkhot_csv, LINKHOT_COLUMNS, row)
 
 
 def figures(d):

@@ -71,14 +71,29 @@ def read_mean(path):
     return out
 
 
-def table(rows, ibrt_header, legend):
-    """The findings table: rows of (finding, paper's figure, ibrt's figure, status)."""
+def verdicts(paths):
+    """What the runs behind the sweep-mean.csv files PATHS ended with, in one sentence: a mean
+    over seeds hides a run that deadlocked or stopped moving, so every table says."""
+    runs = not_ok = 0
+    for path in paths:
+        for r in csv.DictReader(open(path)):
+            runs += int(r["seeds"])
+            not_ok += int(r["runs_not_ok"] or 0)
+    if not_ok == 0:
+        return f"All {runs} runs ended with the verdict ok."
+    return (f"{not_ok} of the {runs} runs ended with a verdict other than ok (deadlock, stuck or "
+            "delivered nothing): they are in the means; the per-run CSVs name them.")
+
+
+def table(rows, ibrt_header, legend, runs=None):
+    """The findings table: rows of (finding, paper's figure, ibrt's figure, status); runs, the
+    sweep-mean.csv files behind it, adds their verdicts (verdicts())."""
     for r in rows:
         assert r[3] in STATUSES, r
     out = [f"| finding | paper's figure | {ibrt_header} | status |", "|---|---|---|---|"]
     out += [f"| {a} | {b} | {c} | **{s}** |" for a, b, c, s in rows]
     counts = ", ".join(f"{sum(r[3] == s for r in rows)} {s}" for s in STATUSES)
-    out += ["", f"{len(rows)} findings: {counts}.", "", legend]
+    out += ["", f"{len(rows)} findings: {counts}" + (f". {verdicts(runs)}" if runs else "."), "", legend]
     return "\n".join(out) + "\n"
 
 

@@ -8,23 +8,21 @@ of link directions, the mean and the max utilization, and max / mean.
 FABRIC.net is the `ibrt gen fat-tree` topology the runs used (switch names SW<digits,level>,
 level 0 the roots). Standard library only."""
 import collections
+import importlib.util
 import json
+import os
 import re
 import sys
 
 
 def peers(net):
-    """(node name, port) -> peer node name, from an ibnetdiscover file."""
-    out, node = {}, None
-    for line in open(net):
-        m = re.match(r'^(Switch|Ca)\s+\d+\s+"([^"]+)"', line)
-        if m:
-            node = m.group(2)
-            continue
-        m = re.match(r'^\[(\d+)\](?:\([0-9a-fA-F]+\))?\s+"([^"]+)"\[\d+\]', line)
-        if m and node:
-            out[(node, int(m.group(1)))] = m.group(2)
-    return out
+    """(node name, port) -> peer node name, from an ibnetdiscover file (mlid-vs-slid-paths.py's
+    reader)."""
+    spec = importlib.util.spec_from_file_location(
+        "paths", os.path.join(os.path.dirname(os.path.abspath(__file__)), "mlid-vs-slid-paths.py"))
+    paths = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(paths)
+    return {k: peer for k, (peer, _) in paths.fabric(net)[0].items()}
 
 
 def level(name):

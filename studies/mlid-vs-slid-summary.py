@@ -78,7 +78,7 @@ def case(key, v):
     return f"{NAME[key]} {v} VL{'s' if v > 1 else ''}"
 
 
-def findings(mean, runs, npb):
+def findings(mean, runs, npb, d):
     keys = [k for k, _, _, _ in FABRICS]
     S = {(k, p, e, v): sat(mean, k, p, e, v)[0] for k in keys for p in PATTERNS for e in ("mlid", "slid") for v in VLS}
     R = {(k, p, v): ratio(S[(k, p, "mlid", v)], S[(k, p, "slid", v)]) for k in keys for p in PATTERNS for v in VLS}
@@ -275,7 +275,9 @@ def findings(mean, runs, npb):
               f"when the mean accepted traffic is at least {CARRIED * 100:.0f} % of it; \"from generation\" is the "
               "latency the figures plot, \"in the network\" leaves out the source queue. \"Much\" is at least "
               f"{MUCH * 100:.0f} %. \"LMC cap\": a case the LMC-cap measurement below accounts for.")
-    return table(rows, "ibrt's figure (mean ± 95 % CI over the seeds)", legend)
+    files = [os.path.join(d, f"{k}-{p}-mean.csv") for k, _, _, _ in FABRICS for p in PATTERNS + ("capped",)]
+    return table(rows, "ibrt's figure (mean ± 95 % CI over the seeds)", legend,
+                 files + [os.path.join(d, "mlid-vs-slid-outbuf-mean.csv")])
 
 
 def tables(mean, runs, npb, d):
@@ -341,5 +343,5 @@ def outbuf(d):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:], MD, RESULTS, lambda d: (read(d), d), lambda x: findings(*x[0]),
+    sys.exit(main(sys.argv[1:], MD, RESULTS, lambda d: (read(d), d), lambda x: findings(*x[0], x[1]),
                   lambda x: tables(*x[0], x[1])))
