@@ -53,6 +53,8 @@
 # -j; WORK=dir keeps the sweep directories and resumes them)
 set -eu
 IBRT=${1:-ibrt}
+# The hot-spot runs start in $WORK: a path to the binary is made absolute.
+case $IBRT in */*) IBRT=$(cd "$(dirname "$IBRT")" && pwd)/$(basename "$IBRT") ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-$HERE/../docs/results/congestion-control-drb}
 SETTING=$HERE/settings/paper-002.json
@@ -164,7 +166,11 @@ for k, v in json.loads("{" + sys.argv[1] + "}").items():
         --vls 15 -q $args "$@" --hot-start-us 1000 --hot-end-us 2000 --load 0.3 --warmup-us 0 \
         --measure-us 3000 --drain-us 100 --seed "$seed" --json \
         --link-timeseries "$kind-series.csv" --timeseries-us 25 $plot >"$kind.json" \
-        2>"$kind-$s-$seed.err") || test $? -eq 1
+        2>"$kind-$s-$seed.err") || {
+        # Exit 1 = a run failed its verdict (its JSON says which); anything else is an error.
+        rc=$?
+        [ $rc -eq 1 ] || { cat "$WORK/$kind-$s-$seed.err" >&2; exit $rc; }
+    }
 }
 
 # Fig. 10 as the paper has it, a hot spot on links: from 1 ms to 2 ms the sources of

@@ -98,6 +98,8 @@ e2e_init() {
     [[ -r "$E2E_UMAD2SIM" ]] || e2e_fail "$E2E_UMAD2SIM missing (package libumad2sim0)"
     if [[ -z "${IBRT:-}" && -n "${IBRT_BINARY_DIR:-}" ]]; then IBRT="$IBRT_BINARY_DIR/ibrt"; fi
     [[ -n "${IBRT:-}" && -x "$IBRT" ]] || e2e_fail "IBRT does not name the ibrt binary: '${IBRT:-}'"
+    # Absolute, since the helpers run in $WORK: IBRT=build/ibrt from the source tree works too.
+    IBRT=$(realpath "$IBRT")
     IBRT_SOURCE_DIR=${IBRT_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
     E2E_FIXTURES="$IBRT_SOURCE_DIR/tests/e2e/fixtures" # for the tests
     export E2E_FIXTURES
