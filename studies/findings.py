@@ -8,6 +8,7 @@ measurement on the page says why), unexplained (cases against it, or none signif
 direction). Standard library only."""
 import csv
 import math
+import re
 import sys
 
 STATUSES = ("holds", "shape only", "explained gap", "unexplained")
@@ -85,13 +86,26 @@ def verdicts(paths):
             "delivered nothing): they are in the means; the per-run CSVs name them.")
 
 
+def anchor(heading):
+    """The link target a Markdown renderer (GitHub's rule) gives a heading: lower case, spaces
+    to hyphens, every other character but letters, digits, '-' and '_' dropped."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
 def table(rows, ibrt_header, legend, runs=None):
-    """The findings table: rows of (finding, paper's figure, ibrt's figure, status); runs, the
-    sweep-mean.csv files behind it, adds their verdicts (verdicts())."""
+    """The findings table: rows of (finding, paper's figure, ibrt's figure, status[, measured]);
+    measured, the heading of the page's section with the measurements tried for a gap, becomes a
+    link in the status cell (tests/e2e/test_findings_tables.sh requires one on every explained
+    gap and unexplained row, and a command in its section); runs, the sweep-mean.csv files
+    behind the table, adds their verdicts (verdicts())."""
     for r in rows:
         assert r[3] in STATUSES, r
+
+    def cell(r):
+        return f"**{r[3]}**" + (f", [measured](#{anchor(r[4])})" if len(r) > 4 and r[4] else "")
+
     out = [f"| finding | paper's figure | {ibrt_header} | status |", "|---|---|---|---|"]
-    out += [f"| {a} | {b} | {c} | **{s}** |" for a, b, c, s in rows]
+    out += [f"| {r[0]} | {r[1]} | {r[2]} | {cell(r)} |" for r in rows]
     counts = ", ".join(f"{sum(r[3] == s for r in rows)} {s}" for s in STATUSES)
     out += ["", f"{len(rows)} findings: {counts}" + (f". {verdicts(runs)}" if runs else "."), "", legend]
     return "\n".join(out) + "\n"

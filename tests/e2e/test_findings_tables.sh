@@ -60,6 +60,45 @@ if bad:
     sys.exit(1)
 PY
 }
+# gaps_measured PAGE: a gap is never left without what was tried: every explained gap and
+# unexplained row of the page's table links to a section of the page (studies/findings.py
+# anchor()) that gives a command.
+gaps_measured() {
+    study=$1
+    local md=$SRC/docs/results/$1.md
+    "$PY" - "$md" "$SRC/studies" <<'PY' || fail "a gap without its measurements (above)"
+import re, sys
+sys.path.insert(0, sys.argv[2])
+from findings import anchor
+text = open(sys.argv[1], encoding="utf-8").read()
+table = text[text.index("<!-- findings:begin -->"):text.index("<!-- findings:end -->")]
+lines = text.split("\n")
+heads = {}  # anchor -> the section's text, to the next heading of its level or above
+for i, line in enumerate(lines):
+    m = re.match(r"(#+) (.*)", line)
+    if m:
+        j = i + 1
+        while j < len(lines) and not (re.match(r"#+ ", lines[j]) and len(lines[j].split()[0]) <= len(m.group(1))):
+            j += 1
+        heads[anchor(m.group(2))] = "\n".join(lines[i + 1:j])
+bad = []
+for row in table.split("\n"):
+    cells = row.split(" | ")
+    if not row.startswith("| ") or len(cells) < 4 or not re.search(r"\*\*(explained gap|unexplained)\*\*", cells[-1]):
+        continue
+    m = re.search(r"\[measured\]\(#([^)]+)\)", cells[-1])
+    if not m:
+        bad.append(f"no [measured](#...) link: {cells[0][2:80]}")
+    elif m.group(1) not in heads:
+        bad.append(f"no heading with the anchor #{m.group(1)}")
+    elif not re.search(r"```|`(ibrt|studies/|/usr/bin/python3|python3) [^`]+`", heads[m.group(1)]):
+        bad.append(f"section #{m.group(1)} gives no command")
+for b in bad:
+    print(b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}
+
 check mlid-vs-slid paper-000
 check selection-functions paper-004
 check lid-assignment
