@@ -14,7 +14,8 @@ with its status) and the detail tables.
 Every figure comes from the committed files: <fabric>-shuffle-mean.csv (per regime and load, the
 mean over the seeds and its 95 % interval, as `ibrt sweep` writes sweep-mean.csv),
 <fabric>-shuffle-<regime>.csv (one row per run), linkhot.csv (the link hot-spot runs of Fig. 10,
-one row per regime and seed) and hotspot.csv (the node hot-spot runs, likewise). The comparison and status rules are studies/findings.py's. Standard library
+one row per regime and seed), hotspot.csv (the node hot-spot runs, likewise) and drb-variants.csv (the
+gaps' runs at load 1, one row per run). The comparison and status rules are studies/findings.py's. Standard library
 only."""
 import csv
 import os
@@ -29,7 +30,13 @@ RESULTS = os.path.join(HERE, "..", "docs", "results")
 MD = os.path.join(RESULTS, "congestion-control-drb.md")
 REGIMES = ("none", "iba", "drb", "drb-iba", "random")
 NAMES = {"none": "no CC", "iba": "IBA CC", "drb": "DRB", "drb-iba": "DRB + IBA CC",
-         "random": "random LID (no CC)"}
+         "random": "random LID (no CC)", "drb-keep": "DRB, paths kept open",
+         "drb-eager": "DRB, a path per BECN"}
+VARIANTS = ("iba", "drb", "drb-keep", "drb-eager")  # the gaps' runs, drb-variants.csv
+# The sections of the page with the measurements tried for each gap (findings.table's links).
+MEASURED = {"mesh": "Mesh throughput: DRB's paths and its constriction timer",
+            "latency": "Latency at the maximum load: the source queues",
+            "hot": "The link hot spot: DRB's notifications"}
 FABRICS = (("torus-8x8", "8x8 torus"), ("mesh-8x4", "8x4 mesh"))
 NAME = dict(FABRICS)
 VLS = 15
@@ -58,6 +65,7 @@ class Data:
         self.seeds = next(csv.DictReader(open(os.path.join(d, "torus-8x8-shuffle-mean.csv"))))["seeds"]
         self.hot_seeds = len({r["seed"] for r in self.hot})
         self.linkhot_seeds = len({r["seed"] for r in self.linkhot})
+        self.variants = list(csv.DictReader(open(os.path.join(d, "drb-variants.csv"))))
         first = self.linkhot[0]
         self.hot_fraction, self.hot_pairs = float(first["hot_fraction"]), int(first["pairs"])
 
@@ -98,6 +106,11 @@ class Data:
     def link_est(self, regime, key):
         """A figure of the link hot-spot runs over the seeds (None where a run lacks it)."""
         return seeds_est(self.linkhot, regime, key)
+
+    def var_est(self, fab, queue, regime, key):
+        """A figure of the gaps' runs (drb-variants.csv: shuffle at load 1) over the seeds."""
+        return seeds_est([x for x in self.variants if x["fabric"] == fab and x["source_queue"] == queue],
+                         regime, key)
 
 
 def seeds_est(runs, regime, key):
@@ -200,10 +213,19 @@ def findings(D):
     (md, mld), (mi, mli) = D.sat("mesh-8x4", "drb"), D.sat("mesh-8x4", "iba")
     rm = ratio(md, mi)
     c = cmp(md, mi)
+    # The gap's measurement: DRB whose alternative paths stay open, at the maximum load.
+    keep, iba = D.var_est("mesh-8x4", "256", "drb-keep", "accepted_fraction"), \
+        D.var_est("mesh-8x4", "256", "iba", "accepted_fraction")
+    opened, closed = D.var_est("mesh-8x4", "256", "drb", "drb_paths_opened"), \
+        D.var_est("mesh-8x4", "256", "drb", "drb_constrictions")
+    kept_above = cmp(keep, iba) > 0
     rows.append(("Mesh: DRB handles greater communication loads than IBA CC (§5.2)",
                  "Fig. 9a: DRB's received load above IBA CC's",
-                 f"saturation: DRB {md.fmt(3)} (at load {mld:g}), IBA CC {mi.fmt(3)} (at load {mli:g}): {pct(rm)}",
-                 status(["below"] if c < 0 else [], ["tied"] if c == 0 else [], n=1)))
+                 f"saturation: DRB {md.fmt(3)} (at load {mld:g}), IBA CC {mi.fmt(3)} (at load {mli:g}): {pct(rm)}; "
+                 f"at load 1 DRB opens {opened.v:.0f} paths a run and its timer closes {closed.v:.0f}; with its "
+                 f"paths kept open (timer off) DRB accepts {keep.fmt(3)}: {pct(ratio(keep, iba))} over IBA CC",
+                 status(["below"] if c < 0 else [], ["tied"] if c == 0 else [], explained=lambda _: kept_above, n=1),
+                 MEASURED["mesh"]))
     c = cmp(rm, r)
     rows.append(("Mesh: fewer alternative paths than the torus, so DRB's throughput gain slightly worse there "
                  "(§5.2)",
@@ -222,7 +244,7 @@ def findings(D):
                      f"Fig. {8 if fab == 'torus-8x8' else 9}b: −{p * 100:.0f} %",
                      f"at the highest offered load ({top:g} of the link): DRB {us(a)} µs, IBA CC {us(b)} µs: {pct(q)}",
                      status(["above"] if c > 0 else [], ["tied"] if c == 0 else [],
-                            size_ok=abs(1 - q.v - p) <= q.ci + SIZE, n=1)))
+                            size_ok=abs(1 - q.v - p) <= q.ci + SIZE, n=1), MEASURED["latency"]))
 
     # §5.3, §6: load peaks in the hot spot, on five links as the paper has it.
     pi, pd = D.link_est("iba", "busiest_peak_hot"), D.link_est("drb", "busiest_peak_hot")
@@ -239,7 +261,7 @@ def findings(D):
                  f"{mbps(pi)} Mb/s, DRB {mbps(pd)} Mb/s: {pct(q)}; its mean over the hot spot IBA CC {mbps(mi)}, "
                  f"DRB {mbps(md)} Mb/s",
                  status(["above"] if c > 0 else [], ["tied"] if c == 0 else [],
-                        size_ok=abs(1 - q.v - PAPER["peaks"]) <= q.ci + SIZE, n=1)))
+                        size_ok=abs(1 - q.v - PAPER["peaks"]) <= q.ci + SIZE, n=1), MEASURED["hot"]))
 
     legend = ("Status: **holds** (every case as the paper says, and its size where it gives one), **shape only** "
               "(no case against it, but some within the intervals or short of the paper's size), **explained gap** "
@@ -354,6 +376,62 @@ def tables(D):
                 ("DRB: paths opened", "drb_paths_opened", 1, 1),
                 ("DRB: packets on alternative paths", "drb_alternative_packets", 0, 1)]
         out += est_rows(rows, dr, D.link_est)
+    if any(x["regime"] == "drb-eager" for x in D.linkhot):
+        out.append("\nA diagnostic at the paper's threshold: DRB opening a path per BECN instead of per 10 "
+                   f"(mean ± 95 % CI over {D.linkhot_seeds} seeds):\n")
+        er = ("drb", "drb-eager")
+        out.append("| | " + " | ".join(NAMES[r] for r in er) + " |")
+        out.append("|---|" + "---|" * len(er))
+        rows = [("hot-area links, mean busy 1-2 ms", "hot_links_mean_hot", 3, 1),
+                ("busiest hot-area link, mean busy 1-2 ms (Mb/s)", "busiest_mean_hot", 0, D.link),
+                ("busiest hot-area link per 25 µs, 1-2 ms (Mb/s)", "busiest_peak_hot", 0, D.link),
+                ("packets marked (FECN)", "fecn_marked", 0, 1),
+                ("BECNs to the hot flows", "hot_flows_becns", 0, 1),
+                ("DRB: paths opened", "drb_paths_opened", 1, 1),
+                ("DRB: packets on alternative paths", "drb_alternative_packets", 0, 1)]
+        out += est_rows(rows, er, D.link_est)
+    out.append("\n### DRB's parameters and the source queues at the maximum load\n")
+    out.append("Perfect shuffle at load 1 of the link ([drb-variants.csv](congestion-control-drb/drb-variants.csv)), "
+               f"mean ± 95 % CI over the seeds: IBA CC, DRB as the paper has it, DRB whose paths never close "
+               "(constriction timer off) and DRB that opens a path per BECN, with the 256-packet source queues of "
+               "every other run and with unbounded ones. \"Alternative packets\" are the share of the packets "
+               "generated that DRB gave a path other than the original (it chooses when a packet is generated); a flow is starved when under 5 % of its "
+               "offered traffic is accepted.\n")
+    vrows = [("accepted (fraction of the link)", "accepted_fraction", 3, 1),
+             ("mean latency from generation (µs)", "latency_mean_us", 1, 1),
+             ("median latency from generation (µs)", "latency_p50_us", 1, 1),
+             ("mean latency in the network (µs)", "network_latency_us", 1, 1),
+             ("BECNs received", "becn_received", 0, 1),
+             ("DRB: paths opened", "drb_paths_opened", 1, 1),
+             ("DRB: paths closed by the timer", "drb_constrictions", 1, 1),
+             ("flows with 10 BECNs or more", "flows_10_becns", 1, 1),
+             ("starved flows", "flows_starved", 1, 1)]
+    for fab, label in FABRICS:
+        for queue, qname in (("256", "256-packet source queues"), ("0", "unbounded source queues")):
+            out.append(f"\n{label}, {qname}:\n")
+            out.append("| | " + " | ".join(NAMES[r] for r in VARIANTS) + " |")
+            out.append("|---|" + "---|" * len(VARIANTS))
+            est = lambda r, k, fab=fab, queue=queue: D.var_est(fab, queue, r, k)
+            out += est_rows(vrows, VARIANTS, est)
+            share = [D.var_est(fab, queue, r, "drb_alternative_packets") for r in VARIANTS]
+            gen = [D.var_est(fab, queue, r, "generated") for r in VARIANTS]
+            out.append("| alternative packets (share of those generated) | " + " | ".join(
+                "—" if a is None else f"{a.v / g.v:.3f}" for a, g in zip(share, gen)) + " |")
+    queues = sorted({x["source_queue"] for x in D.variants}, key=lambda q: int(q) or 1 << 30)
+    out.append("\nThe source-queue bound (packets per flow; 0: unbounded), IBA CC and DRB as the paper has "
+               "them, mean ± 95 % CI over the seeds:\n")
+    out.append("| source queue | " + " | ".join(f"{NAME[f]}: {w}" for f, _ in FABRICS for w in
+                                                 ("accepted, DRB / IBA CC", "latency IBA CC (µs)", "latency DRB (µs)",
+                                                  "latency, DRB / IBA CC")) + " |")
+    out.append("|---|" + "---|" * 4 * len(FABRICS))
+    for q in queues:
+        cells = []
+        for fab, _ in FABRICS:
+            e = lambda r, k: D.var_est(fab, q, r, k)
+            cells += [pct(ratio(e("drb", "accepted_fraction"), e("iba", "accepted_fraction"))),
+                      us(e("iba", "latency_mean_us")), us(e("drb", "latency_mean_us")),
+                      pct(ratio(e("drb", "latency_mean_us"), e("iba", "latency_mean_us")))]
+        out.append(f"| {q if q != '0' else 'unbounded'} | " + " | ".join(cells) + " |")
     out.append("\n### For contrast: a hot spot on a node\n")
     out.append("![busiest link into the hot switch over time](congestion-control-drb/hotspot-links.svg)\n")
     out.append("Busiest switch links over time (seed 1): [no CC](congestion-control-drb/hotspot-none.svg), "

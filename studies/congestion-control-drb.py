@@ -180,6 +180,30 @@ def append_row(path, columns, row):
         w.writerow(row)
 
 
+VARIANT_COLUMNS = ["fabric", "regime", "source_queue", "seed", "accepted_fraction", "latency_mean_us",
+                   "latency_p50_us", "network_latency_us", "throttled_fraction", "becn_received",
+                   "drb_paths_opened", "drb_constrictions", "drb_alternative_packets", "generated",
+                   "flows", "flows_10_becns", "flows_starved"]
+
+
+def run_row(run_json, fabric, regime, queue, seed, out_csv):
+    """One shuffle run of the gaps' part as a row of drb-variants.csv: its throughput and
+    latencies, DRB's counters, and its flows: how many got the 10 BECNs that open a path, and
+    how many were starved (under 5 % of their offered traffic accepted)."""
+    r = json.load(open(run_json))["runs"][0]
+    lat, drb, flows = r["latency_ns"], r.get("drb", {}), r["flows"]
+    append_row(out_csv, VARIANT_COLUMNS, {
+        "fabric": fabric, "regime": regime, "source_queue": queue, "seed": seed,
+        "accepted_fraction": f"{r['accepted_fraction']:.6f}", "latency_mean_us": f"{lat['mean'] / 1000:.3f}",
+        "latency_p50_us": f"{lat['p50'] / 1000:.3f}", "network_latency_us": f"{lat['network_mean'] / 1000:.3f}",
+        "throttled_fraction": f"{r['throttled_fraction']:.6f}",
+        "becn_received": r["congestion_control"]["becn_received"],
+        "drb_paths_opened": drb.get("paths_opened", ""), "drb_constrictions": drb.get("constrictions", ""),
+        "drb_alternative_packets": drb.get("alternative_packets", ""), "generated": r["packets"]["generated"],
+        "flows": len(flows), "flows_10_becns": sum(f["becns"] >= 10 for f in flows),
+        "flows_starved": sum(f["accepted_fraction"] < 0.05 * f["offered_fraction"] for f in flows)})
+
+
 def node_name(end):
     """The node name of a link end: "sw-3.3" of "switch 'sw-3.3' (GUID ...)[2]"."""
     return end.split("'")[1]
@@ -373,6 +397,8 @@ if __name__ == "__main__":
         split_mean(a[2], a[3:])
     elif a[1] == "--series":
         reduce_series(*a[2:8])
+    elif a[1] == "--run-row":
+        run_row(*a[2:8])
     elif a[1] == "--link-series":
         reduce_link_series(*a[2:10])
     else:

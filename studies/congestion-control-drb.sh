@@ -37,7 +37,7 @@
 #   <fabric>-throughput.svg, -latency.svg  Figs. 8 and 9 with the intervals
 #   linkhot.csv                          the link hot-spot runs' figures, one row per regime
 #                                        (none, iba, drb; iba-t15, drb-t15: the diagnostic
-#                                        threshold below) and seed
+#                                        threshold below; drb-eager: a path per BECN) and seed
 #   linkhot-busiest.csv                  per regime, seed and 25 us: the hot area's busiest link
 #   linkhot-<regime>-series.csv          seed 1: the hot area's five links per 25 us
 #   linkhot-<regime>.svg                 seed 1: the busiest switch links over time
@@ -47,10 +47,13 @@
 #                                        seed
 #   hotspot-<regime>-series.csv          seed 1: the links around the hot node per 25 us
 #   hotspot-<regime>.svg, hotspot-links.svg  seed 1: the busiest links over time
+#   drb-variants.csv                     the gaps' runs: shuffle at load 1, both fabrics, IBA CC
+#                                        and three DRBs, five source-queue bounds, one row a run
 # then the findings table and the tables of docs/results/congestion-control-drb.md
 # (congestion-control-drb-summary.py --write).
 # Usage: studies/congestion-control-drb.sh [path/to/ibrt]   (SEEDS=5 by default; JOBS: sweep's
-# -j; WORK=dir keeps the sweep directories and resumes them)
+# -j; WORK=dir keeps the sweep directories and resumes them; PARTS="shuffle linkhot hotspot
+# gaps" by default, a subset reruns those parts alone, the others' committed CSVs stay)
 set -eu
 IBRT=${1:-ibrt}
 # The hot-spot runs start in $WORK: a path to the binary is made absolute.
@@ -60,6 +63,8 @@ OUT=${OUT:-$HERE/../docs/results/congestion-control-drb}
 SETTING=$HERE/settings/paper-002.json
 SEEDS=${SEEDS:-5}
 PY=${IBRT_PYTHON:-/usr/bin/python3}
+PARTS=${PARTS:-shuffle linkhot hotspot gaps}
+want() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 if [ -z "${WORK:-}" ]; then
@@ -114,7 +119,15 @@ regime() {
     random) echo '"drb-paths": "dfs", "dlid": "random"' ;;
     iba-t15) echo '"dlid": "base", "opensm-conf": "paper002-t15.opensm.conf"' ;;
     drb-t15) echo '"opensm-conf": "paper002-t15.opensm.conf", "cc-injection-delay": "off", "drb": true, "drb-paths": "dfs"' ;;
+    drb-keep) echo "$(regime drb), \"drb-timer-us\": 0" ;;
+    drb-eager) echo "$(regime drb), \"drb-notifications-per-path\": 1" ;;
     esac
+}
+# A regime's options for `ibrt sim` (its sweep spec's, as command-line options).
+options() {
+    "$PY" -c 'import json, sys
+for k, v in json.loads("{" + sys.argv[1] + "}").items():
+    print("--" + k if v is True else "--%s %s" % (k, v))' "$(regime "$1")"
 }
 REGIMES="none iba drb drb-iba random"
 LOADS='[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0]'
@@ -128,6 +141,7 @@ spec() {
 }
 
 # Figs. 8 and 9: one spec per regime, both fabrics.
+if want shuffle; then
 MEANS=""
 for s in $REGIMES; do
     spec "shuffle-$s" "{\"title\": \"paper 002, perfect shuffle: $s\",
@@ -143,6 +157,7 @@ for s in $REGIMES; do
 done
 # shellcheck disable=SC2086
 "$PY" "$HERE/congestion-control-drb.py" --split-mean "$OUT" $MEANS
+fi
 
 # hotspot_run KIND REGIME SEED ARGS...: one Fig. 10 run on the 8x8 torus (uniform background at
 # 0.3 of the link, the hot spot from 1 ms to 2 ms, every link's utilization per 25 us over
@@ -154,13 +169,10 @@ hotspot_run() {
     shift 3
     plot=""
     case $seed-$s in
-    1-*-t15) ;;
+    1-*-t15 | 1-drb-eager) ;;
     1-*) plot="--timeseries-plot $OUT/$kind-$s.svg --timeseries-links 6" ;;
     esac
-    # The regime's options for `ibrt sim` (its sweep spec's, as command-line options).
-    args=$("$PY" -c 'import json, sys
-for k, v in json.loads("{" + sys.argv[1] + "}").items():
-    print("--" + k if v is True else "--%s %s" % (k, v))' "$(regime "$s")")
+    args=$(options "$s")
     # shellcheck disable=SC2086
     (cd "$WORK" && "$IBRT" sim --config "$SETTING" --fabric torus-8x8.net --engine torus \
         --vls 15 -q $args "$@" --hot-start-us 1000 --hot-end-us 2000 --load 0.3 --warmup-us 0 \
@@ -181,13 +193,14 @@ for k, v in json.loads("{" + sys.argv[1] + "}").items():
 # counts to open a path). Seed 1's series of those links and plots are kept. Then IBA CC and
 # DRB again with the diagnostic threshold (iba-t15, drb-t15; no series or plots kept).
 PAIRS=$HERE/../docs/results/congestion-control-drb/link-hotspot.pairs
+if want linkhot; then
 rm -f "$OUT/linkhot.csv" "$OUT/linkhot-busiest.csv"
-for s in none iba drb iba-t15 drb-t15; do
+for s in none iba drb iba-t15 drb-t15 drb-eager; do
     seed=1
     while [ $seed -le "$SEEDS" ]; do
         keep=""
         case $seed-$s in
-        1-*-t15) ;;
+        1-*-t15 | 1-drb-eager) ;;
         1-*) keep="$OUT/linkhot-$s-series.csv" ;;
         esac
         hotspot_run linkhot "$s" $seed --pattern hot-flows --pairs-file "$PAIRS" --hot-fraction 0.45 \
@@ -199,9 +212,11 @@ for s in none iba drb iba-t15 drb-t15; do
         seed=$((seed + 1))
     done
 done
+fi
 
 # For contrast, a hot spot on a node: from 1 ms to 2 ms 5 % of every source's messages to
 # CA 27. Seed 1's series (around the hot node) and plots are kept.
+if want hotspot; then
 rm -f "$OUT/hotspot.csv"
 for s in none iba drb; do
     seed=1
@@ -217,5 +232,40 @@ for s in none iba drb; do
         seed=$((seed + 1))
     done
 done
+fi
+
+# What was measured for the gaps (the page's "What was measured for the gaps"): perfect shuffle at
+# the maximum load, 1 of the link, on both fabrics, with IBA CC and DRB as the paper has it
+# under source queues of 4, 16, 64, 256 (the default) packets and unbounded ones (0), and, with
+# 256 and unbounded, DRB whose paths never close (drb-keep: constriction timer off) and DRB that
+# opens a path per BECN (drb-eager); seeds 1..SEEDS, one row per run in drb-variants.csv.
+if want gaps; then
+    "$IBRT" gen mesh --k 8,4 -o "$WORK/mesh-8x4.net" 2>/dev/null
+    rm -f "$OUT/drb-variants.csv"
+    for fab in torus-8x8 mesh-8x4; do
+        for queue in 4 16 64 256 0; do
+            regimes="iba drb"
+            case $queue in 256 | 0) regimes="iba drb drb-keep drb-eager" ;; esac
+            for s in $regimes; do
+                seed=1
+                while [ $seed -le "$SEEDS" ]; do
+                    args=$(options "$s")
+                    # shellcheck disable=SC2086
+                    (cd "$WORK" && "$IBRT" sim --config "$SETTING" --fabric "$fab.net" --engine torus \
+                        --vls 15 -q $args --pattern shuffle --load 1.0 --warmup-us 1000 \
+                        --measure-us 2000 --drain-us 200 --source-queue $queue --seed $seed --json \
+                        --flow-stats >gap.json 2>gap.err) || {
+                        rc=$?
+                        [ $rc -eq 1 ] || { cat "$WORK/gap.err" >&2; exit $rc; }
+                    }
+                    "$PY" "$HERE/congestion-control-drb.py" --run-row "$WORK/gap.json" "$fab" "$s" \
+                        "$queue" "$seed" "$OUT/drb-variants.csv"
+                    seed=$((seed + 1))
+                done
+            done
+        done
+    done
+fi
+
 IBRT="$IBRT" "$PY" "$HERE/congestion-control-drb.py" --figures "$OUT"
 "$PY" "$HERE/congestion-control-drb-summary.py" --dir "$OUT" --write

@@ -102,5 +102,6 @@ PY
 check mlid-vs-slid paper-000
 check selection-functions paper-004
 check lid-assignment
+gaps_measured congestion-control-drb
 check congestion-control-drb paper-002
 echo "PASS [test_findings_tables] in ${SECONDS}s"
