@@ -33,6 +33,13 @@ OWN_LMC = {"ft-4-4": 3, "ft-8-3": 4, "ft-16-3": 5, "ft-32-2": 4}  # `--lmc auto`
 VLS = (1, 2, 4)
 PATTERNS = ("uniform", "centric")
 SMALL = ("ft-4-4", "ft-8-3")  # the paper's "4-port or 8-port" trees
+# The page's sections with what was measured for a gap, by the start of the finding's text.
+TREND = "FT(16,3) and the size trend: what was measured"
+MEASURED = [("Uniform traffic, 4- and 8-port", TREND), ("Uniform traffic, 16- and 32-port", TREND),
+            ("MLID's gain over SLID grows", TREND), ("MLID's saturation throughput higher than SLID's in all", TREND),
+            ("Uniform traffic, high load", "Latency: from generation or from injection"),
+            ("10 % centric traffic, 2 and 4 VLs: latency", "Latency: from generation or from injection"),
+            ("10 % centric traffic, 16- and 32-port trees: MLID with 1 VL", "Centric traffic at 1 VL: the hot node's link")]
 LARGE = ("ft-16-3", "ft-32-2")  # its "16-port or 32-port" trees
 MUCH = 0.10  # "much higher" (Observation 3): at least 10 % higher
 CARRIED = 0.95  # a load is carried when the mean accepted traffic is at least 95 % of it
@@ -276,6 +283,9 @@ def findings(mean, runs, npb, d):
               "latency the figures plot, \"in the network\" leaves out the source queue. \"Much\" is at least "
               f"{MUCH * 100:.0f} %. \"LMC cap\": a case the LMC-cap measurement below accounts for.")
     files = [os.path.join(d, f"{k}-{p}-mean.csv") for k, _, _, _ in FABRICS for p in PATTERNS + ("capped",)]
+    # Every gap links the page's section with what was measured for it (findings.table).
+    rows = [r + (next((sec for start, sec in MEASURED if r[0].startswith(start)), None),)
+            if r[3] in ("explained gap", "unexplained") else r for r in rows]
     return table(rows, "ibrt's figure (mean ± 95 % CI over the seeds)", legend,
                  files + [os.path.join(d, "mlid-vs-slid-outbuf-mean.csv")])
 
