@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2086 # the loops split their word lists on purpose
 # The measurements behind the gap sections of docs/results/selection-functions.md ("What was
 # measured for the gaps"): single runs (seed 1 unless the line says otherwise) of paper 004's
 # model, studies/settings/paper-004.json taken whole by --config, with the study's measurement
@@ -30,7 +31,6 @@ run() {
         bern) extra="--injection bernoulli" ;;
         *) extra="" ;;
     esac
-    # shellcheck disable=SC2086
     "$IBRT" sim --config "$SETTING" --fabric "$WORK/k${k}n$n.net" --engine slid --engine-opt adaptive_up=true \
         --selection "$sel" --pattern "$pattern" --vls "$vls" --load "$load" --seed "$seed" \
         --warmup-us 50 --measure-us 200 --drain-us 100 $extra --json -q >"$WORK/$id.json" || test $? -eq 1
@@ -50,6 +50,16 @@ for l in 0.99 1.0; do run "c44-sdp-$l" 4 4 1 complement sdp $l 1; done
 run c44-sop-1.0-bern 4 4 1 complement sop 1.0 1 bern
 run u44-sop-0.6 4 4 1 uniform sop 0.6 1
 run c46-sop-0.2 4 6 1 complement sop 0.2 1
+# SOP's curves on both patterns over the 4-ary 3- to 5-trees (the 4-ary 6-tree's are the
+# study's), and on the 4-ary 4-tree with the one-packet output buffer.
+for n in 3 4 5; do
+    for p in complement uniform; do
+        for l in 0.3 0.4 0.5 0.6 0.7 0.8 1.0; do
+            [ "$n" = 4 ] || run "$p-4$n-sop-$l" 4 "$n" 1 $p sop $l 1
+            [ "$n" != 4 ] || run "$p-4$n-sop-$l-ob1" 4 "$n" 1 $p sop $l 1 ob1
+        done
+    done
+done
 # 3. RP against CP: the room test on every uniform figure at its medium load, on complement,
 # and constant against Bernoulli injection on the permutations.
 for t in "2 8 0.3" "4 2 0.3" "4 3 0.3" "4 4 0.3" "4 5 0.2" "4 6 0.2" "8 2 0.3" "8 3 0.2" "16 2 0.3" "32 2 0.3"; do
@@ -83,5 +93,4 @@ for s in ff sop; do run "bitrev-44-$s-0.1" 4 4 1 bitrev $s 0.1 1; done
 for s in mc cp; do
     for l in 0.5 0.9; do run "c44-$s-$l" 4 4 1 complement $s $l 1; done
 done
-# shellcheck disable=SC2086
 "$PY" "$PATHS" spread $LIST | sed "s|$WORK/||; s|\.json,|,|" >"$OUT/gaps-links.csv"
