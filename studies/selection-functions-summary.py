@@ -11,6 +11,8 @@ the findings table (one row per finding of paper 004, with its status) and the d
 Every figure comes from the committed <figure>-mean.csv files (per load, the mean over the seeds
 and its 95 % interval, as `ibrt sweep` writes sweep-mean.csv) and fig5.jsonl. Standard library
 only."""
+import csv
+import importlib.util
 import json
 import os
 import sys
@@ -50,6 +52,43 @@ TITLE = dict(FIGURES)
 STAGES = [(2, "fig3a-4ary2-uniform"), (3, "4ary3-uniform"), (4, "fig3b-4ary4-uniform"),
           (5, "4ary5-uniform"), (6, "fig4a-4ary6-uniform")]
 UNIFORM_1VC = [k for k, _ in FIGURES if k.endswith("-uniform")]
+# The page's sections with the measurements tried for each gap (findings.table links them).
+H_TRIO = "CP, SSP and MC on the 4-ary 4-tree: the room on SSP's preferred link"
+H_COMPLEMENT = "Complement against uniform: where SOP's and SDP's preferred paths meet"
+H_MC = "MC against CP on complement: the same run"
+H_RP = "RP against CP: the room test and the constant rate"
+H_PERM = "Perfect shuffle and bit reversal: where the preferred paths meet"
+# RP against CP, the diagnostic pair of runs of studies/selection-functions-gaps.sh for each
+# figure (gaps-runs.csv ids without the selection): ob1, a one-packet output buffer (a link
+# with a packet waiting or in flight has no room), for the latency at medium load on uniform
+# traffic and the accepted traffic on complement; bern, Bernoulli instead of constant-rate
+# injection, for the accepted traffic on the bit permutations.
+RP_CP_DIAGNOSTIC = {
+    "fig3a-4ary2-uniform": ("u42-{}-0.3-ob1", "lat"), "fig3b-4ary4-uniform": ("u44-{}-0.3-ob1", "lat"),
+    "fig4a-4ary6-uniform": ("u46-{}-0.2-ob1", "lat"), "fig4b-4ary6-uniform-3vc": ("u46v3-{}-0.4-ob1", "lat"),
+    "4ary4-uniform-3vc": ("u44v3-{}-0.4-ob1", "lat"), "2ary8-uniform": ("u28-{}-0.3-ob1", "lat"),
+    "4ary3-uniform": ("u43-{}-0.3-ob1", "lat"), "4ary5-uniform": ("u45-{}-0.2-ob1", "lat"),
+    "8ary2-uniform": ("u82-{}-0.3-ob1", "lat"), "8ary3-uniform": ("u83-{}-0.2-ob1", "lat"),
+    "16ary2-uniform": ("u162-{}-0.3-ob1", "lat"), "32ary2-uniform": ("u322-{}-0.3-ob1", "lat"),
+    "fig6-4ary4-complement": ("c44-{}-0.7-ob1", "acc"), "4ary6-complement": ("c46-{}-0.7-ob1", "acc"),
+    "4ary4-bitrev": ("bitrev-44-{}-0.5-bern", "acc"), "4ary4-shuffle": ("shuffle-44-{}-0.6-bern", "acc"),
+}
+
+
+def preferred_paths():
+    """studies/selection-functions-paths.py (its name is not a module name)."""
+    spec = importlib.util.spec_from_file_location("sf_paths", os.path.join(HERE, "selection-functions-paths.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def most_flows(sel, pattern, k=4, n=4):
+    """The most flows of PATTERN that SEL's preferred paths put on one up link and on one down
+    link of the k-ary n-tree."""
+    c = preferred_paths().flows_per_link(sel, k, n, pattern)
+    return (max(m for (_, d, _, _), m in c.items() if d == "up"),
+            max(m for (_, d, _, _), m in c.items() if d == "down"))
 
 
 class Figure:
@@ -130,11 +169,20 @@ def findings(F):
                  status(fail, weak)))
     trio = ["cp", "ssp", "mc"]
     sp_s, sp_l = spread(b, trio, "sat"), spread(b, trio, "lat")
+    # The gap is SSP's latency at medium load. Measured (studies/selection-functions-gaps.sh,
+    # seeds 1-3): with a one-packet output buffer, where a link with a packet on it has no
+    # room, the three latencies at 0.3 meet: SSP's excess is the queue on its preferred link.
+    G = F["gaps"]
+    ob1 = {s: [G[f"u44-{s}-0.3-ob1-s{seed}"][1] for seed in (1, 2, 3)] for s in trio}
+    ob1_spread = max(sum(v) for v in ob1.values()) / min(sum(v) for v in ob1.values())
     rows.append(("4-ary 4-tree, uniform: CP, SSP and MC almost the same (§5.2)",
                  "Fig. 3b: CP ≈ SSP ≈ MC",
                  f"max / min saturation {sp_s.fmt(3)} ({sat_list(b, trio)}); latency at medium load "
-                 f"{sp_l.fmt(3)} ({lat_list(b, trio)} µs)",
-                 status([] if sp_s.v <= 1 + SIMILAR and sp_l.v <= 1 + SIMILAR else ["apart"])))
+                 f"{sp_l.fmt(3)} ({lat_list(b, trio)} µs); with a one-packet output buffer (diagnostic, "
+                 f"seeds 1-3) the latencies at 0.3 are within {100 * (ob1_spread - 1):.0f} % ("
+                 + ", ".join(f"{s.upper()} {sum(v) / 3000:.2f}" for s, v in ob1.items()) + " µs)",
+                 status([] if sp_s.v <= 1 + SIMILAR and sp_l.v <= 1 + SIMILAR else ["apart"],
+                        explained=lambda _: sp_s.v <= 1 + SIMILAR and ob1_spread <= 1 + SIMILAR), H_TRIO))
     for f, fig, label in ((b, "Fig. 3b", "4-ary 4-tree, uniform"), (c, "Fig. 6", "4-ary 4-tree, complement")):
         ws, ts = best(f, "sadp", "sat")
         wl, tl = best(f, "sadp", "lat")
@@ -211,7 +259,7 @@ def findings(F):
                  "Fig. 6 against Fig. 3b (4-ary 4-tree)",
                  "saturation, uniform → complement: " + "; ".join(cells)
                  + f"; not worse: {listed(fail)}; tied: {listed(weak)}",
-                 status(fail, weak, n=6)))
+                 status(fail, weak, n=6), H_COMPLEMENT))
     xs, xl = cmp(c.sat("mc"), c.sat("cp")), cmp(c.lat("cp"), c.lat("mc"))
     # MC breaks its ties from CP's counter (the page's "MC's ties"): where no credit count ever
     # differs, MC is CP, run for run. Measured: the two curves are equal at every load.
@@ -222,7 +270,7 @@ def findings(F):
                  f"load ({c.medium():g}) MC {c.lat('mc').fmt(0)} ns, CP {c.lat('cp').fmt(0)} ns; MC's curve "
                  + ("equal to CP's at every load: no credit count differs, so MC's tie-break (CP's counter) "
                     "decides every packet" if same else "differs from CP's"),
-                 status([] if max(xs, xl) > 0 and min(xs, xl) >= 0 else ["MC/CP"], explained=lambda _: same)))
+                 status([] if max(xs, xl) > 0 and min(xs, xl) >= 0 else ["MC/CP"], explained=lambda _: same), H_MC))
     # §4: RP similar to CP, on every figure run with both.
     apart = []
     keys = [k for k, _ in FIGURES if k in F]
@@ -230,10 +278,32 @@ def findings(F):
         f = F[k]
         if spread(f, ["rp", "cp"], "sat").v > 1 + SIMILAR or spread(f, ["rp", "cp"], "lat").v > 1 + SIMILAR:
             apart.append(k)
+    def rp_cp_diagnostic(k):
+        """RP / CP in the figure's diagnostic pair (RP_CP_DIAGNOSTIC), or None."""
+        if k not in RP_CP_DIAGNOSTIC:
+            return None
+        run, measure = RP_CP_DIAGNOSTIC[k]
+        i = 1 if measure == "lat" else 0
+        return G[run.format("rp")][i] / G[run.format("cp")][i]
+
+    def rp_cp_explained(k):
+        # Uniform: saturation within SIMILAR, the latency gap gone with the one-packet output
+        # buffer. Complement: RP's accepted traffic up to CP's with it. Bit permutations: CP's
+        # accepted traffic up to RP's with Bernoulli injection.
+        r = rp_cp_diagnostic(k)
+        if r is None:
+            return False
+        sat_ok = RP_CP_DIAGNOSTIC[k][1] == "acc" or spread(F[k], ["rp", "cp"], "sat").v <= 1 + SIMILAR
+        return sat_ok and abs(r - 1) <= SIMILAR
+
+    diag = [(k, rp_cp_diagnostic(k)) for k in apart]
     rows.append(("RP performs similarly to CP (§4)", "§4, no figure: RP ≈ CP",
                  f"saturation and latency at medium load within {SIMILAR * 100:.0f} % of each other in "
-                 f"{len(keys) - len(apart)} of {len(keys)} figures; apart: {listed(apart)}",
-                 status(apart)))
+                 f"{len(keys) - len(apart)} of {len(keys)} figures; apart: {listed(apart)}; RP / CP in the "
+                 "diagnostic runs (one seed; uniform: latency with a one-packet output buffer; complement: "
+                 "accepted with it; shuffle, bit reversal: accepted with Bernoulli injection): "
+                 + ", ".join(f"{k} {r:.2f}" if r is not None else f"{k} not run" for k, r in diag),
+                 status(apart, explained=rp_cp_explained), H_RP))
     # §5.2: hot spot, shuffle, bit reversal.
     hs = F["4ary4-hotspot"]
     high = [s for s in PAPER if hs.sat(s).v >= LOW * b.sat(s).v]
@@ -252,10 +322,32 @@ def findings(F):
         fail += [f"{name}: {s.upper()} above SADP" for s in ws] + [f"{name}: FF below {s.upper()}" for s in fa]
         weak += [f"{name}: {s.upper()} ties SADP" for s in ts] + [f"{name}: FF ties {s.upper()}" for s in ft]
         cells.append(f"{name}: saturation {sat_list(f, PAPER)}")
+    # Measured (studies/selection-functions-paths.py count): the preferred paths of each function
+    # under each permutation. A case is explained when SADP's preferred paths meet on an up link
+    # (SADP above RP is then left to the overflow), or when the preferred paths of the function
+    # FF is below meet more on a down link, which the up phase's selection does not see, than on
+    # any up link.
+    PATTERN = {"shuffle": "shuffle", "bit reversal": "bitrev"}
+
+    def perm_explained(case):
+        name, what = case.split(": ")
+        sel = what.split()[-1].lower() if what.startswith("FF") else "sadp"
+        up, down = most_flows(sel, PATTERN[name])
+        return down > up if what.startswith("FF") else up > 1
+
+    meet = []
+    for case in fail:
+        name, what = case.split(": ")
+        sel = what.split()[-1].lower() if what.startswith("FF") else "sadp"
+        up, down = most_flows(sel, PATTERN[name])
+        meet.append(f"{name} {sel.upper()} {up} up, {down} down")
+    ffm = [f"{name} FF {'/'.join(map(str, most_flows('ff', p)))}" for name, p in PATTERN.items()]
     rows.append(("Perfect shuffle and bit reversal: qualitatively as uniform and complement, SADP the best in "
                  "throughput and FF the worst in latency (§5.2)", "§5.2, no figure",
-                 "4-ary 4-tree; " + "; ".join(cells) + f"; against: {listed(fail)}; tied: {listed(weak)}",
-                 status(fail, weak)))
+                 "4-ary 4-tree; " + "; ".join(cells) + f"; against: {listed(fail)}; tied: {listed(weak)}; "
+                 "most flows the preferred paths put on one link: " + ", ".join(meet) + " (" + ", ".join(ffm)
+                 + " up/down)",
+                 status(fail, weak, explained=perm_explained), H_PERM))
     # §6's numbers.
     m = g.medium()
     red = Est(1 - g.lat("sadp").v / g.lat("mc").v, ratio(g.lat("sadp"), g.lat("mc")).ci)
@@ -323,6 +415,8 @@ def load(d):
     F = {k: Figure(d, k) for k, _ in FIGURES}
     F["fig5"] = [json.loads(line) for line in open(os.path.join(d, "fig5.jsonl"))]
     F["mean files"] = [os.path.join(d, k + "-mean.csv") for k, _ in FIGURES]
+    F["gaps"] = {r["id"]: (float(r["accepted"]), float(r["latency_ns"]))
+                 for r in csv.DictReader(open(os.path.join(d, "gaps-runs.csv")))}
     return F
 
 

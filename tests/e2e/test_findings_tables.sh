@@ -100,6 +100,7 @@ PY
 }
 
 gaps_measured mlid-vs-slid
+gaps_measured selection-functions
 check mlid-vs-slid paper-000
 check selection-functions paper-004
 check lid-assignment
