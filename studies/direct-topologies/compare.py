@@ -288,7 +288,7 @@ def main():
     ap.add_argument("--paper", default=os.path.join(HERE, "paper-table.tsv"))
     ap.add_argument("--write", metavar="DOC", help="replace the results block of DOC")
     ap.add_argument("--gaps", default=os.path.join(HERE, "gaps.tsv"))
-    ap.add_argument("--doc", default=os.path.join(HERE, "..", "direct-topologies.md"),
+    ap.add_argument("--doc", default=os.path.join(HERE, "..", "..", "docs", "results", "direct-topologies.md"),
                     help="the doc whose headings gaps.tsv's sections name")
     ap.add_argument("--check-gaps", action="store_true", help="fail when the ledger is incomplete")
     ap.add_argument("--write-gaps", metavar="DOC", help="replace the gaps block of DOC")
