@@ -103,4 +103,6 @@ check mlid-vs-slid paper-000
 check selection-functions paper-004
 check lid-assignment
 check congestion-control-drb paper-002
+check direct-topologies
+gaps_measured direct-topologies
 echo "PASS [test_findings_tables] in ${SECONDS}s"
