@@ -15,8 +15,10 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SCALE=${1:?usage: run.sh full|reduced|check|degraded [OUT] [-- SWEEP OPTIONS]}
 shift
-OUT=${1:-$HERE/$SCALE.out}
-[[ $# -gt 0 && $1 != -- ]] && shift
+# OUT defaults to docs/results/direct-topologies/SCALE.out: what a run writes goes under
+# docs/results/, the scripts and specs stay here (studies/README.md).
+OUT=$HERE/../../docs/results/direct-topologies/$SCALE.out
+if [[ $# -gt 0 && $1 != -- ]]; then OUT=$1; shift; fi
 [[ ${1:-} == -- ]] && shift
 IBRT=${IBRT:-$HERE/../../build/ibrt}
 merge_only=0
