@@ -31,7 +31,7 @@ declare -A SEED=([flatfly]=1 [hypercube]=1 [dragonfly]=1 [sfxff]=1 [torus]=1)
 
 diameter() { # switch-graph diameter over the cables present (the study harness's function)
     python3 -c "import sys; sys.path.insert(0, sys.argv[1]); import probe_degraded as p; print(p.diameter_of(sys.argv[2]))" \
-        "$IBRT_SOURCE_DIR/docs/results/direct-topologies" "$1"
+        "$IBRT_SOURCE_DIR/studies/direct-topologies" "$1"
 }
 
 for fam in flatfly hypercube dragonfly sfxff torus; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Paper 003's routing study at reduced scale (issue 15): every spec of
-# docs/results/direct-topologies/check (the reduced specs — seven topologies of <= 256
+# studies/direct-topologies/check (the reduced specs — seven topologies of <= 256
 # switches, the six patterns of §4, a saturation search per point — with fewer rows on the
 # FlatFly and the SF×FF and three patterns on the SF×FF; specs.py CHECK_ROWS) through
 # `ibrt sweep` and `ibrt sweep merge`, then the orderings of the paper's table that hold at this
@@ -11,23 +11,24 @@ set -euo pipefail
 T=$(mktemp -d)
 trap "rm -rf $T" EXIT
 fail() { echo "FAIL [test_direct_study]: $*" >&2; exit 1; }
-D=$IBRT_SOURCE_DIR/docs/results/direct-topologies
+D=$IBRT_SOURCE_DIR/studies/direct-topologies          # the scripts and their inputs
+R=$IBRT_SOURCE_DIR/docs/results/direct-topologies      # the results
 
 # The committed specs are what specs.py writes.
 python3 "$D/specs.py" --out "$T/specs"
 for s in "$D"/full/*.json "$D"/reduced/*.json "$D"/check/*.json "$D"/degraded/*.json "$D"/opensm/fabrics-*.txt; do
     cmp -s "$s" "$T/specs/$(basename "$(dirname "$s")")/$(basename "$s")" ||
-        fail "$s differs from what specs.py writes: rerun docs/results/direct-topologies/specs.py"
+        fail "$s differs from what specs.py writes: rerun studies/direct-topologies/specs.py"
 done
 
 # Every full-scale cell more than 5 points from the paper's has a rule in gaps.tsv, and the
 # ledger in the doc and full-results/comparison.md is what compare.py writes from them.
-cp "$D/../direct-topologies.md" "$T/doc.md"
-python3 "$D/compare.py" "$D/full-results" --scale full --check-gaps --doc "$T/doc.md" \
+cp "$R.md" "$T/doc.md"
+python3 "$D/compare.py" "$R/full-results" --scale full --check-gaps --doc "$T/doc.md" \
     --write-gaps "$T/doc.md" >"$T/comparison.md" || fail "the gaps ledger is incomplete (above)"
-cmp -s "$T/doc.md" "$D/../direct-topologies.md" ||
+cmp -s "$T/doc.md" "$R.md" ||
     fail "direct-topologies.md's gaps ledger is stale: rerun compare.py --write-gaps"
-cmp -s "$T/comparison.md" "$D/full-results/comparison.md" ||
+cmp -s "$T/comparison.md" "$R/full-results/comparison.md" ||
     fail "full-results/comparison.md is stale: rerun compare.py full-results --scale full"
 
 IBRT=$IBRT "$D/run.sh" check "$T/out" -- -j 2 2>"$T/run.err" || fail "run.sh: $(tail -5 "$T/run.err")"

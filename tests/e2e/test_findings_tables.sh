@@ -106,4 +106,6 @@ check selection-functions paper-004
 check lid-assignment
 gaps_measured congestion-control-drb
 check congestion-control-drb paper-002
+check direct-topologies
+gaps_measured direct-topologies
 echo "PASS [test_findings_tables] in ${SECONDS}s"

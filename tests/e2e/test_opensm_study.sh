@@ -8,7 +8,8 @@
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/harness.sh"
 e2e_init opensm_study
-STUDY="$IBRT_SOURCE_DIR/docs/results/direct-topologies"
+STUDY="$IBRT_SOURCE_DIR/studies/direct-topologies"          # scripts, inputs
+RESULTS="$IBRT_SOURCE_DIR/docs/results/direct-topologies"   # committed results
 
 grep dragonfly "$STUDY/opensm/fabrics-reduced.txt" >fabrics.txt
 [[ -s fabrics.txt ]] || e2e_fail "no Dragonfly in opensm/fabrics-reduced.txt"
@@ -24,7 +25,7 @@ nsl=$(awk '/^0x/ {print $3}' tables/dragonfly/lash/path.sl | sort -u | wc -l)
 e2e_expect_rc 0 python3 "$STUDY/opensm_engines.py" run tables out --ibrt "$IBRT"
 e2e_expect_rc 0 python3 "$STUDY/opensm_engines.py" table out
 cp "$WORK/last.out" table.md
-python3 - out "$STUDY/opensm/reduced" <<'PY' || e2e_fail "opensm_engines.py results (above)"
+python3 - out "$RESULTS/opensm/reduced" <<'PY' || e2e_fail "opensm_engines.py results (above)"
 import csv, sys
 out, ref = sys.argv[1:]
 checks = {r["routing"]: r for r in csv.DictReader(open(f"{out}/checks.tsv"), delimiter="\t")}

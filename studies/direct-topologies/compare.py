@@ -18,7 +18,8 @@ are such a bisection's result; --metric max-accepted gives the highest accepted 
 At full scale it also writes the ledger of the cells ours misses by more than 5 points: each
 such cell matched to the first rule of gaps.tsv that covers it (its status and its measured
 reason). --check-gaps exits 1 when a cell has no rule, a rule matches no cell or names a
-section that is not a heading of the doc (--doc); --write-gaps DOC replaces the text between
+section that is a heading neither of the doc (--doc) nor of its lab notes (--history);
+--write-gaps DOC replaces the text between
 "<!-- gaps -->" and "<!-- /gaps -->" in DOC with the ledger.
 Python 3 standard library only.
 """
@@ -38,7 +39,7 @@ TOPOLOGIES = [("torus-3d", "Torus 3D"), ("torus-4d", "Torus 4D"), ("flatfly", "F
               ("sfxff-2", "SF×FF-2")]
 FLATFLY_DIMS = {"full": 4, "reduced": 3}  # the FlatFly's dimension at each scale (specs.py)
 GAP = 5.0  # points: the issue asks for the reason of every cell that differs by more
-STATUSES = ["explained", "traded", "partly", "argued", "unexplained", "not examined"]
+STATUSES = ["explained", "traded", "partly", "argued", "open", "not examined"]
 
 
 def read_paper(path):
@@ -107,7 +108,11 @@ def mean(d, pats):
 
 
 def findings(t, scale, name):
-    """The findings §4 states, each (statement, verdict, numbers) on table t."""
+    """The findings §4 states, each (key, statement, verdict, numbers, cases) on table t. A case
+    is (label, a, b): one comparison the finding makes, where the paper says a is above b (or
+    level with it, where the statement allows ties); the verdict is compare.py's strict reading
+    of them. studies/direct-topologies-summary.py turns the same cases into the findings
+    table's statuses."""
     res = []
     ff = {r: v for (topo, r), v in t.items() if topo == "flatfly"}
     dim = FLATFLY_DIMS[scale]
@@ -117,9 +122,11 @@ def findings(t, scale, name):
         best = max(means, key=means.get)
         target = f"Distance Based +{dim}"
         ok = target in means and means[target] >= means[best] - 1e-9
+        cases = [(f"{target} against {r}", means[target], m) for r, m in means.items()
+                 if r != target and target in means]
         res.append(("best", f"FlatFly's best routing is Distance Based +dimension ({target} here)",
                     ok, f"best by mean over the 6 patterns: {best} {means[best]:.1f}; "
-                        f"{target} {fmt(means.get(target))}"))
+                        f"{target} {fmt(means.get(target))}", cases))
     # 2. The optimal number of extra hops equals the dimension (among Distance Based +E).
     db = {e: means.get("Distance Based" + (f" +{e}" if e else "")) for e in range(5)}
     db = {e: m for e, m in db.items() if m is not None}
@@ -128,9 +135,10 @@ def findings(t, scale, name):
         best_e = [e for e, m in db.items() if m >= top - 1e-9]
         # Strictly: E = dimension at least a point (above one bisection step) over every
         # smaller E, so that a flat curve does not count.
+        cases = [(f"E={dim} against E={e}", db[dim], m) for e, m in db.items() if e != dim and dim in db]
         res.append(("extra", f"the optimal number of extra hops equals the FlatFly's dimension ({dim})",
                     dim in best_e and all(db[e] <= top - 1.0 for e in db if e < dim),
-                    "Distance Based +E mean: " + ", ".join(f"E={e}: {m:.1f}" for e, m in db.items())))
+                    "Distance Based +E mean: " + ", ".join(f"E={e}: {m:.1f}" for e, m in db.items()), cases))
     # 3. Tori and hypercube are worst on uniform traffic (best routing of each topology).
     uni = {}
     for (topo, r), v in t.items():
@@ -139,20 +147,25 @@ def findings(t, scale, name):
     low = {k: v for k, v in uni.items() if k in ("torus-3d", "torus-4d", "hypercube")}
     high = {k: v for k, v in uni.items() if k not in low}
     if low and high:
+        cases = [(f"{h} against {lo}", high[h], low[lo]) for h in high for lo in low]
         res.append(("uniform", "tori and hypercube are worst on uniform traffic",
                     max(low.values()) < min(high.values()),
-                    "best uniform: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(uni.items(), key=lambda x: x[1]))))
+                    "best uniform: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(uni.items(), key=lambda x: x[1])),
+                    cases))
     # 4. GID and GSD are Dragonfly's best on the bit patterns (mean over the five).
     df = {r: mean(v, BITS) for (topo, r), v in t.items() if topo == "dragonfly"}
     df = {r: m for r, m in df.items() if m is not None}
     if "GID" in df or "GSD" in df:
         best = max(df, key=df.get)
         ok = max(df.get("GID", -1), df.get("GSD", -1)) >= df[best] - 1e-9
+        top = max((r for r in ("GID", "GSD") if r in df), key=df.get)
+        cases = [(f"{top} against {r}", df[top], m) for r, m in df.items() if r not in ("GID", "GSD")]
         res.append(("gid", "GID / GSD are Dragonfly's best on the bit patterns", ok,
-                    f"best bit-pattern mean: {best} {df[best]:.1f}; GID {fmt(df.get('GID'))}, GSD {fmt(df.get('GSD'))}"))
+                    f"best bit-pattern mean: {best} {df[best]:.1f}; GID {fmt(df.get('GID'))}, GSD {fmt(df.get('GSD'))}",
+                    cases))
     else:
         res.append(("gid", "GID / GSD are Dragonfly's best on the bit patterns", None,
-                    "not measured: " + name + " has no GID/GSD rows"))
+                    "not measured: " + name + " has no GID/GSD rows", []))
     # 5. FlatFly and SF×FF-1 are the winners: top two on uniform (best routing), on the best
     # routing per bit pattern (mean of the per-pattern best), and on Distance Based.
     crit = {}
@@ -165,7 +178,7 @@ def findings(t, scale, name):
         d = mean(rows.get("Distance Based", {}), PATTERNS)
         crit[topo] = (u, statistics.fmean(bits), d)
     if {"flatfly", "sfxff-1"} <= crit.keys():
-        verdicts, nums = [], []
+        verdicts, nums, cases = [], [], []
         for i, what in enumerate(["uniform", "best routing on the bit patterns", "Distance Based"]):
             ranked = sorted((k for k in crit if crit[k][i] is not None), key=lambda k: -crit[k][i])
             # Top two, ties included: neither winner below any other topology.
@@ -173,17 +186,20 @@ def findings(t, scale, name):
             rest = [crit[k][i] for k in ranked if k not in ("flatfly", "sfxff-1")]
             verdicts.append(len(win) == 2 and (not rest or min(win) >= max(rest) - 1e-9))
             nums.append(f"{what}: " + ", ".join(f"{k} {crit[k][i]:.1f}" for k in ranked))
+            cases += [(f"{what}: {w} against {k}", crit[w][i], crit[k][i])
+                      for w in ("flatfly", "sfxff-1") for k in ranked
+                      if k not in ("flatfly", "sfxff-1") and crit[w][i] is not None]
         res.append(("winners", "FlatFly and SF×FF-1 are the winners (top two, ties included, on uniform, "
                     "best routing per bit pattern, Distance Based)", all(verdicts),
-                    "; ".join(f"{n} ({'yes' if v else 'no'})" for n, v in zip(nums, verdicts))))
+                    "; ".join(f"{n} ({'yes' if v else 'no'})" for n, v in zip(nums, verdicts)), cases))
     return res
 
 
 def findings_md(paper, ours, scale):
     out = ["\n| finding (§4) | paper's table | ours | numbers (ours; paper's below) |", "|---|---|---|---|"]
-    verdict = lambda ok: "n/a" if ok is None else ("holds" if ok else "does not hold")
+    verdict = lambda ok: "n/a" if ok is None else ("as stated" if ok else "not as stated")
     fp = {f[0]: f for f in findings(paper, "full", "the paper")}
-    for key, stmt, ok, nums in findings(ours, scale, "ours"):
+    for key, stmt, ok, nums, _ in findings(ours, scale, "ours"):
         p = fp.get(key)
         pv, pn = ("", "") if p is None else (verdict(p[2]), p[3])
         out.append(f"| {stmt} | {pv} | **{verdict(ok)}** | {nums}<br>paper: {pn} |")
@@ -288,8 +304,10 @@ def main():
     ap.add_argument("--paper", default=os.path.join(HERE, "paper-table.tsv"))
     ap.add_argument("--write", metavar="DOC", help="replace the results block of DOC")
     ap.add_argument("--gaps", default=os.path.join(HERE, "gaps.tsv"))
-    ap.add_argument("--doc", default=os.path.join(HERE, "..", "direct-topologies.md"),
+    ap.add_argument("--doc", default=os.path.join(HERE, "..", "..", "docs", "results", "direct-topologies.md"),
                     help="the doc whose headings gaps.tsv's sections name")
+    ap.add_argument("--history", default=os.path.join(HERE, "..", "..", "docs", "history", "direct-topologies-log.md"),
+                    help="the lab notes, whose headings gaps.tsv's sections may name too")
     ap.add_argument("--check-gaps", action="store_true", help="fail when the ledger is incomplete")
     ap.add_argument("--write-gaps", metavar="DOC", help="replace the gaps block of DOC")
     a = ap.parse_args()
@@ -314,7 +332,8 @@ def main():
     problems = []
     if a.scale == "full":
         cells, rules = gap_cells(paper, ours), read_gaps(a.gaps)
-        headings = {line.lstrip("#").strip() for line in open(a.doc) if line.startswith("#")}
+        headings = {line.lstrip("#").strip() for doc in (a.doc, a.history) if os.path.exists(doc)
+                    for line in open(doc) if line.startswith("#")}
         problems = match_gaps(cells, rules, headings, paper)
         ledger = gaps_md(cells, rules) + "\n"
         md.append(f"\n#### Where ours differs by more than {GAP:g} points, and why\n" + ledger)

@@ -2,7 +2,7 @@
 """Expected channel load of (Twisted) (Mixed) DOR on a FlatFly under uniform traffic.
 
 Why: paper 003 §3.3's Twisted Mixed routings came out far below the paper's figures at full
-scale (docs/results/direct-topologies.md, "Full scale: the FlatFly"). The twist goes to
+scale (docs/history/direct-topologies-log.md, "Full scale: the FlatFly"). The twist goes to
 coordinate d mod K of one dimension, and Mixed picks the order from d mod 4 (d: the
 destination host's index in its switch), so the two choices are correlated. This counts, for
 each directed link, the uniform traffic the deterministic routing puts on it (per unit of

@@ -32,6 +32,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import HEAD, PATTERNS, TOPOLOGIES, read_ours  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The study's results: docs/results/direct-topologies/ (its scripts and inputs are here).
+RESULTS = os.path.join(HERE, "..", "..", "docs", "results", "direct-topologies")
 ORDER = ["torus-2QoS", "dor", "lash", "dfsssp", "nue", "nue-8vls", "updn"]
 
 
@@ -121,7 +123,7 @@ def mean_md(vals):
 
 def table(a):
     out = []  # the lines, for stdout or for --write's DOC
-    study, _ = read_ours(a.results or os.path.join(HERE, a.scale + "-results"), "onset")
+    study, _ = read_ours(a.results or os.path.join(RESULTS, a.scale + "-results"), "onset")
     with open(os.path.join(a.out, "checks.tsv"), newline="") as f:
         checks = {(r["topology"], r["routing"]): r for r in csv.DictReader(f, delimiter="\t")}
     for topo, name in TOPOLOGIES:
@@ -185,7 +187,7 @@ def main():
     for p in (r, t):
         p.add_argument("out")
         p.add_argument("--scale", choices=["reduced", "full"], default="reduced")
-    r.add_argument("--ibrt", default=os.path.join(HERE, "../../../build/ibrt"))
+    r.add_argument("--ibrt", default=os.path.join(HERE, "../../build/ibrt"))
     r.add_argument("--patterns", type=lambda v: v.split(","),
                    help="only these of the study's patterns (comma-separated); default all")
     r.add_argument("--only", type=lambda v: v.split(","), help="only these topologies")

@@ -9,16 +9,18 @@
 #                                             the cables failed (degraded.py's tables)
 # Rerunning resumes (done points are skipped). IBRT (default: build/ibrt of this tree) is the
 # binary; sweep options such as `-j 2`, `--shard i/N` or `--slurm ...` pass through, e.g.
-#   docs/results/direct-topologies/run.sh full /shared/study -- --slurm --points-per-task 8
+#   studies/direct-topologies/run.sh full /shared/study -- --slurm --points-per-task 8
 # (then merge with `run.sh full /shared/study -- --merge-only` once the arrays are done).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SCALE=${1:?usage: run.sh full|reduced|check|degraded [OUT] [-- SWEEP OPTIONS]}
 shift
-OUT=${1:-$HERE/$SCALE.out}
-[[ $# -gt 0 && $1 != -- ]] && shift
+# OUT defaults to docs/results/direct-topologies/SCALE.out: what a run writes goes under
+# docs/results/, the scripts and specs stay here (studies/README.md).
+OUT=$HERE/../../docs/results/direct-topologies/$SCALE.out
+if [[ $# -gt 0 && $1 != -- ]]; then OUT=$1; shift; fi
 [[ ${1:-} == -- ]] && shift
-IBRT=${IBRT:-$HERE/../../../build/ibrt}
+IBRT=${IBRT:-$HERE/../../build/ibrt}
 merge_only=0
 [[ ${1:-} == --merge-only ]] && merge_only=1 && shift
 for spec in "$HERE/$SCALE"/*.json; do

@@ -3,7 +3,7 @@
 
 Why: the topology-agnostic routings (paper 003 §3.7, Distance Based +E and Deflection +E) get
 76.6 % on the full-scale FlatFly, 66–70 % on SF×FF-1 and 52–57 % on SF×FF-2 under uniform
-traffic, for every E, where the paper has 80–96 % (docs/results/direct-topologies.md,
+traffic, for every E, where the paper has 80–96 % (docs/history/direct-topologies-log.md,
 "Uniform below the paper and flat in E, measured"). Before blaming the switch model, this
 says what the cables allow. Every host sends to each of the N - 1 others at rate 1 / (N - 1)
 of its injection bandwidth; a packet crossing D switch-to-switch cables loads D of them.

@@ -4,7 +4,7 @@ scale (§1's 2,048 switches of 36 ports, 16,384 hosts) and reduced scale (<= 256
 `make check`). This file is the one place the routings are listed: ROUTINGS names each row of
 paper 003 §4's table by the engine and options that build it. After changing it, rerun:
 
-    python3 docs/results/direct-topologies/specs.py   # rewrites full/, reduced/, check/, degraded/
+    python3 studies/direct-topologies/specs.py   # rewrites full/, reduced/, check/, degraded/
 
 Written specs are committed; run.sh runs them (`run.sh full` is the paper's scale).
 """

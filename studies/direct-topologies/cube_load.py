@@ -3,7 +3,7 @@
 
 Why: on the full-scale hypercube (11D, double links, 8 hosts per switch) our DOR has rotation
 and shuffle the other way round from the paper's table (12.5 / 25.0 against 24.2 / 11.7),
-and our Mixed DOR is above the paper on uniform and shuffle (docs/results/direct-topologies.md,
+and our Mixed DOR is above the paper on uniform and shuffle (docs/history/direct-topologies-log.md,
 "Full scale: the hypercube"). A bit permutation is a fixed set of flows, one per host, so
 counting the flows DOR puts on each link says which link saturates first: 1 / (most flows on
 one link) bounds the onset. This counts them under the assumptions the paper leaves open:

@@ -8,7 +8,7 @@ with forwarding sets `--tables`: every choice delivers, no livelock, no credit l
 extended channel dependency graph, longest path within the routing's hop budget), and does an
 overloaded `ibrt sim` (offered load 1.0, uniform and complement) end `ok`, with no deadlock.
 
-    python3 docs/results/direct-topologies/probe_degraded.py [--topo T ...] [--fail 0.05 0.1]
+    python3 studies/direct-topologies/probe_degraded.py [--topo T ...] [--fail 0.05 0.1]
             [--seeds 1 2 3] [--labels L ...] [--out DIR] > probe.tsv
 
 IBRT (default: build/ibrt of this tree) is the binary. The hop budget of Distance Based +E
@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import specs  # noqa: E402  (the one list of routings)
 
-IBRT = os.environ.get("IBRT", os.path.join(HERE, "..", "..", "..", "build", "ibrt"))
+IBRT = os.environ.get("IBRT", os.path.join(HERE, "..", "..", "build", "ibrt"))
 SIM = ["--load", "1.0", "--warmup-us", "2", "--measure-us", "5", "--drain-us", "5"]
 
 

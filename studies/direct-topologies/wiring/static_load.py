@@ -7,7 +7,8 @@ Static routing's saturation bound. No simulation: it says which channel a patter
 (docs/results/direct-topologies.md, "Transpose and reversal on the Dragonfly"). PATTERN
 uniform gives the expected load instead (each host spreads its injection rate over the N - 1
 others; the host order does not matter): the most load on a local and on a global channel,
-in units of one host's injection rate ("Full scale: the Dragonfly", Static on uniform).
+in units of one host's injection rate (docs/results/direct-topologies.md, "Full scale: the
+Dragonfly"; docs/history/direct-topologies-log.md, "Static on uniform").
 
 The host orders and bit patterns are ibrt's, as fabric_file.py reads them: natural,
 port-major, random (the same bijection as `ibrt sim --host-order random --seed SEED`). With --pairs OUT it also writes the flows as an `ibrt sim

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where a bit pattern's flows go, switch by switch, under a host numbering: why the
 topology-agnostic routings (paper 003 §3.7, Distance Based / Deflection) sit far above the
-paper's table on the bit patterns of the FlatFly and SF×FF (docs/results/direct-topologies.md,
+paper's table on the bit patterns of the FlatFly and SF×FF (docs/history/direct-topologies-log.md,
 "The bit patterns above the paper: host numbering, measured").
 
 A bit pattern is one flow per host. What a minimal adaptive routing can do with it depends on
