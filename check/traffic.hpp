@@ -2,8 +2,8 @@
 // fabric/permutations.hpp by `ibrt sim --pattern`'s name (shift/k: endpoint i sends to
 // i + k mod N, the family used to load fat trees uniformly; a random permutation from a seed;
 // complement, the bit permutations, tornado). Endpoints are numbered as in check/endpoints.hpp
-// (node order): end ports, which are `ibrt sim`'s CAs wherever each CA has one port. The same
-// name and seed give the same permutation in both, on every platform.
+// (node order): end ports, which are `ibrt sim`'s endpoints too. The same name and seed give
+// the same permutation in both, on every platform.
 #pragma once
 
 #include "fabric/permutations.hpp"

@@ -91,7 +91,8 @@ void add_sim_options(CLI::App& sub, SimOptions& o) {
         ->check(real_in(0, 1))
         ->group(t);
     sub.add_option("--hot-node", o.hot_node,
-                   "hotspot (and pairs with a hot window): CA index of the hot node")
+                   "hotspot (and pairs with a hot window): the hot node's endpoint index (end "
+                   "ports in fabric order: the CA index where every CA has one port)")
         ->default_val(0)
         ->check(whole_in(0, kMax<std::uint32_t>))
         ->group(t);
@@ -624,8 +625,7 @@ void apply_drb_paths(const Fabric& f, const SimOptions& o, Routing& r, unsigned 
                                      r.data_vls, r.data_vls));
 }
 
-nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
-                                       const sim::SimResult& ran) {
+nlohmann::ordered_json sim_config_json(const sim::SimConfig& c, const sim::SimResult& ran) {
     using J = nlohmann::ordered_json;
     const auto table = [](const std::vector<sim::VlArbEntry>& t) {
         J a = J::array();
@@ -655,7 +655,7 @@ nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
            {"hot_fraction", c.traffic.hot_fraction},
            {"hot_node", c.traffic.hot_node},
            {"shift", c.traffic.pattern == sim::Pattern::Rotation
-                         ? J(c.traffic.shift.value_or(std::uint32_t(f.cas().size() / 2)))
+                         ? J(c.traffic.shift.value_or(std::uint32_t(ran.endpoints.size() / 2)))
                          : J()},
            {"credit_delay_ns", ns_of(ran.credit_delay_ps)},
            {"vlarb",

@@ -122,7 +122,6 @@ void apply_drb_paths(const Fabric& f, const SimOptions& o, Routing& r, unsigned 
 // The configuration a run used: every SimConfig parameter, with what the simulator resolved
 // (DLID policy, credit delay, watchdog period, VLArb tables, message size, rotation shift) from
 // its result.
-nlohmann::ordered_json sim_config_json(const Fabric& f, const sim::SimConfig& c,
-                                       const sim::SimResult& ran);
+nlohmann::ordered_json sim_config_json(const sim::SimConfig& c, const sim::SimResult& ran);
 
 } // namespace ibrt::cli

@@ -10,8 +10,9 @@
 // get one. Switches have one end port, port 0; it is not covered here.
 //
 // Tables kept per CA rather than per end port (Routing::dlid_choice, the path-selection file,
-// paper 001's model of one machine per CA, the simulator's one injection port per CA) name
-// the CA by its first end port: first_end_port(). On single-port CAs both views coincide.
+// paper 001's model of one machine per CA) name the CA by its first end port:
+// first_end_port(); a CA's other end ports fall back to base LIDs. On single-port CAs both
+// views coincide. Traffic, in `ibrt check` and `ibrt sim` alike, goes between end ports.
 #pragma once
 
 #include "fabric/fabric.hpp"

@@ -110,9 +110,8 @@ template <class Model> void Network<Model>::cc_notify(const Packet& p, std::uint
     b.cc = std::uint8_t(kCcBecn | rank << kDrbRankShift);
     // The source's base LID, or the path selection's LID for it: a notification draws no
     // random number, so data traffic sees the same streams with or without it.
-    b.dlid = dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty()
-                 ? r_.dlid_choice[std::size_t(at) * N_ + p.src]
-                 : ca_base_[p.src];
+    b.dlid = dlid_ == DlidPolicy::Table && !choice_.empty() ? choice_[std::size_t(at) * N_ + p.src]
+                                                            : ca_base_[p.src];
     if (b.dlid == 0) b.dlid = ca_base_[p.src];
     // With DRB the marked packet's SL may be that of an alternative path's layer
     // (engines/multipath/dfs_paths.hpp); the notification takes its own path's SL.
@@ -121,8 +120,7 @@ template <class Model> void Network<Model>::cc_notify(const Packet& p, std::uint
     if (vl >= V_) return drop(h, kNoPort);
     b.out_vl = vl;
     b.out = ca_out_[at];
-    const PortId s0 = ca_out_[at] - slots_[ca_out_[at]].pnum;
-    push_fifo(s0 * V_ + vl, h);
+    push_fifo(ca_out_[at] * V_ + vl, h); // the endpoint's source queues
     ++becn_queued_[at];
     peak_live_ = std::max(peak_live_, live_);
     arbitrate(ca_out_[at]);
@@ -328,7 +326,7 @@ template <class Model> void Network<Model>::cc_ready(std::uint32_t f, std::uint3
 // throttle late), then its flows in round robin, each packet of a flow no earlier than the
 // flow's injection rate delay after the one before (A10.2.3). Among VLs, VLArb.
 template <class Model> void Network<Model>::cc_ca_arbitrate(PortId o, std::uint32_t ca) {
-    const PortId s0 = o - slots_[o].pnum;
+    const PortId s0 = o; // the endpoint's source queues
     for (std::uint32_t v = 0; becn_queued_[ca] != 0 && v < V_; ++v) {
         const Buf& q = bufs_[s0 * V_ + v];
         if (q.head != kNil && link_vl_[o * V_ + v].credits >= std::int32_t(q.need)) {
@@ -418,7 +416,7 @@ template <class Model> void Network<Model>::on_deliver_cc(std::uint32_t h, PortI
     }
     ++delivered_;
     --in_network_;
-    const std::uint32_t at = ca_of_node_[slots_[d].node];
+    const std::uint32_t at = ep_of_slot_[d];
     if (at != p.dst) ++misdelivered_;
     if (in_window(now_)) {
         accept_bytes(p.size);

@@ -43,8 +43,9 @@ std::string host_order_names() {
     return s;
 }
 
-std::vector<std::uint32_t> host_order(const Fabric& f, HostOrder o, std::uint64_t seed) {
-    const auto n = std::uint32_t(f.cas().size());
+std::vector<std::uint32_t> host_order(const Fabric& f, const std::vector<PortId>& ends, HostOrder o,
+                                      std::uint64_t seed) {
+    const auto n = std::uint32_t(ends.size());
     std::vector<std::uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
     switch (o) {
@@ -55,16 +56,15 @@ std::vector<std::uint32_t> host_order(const Fabric& f, HostOrder o, std::uint64_
         order = random_permutation(n, seed ^ 0x686f73742d6f7264ull); // "host-ord"
         break;
     case HostOrder::PortMajor: {
-        // Each end node's switch (the peer of its first cabled end port; an end node cabled to
-        // no switch counts as a switch of its own), ranked by first appearance in cas().
+        // Each end port's switch (its peer; one cabled to no switch counts as a switch of its
+        // own, its node), ranked by first appearance in `ends`.
         std::vector<std::uint32_t> rank_of(f.num_nodes(), ~0u), slot(n);
-        std::vector<std::uint32_t> fill; // end nodes seen so far per switch rank
+        std::vector<std::uint32_t> fill; // end ports seen so far per switch rank
         std::vector<std::uint32_t> sw(n);
         for (std::uint32_t i = 0; i < n; ++i) {
-            const NodeId c = f.cas()[i];
-            const PortId p = first_end_port(f, c);
-            NodeId s = c;
-            if (p != kNoPort && f.port(p).connected() && f.node(f.port(p).peer_node).is_switch())
+            const PortId p = ends[i];
+            NodeId s = f.port_node(p);
+            if (f.port(p).connected() && f.node(f.port(p).peer_node).is_switch())
                 s = f.port(p).peer_node;
             if (rank_of[s] == ~0u) {
                 rank_of[s] = std::uint32_t(fill.size());
@@ -73,7 +73,7 @@ std::vector<std::uint32_t> host_order(const Fabric& f, HostOrder o, std::uint64_
             sw[i] = rank_of[s];
             slot[i] = fill[sw[i]]++;
         }
-        // Sorted by (slot, switch rank); each pair names one end node.
+        // Sorted by (slot, switch rank); each pair names one end port.
         std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
             return slot[a] != slot[b] ? slot[a] < slot[b] : sw[a] < sw[b];
         });

@@ -18,18 +18,17 @@ template <class Model> inline void Network<Model>::prefetch_for(const Event& x) 
         prefetch(&bufs_[x.b * V_]);
     } else if (x.type == kDeliver || x.type == kDeliverBecn) {
         prefetch(&pkts_[x.a]);
-        prefetch(&times_[x.a]);                           // a measured packet's latency
-        if (x.c != 0) prefetch(&r_.dlid_choice[x.c - 1]); // the BECN's DLID (cc_notify)
+        prefetch(&times_[x.a]);                    // a measured packet's latency
+        if (x.c != 0) prefetch(&choice_[x.c - 1]); // the BECN's DLID (cc_notify)
     } else if (x.type == kGen) {
         prefetch(&src_[x.a]);
         prefetch(&ca_base_[x.b]);
-        // The source queues and link credits its arbitration reads (a CA's port 0 is
-        // its source queue, the slot before its port's on a one-port CA).
+        // The source queues (its port's own buffers) and link credits its arbitration reads.
         const PortId out = ca_out_[x.a];
-        prefetch(&bufs_[(out - 1) * V_]);
+        prefetch(&bufs_[out * V_]);
         prefetch(&link_vl_[out * V_]);
-        if (dlid_ == DlidPolicy::Table && !r_.dlid_choice.empty())
-            prefetch(&r_.dlid_choice[std::size_t(x.a) * N_ + x.b]);
+        if (dlid_ == DlidPolicy::Table && !choice_.empty())
+            prefetch(&choice_[std::size_t(x.a) * N_ + x.b]);
         // The source's SL for the base LID (the source_sls row; what a path selection or
         // a random LID picks is not known yet).
         if (!src_sl_row_.empty() && dlid_ == DlidPolicy::Base && ca_base_[x.b] < src_sl_width_)
@@ -49,8 +48,8 @@ template <class Model> inline void Network<Model>::prefetch_for(const Event& x) 
         if (x.b != kNil) {
             prefetch(&slots_[slot_of(x.b)]);
             prefetch(&bufs_[x.b]);
-        } else if (x.a > 0) {
-            prefetch(&bufs_[(x.a - 1) * V_]); // a one-port CA's source queues
+        } else {
+            prefetch(&bufs_[x.a * V_]); // an endpoint's source queues: its port's buffers
         }
         if (cc_) cc_prefetch_ring(x.a);
     } else if (x.type == kCredit) {

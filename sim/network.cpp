@@ -43,8 +43,9 @@ template <class Model> void Network<Model>::schedule_next_gen(std::uint32_t ca) 
 
 template <class Model> void Network<Model>::generate(std::uint32_t ca, std::uint32_t dst) {
     const std::uint32_t msg = cfg_.message_bytes ? cfg_.message_bytes : cfg_.packet_bytes;
-    const PortNum port = slots_[ca_out_[ca]].pnum;
-    const PortId src_buf = ca_out_[ca] - port; // slot 0: the source queue
+    // The source queues: the endpoint's own port's buffers, which arrivals never use (a packet
+    // reaching an end port is delivered), so each end port of a multi-port CA has its own.
+    const PortId src_buf = ca_out_[ca];
     // A full source queue refuses the whole message (unless empty: any message fits an empty
     // queue): it counts as offered but never enters the simulation, so memory stays bounded
     // by the queues and buffers however long a run above saturation lasts.
@@ -79,7 +80,7 @@ template <class Model> void Network<Model>::generate(std::uint32_t ca, std::uint
         switch (dlid_) {
         case DlidPolicy::Auto: // resolved in setup
         case DlidPolicy::Table:
-            p.dlid = r_.dlid_choice.empty() ? ca_base_[dst] : r_.dlid_choice[ca * N_ + dst];
+            p.dlid = choice_.empty() ? ca_base_[dst] : choice_[ca * N_ + dst];
             if (p.dlid == 0) p.dlid = ca_base_[dst];
             break;
         case DlidPolicy::Base:
@@ -141,10 +142,10 @@ template <class Model> void Network<Model>::try_arbitrate(PortId o) {
     PortId cand_in[16];
     std::uint32_t cand_vl[16];
     if (!out.sw) {
-        const std::uint32_t ca = ca_of_node_[out.node];
-        if (ca == kNil || ca_out_[ca] != o) return;
+        const std::uint32_t ca = ep_of_slot_[o];
+        if (ca == kNil) return;
         if (cc_) return cc_ca_arbitrate(o, ca);
-        const PortId s0 = first;
+        const PortId s0 = o; // an endpoint's source queues: its own port's buffers
         for (std::uint32_t v = 0; v < V_; ++v) {
             const Buf& q = bufs_[s0 * V_ + v];
             if (q.head != kNil && link_vl_[o * V_ + v].credits >= std::int32_t(q.need)) {
@@ -290,7 +291,7 @@ void Network<Model>::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::ui
     if (!sw) {
         times_[h].inj = start;
         ++in_network_;
-        const std::uint32_t ca = ca_of_node_[slots_[o].node];
+        const std::uint32_t ca = ep_of_slot_[o];
         --src_[ca].queued; // a notification added itself first (cc_ca_arbitrate)
     }
     const PortId d = slots_[o].peer;
@@ -417,7 +418,7 @@ template <class Model> void Network<Model>::on_deliver(std::uint32_t h, PortId d
     Packet& p = pkts_[h];
     ++delivered_;
     --in_network_;
-    if (ca_of_node_[slots_[d].node] != p.dst) ++misdelivered_;
+    if (ep_of_slot_[d] != p.dst) ++misdelivered_;
     if (in_window(now_)) accept_bytes(p.size);
     if (p.measured) {
         --measured_open_;
@@ -656,6 +657,7 @@ template <class Model> SimResult Network<Model>::run(const ProgressFn& progress)
         for (std::size_t k = 0; k < K; ++k)
             for (PortId s : ls.ports) ls.busy_ps.push_back(series_[k * P + s]);
     }
+    res.endpoints = ca_out_;
     if (flow_stats_) {
         res.flows.reserve(flow_acc_.size());
         for (const FlowAcc& acc : flow_acc_) {

@@ -55,6 +55,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 
 namespace ibrt::sim::detail {
@@ -78,14 +79,18 @@ inline std::string us_text(Time ps) {
 
 // `Model`: the switch model (sim/switch_models.hpp), a type, so that each model's network is
 // compiled apart and tests of the model are constants.
+// The endpoints: every end port (all_end_ports()), after refusing a CA that has none (no
+// cable, or no LID on any port), by name.
+std::vector<PortId> sim_endpoints(const Fabric& f, const Lids& lids);
+
 template <class Model> class Network {
   public:
     // `flat` is r's LFTs in the two-level form the event loop reads (sim/flat_lft.hpp).
     Network(const Fabric& f, const Routing& r, const SimConfig& cfg, const FlatLft& flat)
         : f_(f), r_(r), cfg_(cfg), flat_(flat), rf_(r.forwarding_sets.get()), cc_(cfg.cc.on),
-          sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls),
-          pattern_(cfg.traffic, std::uint32_t(f.cas().size()), cfg.seed,
-                   host_order(f, cfg.traffic.host_order, cfg.seed)) {
+          sl_mod_vls_(r.sl2vl.empty()), V_(cfg.num_vls), ca_out_(sim_endpoints(f, r.lids)),
+          pattern_(cfg.traffic, std::uint32_t(ca_out_.size()), cfg.seed,
+                   host_order(f, ca_out_, cfg.traffic.host_order, cfg.seed)) {
         setup();
     }
 
@@ -338,7 +343,7 @@ template <class Model> class Network {
     bool becn_lanes_ = false; // kDeliverBecn and kOutFreeBecn have lanes (BECN packets)
     std::uint32_t becn_dlid_hint(const Packet& p, PortId d) const {
         if (!becn_dlid_table_ || !(p.cc & kCcFecn)) return 0;
-        return std::uint32_t(std::size_t(ca_of_node_[slots_[d].node]) * N_ + p.src + 1);
+        return std::uint32_t(std::size_t(ep_of_slot_[d]) * N_ + p.src + 1);
     }
     void drop(std::uint32_t h, PortId at);
     [[gnu::always_inline]] inline void handle(const Event& e);
@@ -417,6 +422,11 @@ template <class Model> class Network {
     const bool sl_mod_vls_;
     const std::uint32_t V_;
     const unsigned vshift_ = std::has_single_bit(V_) ? unsigned(std::countr_zero(V_)) : 32;
+    // The endpoints: every end port (fabric/end_ports.hpp, all_end_ports() order), as `ibrt
+    // check` numbers them, so a dual-port HCA is two; each sends from its own port's buffers
+    // (its source queues: arrivals at an end port are delivered, never buffered). Built before
+    // pattern_, which is made from it.
+    std::vector<PortId> ca_out_;
     DestinationPattern pattern_;
     VlArbConfig vlarb_; // cfg_.vlarb, or every VL weight 1 in the low table when both are empty
 
@@ -582,11 +592,14 @@ template <class Model> class Network {
     std::vector<std::uint8_t> cand_vls_;
     std::vector<std::uint32_t> class_idx_;
 
-    // End nodes, in Fabric::cas() order.
+    // Per endpoint (ca_out_ above): its node, LIDs and source state.
     std::uint32_t N_ = 0;
     std::vector<NodeId> ca_node_;
-    std::vector<PortId> ca_out_;
-    std::vector<std::uint32_t> ca_of_node_;
+    std::vector<std::uint32_t> ep_of_slot_; // per port slot: its endpoint (ca_out_), or kNil
+    // Routing::dlid_choice by endpoint: the routing's own table when every CA is one endpoint,
+    // else ep_dlid_ (a CA's table row for its first end port, 0 = the base LID elsewhere).
+    std::span<const Lid> choice_;
+    std::vector<Lid> ep_dlid_;
     std::vector<Lid> ca_base_;
     std::vector<std::uint8_t> ca_lmc_;
     // Per CA, what generating its next message reads and writes, in one cache line (as five
@@ -790,9 +803,9 @@ template <class Model> class Network {
     void drb_notify(std::uint32_t ca, std::uint32_t dst, std::uint8_t rank);
     // The DLID the source's policy gives (DRB's original path).
     Lid policy_dlid(std::uint32_t ca, std::uint32_t dst) const {
-        const Lid l = dlid_ == DlidPolicy::Base || r_.dlid_choice.empty()
+        const Lid l = dlid_ == DlidPolicy::Base || choice_.empty()
                           ? ca_base_[dst]
-                          : r_.dlid_choice[std::size_t(ca) * N_ + dst];
+                          : choice_[std::size_t(ca) * N_ + dst];
         return l ? l : ca_base_[dst];
     }
     // SimConfig::link_series_ps: busy time per interval x port slot.

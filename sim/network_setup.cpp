@@ -6,6 +6,17 @@
 
 namespace ibrt::sim::detail {
 
+std::vector<PortId> sim_endpoints(const Fabric& f, const Lids& lids) {
+    for (const NodeId n : f.cas())
+        if (first_end_port(f, n, &lids) == kNoPort) {
+            const PortId cabled = first_end_port(f, n);
+            if (cabled == kNoPort)
+                throw std::invalid_argument(display_name(f, n) + " has no cable");
+            throw std::invalid_argument(display_port(f, n, f.port_num(cabled)) + " has no LID");
+        }
+    return all_end_ports(f, &lids);
+}
+
 template <class Model> void Network<Model>::setup() {
     check_config(cfg_);
 
@@ -63,34 +74,39 @@ template <class Model> void Network<Model>::setup() {
         }
     }
 
-    N_ = std::uint32_t(f_.cas().size());
+    N_ = std::uint32_t(ca_out_.size());
     if (N_ > 0x10000)
         throw std::invalid_argument(std::to_string(N_) +
-                                    " end nodes: the simulator takes up to "
+                                    " end ports: the simulator takes up to "
                                     "65536 (a subnet has 49,151 unicast LIDs)");
-    ca_of_node_.assign(f_.num_nodes(), kNil);
+    ep_of_slot_.assign(f_.num_port_slots(), kNil);
     for (std::uint32_t i = 0; i < N_; ++i) {
-        const NodeId n = f_.cas()[i];
-        // One injection port per CA: its first end port (fabric/end_ports.hpp). A dual-port
-        // HCA's other end ports receive nothing here, though `ibrt check` counts them.
-        const PortId out = first_end_port(f_, n, &r_.lids);
-        ca_node_.push_back(n);
-        ca_out_.push_back(out);
-        ca_of_node_[n] = i;
-        if (out == kNoPort) {
-            const PortId cabled = first_end_port(f_, n);
-            if (cabled == kNoPort)
-                throw std::invalid_argument(display_name(f_, n) + " has no cable");
-            throw std::invalid_argument(display_port(f_, n, f_.port_num(cabled)) + " has no LID");
-        }
-        const Lid base = r_.lids.base(out);
-        ca_base_.push_back(base);
+        const PortId out = ca_out_[i];
+        ca_node_.push_back(f_.port_node(out));
+        ep_of_slot_[out] = i;
+        ca_base_.push_back(r_.lids.base(out));
         ca_lmc_.push_back(r_.lids.lmc(out));
         src_.emplace_back(cfg_.seed * 0x9e3779b97f4a7c15ull + i);
     }
-    if (!r_.dlid_choice.empty() && r_.dlid_choice.size() != std::size_t(N_) * N_)
+    // Path selection is a table per CA (fabric/routing.hpp): it names the route of each CA's
+    // first end port; a CA's other end ports send to, and are reached by, base LIDs.
+    const std::size_t C = f_.cas().size();
+    if (!r_.dlid_choice.empty() && r_.dlid_choice.size() != C * C)
         throw std::invalid_argument("path selection has " + std::to_string(r_.dlid_choice.size()) +
-                                    " entries, expected " + std::to_string(N_) + "^2");
+                                    " entries, expected " + std::to_string(C) + "^2");
+    if (N_ == C || r_.dlid_choice.empty()) {
+        choice_ = r_.dlid_choice; // every CA one end port: the same numbering
+    } else {
+        std::vector<std::uint32_t> ca_row(N_, kNil); // endpoint -> its CA, if its first end port
+        for (std::uint32_t c = 0; c < C; ++c)
+            ca_row[ep_of_slot_[first_end_port(f_, f_.cas()[c], &r_.lids)]] = c;
+        ep_dlid_.assign(std::size_t(N_) * N_, 0);
+        for (std::uint32_t i = 0; i < N_; ++i)
+            for (std::uint32_t j = 0; j < N_; ++j)
+                if (ca_row[i] != kNil && ca_row[j] != kNil)
+                    ep_dlid_[std::size_t(i) * N_ + j] = r_.dlid_choice[ca_row[i] * C + ca_row[j]];
+        choice_ = ep_dlid_;
+    }
     const Time min_period = min_deadlock_period_ps(f_, cfg_);
     transit_ps_ = min_period - 2 * credit_delay_;
     if (cfg_.deadlock_ps == 0) {

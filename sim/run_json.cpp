@@ -11,6 +11,18 @@
 
 namespace ibrt::sim {
 
+std::vector<std::string> endpoint_names(const Fabric& f, const std::vector<PortId>& endpoints) {
+    std::vector<std::uint32_t> per_node(f.num_nodes(), 0);
+    for (PortId p : endpoints) ++per_node[f.port_node(p)];
+    std::vector<std::string> out;
+    out.reserve(endpoints.size());
+    for (PortId p : endpoints) {
+        const NodeId n = f.port_node(p);
+        out.push_back(per_node[n] > 1 ? display_port(f, n, f.port_num(p)) : display_name(f, n));
+    }
+    return out;
+}
+
 nlohmann::ordered_json run_json(const Fabric& f, double load, const SimResult& r,
                                 RunDetail detail) {
     using J = nlohmann::ordered_json;
@@ -97,10 +109,11 @@ nlohmann::ordered_json run_json(const Fabric& f, double load, const SimResult& r
             {"victim_jain", index(s.victim_jain)},    {"victim_becns", s.victim_becns}};
     }
     if (detail == RunDetail::Full && !r.flows.empty()) {
+        const std::vector<std::string> name = endpoint_names(f, r.endpoints);
         J flows = J::array();
         for (const auto& x : r.flows)
-            flows.push_back({{"src", display_name(f, f.cas()[x.src])},
-                             {"dst", display_name(f, f.cas()[x.dst])},
+            flows.push_back({{"src", name[x.src]},
+                             {"dst", name[x.dst]},
                              {"offered_fraction", x.offered_fraction},
                              {"accepted_fraction", x.accepted_fraction},
                              {"becns", x.becns}});

@@ -11,6 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 namespace ibrt::sim {
 
 // Full: every link's utilization ("utilization"/"links") and every flow ("flows"), as
@@ -20,6 +23,10 @@ namespace ibrt::sim {
 enum class RunDetail { Full, Sweep };
 
 nlohmann::ordered_json run_json(const Fabric& f, double load, const SimResult& r, RunDetail detail);
+
+// The name of each endpoint (SimResult::endpoints) in the flows of `ibrt sim --json` and
+// --flows-csv: its node's name, with the port where the node has more than one end port.
+std::vector<std::string> endpoint_names(const Fabric& f, const std::vector<PortId>& endpoints);
 
 // The same records as CSV, for `ibrt sim --csv` and a sweep's sweep.csv alike: load, the
 // figures and the verdict (columns 1-16, which scripts read by position), then the optional

@@ -191,7 +191,7 @@ struct CcStats {
 
 // One (source, destination) pair's traffic in the window (SimConfig::flow_stats).
 struct FlowStat {
-    std::uint32_t src = 0, dst = 0;                     // CA indices
+    std::uint32_t src = 0, dst = 0;                     // endpoint indices (SimResult::endpoints)
     double offered_fraction = 0, accepted_fraction = 0; // of the source's link bandwidth
     std::uint64_t becns = 0; // notifications the source received for it (whole run)
 };
@@ -272,7 +272,8 @@ struct SimResult {
 
     bool cc = false; // congestion control ran
     CcStats cc_stats;
-    std::vector<FlowStat> flows; // SimConfig::flow_stats, by (src, dst)
+    std::vector<FlowStat> flows;   // SimConfig::flow_stats, by (src, dst)
+    std::vector<PortId> endpoints; // the end port of each endpoint index (all_end_ports())
 
     bool drb = false; // DRB ran
     DrbStats drb_stats;

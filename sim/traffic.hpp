@@ -1,7 +1,9 @@
 // Synthetic traffic: destination patterns and injection processes.
 //
-// Patterns map a source host s in 0..N-1 to a destination host; host s is the end node
-// order[s] of Fabric::cas() (sim/host_order.hpp: natural, the default, is the identity), and
+// Patterns map a source host s in 0..N-1 to a destination host; host s is the endpoint
+// order[s] of all_end_ports() (fabric/end_ports.hpp: the CAs in Fabric::cas() order, a CA's
+// end ports ascending, as `ibrt check` numbers them; sim/host_order.hpp: natural, the default,
+// is the identity), and
 // DestinationPattern applies that order to every pattern below, in one place:
 //   uniform      a uniformly random other CA;
 //   hotspot      with probability `hot_fraction` the hot CA, else uniform (paper 000 §5.2's
@@ -43,7 +45,7 @@
 //                group's traffic crosses the one global cable to the next group).
 // A source whose destination is itself sends nothing. The bit patterns need N a power of two.
 // uniform is the same under every order; hotspot's hot node and the pairs (of pairs and
-// hot-flows) are CA indices (Fabric::cas() order) whatever the order.
+// hot-flows) are endpoint indices (all_end_ports() order) whatever the order.
 //
 // Injection: `constant` generates a message every message_time / load, `bernoulli` one with
 // probability `load` per message time (geometric gaps), where message_time is the message's
@@ -99,7 +101,7 @@ struct TrafficSpec {
     Injection injection = Injection::Bernoulli;
     double load = 0.5;          // offered load, fraction of the source link's bandwidth
     double hot_fraction = 0.1;  // hotspot: share to the hot node; hot-flows: share to the pairs
-    std::uint32_t hot_node = 0; // hotspot: CA index; pairs: with a hot window
+    std::uint32_t hot_node = 0; // hotspot: endpoint index; pairs: with a hot window
     // hotspot: the hot spot exists only for messages scheduled in [hot_start_ps, hot_end_ps);
     // outside it the traffic is uniform (paper 002 Fig. 10: a hot spot appears and goes).
     // pairs: the pairs to hot_node send only in that window (idle slots outside it).
@@ -113,17 +115,18 @@ struct TrafficSpec {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
 };
 
-// The pairs of a pairs file: one "SOURCE DESTINATION" pair of CA indices (Fabric::cas()
-// order) per line, `#` starts a comment, blank lines are skipped. Throws InputError naming
-// `source` and the line (not two whole numbers, a number above 2^31).
+// The pairs of a pairs file: one "SOURCE DESTINATION" pair of endpoint indices
+// (all_end_ports() order) per line, `#` starts a comment, blank lines are skipped. Throws
+// InputError naming `source` and the line (not two whole numbers, a number above 2^31).
 std::vector<std::pair<std::uint32_t, std::uint32_t>> read_pairs(std::string_view text,
                                                                 const std::string& source);
 
 // Destination chooser for N sources. Throws std::invalid_argument when the pattern cannot be
 // applied to N (bit patterns on a non-power of two, hot node or a pair out of range, pairs or
 // hot-flows without pairs, a hot window that ends before it starts) or `order` is not
-// a permutation of 0..N-1. `order` is host_order() of spec.host_order (order[i]: the CA index
-// of host i); empty means the identity. Sources and destinations of next() are CA indices.
+// a permutation of 0..N-1. `order` is host_order() of spec.host_order (order[i]: the endpoint
+// index of host i); empty means the identity. Sources and destinations of next() are endpoint
+// indices.
 class DestinationPattern {
   public:
     DestinationPattern(const TrafficSpec& spec, std::uint32_t n, std::uint64_t seed,

@@ -58,12 +58,11 @@ template <class Model> void Network<Model>::try_arbitrate_vc(PortId o) {
         return false;
     };
     if (!out.sw) {
-        const std::uint32_t ca = ca_of_node_[out.node];
-        if (ca == kNil || ca_out_[ca] != o) return;
+        if (ep_of_slot_[o] == kNil) return;
         for (std::uint32_t j = 0; j < V_; ++j) { // the source queues in turn
             const std::uint32_t v = (out.rr + j) % V_;
-            if (bufs_[first * V_ + v].head == kNil) continue;
-            if (go(first, v)) {
+            if (bufs_[o * V_ + v].head == kNil) continue; // the endpoint's source queues
+            if (go(o, v)) {
                 out.rr = std::uint8_t((v + 1) % V_);
                 return;
             }

@@ -66,7 +66,7 @@ struct ViaPacket {
 
 class ViaRouting {
   public:
-    // Per CA (Fabric::cas() order): the switch it is cabled to and its base LID. Throws
+    // Per endpoint (all_end_ports() order): the switch it is cabled to and its base LID. Throws
     // std::invalid_argument unless `f` maps as a Dragonfly or Dragonfly+ (the groups come from
     // mapping/, never from names).
     ViaRouting(const Fabric& f, const Routing& r, Via mode, std::uint8_t num_vls,
@@ -109,8 +109,8 @@ class ViaRouting {
     Via mode_;
     std::uint8_t vls_;
     std::vector<std::uint32_t> group_; // per NodeId (switches)
-    std::vector<NodeId> ca_switch_;    // per CA (Fabric::cas() order)
-    std::vector<Lid> ca_lid_;          // per CA: its base LID
+    std::vector<NodeId> ca_switch_;    // per endpoint (all_end_ports() order)
+    std::vector<Lid> ca_lid_;          // per endpoint: its base LID
     gen::Rng rng_;
 };
 

@@ -284,7 +284,7 @@ int run_sim(const SimArgs& a) {
         // The run as `--config` reads it back.
         j["options"] = a.options;
         // Every run has the same configuration but its load.
-        j["config"] = cli::sim_config_json(f, base_cfg, rows.front().res);
+        j["config"] = cli::sim_config_json(base_cfg, rows.front().res);
         J runs = J::array();
         for (const auto& row : rows) {
             J x = sim::run_json(f, row.load, row.res, sim::RunDetail::Full);
@@ -398,10 +398,12 @@ int run_sim(const SimArgs& a) {
         if (!o) throw InputError(a.flows_csv, 0, "cannot create file");
         o << "load,src,dst,offered_fraction,accepted_fraction,becns\n";
         // Node descriptions may hold commas or quotes: CSV-quoted.
+        const std::vector<std::string> names =
+            rows.empty() ? std::vector<std::string>{}
+                         : sim::endpoint_names(f, rows.front().res.endpoints);
         const auto field = [&](std::uint32_t ca) {
             std::string t = "\"";
-            for (char ch : display_name(f, f.cas()[ca]))
-                t += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+            for (char ch : names[ca]) t += ch == '"' ? std::string("\"\"") : std::string(1, ch);
             return t + "\"";
         };
         for (const auto& row : rows)

@@ -1,10 +1,15 @@
-// The simulator's one injection port per CA is the CA's first end port (fabric/end_ports.hpp:
-// cabled, with a LID), the port every per-CA table names: a dual-port HCA whose port 1 has no
-// LID sends and receives on port 2 (the old "first cabled port" refused it for port 1's
-// missing LID).
+// The simulator's endpoints are the end ports (fabric/end_ports.hpp: cabled, with a LID), as
+// `ibrt check` has them: a dual-port HCA whose port 1 has no LID sends and receives on port 2
+// alone; one cabled twice is two endpoints, each sending from its own port.
+#include "check/endpoints.hpp"
 #include "engines/engine.hpp"
+#include "fabric/display_name.hpp"
 #include "fabric/end_ports.hpp"
+#include "sim/run_json.hpp"
 #include "sim/simulator.hpp"
+
+#include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -46,4 +51,48 @@ TEST_CASE("a dual-port HCA without a LID on port 1 injects through port 2") {
     CHECK(res.dropped == 0);
     CHECK(res.misdelivered == 0);
     CHECK(res.generated == res.delivered + res.in_flight);
+}
+
+TEST_CASE("a dual-port HCA cabled twice is two endpoints, as ibrt check numbers them") {
+    // Two leaves under one spine; `dual` on both leaves (ports 1 and 2), h0 and h2 one each.
+    FabricBuilder b;
+    const NodeId h0 = b.add_node(NodeType::CA, 1, 0x100, "h0");
+    const NodeId dual = b.add_node(NodeType::CA, 2, 0x110, "dual");
+    const NodeId h2 = b.add_node(NodeType::CA, 1, 0x120, "h2");
+    const NodeId l0 = b.add_node(NodeType::Switch, 4, 0x200, "L0");
+    const NodeId l1 = b.add_node(NodeType::Switch, 4, 0x201, "L1");
+    const NodeId sp = b.add_node(NodeType::Switch, 2, 0x202, "S");
+    b.connect(h0, 1, l0, 1);
+    b.connect(dual, 1, l0, 2);
+    b.connect(dual, 2, l1, 2);
+    b.connect(h2, 1, l1, 1);
+    b.connect(l0, 3, sp, 1);
+    b.connect(l1, 3, sp, 2);
+    const Fabric f = std::move(b).build();
+    const Routing r = make_engine("mlid")->route(f, nullptr, {});
+    REQUIRE(!r.dlid_choice.empty()); // per CA: the simulator maps it onto the end ports
+
+    SimConfig c;
+    c.traffic.load = 0.3;
+    c.flow_stats = true;
+    for (const DlidPolicy p : {DlidPolicy::Table, DlidPolicy::Base, DlidPolicy::Random}) {
+        CAPTURE(int(p));
+        c.dlid = p;
+        const SimResult res = simulate(f, r, c);
+        // One numbering: the end ports, in the order `ibrt check` has them.
+        const std::vector<PortId> ends{f.port_id(h0, 1), f.port_id(dual, 1), f.port_id(dual, 2),
+                                       f.port_id(h2, 1)};
+        CHECK(res.endpoints == ends);
+        CHECK(check::collect_endpoints(f, r.lids).ports == ends);
+        CHECK(endpoint_names(f, res.endpoints) ==
+              std::vector<std::string>{display_name(f, h0), display_port(f, dual, 1),
+                                       display_port(f, dual, 2), display_name(f, h2)});
+        // Both ports of `dual` send and receive: all 12 ordered pairs carry traffic, on the
+        // right port (no packet misdelivered, none lost).
+        CHECK(res.flows.size() == 12);
+        for (const FlowStat& x : res.flows) CHECK(x.accepted_fraction > 0);
+        CHECK(res.misdelivered == 0);
+        CHECK(res.dropped == 0);
+        CHECK(res.generated == res.delivered + res.in_flight);
+    }
 }

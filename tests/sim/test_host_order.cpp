@@ -46,11 +46,11 @@ TEST_CASE("host orders are bijections, deterministic, and port-major puts the po
     REQUIRE(f.cas().size() == 16);
     for (std::uint32_t c = 0; c < 16; ++c) CHECK(switch_of(f, c) == switch_of(f, c & ~1u));
 
-    const V nat = host_order(f, HostOrder::Natural, 1);
+    const V nat = host_order(f, all_end_ports(f), HostOrder::Natural, 1);
     for (std::uint32_t i = 0; i < 16; ++i) CHECK(nat[i] == i);
 
     // Port-major: host h = 8 * port + switch, so host h is CA 2 * (h mod 8) + h / 8.
-    const V pm = host_order(f, HostOrder::PortMajor, 1);
+    const V pm = host_order(f, all_end_ports(f), HostOrder::PortMajor, 1);
     CHECK(pm == V{0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15});
     // Hosts 0..7 are the first CA of each switch, in switch order; 8..15 the second.
     std::set<NodeId> first;
@@ -58,8 +58,9 @@ TEST_CASE("host orders are bijections, deterministic, and port-major puts the po
     CHECK(first.size() == 8);
     for (std::uint32_t h = 0; h < 8; ++h) CHECK(switch_of(f, pm[h]) == switch_of(f, pm[h + 8]));
 
-    const V r1 = host_order(f, HostOrder::Random, 1), r1b = host_order(f, HostOrder::Random, 1),
-            r2 = host_order(f, HostOrder::Random, 2);
+    const V r1 = host_order(f, all_end_ports(f), HostOrder::Random, 1),
+            r1b = host_order(f, all_end_ports(f), HostOrder::Random, 1),
+            r2 = host_order(f, all_end_ports(f), HostOrder::Random, 2);
     CHECK(bijection(pm));
     CHECK(bijection(r1));
     CHECK(bijection(r2));
@@ -70,7 +71,7 @@ TEST_CASE("host orders are bijections, deterministic, and port-major puts the po
     // Neither count a power of two: a 3x4 HyperX (12 switches) with 3 CAs each; host h < 12 is
     // the first CA of switch h, CA 3h.
     const Fabric g = gen::hyperx({{3, 4}, {}, 3, 0});
-    const V pg = host_order(g, HostOrder::PortMajor, 1);
+    const V pg = host_order(g, all_end_ports(g), HostOrder::PortMajor, 1);
     CHECK(bijection(pg));
     for (std::uint32_t h = 0; h < 12; ++h) CHECK(pg[h] == 3 * h); // slot 0 of switch h
 }
@@ -105,7 +106,7 @@ TEST_CASE("every pattern under port-major matches its definition on 8 switches x
 
 TEST_CASE("a random host order relabels every pattern, all-to-all too") {
     const Fabric f = gen::hyperx({{8}, {}, 2, 0});
-    const V o = host_order(f, HostOrder::Random, 7);
+    const V o = host_order(f, all_end_ports(f), HostOrder::Random, 7);
     V rank(16);
     for (std::uint32_t h = 0; h < 16; ++h) rank[o[h]] = h;
     // CA o[s] sends to CA o[pattern(s)], with pattern(s) the natural one.
