@@ -53,7 +53,8 @@ StudyResult run_study(const StudyOptions& opt) {
                     r.seeds.push_back(one);
                 };
                 add(sw, shortest_widest(f, ud, opt.widest), 1);
-                if (opt.path_selection) add(ps, path_selection(f, ud, opt.ps_candidates), 2);
+                if (opt.path_selection)
+                    add(ps, path_selection(f, ud, opt.ps_candidates, {}, opt.ps_which), 2);
             }
             for (HeuristicRow* row : {&sw, &ps}) {
                 for (double& v : row->avg) v /= opt.seeds;
@@ -80,9 +81,10 @@ StudyResult run_study(const StudyOptions& opt) {
                 std::vector<One> res;
                 bool proven = true;
                 for (PathScheme sc : {PathScheme::ShortestWidest, PathScheme::PathSelection}) {
-                    const PathSet paths = sc == PathScheme::ShortestWidest
-                                              ? shortest_widest(f, ud, opt.widest)
-                                              : path_selection(f, ud, opt.ps_candidates);
+                    const PathSet paths =
+                        sc == PathScheme::ShortestWidest
+                            ? shortest_widest(f, ud, opt.widest)
+                            : path_selection(f, ud, opt.ps_candidates, {}, opt.ps_which);
                     One o{plan_heuristic(f, paths, Heuristic::Greedy),
                           plan_heuristic(f, paths, Heuristic::ColorL),
                           plan_exact(f, paths, opt.time_limit_s)};

@@ -29,6 +29,7 @@ struct StudyOptions {
     double waxman_beta = 0.2;
     // Path selection's candidates per pair (Yen's k shortest; the paper's 16, at most 16).
     int ps_candidates = 16;
+    Candidates ps_which = Candidates::KShortest; // or only the shortest routes among them
     std::function<void(const std::string&)> progress;
 };
 

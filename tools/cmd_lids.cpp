@@ -53,6 +53,7 @@ struct LidsArgs {
     double waxman_beta = 0.2;
     std::vector<int> study_switches, study_machines;
     int ps_candidates = 16;                                              // --study's path selection
+    std::string ps_routes = "k-shortest";                                // --study's too
     std::string repair_order = "destination", repair_weights = "loaded"; // --study-regular
 };
 
@@ -82,6 +83,7 @@ int run_study_cmd(const LidsArgs& a) {
     if (!a.study_machines.empty()) o.machines_heuristics = a.study_machines;
     o.widest = widest_options(a);
     o.ps_candidates = a.ps_candidates;
+    o.ps_which = a.ps_routes == "shortest" ? Candidates::Shortest : Candidates::KShortest;
     o.model = a.topology == "tree" ? gen::RandomParams::Model::SpanningTree
                                    : gen::RandomParams::Model::Waxman;
     o.waxman_beta =
@@ -446,6 +448,11 @@ const CommandRegistrar reg{{
                        "shortest routes (the paper's 16)")
             ->default_val(16)
             ->check(cli::whole_in(1, 16));
+        sub.add_option("--ps-routes", a->ps_routes,
+                       "--study's path selection: Yen's k shortest routes (k-shortest) or only "
+                       "those as short as the pair's shortest (shortest)")
+            ->check(CLI::IsMember({"k-shortest", "shortest"}))
+            ->default_val("k-shortest");
         sub.add_option("--repair-order", a->repair_order,
                        "--study-regular (issue 39): re-route the broken paths destination by "
                        "destination, source by source or in random order")
