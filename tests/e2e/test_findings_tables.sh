@@ -99,6 +99,7 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+gaps_measured lid-assignment
 check mlid-vs-slid paper-000
 check selection-functions paper-004
 check lid-assignment
