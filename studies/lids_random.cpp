@@ -3,6 +3,7 @@
 
 #include "generators/random_graph.hpp"
 #include "lidassign/plan.hpp"
+#include "studies/lids_regular.hpp"
 
 #include <fmt/format.h>
 
@@ -52,9 +53,12 @@ StudyResult run_study(const StudyOptions& opt) {
                     row.max_load += one.max_load;
                     r.seeds.push_back(one);
                 };
-                add(sw, shortest_widest(f, ud, opt.widest), 1);
+                auto order = [&](PathSet p) {
+                    return opt.shuffle_paths ? shuffle_paths(p, std::uint64_t(s)) : p;
+                };
+                add(sw, order(shortest_widest(f, ud, opt.widest)), 1);
                 if (opt.path_selection)
-                    add(ps, path_selection(f, ud, opt.ps_candidates, {}, opt.ps_which), 2);
+                    add(ps, order(path_selection(f, ud, opt.ps_candidates, {}, opt.ps_which)), 2);
             }
             for (HeuristicRow* row : {&sw, &ps}) {
                 for (double& v : row->avg) v /= opt.seeds;
@@ -81,10 +85,11 @@ StudyResult run_study(const StudyOptions& opt) {
                 std::vector<One> res;
                 bool proven = true;
                 for (PathScheme sc : {PathScheme::ShortestWidest, PathScheme::PathSelection}) {
-                    const PathSet paths =
+                    PathSet paths =
                         sc == PathScheme::ShortestWidest
                             ? shortest_widest(f, ud, opt.widest)
                             : path_selection(f, ud, opt.ps_candidates, {}, opt.ps_which);
+                    if (opt.shuffle_paths) paths = shuffle_paths(paths, std::uint64_t(s));
                     One o{plan_heuristic(f, paths, Heuristic::Greedy),
                           plan_heuristic(f, paths, Heuristic::ColorL),
                           plan_exact(f, paths, opt.time_limit_s)};

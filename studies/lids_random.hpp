@@ -30,6 +30,9 @@ struct StudyOptions {
     // Path selection's candidates per pair (Yen's k shortest; the paper's 16, at most 16).
     int ps_candidates = 16;
     Candidates ps_which = Candidates::KShortest; // or only the shortest routes among them
+    // Each destination's paths in a random order before the heuristics (lids_regular.hpp
+    // shuffle_paths, seeded by the topology's seed); false: as computed (sources in order).
+    bool shuffle_paths = false;
     std::function<void(const std::string&)> progress;
 };
 

@@ -80,6 +80,22 @@ PathSet dor_paths(const Fabric& f) {
     return out;
 }
 
+PathSet shuffle_paths(const PathSet& paths, std::uint64_t seed) {
+    gen::Rng rng(seed);
+    PathSet out;
+    out.reserve(paths.size());
+    for (const DestPaths& d : paths) {
+        std::vector<std::size_t> order(d.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        rng.shuffle(order);
+        DestPaths nd;
+        nd.dst = d.dst;
+        for (std::size_t i : order) nd.add(d.path(i));
+        out.push_back(std::move(nd));
+    }
+    return out;
+}
+
 PathSet repair_paths(const Fabric& f, const PathSet& base, std::size_t* repaired,
                      const RepairOptions& opt) {
     auto intact = [&](std::span<const PortId> p) {

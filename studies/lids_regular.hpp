@@ -33,4 +33,10 @@ struct RepairOptions {
 PathSet repair_paths(const Fabric& failed, const PathSet& base, std::size_t* repaired = nullptr,
                      const RepairOptions& opt = {});
 
+// The paths of every destination in a random order (seed): the heuristics visit R_d in its
+// order and break ties by it (greedy: first fit in path order; color/L: the lower index among
+// equally split paths), the ILP's optimum does not depend on it (issue 39: how much of the
+// heuristics' distance to the optimum is the tie order).
+PathSet shuffle_paths(const PathSet& paths, std::uint64_t seed);
+
 } // namespace ibrt::lidassign

@@ -55,6 +55,7 @@ struct LidsArgs {
     int ps_candidates = 16;                                              // --study's path selection
     std::string ps_routes = "k-shortest";                                // --study's too
     std::string repair_order = "destination", repair_weights = "loaded"; // --study-regular
+    std::string path_order = "computed"; // --study and --study-regular
 };
 
 // The studies' shortest widest (Tables I, III, V and VI): source-major by default, the reading of
@@ -84,6 +85,7 @@ int run_study_cmd(const LidsArgs& a) {
     o.widest = widest_options(a);
     o.ps_candidates = a.ps_candidates;
     o.ps_which = a.ps_routes == "shortest" ? Candidates::Shortest : Candidates::KShortest;
+    o.shuffle_paths = a.path_order == "random";
     o.model = a.topology == "tree" ? gen::RandomParams::Model::SpanningTree
                                    : gen::RandomParams::Model::Waxman;
     o.waxman_beta =
@@ -181,8 +183,16 @@ int run_regular_study(const LidsArgs& a) {
                 const Fabric f = gen::inject_failures(t.f, fs, fr);
                 std::size_t repaired = 0;
                 ro.order_seed = std::uint64_t(s);
-                const PathSet ps = repair_paths(f, t.base, &repaired, ro);
+                PathSet ps = repair_paths(f, t.base, &repaired, ro);
                 rep += double(repaired);
+                // Which destinations the repair changed, before any reordering.
+                std::vector<char> changed(ps.size(), 0);
+                for (std::size_t d = 0; d < ps.size(); ++d)
+                    for (std::size_t i = 0; i < ps[d].size() && !changed[d]; ++i) {
+                        const auto p = ps[d].path(i), q = t.base[d].path(i);
+                        changed[d] = !std::equal(p.begin(), p.end(), q.begin(), q.end());
+                    }
+                if (a.path_order == "random") ps = shuffle_paths(ps, std::uint64_t(s));
                 const Plan pg = plan_heuristic(f, ps, Heuristic::Greedy);
                 const Plan pc = plan_heuristic(f, ps, Heuristic::ColorL);
                 g += double(pg.total_lids);
@@ -193,12 +203,7 @@ int run_regular_study(const LidsArgs& a) {
                 dests += e.per_dest.size();
                 int rd = 0, ga = 0, ca = 0;
                 for (std::size_t d = 0; d < ps.size(); ++d) {
-                    bool changed = false;
-                    for (std::size_t i = 0; i < ps[d].size() && !changed; ++i) {
-                        const auto p = ps[d].path(i), q = t.base[d].path(i);
-                        changed = !std::equal(p.begin(), p.end(), q.begin(), q.end());
-                    }
-                    rd += changed;
+                    rd += changed[d];
                     const std::uint32_t best = lids_for(e.per_dest[d].best.k);
                     ga += lids_for(pg.per_dest[d].k) > best;
                     ca += lids_for(pc.per_dest[d].k) > best;
@@ -465,6 +470,12 @@ const CommandRegistrar reg{{
                        "loads (loaded) or at 1 (fresh: only the re-routed paths add)")
             ->check(CLI::IsMember({"loaded", "fresh"}))
             ->default_val("loaded");
+        sub.add_option("--path-order", a->path_order,
+                       "--study and --study-regular (issue 39): each destination's paths in the "
+                       "order computed (sources in order) or shuffled (random, per seed) before "
+                       "the heuristics, which break ties by it")
+            ->check(CLI::IsMember({"computed", "random"}))
+            ->default_val("computed");
         sub.add_option("--topology", a->topology,
                        "--study's switch graphs: tree (random spanning tree + random edges), "
                        "waxman (GT-ITM-like, --waxman-beta) or uniform (random connected graph)")

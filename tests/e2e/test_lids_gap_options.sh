@@ -9,7 +9,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL [test_lids_gap_options]: $*" >&2; exit 1; }
 for bad in "--ps-candidates 0" "--ps-candidates 17" "--ps-candidates x" "--repair-order backwards" \
-    "--repair-weights heavy" "--ps-routes longest"; do
+    "--repair-weights heavy" "--ps-routes longest" "--path-order backwards"; do
     rc=0
     # shellcheck disable=SC2086
     "$IBRT" lids --study --seeds 1 --out "$T/bad" $bad >/dev/null 2>&1 || rc=$?

@@ -113,3 +113,35 @@ TEST_CASE("repair variants: same broken paths, valid routes; fresh weights ignor
             }
         }
 }
+
+TEST_CASE("shuffle_paths: the same paths per destination in another order, the same optimum") {
+    gen::TorusParams tp;
+    tp.k = {8, 4};
+    const Fabric f = gen::torus(tp);
+    gen::FailureSpec fs;
+    fs.links = 2;
+    fs.seed = 5;
+    fs.keep_connected = true;
+    gen::FailureReport rep;
+    const Fabric g = gen::inject_failures(f, fs, rep);
+    const PathSet ps = repair_paths(g, dor_paths(f));
+    const PathSet sh = shuffle_paths(ps, 9);
+    REQUIRE(sh.size() == ps.size());
+    bool moved = false;
+    for (std::size_t di = 0; di < ps.size(); ++di) {
+        CHECK(sh[di].dst == ps[di].dst);
+        REQUIRE(sh[di].size() == ps[di].size());
+        std::vector<std::vector<PortId>> a, b;
+        for (std::size_t i = 0; i < ps[di].size(); ++i) {
+            a.emplace_back(ps[di].path(i).begin(), ps[di].path(i).end());
+            b.emplace_back(sh[di].path(i).begin(), sh[di].path(i).end());
+        }
+        moved |= a != b;
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        CHECK(a == b);
+    }
+    CHECK(moved);
+    CHECK(shuffle_paths(ps, 9)[3].edges == sh[3].edges); // deterministic per seed
+    CHECK(plan_exact(g, sh, 30).total_lids == plan_exact(g, ps, 30).total_lids);
+}
