@@ -74,9 +74,12 @@ def pct(x):
 
 
 def seed_rows(d, name):
-    """The per-seed CSVs (lids-seeds.csv, lids-regular-seeds.csv), or [] when absent."""
+    """The per-seed CSVs: lids-seeds.csv (`ibrt lids --study`), lids-regular-seeds.csv
+    (`--study-regular`)."""
     path = os.path.join(d, name + ".csv")
-    return list(csv.DictReader(open(path))) if os.path.exists(path) else []
+    if not os.path.exists(path):
+        sys.exit(f"{path} is missing: the per-seed figures come from `ibrt lids --study` / `--study-regular`")
+    return list(csv.DictReader(open(path)))
 
 
 def excess(rows, h, base="ilp"):
