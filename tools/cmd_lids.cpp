@@ -56,6 +56,7 @@ struct LidsArgs {
     std::string ps_routes = "k-shortest";                                // --study's too
     std::string repair_order = "destination", repair_weights = "loaded"; // --study-regular
     std::string path_order = "computed"; // --study and --study-regular
+    std::string dests_csv;               // --study-regular: per-destination rows, if set
 };
 
 // The studies' shortest widest (Tables I, III, V and VI): source-major by default, the reading of
@@ -161,6 +162,17 @@ int run_regular_study(const LidsArgs& a) {
     std::ofstream seeds(std::filesystem::path(a.out) / "lids-regular-seeds.csv");
     seeds << "figure,broken_links,seed,repaired_paths,repaired_destinations,greedy,color_l,ilp,"
              "greedy_dests_above_ilp,color_l_dests_above_ilp\n";
+    // Optionally, every destination the repair changed (issue 39: where the heuristics lose).
+    std::ofstream dest_rows;
+    if (!a.dests_csv.empty()) {
+        dest_rows.open(a.dests_csv);
+        if (!dest_rows) {
+            fmt::print(stderr, "ibrt lids: cannot create {}\n", a.dests_csv);
+            return kExitBadInput;
+        }
+        dest_rows << "figure,broken_links,seed,destination,repaired_paths,greedy_k,color_l_k,ilp_k,"
+                     "clique_bound\n";
+    }
     md << fmt::format("Averages over {} random failure sets per point; LIDs = sum_d 2^ceil(lg "
                       "k_d).\n\n",
                       a.seeds);
@@ -186,11 +198,11 @@ int run_regular_study(const LidsArgs& a) {
                 PathSet ps = repair_paths(f, t.base, &repaired, ro);
                 rep += double(repaired);
                 // Which destinations the repair changed, before any reordering.
-                std::vector<char> changed(ps.size(), 0);
+                std::vector<std::uint32_t> changed(ps.size(), 0); // re-routed paths
                 for (std::size_t d = 0; d < ps.size(); ++d)
-                    for (std::size_t i = 0; i < ps[d].size() && !changed[d]; ++i) {
+                    for (std::size_t i = 0; i < ps[d].size(); ++i) {
                         const auto p = ps[d].path(i), q = t.base[d].path(i);
-                        changed[d] = !std::equal(p.begin(), p.end(), q.begin(), q.end());
+                        changed[d] += !std::equal(p.begin(), p.end(), q.begin(), q.end());
                     }
                 if (a.path_order == "random") ps = shuffle_paths(ps, std::uint64_t(s));
                 const Plan pg = plan_heuristic(f, ps, Heuristic::Greedy);
@@ -203,7 +215,12 @@ int run_regular_study(const LidsArgs& a) {
                 dests += e.per_dest.size();
                 int rd = 0, ga = 0, ca = 0;
                 for (std::size_t d = 0; d < ps.size(); ++d) {
-                    rd += changed[d];
+                    rd += changed[d] > 0;
+                    if (dest_rows.is_open() && changed[d] > 0)
+                        dest_rows << fmt::format("{},{},{},{},{},{},{},{},{}\n",
+                                                 t.file.substr(5, t.file.size() - 9), broken, s, d,
+                                                 changed[d], pg.per_dest[d].k, pc.per_dest[d].k,
+                                                 e.per_dest[d].best.k, e.per_dest[d].lower_bound);
                     const std::uint32_t best = lids_for(e.per_dest[d].best.k);
                     ga += lids_for(pg.per_dest[d].k) > best;
                     ca += lids_for(pc.per_dest[d].k) > best;
@@ -476,6 +493,10 @@ const CommandRegistrar reg{{
                        "the heuristics, which break ties by it")
             ->check(CLI::IsMember({"computed", "random"}))
             ->default_val("computed");
+        sub.add_option("--dests-csv", a->dests_csv,
+                       "--study-regular (issue 39): also write every destination the repair "
+                       "changed (re-routed paths, k of greedy, color/L, the ILP, clique bound) to "
+                       "this CSV");
         sub.add_option("--topology", a->topology,
                        "--study's switch graphs: tree (random spanning tree + random edges), "
                        "waxman (GT-ITM-like, --waxman-beta) or uniform (random connected graph)")

@@ -31,4 +31,15 @@ for t in 1 2; do
     table=$(tail -1 "$T/16/lids-table$t.csv" | cut -d, -f9)
     [[ $mean == "$table" ]] || fail "Table $t: seeds' mean $mean, table $table"
 done
+# --dests-csv: one row per destination the repair changed, and the figures unchanged.
+"$IBRT" lids --study-regular --seeds 1 --out "$T/reg" >/dev/null || fail "ibrt lids --study-regular failed"
+"$IBRT" lids --study-regular --seeds 1 --out "$T/reg-d" --dests-csv "$T/dests.csv" >/dev/null ||
+    fail "ibrt lids --study-regular --dests-csv failed"
+for f in lids-fig10a.csv lids-fig10b.csv lids-fig11.csv lids-regular-seeds.csv; do
+    cmp -s "$T/reg/$f" "$T/reg-d/$f" || fail "--dests-csv changed $f"
+done
+head -1 "$T/dests.csv" | grep -qx 'figure,broken_links,seed,destination,repaired_paths,greedy_k,color_l_k,ilp_k,clique_bound' ||
+    fail "--dests-csv header: $(head -1 "$T/dests.csv")"
+[[ $(awk -F, 'NR > 1 && $5 > 0 && $8 >= $9' "$T/dests.csv" | wc -l) -gt 10 ]] ||
+    fail "--dests-csv has too few rows (or an optimum below its clique bound)"
 echo "PASS [test_lids_gap_options]"
