@@ -187,7 +187,8 @@ std::span<const PortId> SelectedPaths::route(std::uint32_t r) const {
 }
 
 SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses by, int candidates,
-                           const std::function<void(double)>& progress, LinkIds ids) {
+                           const std::function<void(double)>& progress, LinkIds ids,
+                           Candidates which) {
     constexpr std::int64_t kScale = 720720; // lcm(1..16): candidate weights stay integral
     constexpr std::uint32_t kUnset = SelectedPaths::kNone;
     candidates = std::clamp(candidates, 1, 16);
@@ -259,6 +260,16 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
             fl.edges.clear();
             fl.off.assign(1, 0);
         };
+        // Candidates::Shortest: only the routes as short as the first (Yen's order: hops first).
+        auto keep = [which](graph::YenSearch::Flat& fl, int count) {
+            if (which != Candidates::Shortest || count < 2) return count;
+            const std::uint32_t len = fl.off[1] - fl.off[0];
+            int n = 1;
+            while (n < count && fl.off[std::size_t(n) + 1] - fl.off[std::size_t(n)] == len) ++n;
+            fl.off.resize(std::size_t(n) + 1);
+            fl.edges.resize(fl.off.back());
+            return n;
+        };
         std::vector<Part> parts;
         if (by == PairClasses::SwitchPair) {
             out.chosen.assign(ns * ns, kUnset);
@@ -278,7 +289,7 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
                         const std::uint32_t mult = u == t ? nu * (nu - 1) : nu * nt;
                         if (mult == 0) continue;
                         fresh(cands);
-                        const int count = yen.run(u, t, candidates, cands);
+                        const int count = keep(cands, yen.run(u, t, candidates, cands));
                         if (count == 0) continue; // no legal route: the pairs stay without a path
                         part.pos.push_back(add_block(part.blocks, cands, mult, count));
                         part.key.push_back(
@@ -325,7 +336,7 @@ SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses
                         done[k] = 1;
                         fresh(cands);
                         memo_n[k] = static_cast<std::uint8_t>(
-                            yen.run(sw_of[si], sw_of[di], candidates, cands));
+                            keep(cands, yen.run(sw_of[si], sw_of[di], candidates, cands)));
                         if (memo_n[k] > 0) memo[k] = add_block(part.blocks, cands, 1, memo_n[k]);
                     }
                     if (memo_n[k] == 0) continue;
@@ -642,8 +653,9 @@ PathSet ca_paths(const Fabric& f, const SelectedPaths& sp) {
 }
 
 PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates,
-                       const std::function<void(double)>& progress) {
-    return ca_paths(f, select_paths(f, ud, PairClasses::CaPair, candidates, progress));
+                       const std::function<void(double)>& progress, Candidates which) {
+    return ca_paths(
+        f, select_paths(f, ud, PairClasses::CaPair, candidates, progress, LinkIds::Auto, which));
 }
 
 double max_link_load(const Fabric& f, const PathSet& paths) {

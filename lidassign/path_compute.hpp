@@ -103,10 +103,15 @@ struct SelectedPaths {
 // links fit (Auto; half the memory of the loop's random reads), else 32. Wide forces 32 bits
 // (tests: the selection is the same either way).
 enum class LinkIds { Auto, Wide };
+// Which of Yen's routes are candidates: all `candidates` k shortest (the rule above: longer
+// routes join when fewer than k shortest exist), or only those as short as the pair's shortest
+// legal route (issue 39: paper 001's "some pairs may not have 16 different shortest paths"
+// allows this reading too).
+enum class Candidates { KShortest, Shortest };
 // progress, if set, is called now and then with the fraction done (for long runs; no I/O here).
 SelectedPaths select_paths(const Fabric& f, const graph::UpDown& ud, PairClasses by,
                            int candidates = 16, const std::function<void(double)>& progress = {},
-                           LinkIds ids = LinkIds::Auto);
+                           LinkIds ids = LinkIds::Auto, Candidates which = Candidates::KShortest);
 // The CA-level paths of a switch-level selection (CA up edge, route, CA down edge), one
 // destination at a time (a whole PathSet is one path per CA pair: 268 M at 16,384 hosts).
 class CaPaths {
@@ -133,7 +138,8 @@ class CaPaths {
 PathSet ca_paths(const Fabric& f, const SelectedPaths& sp);
 // select_paths by CA pair (the paper's rule), then ca_paths.
 PathSet path_selection(const Fabric& f, const graph::UpDown& ud, int candidates = 16,
-                       const std::function<void(double)>& progress = {});
+                       const std::function<void(double)>& progress = {},
+                       Candidates which = Candidates::KShortest);
 
 // All-to-all link load of a path set: max over directed switch-to-switch links
 // (graph/link_load.hpp) of the paths using it, divided by (#CAs - 1) (paper 001 §VI.D normalises

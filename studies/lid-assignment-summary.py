@@ -10,14 +10,15 @@ the detail tables beside the paper's numbers.
   --dir DIR                              read the CSVs from DIR (default: docs/results)
 
 Every ibrt figure comes from the committed lids-table1..6.csv and lids-fig10a/10b/11.csv (means
-over 32 seeds; the study writes no intervals). The paper's figures are its Tables I-VI, typed in
+over 32 seeds) and, for the 95 % intervals of the rows that compare with a bound, the per-seed
+lids-seeds.csv and lids-regular-seeds.csv. The paper's figures are its Tables I-VI, typed in
 below from its text. Standard library only."""
 import csv
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from findings import listed, main, status, table  # noqa: E402
+from findings import Est, listed, main, over_seeds, status, table  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "..", "docs", "results")
@@ -72,6 +73,33 @@ def pct(x):
     return f"{100 * x:+.1f} %"
 
 
+def seed_rows(d, name):
+    """The per-seed CSVs: lids-seeds.csv (`ibrt lids --study`), lids-regular-seeds.csv
+    (`--study-regular`)."""
+    path = os.path.join(d, name + ".csv")
+    if not os.path.exists(path):
+        sys.exit(f"{path} is missing: the per-seed figures come from `ibrt lids --study` / `--study-regular`")
+    return list(csv.DictReader(open(path)))
+
+
+def excess(rows, h, base="ilp"):
+    """h over the base (the ILP) in %: the mean over the seeds of h - base, divided by the base's
+    mean (so the value is the table's ratio of means), with the 95 % interval of that mean."""
+    e = over_seeds([float(r[h]) - float(r[base]) for r in rows])
+    m = sum(float(r[base]) for r in rows) / len(rows)
+    return Est(100 * e.v / m, 100 * e.ci / m)
+
+
+def beyond(est, limit):
+    """Against a bound "below limit": 'fail' when the whole 95 % interval is at or above it,
+    'weak' when the interval reaches it, None when the interval is below it."""
+    return "fail" if est.v - est.ci >= limit else "weak" if est.v + est.ci >= limit else None
+
+
+def ci(est, digits=2):
+    return f"{est.v:.{digits}f} ± {est.ci:.{digits}f}"
+
+
 def findings(d):
     t1, t2, t3, t4 = (rows_of(d, f"lids-table{i}") for i in (1, 2, 3, 4))
     t6 = rows_of(d, "lids-table6")
@@ -116,38 +144,57 @@ def findings(d):
                  "at 256 and 512 machines (§VI.A)", "Tables I, II",
                  "heuristics in the paper's direction: " + "; ".join(cells) + f"; against: {listed(fail)}",
                  status(fail)))
-    for t, tab, paper, name in (("I", t1, PAPER_T1, "shortest widest"), ("II", t2, PAPER_T2, "path selection")):
-        off = {c: float(tab[c]["color_l"]) / paper[c][4] - 1 for c in CONFS}
-        far = [c for c in CONFS if abs(off[c]) > NEAR]
-        rows.append((f"The absolute LID counts of Table {t} ({name}, color/L)", f"Table {t}",
-                     "ibrt / paper − 1: " + ", ".join(f"{c} {pct(off[c])}" for c in CONFS)
-                     + f"; beyond ±{100 * NEAR:.0f} %: {listed(far)}",
-                     status(far)))
+    seeds = seed_rows(d, "lids-seeds")
+    per = lambda t, c: [r for r in seeds if r["table"] == str(t) and r["conf"] == c]  # noqa: E731
+    for t, paper, name in ((1, PAPER_T1, "shortest widest"), (2, PAPER_T2, "path selection")):
+        off = {}
+        for c in CONFS:
+            e = over_seeds([float(r["color_l"]) for r in per(t, c)])
+            off[c] = Est(100 * (e.v / paper[c][4] - 1), 100 * e.ci / paper[c][4])
+        side = {c: beyond(Est(abs(off[c].v), off[c].ci), 100 * NEAR) for c in CONFS}
+        far = [c for c in CONFS if side[c] == "fail"]
+        weak = [c for c in CONFS if side[c] == "weak"]
+        rows.append((f"The absolute LID counts of Table {'I' * t} ({name}, color/L)", f"Table {'I' * t}",
+                     "ibrt / paper − 1: " + ", ".join(f"{c} {off[c].v:+.1f} ± {off[c].ci:.1f} %" for c in CONFS)
+                     + f"; beyond ±{100 * NEAR:.0f} % (95 % interval): {listed(far)}; interval reaching "
+                     f"±{100 * NEAR:.0f} %: {listed(weak)}",
+                     status(far, weak),
+                     "Why Table I's counts differ: what was measured" if t == 1 else
+                     "Table II's counts at 16 switches: candidates"))
     # §VI.B, Tables III, IV.
-    sw_cl = {c: float(r["color_l_over_ilp_pct"]) for c, r in t3.items()}
     sw_gr = {c: float(r["greedy_over_ilp_pct"]) for c, r in t3.items()}
-    ps_cl = {c: float(r["color_l_over_ilp_pct"]) for c, r in t4.items()}
     ps_gr = {c: float(r["greedy_over_ilp_pct"]) for c, r in t4.items()}
     rng = lambda m: f"{min(m.values()):.2f}-{max(m.values()):.2f} %"  # noqa: E731
     opt = all(int(r["optimal"]) == int(r["machines"]) * int(r["seeds"]) for r in list(t3.values()) + list(t4.values()))
-    bad = [c for c in sw_cl if sw_cl[c] >= 1]
+    sw_e = {c: excess(per(3, c), "color_l") for c in t3}
+    side = {c: beyond(sw_e[c], 1) for c in sw_e}
+    bad, weak = [c for c in side if side[c] == "fail"], [c for c in side if side[c] == "weak"]
     rows.append(("Shortest widest: the optimum less than 1 % below color/L (§VI.B)", "Table III: 0.06-0.42 %",
-                 f"color/L over the ILP: {rng(sw_cl)}; at 1 % or more: {listed(bad)}"
-                 + ("; every destination proven optimal" if opt else ""), status(bad)))
-    bad = [c for c in sw_gr if sw_gr[c] >= 5]
+                 "color/L over the ILP: " + ", ".join(f"{c} {ci(sw_e[c])} %" for c in sw_e)
+                 + f"; at 1 % or more (95 % interval): {listed(bad)}; interval reaching 1 %: {listed(weak)}"
+                 + ("; every destination proven optimal" if opt else ""), status(bad, weak),
+                 "Shortest widest: color/L over the ILP, per topology"))
+    sg_e = {c: excess(per(3, c), "greedy") for c in t3}
+    bad = [c for c in sg_e if beyond(sg_e[c], 5) == "fail"]
+    weak = [c for c in sg_e if beyond(sg_e[c], 5) == "weak"]
     grow = [m for m in ("64", "128", "192") if not sw_gr[f"{m}/16"] < sw_gr[f"{m}/32"] < sw_gr[f"{m}/64"]]
     rows.append(("Shortest widest: the optimum less than 5 % below greedy, the gap growing with the switches "
                  "(§VI.B)", "Table III: 0.41 → 4.82 % at 128 machines, 16 → 64 switches",
                  f"greedy over the ILP: {rng(sw_gr)} (128 machines: {sw_gr['128/16']:.2f} → {sw_gr['128/32']:.2f} → "
-                 f"{sw_gr['128/64']:.2f} %); at 5 % or more: {listed(bad)}; not growing: {listed(grow)}",
-                 status(bad + grow)))
+                 f"{sw_gr['128/64']:.2f} %; the largest {ci(max(sg_e.values(), key=lambda e: e.v))} %); at 5 % or "
+                 f"more (95 % interval): {listed(bad)}; interval reaching 5 %: {listed(weak)}; not growing: "
+                 f"{listed(grow)}", status(bad + grow, weak)))
     low = [c for c in ps_gr if ps_gr[c] <= 5]
     size = all(11 <= ps_gr[c] <= 18 for c in ps_gr)
     rows.append(("Path selection: the optimum much better than greedy, 12-17 % (§VI.B)", "Table IV: 12.4-17.2 %",
                  f"greedy over the ILP: {rng(ps_gr)}; 5 % or less: {listed(low)}", status(low, size_ok=size)))
-    bad = [c for c in ps_cl if ps_cl[c] >= 3]
+    ps_e = {c: excess(per(4, c), "color_l") for c in t4}
+    side = {c: beyond(ps_e[c], 3) for c in ps_e}
+    bad, weak = [c for c in side if side[c] == "fail"], [c for c in side if side[c] == "weak"]
     rows.append(("Path selection: the optimum less than 3 % below color/L (§VI.B)", "Table IV: 1.19-2.80 %",
-                 f"color/L over the ILP: {rng(ps_cl)}; at 3 % or more: {listed(bad)}", status(bad)))
+                 "color/L over the ILP: " + ", ".join(f"{c} {ci(ps_e[c])} %" for c in ps_e)
+                 + f"; at 3 % or more (95 % interval): {listed(bad)}; interval reaching 3 %: {listed(weak)}",
+                 status(bad, weak), "Path selection: color/L over the ILP, per topology and destination"))
     # Table V: the paper's ILP-selected topologies are the first 32 lp_solve solved; the exact mode
     # solves every topology, so there is no selection to measure.
     sel = {(r["conf"], r["topologies"]): r for r in t5}
@@ -161,7 +208,8 @@ def findings(d):
                  f"the exact mode solved {kept} of the {tried} topologies tried (every destination proven optimal: "
                  f"{'yes' if opt else 'no'}), so the selected topologies are the random ones; counts "
                  f"{'identical' if same else 'differ'}",
-                 status(["no selection"], explained=lambda c: opt and same and kept == tried)))
+                 status(["no selection"], explained=lambda c: opt and same and kept == tried),
+                 "Table V: no topology to select"))
     imp = {}
     for kind in ("random", "ILP selected"):
         for p in ("sw", "ps"):
@@ -183,28 +231,41 @@ def findings(d):
                      for k, name in FIGS for r in figs[k] if r["broken_links"] == "0")
                  + f"; not 128 each: {listed(bad)}", status(bad)))
 
-    def over(r, h):
-        return float(r[h]) / float(r["ilp"]) - 1
-
-    broken = {k: [r for r in figs[k] if r["broken_links"] != "0"] for k, _ in FIGS}
-    t2d = broken["lids-fig10a"]
-    far = [r["broken_links"] for r in t2d if over(r, "color_l") >= 0.01]
-    close = [r["broken_links"] for r in t2d if over(r, "greedy") < 2 * over(r, "color_l")]
+    reg = seed_rows(d, "lids-regular-seeds")
+    sets = lambda k, b: [r for r in reg if r["figure"] == k[5:] and r["broken_links"] == str(b)]  # noqa: E731
+    bs = (1, 2, 3, 4)
+    cl = {b: excess(sets("lids-fig10a", b), "color_l") for b in bs}
+    gr = {b: excess(sets("lids-fig10a", b), "greedy") for b in bs}
+    # greedy twice as far as color/L: the mean over the failure sets of (greedy - ILP) - 2 (color/L - ILP).
+    twice = {b: over_seeds([float(r["greedy"]) + float(r["ilp"]) - 2 * float(r["color_l"])
+                            for r in sets("lids-fig10a", b)]) for b in bs}
+    far = [f"color/L {b}" for b in bs if beyond(cl[b], 1) == "fail"]
+    far += [f"greedy {b}" for b in bs if twice[b].v + twice[b].ci < 0]
+    weak = [f"color/L {b}" for b in bs if beyond(cl[b], 1) == "weak"]
+    weak += [f"greedy {b}" for b in bs if twice[b].v - twice[b].ci <= 0 <= twice[b].v + twice[b].ci]
     rows.append(("2D torus with broken links: color/L very close to optimal, greedy clearly worse (§VI.C)",
                  "Fig. 10a",
                  "16×8 torus, 1-4 broken links, over the ILP: color/L "
-                 + ", ".join(f"{pct(over(r, 'color_l'))}" for r in t2d) + ", greedy "
-                 + ", ".join(f"{pct(over(r, 'greedy'))}" for r in t2d)
-                 + f"; color/L 1 % or more above: {listed(far)} broken; greedy not twice as far: {listed(close)} broken",
-                 status(far + close)))
-    far = [f"{name} {r['broken_links']}" for k, name in FIGS[1:] for r in broken[k]
-           for h in ("greedy", "color_l") if over(r, h) >= 0.01]
+                 + ", ".join(f"{ci(cl[b], 1)} %" for b in bs) + ", greedy "
+                 + ", ".join(f"{ci(gr[b], 1)} %" for b in bs)
+                 + f"; against (95 % interval: color/L 1 % or more above, greedy less than twice as far): "
+                 f"{listed(far)} broken; interval reaching the bound: {listed(weak)} broken",
+                 status(far, weak), "Fig. 10a: the repair order"))
+    far, weak, cells = [], [], []
+    for k, name in FIGS[1:]:
+        cell = []
+        for b in bs:
+            e = {h: excess(sets(k, b), h) for h in ("greedy", "color_l")}
+            cell.append(f"{ci(e['greedy'], 1)} / {ci(e['color_l'], 1)} %")
+            far += [f"{name} {b}" for h in e if beyond(e[h], 1) == "fail"]
+            weak += [f"{name} {b}" for h in e if beyond(e[h], 1) == "weak"]
+        cells.append(f"{name} " + ", ".join(cell))
+    far, weak = sorted(set(far)), sorted(set(weak) - set(far))
     rows.append(("3D torus and FT(8,3) with broken links: greedy and color/L both close to optimal (§VI.C)",
                  "Figs. 10b, 11",
-                 "over the ILP, greedy / color/L: " + "; ".join(
-                     f"{name} " + ", ".join(f"{pct(over(r, 'greedy'))} / {pct(over(r, 'color_l'))}" for r in broken[k])
-                     for k, name in FIGS[1:]) + f"; 1 % or more above: {listed(sorted(set(far)))}",
-                 status(sorted(set(far)))))
+                 "over the ILP, greedy / color/L: " + "; ".join(cells)
+                 + f"; 1 % or more above (95 % interval): {listed(far)}; interval reaching 1 %: {listed(weak)}",
+                 status(far, weak), "Figs. 10b and 11: where the heuristics lose"))
     # §VI.D, Table VI.
     v = {c: tuple(float(t6[c][k]) for k in ("srd_load", "srd_lids", "renaming_load", "renaming_lids",
                                              "separate_load", "separate_lids")) for c in CONFS}
@@ -235,10 +296,12 @@ def findings(d):
               "the paper's size: within 3 points for Table I's spreads, 5 points for Table II's, 11-18 % for Table "
               "IV's greedy, 5 points for Table VI's percentages), **explained gap** (cases against it, and the "
               "measurement in the row says why), **unexplained** (cases against it; the measurements tried are "
-              "below). Means over 32 seeds (topologies, or failure sets for Figs. 10-11); the study records no "
-              f"per-seed spread. Absolute counts agree when within ±{100 * NEAR:.0f} %. \"Very close\" and "
+              "below). Means over 32 seeds (topologies, or failure sets for Figs. 10-11); ± is the 95 % "
+              "interval of the mean over the seeds (Student's t, lids-seeds.csv and lids-regular-seeds.csv); a "
+              "case counts against a bound when its whole interval is beyond it, and one whose interval "
+              f"reaches the bound counts as a tie. Absolute counts agree when within ±{100 * NEAR:.0f} %. \"Very close\" and "
               "\"close to optimal\" are read as the paper's own bound for shortest widest, under 1 %.")
-    return table(rows, "ibrt's figure (mean over 32 seeds)", legend)
+    return table(rows, "ibrt's figure (mean over 32 seeds, ± 95 % interval)", legend)
 
 
 def tables(d):

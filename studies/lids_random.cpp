@@ -3,6 +3,7 @@
 
 #include "generators/random_graph.hpp"
 #include "lidassign/plan.hpp"
+#include "studies/lids_regular.hpp"
 
 #include <fmt/format.h>
 
@@ -41,14 +42,23 @@ StudyResult run_study(const StudyOptions& opt) {
                 const Fabric f = make(x, y, s, opt);
                 const graph::UpDown ud =
                     graph::make_updown(f, graph::choose_root(f, std::uint64_t(s)));
-                auto add = [&](HeuristicRow& row, const PathSet& paths) {
-                    for (int h = 0; h < 5; ++h)
-                        row.avg[h] +=
+                auto add = [&](HeuristicRow& row, const PathSet& paths, int table) {
+                    SeedRow one{table, x, y, s};
+                    for (int h = 0; h < 5; ++h) {
+                        one.heuristics[h] =
                             double(plan_heuristic(f, paths, kAllHeuristics[h]).total_lids);
-                    row.max_load += max_link_load(f, paths);
+                        row.avg[h] += one.heuristics[h];
+                    }
+                    one.max_load = max_link_load(f, paths);
+                    row.max_load += one.max_load;
+                    r.seeds.push_back(one);
                 };
-                add(sw, shortest_widest(f, ud, opt.widest));
-                if (opt.path_selection) add(ps, path_selection(f, ud));
+                auto order = [&](PathSet p) {
+                    return opt.shuffle_paths ? shuffle_paths(p, std::uint64_t(s)) : p;
+                };
+                add(sw, order(shortest_widest(f, ud, opt.widest)), 1);
+                if (opt.path_selection)
+                    add(ps, order(path_selection(f, ud, opt.ps_candidates, {}, opt.ps_which)), 2);
             }
             for (HeuristicRow* row : {&sw, &ps}) {
                 for (double& v : row->avg) v /= opt.seeds;
@@ -69,17 +79,19 @@ StudyResult run_study(const StudyOptions& opt) {
                     graph::make_updown(f, graph::choose_root(f, std::uint64_t(s)));
                 ++t5.tried;
                 struct One {
-                    double greedy, color_l;
+                    Plan greedy, color_l;
                     ExactPlan e;
                 };
                 std::vector<One> res;
                 bool proven = true;
                 for (PathScheme sc : {PathScheme::ShortestWidest, PathScheme::PathSelection}) {
-                    const PathSet paths = sc == PathScheme::ShortestWidest
-                                              ? shortest_widest(f, ud, opt.widest)
-                                              : path_selection(f, ud);
-                    One o{double(plan_heuristic(f, paths, Heuristic::Greedy).total_lids),
-                          double(plan_heuristic(f, paths, Heuristic::ColorL).total_lids),
+                    PathSet paths =
+                        sc == PathScheme::ShortestWidest
+                            ? shortest_widest(f, ud, opt.widest)
+                            : path_selection(f, ud, opt.ps_candidates, {}, opt.ps_which);
+                    if (opt.shuffle_paths) paths = shuffle_paths(paths, std::uint64_t(s));
+                    One o{plan_heuristic(f, paths, Heuristic::Greedy),
+                          plan_heuristic(f, paths, Heuristic::ColorL),
                           plan_exact(f, paths, opt.time_limit_s)};
                     proven &= o.e.feasible == 0 && o.e.timed_out == 0;
                     res.push_back(std::move(o));
@@ -88,6 +100,8 @@ StudyResult run_study(const StudyOptions& opt) {
                 if (!proven) t5.rejected_seeds.push_back(s);
                 for (int k = 0; k < 2; ++k) {
                     const One& o = res[std::size_t(k)];
+                    const double greedy = double(o.greedy.total_lids),
+                                 color_l = double(o.color_l.total_lids);
                     ExactRow* row = k == 0 ? &sw : &ps;
                     // Solver statistics over every topology tried, averages over the selected.
                     row->optimal += o.e.optimal;
@@ -97,17 +111,27 @@ StudyResult run_study(const StudyOptions& opt) {
                     row->total_seconds += o.e.seconds;
                     for (const ExactResult& d : o.e.per_dest)
                         row->max_dest_seconds = std::max(row->max_dest_seconds, d.seconds);
-                    const double imp = 100.0 * (o.greedy - o.color_l) / o.color_l;
+                    const double imp = 100.0 * (greedy - color_l) / color_l;
                     for (int sel = 0; sel < 2; ++sel) {
                         if (sel == 0 ? s > opt.seeds : !take) continue;
-                        t5.greedy[sel][k] += o.greedy;
-                        t5.color_l[sel][k] += o.color_l;
+                        t5.greedy[sel][k] += greedy;
+                        t5.color_l[sel][k] += color_l;
                         t5.improvement[sel][k] += imp;
                     }
                     if (!take) continue;
                     row->ilp += double(o.e.total_lids);
-                    row->greedy += o.greedy;
-                    row->color_l += o.color_l;
+                    row->greedy += greedy;
+                    row->color_l += color_l;
+                    SeedRow one{k == 0 ? 3 : 4, x, y, s};
+                    one.heuristics[0] = greedy;
+                    one.heuristics[4] = color_l;
+                    one.ilp = double(o.e.total_lids);
+                    for (std::size_t d = 0; d < o.e.per_dest.size(); ++d) {
+                        const std::uint64_t best = lids_for(o.e.per_dest[d].best.k);
+                        one.greedy_dests_above += lids_for(o.greedy.per_dest[d].k) > best;
+                        one.color_l_dests_above += lids_for(o.color_l.per_dest[d].k) > best;
+                    }
+                    r.seeds.push_back(one);
                 }
                 if (s <= opt.seeds) ++t5.random_n;
                 if (take) ++t5.selected_n;
@@ -196,6 +220,22 @@ void write_study(const StudyResult& r, const StudyOptions& opt, const std::strin
                               dests, row.ilps, row.max_dest_seconds);
         }
         md << "\n";
+    }
+    if (!r.seeds.empty()) {
+        std::ofstream csv = open("lids-seeds.csv");
+        csv << "table,conf,seed,greedy,sm_s,sm_l,color_s,color_l,max_link_load,ilp,"
+               "greedy_dests_above_ilp,color_l_dests_above_ilp\n";
+        for (const SeedRow& s : r.seeds) {
+            const auto* h = s.heuristics;
+            if (s.table <= 2)
+                csv << fmt::format("{},{}/{},{},{:.0f},{:.0f},{:.0f},{:.0f},{:.0f},{:.3f},,,\n",
+                                   s.table, s.machines, s.switches, s.seed, h[0], h[1], h[2], h[3],
+                                   h[4], s.max_load);
+            else
+                csv << fmt::format("{},{}/{},{},{:.0f},,,,{:.0f},,{:.0f},{},{}\n", s.table,
+                                   s.machines, s.switches, s.seed, h[0], h[4], s.ilp,
+                                   s.greedy_dests_above, s.color_l_dests_above);
+        }
     }
     if (r.table5.empty()) return;
     std::ofstream csv = open("lids-table5.csv");

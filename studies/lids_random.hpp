@@ -27,6 +27,12 @@ struct StudyOptions {
     WidestOptions widest;                                                    // Table I's paths
     gen::RandomParams::Model model = gen::RandomParams::Model::SpanningTree; // the switch graph
     double waxman_beta = 0.2;
+    // Path selection's candidates per pair (Yen's k shortest; the paper's 16, at most 16).
+    int ps_candidates = 16;
+    Candidates ps_which = Candidates::KShortest; // or only the shortest routes among them
+    // Each destination's paths in a random order before the heuristics (lids_regular.hpp
+    // shuffle_paths, seeded by the topology's seed); false: as computed (sources in order).
+    bool shuffle_paths = false;
     std::function<void(const std::string&)> progress;
 };
 
@@ -55,15 +61,28 @@ struct SelectionRow {
     double greedy[2][2] = {}, color_l[2][2] = {}, improvement[2][2] = {};
 };
 
+// One topology's figures (lids-seeds.csv): table 1, 2 (heuristics[5] in kAllHeuristics order,
+// max_load) or 3, 4 (greedy and color/L in heuristics[0] and [4], the ILP, and how many
+// destinations need more LIDs with greedy / color/L than with the ILP's optimum).
+struct SeedRow {
+    int table = 0, machines = 0, switches = 0, seed = 0;
+    double heuristics[5] = {};
+    double max_load = 0;
+    double ilp = 0;
+    int greedy_dests_above = 0, color_l_dests_above = 0;
+};
+
 struct StudyResult {
     std::vector<HeuristicRow> table1, table2; // shortest-widest, path selection
     std::vector<ExactRow> table3, table4;     // over the ILP-selected topologies
     std::vector<SelectionRow> table5;
+    std::vector<SeedRow> seeds; // per topology, the tables' order (issue 39: the spread)
 };
 
 StudyResult run_study(const StudyOptions& opt);
 
-// CSV files lids-table{1..5}.csv and the markdown tables lids-study.md into dir.
+// CSV files lids-table{1..5}.csv, lids-seeds.csv (one row per topology) and the markdown tables
+// lids-study.md into dir.
 void write_study(const StudyResult& r, const StudyOptions& opt, const std::string& dir);
 
 } // namespace ibrt::lidassign

@@ -2,6 +2,7 @@
 // paths broken by failed links.
 #include "studies/lids_regular.hpp"
 
+#include "fabric/rng.hpp"
 #include "graph/switch_distance.hpp"
 #include "graph/updown.hpp"
 
@@ -79,80 +80,110 @@ PathSet dor_paths(const Fabric& f) {
     return out;
 }
 
-PathSet repair_paths(const Fabric& f, const PathSet& base, std::size_t* repaired) {
+PathSet shuffle_paths(const PathSet& paths, std::uint64_t seed) {
+    gen::Rng rng(seed);
+    PathSet out;
+    out.reserve(paths.size());
+    for (const DestPaths& d : paths) {
+        std::vector<std::size_t> order(d.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        rng.shuffle(order);
+        DestPaths nd;
+        nd.dst = d.dst;
+        for (std::size_t i : order) nd.add(d.path(i));
+        out.push_back(std::move(nd));
+    }
+    return out;
+}
+
+PathSet repair_paths(const Fabric& f, const PathSet& base, std::size_t* repaired,
+                     const RepairOptions& opt) {
     auto intact = [&](std::span<const PortId> p) {
         for (PortId e : p)
             if (e >= f.num_port_slots() || !f.port(e).connected()) return false;
         return true;
     };
     std::vector<std::uint64_t> weight(f.num_port_slots(), 1);
-    for (const DestPaths& d : base)
-        for (std::size_t i = 0; i < d.size(); ++i)
-            if (intact(d.path(i)))
-                for (PortId e : d.path(i)) ++weight[e];
-    std::size_t count = 0;
-    PathSet out;
-    std::vector<std::uint32_t> dist;
+    if (opt.weights == RepairOptions::Weights::Loaded)
+        for (const DestPaths& d : base)
+            for (std::size_t i = 0; i < d.size(); ++i)
+                if (intact(d.path(i)))
+                    for (PortId e : d.path(i)) ++weight[e];
+    // The broken paths (destination index, path index), in the order they are re-routed.
+    std::vector<std::pair<std::size_t, std::size_t>> broken;
+    for (std::size_t di = 0; di < base.size(); ++di)
+        for (std::size_t i = 0; i < base[di].size(); ++i)
+            if (!intact(base[di].path(i))) broken.emplace_back(di, i);
+    if (opt.order == RepairOptions::Order::Source)
+        std::stable_sort(broken.begin(), broken.end(), [&](const auto& a, const auto& b) {
+            return first_end_port(f, f.port_node(base[a.first].path(a.second)[0])) <
+                   first_end_port(f, f.port_node(base[b.first].path(b.second)[0]));
+        });
+    else if (opt.order == RepairOptions::Order::Random)
+        gen::Rng(opt.order_seed).shuffle(broken);
+    std::vector<std::vector<std::vector<PortId>>> fixed(base.size());
+    for (std::size_t di = 0; di < base.size(); ++di) fixed[di].resize(base[di].size());
+    std::vector<std::vector<std::uint32_t>> dist(base.size());
     std::vector<NodeId> queue;
     std::vector<std::uint64_t> best(f.num_nodes());
     std::vector<PortId> via(f.num_nodes());
     std::vector<PortId> path;
-    for (const DestPaths& d : base) {
-        DestPaths nd;
-        nd.dst = d.dst;
-        bool have_dist = false;
-        for (std::size_t i = 0; i < d.size(); ++i) {
-            const auto p = d.path(i);
-            if (intact(p)) {
-                nd.add(p);
-                continue;
-            }
-            ++count;
-            const PortId dport = first_end_port(f, d.dst);
-            if (!have_dist) { // hop distance of every switch to the destination's switch
-                graph::switch_distances(f, f.port(dport).peer_node, dist, queue);
-                have_dist = true;
-            }
-            const PortId sport = first_end_port(f, f.port_node(p[0]));
-            const NodeId ssw = f.port(sport).peer_node;
-            if (dist[ssw] == graph::kFar) continue; // disconnected: the pair has no path
-            // Layered min-weight DP along strictly decreasing distance.
-            std::vector<NodeId> layer{ssw}, next;
-            best[ssw] = weight[sport];
-            via[ssw] = kNoPort;
-            while (dist[layer[0]] > 0) {
-                next.clear();
-                for (NodeId x : layer)
-                    for (PortNum pn = 1; pn <= f.node(x).num_ports; ++pn) {
-                        const Port& port = f.port(x, pn);
-                        if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
-                        const NodeId y = port.peer_node;
-                        if (dist[y] + 1 != dist[x]) continue;
-                        const PortId e = f.port_id(x, pn);
-                        const std::uint64_t w = best[x] + weight[e];
-                        if (std::find(next.begin(), next.end(), y) == next.end()) {
-                            next.push_back(y);
-                            best[y] = w;
-                            via[y] = e;
-                        } else if (w < best[y]) {
-                            best[y] = w;
-                            via[y] = e;
-                        }
+    for (const auto& [di, i] : broken) {
+        const auto p = base[di].path(i);
+        const PortId dport = first_end_port(f, base[di].dst);
+        if (dist[di].empty()) // hop distance of every switch to the destination's switch
+            graph::switch_distances(f, f.port(dport).peer_node, dist[di], queue);
+        const std::vector<std::uint32_t>& dd = dist[di];
+        const PortId sport = first_end_port(f, f.port_node(p[0]));
+        const NodeId ssw = f.port(sport).peer_node;
+        if (dd[ssw] == graph::kFar) continue; // disconnected: the pair has no path
+        // Layered min-weight DP along strictly decreasing distance.
+        std::vector<NodeId> layer{ssw}, next;
+        best[ssw] = weight[sport];
+        via[ssw] = kNoPort;
+        while (dd[layer[0]] > 0) {
+            next.clear();
+            for (NodeId x : layer)
+                for (PortNum pn = 1; pn <= f.node(x).num_ports; ++pn) {
+                    const Port& port = f.port(x, pn);
+                    if (!port.connected() || !f.node(port.peer_node).is_switch()) continue;
+                    const NodeId y = port.peer_node;
+                    if (dd[y] + 1 != dd[x]) continue;
+                    const PortId e = f.port_id(x, pn);
+                    const std::uint64_t w = best[x] + weight[e];
+                    if (std::find(next.begin(), next.end(), y) == next.end()) {
+                        next.push_back(y);
+                        best[y] = w;
+                        via[y] = e;
+                    } else if (w < best[y]) {
+                        best[y] = w;
+                        via[y] = e;
                     }
-                layer.swap(next);
-            }
-            path.clear();
-            const NodeId dsw = layer[0];
-            path.push_back(f.port_id(dsw, f.port(dport).peer_port));
-            for (NodeId x = dsw; via[x] != kNoPort; x = f.port_node(via[x])) path.push_back(via[x]);
-            path.push_back(sport);
-            std::reverse(path.begin(), path.end());
-            for (PortId e : path) ++weight[e];
-            nd.add(path);
+                }
+            layer.swap(next);
+        }
+        path.clear();
+        const NodeId dsw = layer[0];
+        path.push_back(f.port_id(dsw, f.port(dport).peer_port));
+        for (NodeId x = dsw; via[x] != kNoPort; x = f.port_node(via[x])) path.push_back(via[x]);
+        path.push_back(sport);
+        std::reverse(path.begin(), path.end());
+        for (PortId e : path) ++weight[e];
+        fixed[di][i] = path;
+    }
+    PathSet out;
+    for (std::size_t di = 0; di < base.size(); ++di) {
+        DestPaths nd;
+        nd.dst = base[di].dst;
+        for (std::size_t i = 0; i < base[di].size(); ++i) {
+            if (intact(base[di].path(i)))
+                nd.add(base[di].path(i));
+            else if (!fixed[di][i].empty())
+                nd.add(fixed[di][i]);
         }
         out.push_back(std::move(nd));
     }
-    if (repaired) *repaired = count;
+    if (repaired) *repaired = broken.size();
     return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "lidassign/paths.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace ibrt::lidassign {
@@ -20,6 +21,22 @@ PathSet dor_paths(const Fabric& torus);
 // gen::inject_failures keeps when no node is dropped). Paths whose edges all still exist are
 // kept; the others are recomputed by shortest-widest (fewest hops, then least weight; weights
 // start at 1 + the load of the kept paths). `repaired` counts them.
-PathSet repair_paths(const Fabric& failed, const PathSet& base, std::size_t* repaired = nullptr);
+// RepairOptions (issue 39): the paper does not say in which order the broken paths are re-routed
+// nor whether the kept paths load the weights; the default is the rule above (destination by
+// destination, sources in order, kept paths loaded), the variants re-route source by source or
+// in a random order (order_seed), or start every weight at 1 (fresh: only re-routed paths add).
+struct RepairOptions {
+    enum class Order { Destination, Source, Random } order = Order::Destination;
+    enum class Weights { Loaded, Fresh } weights = Weights::Loaded;
+    std::uint64_t order_seed = 1;
+};
+PathSet repair_paths(const Fabric& failed, const PathSet& base, std::size_t* repaired = nullptr,
+                     const RepairOptions& opt = {});
+
+// The paths of every destination in a random order (seed): the heuristics visit R_d in its
+// order and break ties by it (greedy: first fit in path order; color/L: the lower index among
+// equally split paths), the ILP's optimum does not depend on it (issue 39: how much of the
+// heuristics' distance to the optimum is the tie order).
+PathSet shuffle_paths(const PathSet& paths, std::uint64_t seed);
 
 } // namespace ibrt::lidassign

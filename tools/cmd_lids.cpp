@@ -27,6 +27,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -51,6 +52,11 @@ struct LidsArgs {
     std::string topology = "tree";
     double waxman_beta = 0.2;
     std::vector<int> study_switches, study_machines;
+    int ps_candidates = 16;                                              // --study's path selection
+    std::string ps_routes = "k-shortest";                                // --study's too
+    std::string repair_order = "destination", repair_weights = "loaded"; // --study-regular
+    std::string path_order = "computed"; // --study and --study-regular
+    std::string dests_csv;               // --study-regular: per-destination rows, if set
 };
 
 // The studies' shortest widest (Tables I, III, V and VI): source-major by default, the reading of
@@ -78,6 +84,9 @@ int run_study_cmd(const LidsArgs& a) {
     if (!a.study_switches.empty()) o.switches = a.study_switches;
     if (!a.study_machines.empty()) o.machines_heuristics = a.study_machines;
     o.widest = widest_options(a);
+    o.ps_candidates = a.ps_candidates;
+    o.ps_which = a.ps_routes == "shortest" ? Candidates::Shortest : Candidates::KShortest;
+    o.shuffle_paths = a.path_order == "random";
     o.model = a.topology == "tree" ? gen::RandomParams::Model::SpanningTree
                                    : gen::RandomParams::Model::Waxman;
     o.waxman_beta =
@@ -85,8 +94,8 @@ int run_study_cmd(const LidsArgs& a) {
     o.progress = [](const std::string& s) { cli::progress(s); };
     const StudyResult r = run_study(o);
     write_study(r, o, a.out);
-    fmt::print("wrote {}/lids-table1..5.csv and {}/lids-study.md ({} seeds)\n", a.out, a.out,
-               a.seeds);
+    fmt::print("wrote {}/lids-table1..5.csv, lids-seeds.csv and {}/lids-study.md ({} seeds)\n",
+               a.out, a.out, a.seeds);
     return kExitOk;
 }
 
@@ -141,8 +150,29 @@ int run_regular_study(const LidsArgs& a) {
         PathSet base = lft_paths(f, r);
         topos.push_back({"FT(8,3)", "lids-fig11.csv", std::move(f), std::move(base)});
     }
+    RepairOptions ro;
+    ro.order = a.repair_order == "source"   ? RepairOptions::Order::Source
+               : a.repair_order == "random" ? RepairOptions::Order::Random
+                                            : RepairOptions::Order::Destination;
+    ro.weights = a.repair_weights == "fresh" ? RepairOptions::Weights::Fresh
+                                             : RepairOptions::Weights::Loaded;
     std::filesystem::create_directories(a.out);
     std::ofstream md(std::filesystem::path(a.out) / "lids-regular.md");
+    // One row per failure set (issue 39: the spread, and where the heuristics lose).
+    std::ofstream seeds(std::filesystem::path(a.out) / "lids-regular-seeds.csv");
+    seeds << "figure,broken_links,seed,repaired_paths,repaired_destinations,greedy,color_l,ilp,"
+             "greedy_dests_above_ilp,color_l_dests_above_ilp\n";
+    // Optionally, every destination the repair changed (issue 39: where the heuristics lose).
+    std::ofstream dest_rows;
+    if (!a.dests_csv.empty()) {
+        dest_rows.open(a.dests_csv);
+        if (!dest_rows) {
+            fmt::print(stderr, "ibrt lids: cannot create {}\n", a.dests_csv);
+            return kExitBadInput;
+        }
+        dest_rows << "figure,broken_links,seed,destination,repaired_paths,greedy_k,color_l_k,ilp_k,"
+                     "clique_bound\n";
+    }
     md << fmt::format("Averages over {} random failure sets per point; LIDs = sum_d 2^ceil(lg "
                       "k_d).\n\n",
                       a.seeds);
@@ -164,14 +194,41 @@ int run_regular_study(const LidsArgs& a) {
                 gen::FailureReport fr;
                 const Fabric f = gen::inject_failures(t.f, fs, fr);
                 std::size_t repaired = 0;
-                const PathSet ps = repair_paths(f, t.base, &repaired);
+                ro.order_seed = std::uint64_t(s);
+                PathSet ps = repair_paths(f, t.base, &repaired, ro);
                 rep += double(repaired);
-                g += double(plan_heuristic(f, ps, Heuristic::Greedy).total_lids);
-                c += double(plan_heuristic(f, ps, Heuristic::ColorL).total_lids);
+                // Which destinations the repair changed, before any reordering.
+                std::vector<std::uint32_t> changed(ps.size(), 0); // re-routed paths
+                for (std::size_t d = 0; d < ps.size(); ++d)
+                    for (std::size_t i = 0; i < ps[d].size(); ++i) {
+                        const auto p = ps[d].path(i), q = t.base[d].path(i);
+                        changed[d] += !std::equal(p.begin(), p.end(), q.begin(), q.end());
+                    }
+                if (a.path_order == "random") ps = shuffle_paths(ps, std::uint64_t(s));
+                const Plan pg = plan_heuristic(f, ps, Heuristic::Greedy);
+                const Plan pc = plan_heuristic(f, ps, Heuristic::ColorL);
+                g += double(pg.total_lids);
+                c += double(pc.total_lids);
                 const ExactPlan e = plan_exact(f, ps, a.time_limit);
                 ilp += double(e.total_lids);
                 opt += e.optimal;
                 dests += e.per_dest.size();
+                int rd = 0, ga = 0, ca = 0;
+                for (std::size_t d = 0; d < ps.size(); ++d) {
+                    rd += changed[d] > 0;
+                    if (dest_rows.is_open() && changed[d] > 0)
+                        dest_rows << fmt::format("{},{},{},{},{},{},{},{},{}\n",
+                                                 t.file.substr(5, t.file.size() - 9), broken, s, d,
+                                                 changed[d], pg.per_dest[d].k, pc.per_dest[d].k,
+                                                 e.per_dest[d].best.k, e.per_dest[d].lower_bound);
+                    const std::uint32_t best = lids_for(e.per_dest[d].best.k);
+                    ga += lids_for(pg.per_dest[d].k) > best;
+                    ca += lids_for(pc.per_dest[d].k) > best;
+                }
+                // The figure (fig10a, fig10b, fig11): FT(8,3)'s name holds a comma.
+                seeds << fmt::format("{},{},{},{},{},{},{},{},{},{}\n",
+                                     t.file.substr(5, t.file.size() - 9), broken, s, repaired, rd,
+                                     pg.total_lids, pc.total_lids, e.total_lids, ga, ca);
             }
             csv << fmt::format("{},{},{:.2f},{:.2f},{:.2f},{:.2f},{},{}\n", broken, runs,
                                rep / runs, g / runs, c / runs, ilp / runs, opt, dests);
@@ -180,7 +237,8 @@ int run_regular_study(const LidsArgs& a) {
         }
         md << "\n";
     }
-    fmt::print("wrote {}/lids-fig10a.csv, lids-fig10b.csv, lids-fig11.csv, lids-regular.md\n",
+    fmt::print("wrote {}/lids-fig10a.csv, lids-fig10b.csv, lids-fig11.csv, lids-regular.md, "
+               "lids-regular-seeds.csv\n",
                a.out);
     return kExitOk;
 }
@@ -409,6 +467,36 @@ const CommandRegistrar reg{{
                        "random order")
             ->check(CLI::IsMember({"destination", "source", "random"}))
             ->default_val("source");
+        sub.add_option("--ps-candidates", a->ps_candidates,
+                       "--study's path selection (issue 39): candidates per pair from Yen's k "
+                       "shortest routes (the paper's 16)")
+            ->default_val(16)
+            ->check(cli::whole_in(1, 16));
+        sub.add_option("--ps-routes", a->ps_routes,
+                       "--study's path selection: Yen's k shortest routes (k-shortest) or only "
+                       "those as short as the pair's shortest (shortest)")
+            ->check(CLI::IsMember({"k-shortest", "shortest"}))
+            ->default_val("k-shortest");
+        sub.add_option("--repair-order", a->repair_order,
+                       "--study-regular (issue 39): re-route the broken paths destination by "
+                       "destination, source by source or in random order")
+            ->check(CLI::IsMember({"destination", "source", "random"}))
+            ->default_val("destination");
+        sub.add_option("--repair-weights", a->repair_weights,
+                       "--study-regular: shortest widest's weights start with the kept paths' "
+                       "loads (loaded) or at 1 (fresh: only the re-routed paths add)")
+            ->check(CLI::IsMember({"loaded", "fresh"}))
+            ->default_val("loaded");
+        sub.add_option("--path-order", a->path_order,
+                       "--study and --study-regular (issue 39): each destination's paths in the "
+                       "order computed (sources in order) or shuffled (random, per seed) before "
+                       "the heuristics, which break ties by it")
+            ->check(CLI::IsMember({"computed", "random"}))
+            ->default_val("computed");
+        sub.add_option("--dests-csv", a->dests_csv,
+                       "--study-regular (issue 39): also write every destination the repair "
+                       "changed (re-routed paths, k of greedy, color/L, the ILP, clique bound) to "
+                       "this CSV");
         sub.add_option("--topology", a->topology,
                        "--study's switch graphs: tree (random spanning tree + random edges), "
                        "waxman (GT-ITM-like, --waxman-beta) or uniform (random connected graph)")

@@ -101,6 +101,7 @@ PY
 
 gaps_measured mlid-vs-slid
 gaps_measured selection-functions
+gaps_measured lid-assignment
 check mlid-vs-slid paper-000
 check selection-functions paper-004
 check lid-assignment

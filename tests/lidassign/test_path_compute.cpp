@@ -450,3 +450,22 @@ TEST_CASE("CaPaths::classes_to equals route_classes on the generated paths, with
         }
     }
 }
+
+TEST_CASE("path selection, shortest candidates only: every pair on a fewest-hop legal route") {
+    const Fabric f = gen::random_fabric({16, 8, 64, 3, 0});
+    const graph::UpDown ud = graph::make_updown(f, graph::choose_root(f, 3));
+    const PathSet sw = shortest_widest(f, ud); // the fewest hops of every pair
+    const PathSet shortest = path_selection(f, ud, 16, {}, Candidates::Shortest);
+    const PathSet all = path_selection(f, ud, 16);
+    check_paths(f, ud, shortest);
+    REQUIRE(shortest.size() == sw.size());
+    std::size_t longer = 0;
+    for (std::size_t di = 0; di < sw.size(); ++di) {
+        REQUIRE(shortest[di].size() == sw[di].size());
+        for (std::size_t i = 0; i < sw[di].size(); ++i) {
+            CHECK(shortest[di].path(i).size() == sw[di].path(i).size());
+            longer += all[di].path(i).size() > sw[di].path(i).size();
+        }
+    }
+    CHECK(longer > 0); // the k shortest let longer routes in
+}

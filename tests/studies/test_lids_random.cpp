@@ -43,3 +43,39 @@ TEST_CASE("study: Table V rows and Tables III/IV on fully proven small topologie
         }
     }
 }
+
+TEST_CASE("study: lids-seeds rows are the topologies behind the tables' means") {
+    StudyOptions o;
+    o.seeds = 2;
+    o.time_limit_s = 30;
+    o.switches = {12};
+    o.machines_heuristics = {16};
+    o.machines_exact = {16};
+    o.ps_candidates = 4;
+    const StudyResult r = run_study(o);
+    REQUIRE(r.seeds.size() == 8); // 2 seeds x Tables I, II, III, IV
+    for (int t = 1; t <= 4; ++t) {
+        double sum = 0, ilp = 0;
+        int n = 0;
+        for (const SeedRow& s : r.seeds)
+            if (s.table == t) {
+                sum += s.heuristics[4];
+                ilp += s.ilp;
+                ++n;
+                CHECK(s.switches == 12);
+                if (t >= 3) {
+                    CHECK(s.ilp <= s.heuristics[4]);
+                    CHECK(s.ilp <= s.heuristics[0]);
+                    CHECK((s.color_l_dests_above > 0) == (s.heuristics[4] > s.ilp));
+                    CHECK((s.greedy_dests_above > 0) == (s.heuristics[0] > s.ilp));
+                }
+            }
+        REQUIRE(n == 2);
+        if (t <= 2)
+            CHECK(sum / 2 == Approx((t == 1 ? r.table1 : r.table2)[0].avg[4]));
+        else {
+            CHECK(sum / 2 == Approx((t == 3 ? r.table3 : r.table4)[0].color_l));
+            CHECK(ilp / 2 == Approx((t == 3 ? r.table3 : r.table4)[0].ilp));
+        }
+    }
+}

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace ibrt;
 using namespace ibrt::lidassign;
 
@@ -68,4 +70,78 @@ TEST_CASE("a broken link re-routes exactly the paths over it") {
     }
     const Plan p = plan_heuristic(g, ps, Heuristic::ColorL);
     CHECK(p.total_lids > 32);
+}
+
+TEST_CASE("repair variants: same broken paths, valid routes; fresh weights ignore the kept paths") {
+    gen::TorusParams tp;
+    tp.k = {8, 4};
+    const Fabric f = gen::torus(tp);
+    const PathSet base = dor_paths(f);
+    gen::FailureSpec fs;
+    fs.links = 2;
+    fs.seed = 5;
+    fs.keep_connected = true;
+    gen::FailureReport rep;
+    const Fabric g = gen::inject_failures(f, fs, rep);
+    std::size_t want = 0;
+    const PathSet def = repair_paths(g, base, &want);
+    RepairOptions same; // the defaults: the rule above
+    std::size_t n = 0;
+    const PathSet again = repair_paths(g, base, &n, same);
+    CHECK(n == want);
+    for (std::size_t di = 0; di < def.size(); ++di)
+        for (std::size_t i = 0; i < def[di].size(); ++i) {
+            const auto p = def[di].path(i), q = again[di].path(i);
+            CHECK(std::equal(p.begin(), p.end(), q.begin(), q.end()));
+        }
+    for (auto order : {RepairOptions::Order::Destination, RepairOptions::Order::Source,
+                       RepairOptions::Order::Random})
+        for (auto weights : {RepairOptions::Weights::Loaded, RepairOptions::Weights::Fresh}) {
+            RepairOptions o;
+            o.order = order;
+            o.weights = weights;
+            o.order_seed = 7;
+            const PathSet ps = repair_paths(g, base, &n, o);
+            CHECK(n == want);
+            REQUIRE(ps.size() == base.size());
+            for (std::size_t di = 0; di < ps.size(); ++di) {
+                REQUIRE_NOTHROW(validate(g, ps[di]));
+                REQUIRE(ps[di].size() == base[di].size());
+                // Every re-routed path is a shortest one on the failed torus, in every variant.
+                for (std::size_t i = 0; i < ps[di].size(); ++i)
+                    CHECK(ps[di].path(i).size() == def[di].path(i).size());
+            }
+        }
+}
+
+TEST_CASE("shuffle_paths: the same paths per destination in another order, the same optimum") {
+    gen::TorusParams tp;
+    tp.k = {8, 4};
+    const Fabric f = gen::torus(tp);
+    gen::FailureSpec fs;
+    fs.links = 2;
+    fs.seed = 5;
+    fs.keep_connected = true;
+    gen::FailureReport rep;
+    const Fabric g = gen::inject_failures(f, fs, rep);
+    const PathSet ps = repair_paths(g, dor_paths(f));
+    const PathSet sh = shuffle_paths(ps, 9);
+    REQUIRE(sh.size() == ps.size());
+    bool moved = false;
+    for (std::size_t di = 0; di < ps.size(); ++di) {
+        CHECK(sh[di].dst == ps[di].dst);
+        REQUIRE(sh[di].size() == ps[di].size());
+        std::vector<std::vector<PortId>> a, b;
+        for (std::size_t i = 0; i < ps[di].size(); ++i) {
+            a.emplace_back(ps[di].path(i).begin(), ps[di].path(i).end());
+            b.emplace_back(sh[di].path(i).begin(), sh[di].path(i).end());
+        }
+        moved |= a != b;
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        CHECK(a == b);
+    }
+    CHECK(moved);
+    CHECK(shuffle_paths(ps, 9)[3].edges == sh[3].edges); // deterministic per seed
+    CHECK(plan_exact(g, sh, 30).total_lids == plan_exact(g, ps, 30).total_lids);
 }
