@@ -99,14 +99,9 @@ sys.exit(1 if bad else 0)
 PY
 }
 
-gaps_measured mlid-vs-slid
-gaps_measured selection-functions
-gaps_measured lid-assignment
-check mlid-vs-slid paper-000
-check selection-functions paper-004
-check lid-assignment
-gaps_measured congestion-control-drb
-check congestion-control-drb paper-002
-check direct-topologies
-gaps_measured direct-topologies
+for page in mlid-vs-slid:paper-000 selection-functions:paper-004 lid-assignment: \
+    congestion-control-drb:paper-002 direct-topologies:; do
+    check "${page%%:*}" ${page#*:}
+    gaps_measured "${page%%:*}"
+done
 echo "PASS [test_findings_tables] in ${SECONDS}s"
