@@ -31,7 +31,7 @@ MD = os.path.join(RESULTS, "congestion-control-drb.md")
 REGIMES = ("none", "iba", "drb", "drb-iba", "random")
 NAMES = {"none": "no CC", "iba": "IBA CC", "drb": "DRB", "drb-iba": "DRB + IBA CC",
          "random": "random LID (no CC)", "drb-keep": "DRB, paths kept open",
-         "drb-eager": "DRB, a path per BECN"}
+         "drb-eager": "DRB, a path per BECN", "iba-t15": "IBA CC", "drb-t15": "DRB"}
 VARIANTS = ("iba", "drb", "drb-keep", "drb-eager")  # the gaps' runs, drb-variants.csv
 # The sections of the page with the measurements tried for each gap (findings.table's links).
 MEASURED = {"mesh": "Mesh throughput: DRB's paths and its constriction timer",
@@ -118,10 +118,12 @@ def seeds_est(runs, regime, key):
     return None if "" in vals else over_seeds([float(v) for v in vals])
 
 
-def est_rows(rows, regimes, est):
-    """Table rows (label, key, digits, scale): per regime the figure est(regime, key) over the
-    seeds, mean ± 95 % interval, or a dash where the runs lack it."""
-    out = []
+def est_rows(rows, regimes, est, corner=""):
+    """A table, regimes across (headed by their names, `corner` above the labels), rows (label,
+    key, digits, scale) down: per regime the figure est(regime, key) over the seeds, mean ± 95 %
+    interval, or a dash where the runs lack it."""
+    names = " | ".join(NAMES[r] for r in regimes)
+    out = ["| " + (corner + " | " if corner else "| ") + names + " |", "|---|" + "---|" * len(regimes)]
     for label, key, digits, scale in rows:
         cells = [f"{e.v * scale:,.{digits}f} ± {e.ci * scale:,.{digits}f}" if e else "—"
                  for e in (est(r, key) for r in regimes)]
@@ -326,8 +328,6 @@ def tables(D):
                f"from 1 to 2 ms the {D.hot_pairs} sources of that file send {D.hot_fraction * 100:.0f} % of their "
                "messages to their pairs. \"Per 25 µs\" figures are busy fractions of one link "
                f"({D.link:.0f} Mb/s) in 25 µs intervals, \"mean busy\" their mean over the period.\n")
-    out.append("| | " + " | ".join(NAMES[r] for r in hr) + " |")
-    out.append("|---|" + "---|" * len(hr))
     rows = [("accepted (fraction of link, 0-3 ms)", "accepted_fraction", 3, 1),
             ("mean latency (µs)", "latency_mean_us", 1, 1),
             ("p99 latency (µs)", "latency_p99_us", 1, 1),
@@ -362,8 +362,6 @@ def tables(D):
         out.append("\nA diagnostic, not the paper's set-up: the same runs with the switch threshold at level 15, the "
                    "most aggressive (a port VL is congested as soon as a packet waits behind the one leaving), "
                    f"instead of the paper's 80 % of the buffer (mean ± 95 % CI over {D.linkhot_seeds} seeds):\n")
-        out.append("| threshold 15 | IBA CC | DRB |")
-        out.append("|---|---|---|")
         rows = [("hot-area links, mean busy 1-2 ms", "hot_links_mean_hot", 3, 1),
                 ("busiest hot-area link, mean busy 1-2 ms (Mb/s)", "busiest_mean_hot", 0, D.link),
                 ("busiest hot-area link per 25 µs, 1-2 ms (Mb/s)", "busiest_peak_hot", 0, D.link),
@@ -375,13 +373,11 @@ def tables(D):
                 ("peak CCTI", "peak_ccti", 1, 1),
                 ("DRB: paths opened", "drb_paths_opened", 1, 1),
                 ("DRB: packets on alternative paths", "drb_alternative_packets", 0, 1)]
-        out += est_rows(rows, dr, D.link_est)
+        out += est_rows(rows, dr, D.link_est, "threshold 15")
     if any(x["regime"] == "drb-eager" for x in D.linkhot):
         out.append("\nA diagnostic at the paper's threshold: DRB opening a path per BECN instead of per 10 "
                    f"(mean ± 95 % CI over {D.linkhot_seeds} seeds):\n")
         er = ("drb", "drb-eager")
-        out.append("| | " + " | ".join(NAMES[r] for r in er) + " |")
-        out.append("|---|" + "---|" * len(er))
         rows = [("hot-area links, mean busy 1-2 ms", "hot_links_mean_hot", 3, 1),
                 ("busiest hot-area link, mean busy 1-2 ms (Mb/s)", "busiest_mean_hot", 0, D.link),
                 ("busiest hot-area link per 25 µs, 1-2 ms (Mb/s)", "busiest_peak_hot", 0, D.link),
@@ -409,8 +405,6 @@ def tables(D):
     for fab, label in FABRICS:
         for queue, qname in (("256", "256-packet source queues"), ("0", "unbounded source queues")):
             out.append(f"\n{label}, {qname}:\n")
-            out.append("| | " + " | ".join(NAMES[r] for r in VARIANTS) + " |")
-            out.append("|---|" + "---|" * len(VARIANTS))
             est = lambda r, k, fab=fab, queue=queue: D.var_est(fab, queue, r, k)
             out += est_rows(vrows, VARIANTS, est)
             share = [D.var_est(fab, queue, r, "drb_alternative_packets") for r in VARIANTS]
@@ -439,8 +433,6 @@ def tables(D):
     out.append(f"Mean ± 95 % CI over {D.hot_seeds} seeds; \"per 25 µs\" figures are busy fractions of one link "
                f"({D.link:.0f} Mb/s) in 25 µs intervals; the hot spot (5 % of every source's messages to CA 27) "
                "lasts from 1 to 2 ms.\n")
-    out.append("| | " + " | ".join(NAMES[r] for r in hr) + " |")
-    out.append("|---|" + "---|" * len(hr))
     rows = [("accepted (fraction of link, 0-3 ms)", "accepted_fraction", 3, 1),
             ("mean latency (µs)", "latency_mean_us", 1, 1),
             ("p99 latency (µs)", "latency_p99_us", 1, 1),

@@ -16,13 +16,16 @@
 using namespace ibrt;
 using namespace ibrt::sim;
 
-TEST_CASE("a dual-port HCA without a LID on port 1 injects through port 2") {
-    // Two leaves L0, L1 under one spine S; h0 on L0, dual on L0 (port 1) and L1 (port 2),
-    // h2 on L1.
+namespace {
+
+// Two leaves L0, L1 under one spine S; h0 on L0, dual on L0 (port 1) and L1 (port 2), h2 on
+// L1.
+constexpr NodeId h0 = 0, dual = 1, h2 = 2;
+Fabric dual_port_fabric() {
     FabricBuilder b;
-    const NodeId h0 = b.add_node(NodeType::CA, 1, 0x100, "h0");
-    const NodeId dual = b.add_node(NodeType::CA, 2, 0x110, "dual");
-    const NodeId h2 = b.add_node(NodeType::CA, 1, 0x120, "h2");
+    REQUIRE(b.add_node(NodeType::CA, 1, 0x100, "h0") == h0);
+    REQUIRE(b.add_node(NodeType::CA, 2, 0x110, "dual") == dual);
+    REQUIRE(b.add_node(NodeType::CA, 1, 0x120, "h2") == h2);
     const NodeId l0 = b.add_node(NodeType::Switch, 4, 0x200, "L0");
     const NodeId l1 = b.add_node(NodeType::Switch, 4, 0x201, "L1");
     const NodeId sp = b.add_node(NodeType::Switch, 2, 0x202, "S");
@@ -32,7 +35,13 @@ TEST_CASE("a dual-port HCA without a LID on port 1 injects through port 2") {
     b.connect(h2, 1, l1, 1);
     b.connect(l0, 3, sp, 1);
     b.connect(l1, 3, sp, 2);
-    const Fabric f = std::move(b).build();
+    return std::move(b).build();
+}
+
+} // namespace
+
+TEST_CASE("a dual-port HCA without a LID on port 1 injects through port 2") {
+    const Fabric f = dual_port_fabric();
     const Routing full = make_engine("mlid")->route(f, nullptr, {});
 
     // The same tables with port 1 of `dual` inactive (no LID): its LIDs become unowned.
@@ -54,21 +63,7 @@ TEST_CASE("a dual-port HCA without a LID on port 1 injects through port 2") {
 }
 
 TEST_CASE("a dual-port HCA cabled twice is two endpoints, as ibrt check numbers them") {
-    // Two leaves under one spine; `dual` on both leaves (ports 1 and 2), h0 and h2 one each.
-    FabricBuilder b;
-    const NodeId h0 = b.add_node(NodeType::CA, 1, 0x100, "h0");
-    const NodeId dual = b.add_node(NodeType::CA, 2, 0x110, "dual");
-    const NodeId h2 = b.add_node(NodeType::CA, 1, 0x120, "h2");
-    const NodeId l0 = b.add_node(NodeType::Switch, 4, 0x200, "L0");
-    const NodeId l1 = b.add_node(NodeType::Switch, 4, 0x201, "L1");
-    const NodeId sp = b.add_node(NodeType::Switch, 2, 0x202, "S");
-    b.connect(h0, 1, l0, 1);
-    b.connect(dual, 1, l0, 2);
-    b.connect(dual, 2, l1, 2);
-    b.connect(h2, 1, l1, 1);
-    b.connect(l0, 3, sp, 1);
-    b.connect(l1, 3, sp, 2);
-    const Fabric f = std::move(b).build();
+    const Fabric f = dual_port_fabric();
     const Routing r = make_engine("mlid")->route(f, nullptr, {});
     REQUIRE(!r.dlid_choice.empty()); // per CA: the simulator maps it onto the end ports
 

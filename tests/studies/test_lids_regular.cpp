@@ -72,7 +72,8 @@ TEST_CASE("a broken link re-routes exactly the paths over it") {
     CHECK(p.total_lids > 32);
 }
 
-TEST_CASE("repair variants: same broken paths, valid routes; fresh weights ignore the kept paths") {
+TEST_CASE("repair variants: same broken paths and valid routes, and fresh weights ignore the kept "
+          "paths") {
     gen::TorusParams tp;
     tp.k = {8, 4};
     const Fabric f = gen::torus(tp);

@@ -230,18 +230,18 @@ TEST_CASE("schema: good specs still expand as before") {
     CHECK(s.points.front().json["routing"] == nlohmann::json({{"engine", "mlid"}}));
 }
 
-TEST_CASE("schema: every study spec in docs/results still parses") {
+TEST_CASE("schema: every study spec in studies/ and docs/results still parses") {
     int specs = 0;
-    for (const auto& e :
-         fs::recursive_directory_iterator(fs::path(IBRT_SOURCE_DIR) / "docs" / "results")) {
-        if (e.path().extension() != ".json") continue;
-        std::ifstream in(e.path());
-        const std::string text((std::istreambuf_iterator<char>(in)), {});
-        if (text.find("\"routings\"") == std::string::npos) continue; // a result, not a spec
-        CAPTURE(e.path().string());
-        const SweepSpec s = read_sweep_spec(e.path().string());
-        CHECK(!s.points.empty());
-        ++specs;
-    }
+    for (const char* dir : {"studies", "docs/results"})
+        for (const auto& e : fs::recursive_directory_iterator(fs::path(IBRT_SOURCE_DIR) / dir)) {
+            if (e.path().extension() != ".json") continue;
+            std::ifstream in(e.path());
+            const std::string text((std::istreambuf_iterator<char>(in)), {});
+            if (text.find("\"routings\"") == std::string::npos) continue; // a result, not a spec
+            CAPTURE(e.path().string());
+            const SweepSpec s = read_sweep_spec(e.path().string());
+            CHECK(!s.points.empty());
+            ++specs;
+        }
     CHECK(specs >= 28);
 }
