@@ -160,7 +160,7 @@ def apart(cases, tol, relative=False):
 
 def diffs(cases, fmt="{:+.3f}"):
     """'name +0.012, ...': ibrt − reference for each case."""
-    return ", ".join(f"{c[0]} {fmt.format(c[2] - c[1])}" for c in cases)
+    return ", ".join(f"{c[0]} {fmt.format(c[2] - c[1]).replace('-', '−')}" for c in cases)
 
 
 REF_LEGEND = ("Status: **holds** (every case as the page says), **shape only** (none against it, but "
