@@ -56,12 +56,13 @@ def findings(data):
                  f"updn routes {len(routed)} of {len(fabrics)} (\"{data[fabrics[0]]['updn']['no'].split(': ')[-1]}\")",
                  f"ibrt's engine for the family routes {len(fabrics) - len(mine)} of {len(fabrics)}", status(routed)))
     # ibrt's engines: every fabric, every pair, no credit loop.
-    bad = [f for f in fabrics if "no" in ibrt(data[f]) or ibrt(data[f])["reach"] != "all" or ibrt(data[f])["loops"] != "0"]
-    free = [e for e in ("lash", "dfsssp", "nue") if all("no" not in data[f][e] and data[f][e]["loops"] == "0" for f in fabrics)]
+    ok = lambda r: "no" not in r and r["reach"] == "all" and r["loops"] == "0"  # noqa: E731
+    bad = [f for f in fabrics if not ok(ibrt(data[f]))]
+    free = [e for e in ("lash", "dfsssp", "nue") if all(ok(data[f][e]) for f in fabrics)]
+    engines = sorted({k for f in fabrics for k in data[f] if k.startswith("ibrt ")})
     rows.append(("ibrt's engines route every fabric, every pair reached, with no credit loop",
                  f"deadlock-free on all {len(fabrics)}: {', '.join(free)}",
-                 f"{len(fabrics) - len(bad)} of {len(fabrics)} ({', '.join(sorted({k for f in fabrics for k in data[f] if k.startswith('ibrt ')}))}); "
-                 f"not: {listed(bad)}", status(bad)))
+                 f"{len(fabrics) - len(bad)} of {len(fabrics)} ({', '.join(engines)}); not: {listed(bad)}", status(bad)))
     # dor on rings.
     tori = [f for f in fabrics if f in TORI]
     bad = [f for f in tori if data[f]["dor"]["loops"] == "0" or not data[f]["dor"]["uniform"].startswith("deadlock")]
