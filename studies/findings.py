@@ -93,19 +93,20 @@ def anchor(heading):
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
-def table(rows, ibrt_header, legend, runs=None):
+def table(rows, ibrt_header, legend, runs=None, ref_header="paper's figure"):
     """The findings table: rows of (finding, paper's figure, ibrt's figure, status[, measured]);
     measured, the heading of the page's section with the measurements tried for a gap, becomes a
     link in the status cell (tests/e2e/test_findings_tables.sh requires one on every explained
     gap and unexplained row, and a command in its section); runs, the sweep-mean.csv files
-    behind the table, adds their verdicts (verdicts())."""
+    behind the table, adds their verdicts (verdicts()); ref_header names the second column where
+    the reference is not a paper (another simulator, opensm's engines)."""
     for r in rows:
         assert r[3] in STATUSES, r
 
     def cell(r):
         return f"**{r[3]}**" + (f", [measured](#{anchor(r[4])})" if len(r) > 4 and r[4] else "")
 
-    out = [f"| finding | paper's figure | {ibrt_header} | status |", "|---|---|---|---|"]
+    out = [f"| finding | {ref_header} | {ibrt_header} | status |", "|---|---|---|---|"]
     out += [f"| {r[0]} | {r[1]} | {r[2]} | {cell(r)} |" for r in rows]
     counts = ", ".join(f"{sum(r[3] == s for r in rows)} {s}" for s in STATUSES)
     out += ["", f"{len(rows)} findings: {counts}" + (f". {verdicts(runs)}" if runs else "."), "", legend]
@@ -119,9 +120,10 @@ def replace(text, name, block):
     return text[:i] + block + text[j:]
 
 
-def main(argv, md, results_dir, load, findings, tables):
+def main(argv, md, results_dir, load, findings, tables=None):
     """The summaries' one command line. load(DIR) reads the committed CSVs of DIR (results_dir,
-    or --dir DIR); findings(data) and tables(data) make the two marked blocks of md.
+    or --dir DIR); findings(data) and tables(data) make the two marked blocks of md (tables None:
+    a page whose detail tables its study's script writes has the findings block alone).
       (no option)   print both blocks
       --findings    print the findings block alone (what md holds between its markers)
       --write       rewrite both blocks of md"""
@@ -131,12 +133,37 @@ def main(argv, md, results_dir, load, findings, tables):
     if "--findings" in argv:
         sys.stdout.write(f)
         return 0
-    t = tables(data)
+    t = tables(data) if tables else ""
     if "--write" in argv:
         with open(md, encoding="utf-8") as fh:
-            text = fh.read()
+            text = replace(fh.read(), "findings", f)
         with open(md, "w", encoding="utf-8") as fh:
-            fh.write(replace(replace(text, "findings", f), "tables", t))
+            fh.write(replace(text, "tables", t) if tables else text)
         return 0
     sys.stdout.write(f + t)
     return 0
+
+
+# The comparisons against a reference tool (BookSim2, opensm's engines; issue 41): a finding's
+# cases are (name, reference's figure, ibrt's figure), read from the committed CSVs.
+def read_csv(path):
+    """The rows of a committed CSV as dicts."""
+    with open(path, newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def apart(cases, tol, relative=False):
+    """The cases whose ibrt figure is more than tol from the reference's (tol a fraction of the
+    reference's figure when relative)."""
+    return [c for c in cases if abs(c[2] - c[1]) > tol * (abs(c[1]) if relative else 1) + 1e-12]
+
+
+def diffs(cases, fmt="{:+.3f}"):
+    """'name +0.012, ...': ibrt − reference for each case."""
+    return ", ".join(f"{c[0]} {fmt.format(c[2] - c[1]).replace('-', '−')}" for c in cases)
+
+
+REF_LEGEND = ("Status: **holds** (every case as the page says), **shape only** (none against it, but "
+              "short of the size the page gives), **explained gap** (cases against it, and the section "
+              "linked measures why), **unexplained** (cases against it that no measurement on this page "
+              "accounts for; the section linked says what was tried and what is missing).")

@@ -100,7 +100,8 @@ PY
 }
 
 for page in mlid-vs-slid:paper-000 selection-functions:paper-004 lid-assignment: \
-    congestion-control-drb:paper-002 direct-topologies:; do
+    congestion-control-drb:paper-002 direct-topologies: booksim-dragonfly: \
+    booksim-agreement: direct-engines: opensm-engines-balance:; do
     check "${page%%:*}" ${page#*:}
     gaps_measured "${page%%:*}"
 done
