@@ -93,19 +93,20 @@ def anchor(heading):
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
-def table(rows, ibrt_header, legend, runs=None):
+def table(rows, ibrt_header, legend, runs=None, ref_header="paper's figure"):
     """The findings table: rows of (finding, paper's figure, ibrt's figure, status[, measured]);
     measured, the heading of the page's section with the measurements tried for a gap, becomes a
     link in the status cell (tests/e2e/test_findings_tables.sh requires one on every explained
     gap and unexplained row, and a command in its section); runs, the sweep-mean.csv files
-    behind the table, adds their verdicts (verdicts())."""
+    behind the table, adds their verdicts (verdicts()); ref_header names the second column where
+    the reference is not a paper (a page's own claims against opensm, the IBA spec, ...)."""
     for r in rows:
         assert r[3] in STATUSES, r
 
     def cell(r):
         return f"**{r[3]}**" + (f", [measured](#{anchor(r[4])})" if len(r) > 4 and r[4] else "")
 
-    out = [f"| finding | paper's figure | {ibrt_header} | status |", "|---|---|---|---|"]
+    out = [f"| finding | {ref_header} | {ibrt_header} | status |", "|---|---|---|---|"]
     out += [f"| {r[0]} | {r[1]} | {r[2]} | {cell(r)} |" for r in rows]
     counts = ", ".join(f"{sum(r[3] == s for r in rows)} {s}" for s in STATUSES)
     out += ["", f"{len(rows)} findings: {counts}" + (f". {verdicts(runs)}" if runs else "."), "", legend]
