@@ -100,7 +100,8 @@ PY
 }
 
 for page in mlid-vs-slid:paper-000 selection-functions:paper-004 lid-assignment: \
-    congestion-control-drb:paper-002 direct-topologies:; do
+    congestion-control-drb:paper-002 direct-topologies: congestion-control: opensm-tables-sim: mapping: \
+    degraded-trees: dragonfly-plus:; do
     check "${page%%:*}" ${page#*:}
     gaps_measured "${page%%:*}"
 done
