@@ -19,8 +19,9 @@
 #    opensm-tables-sim.sh: 256-byte packets, 1 KB input buffers per VL, 10 us warm-up, 40 us
 #    window, 6 bisection steps), seeds 1, 2 and 3 averaged, with --vls = the VLs the routing
 #    uses.
-# Writes OUT_MD (the generated part; a hand-written part from `## Method` on survives a re-run)
-# and the CSV next to it (one row per tree and routing), and prints the generated Markdown.
+# Writes the CSV next to OUT_MD (one row per tree and routing) and rewrites OUT_MD's findings
+# table and tables from it (studies/degraded-trees-summary.py --write: only the marked blocks;
+# the rest of the page is hand-written), and prints them.
 #
 # Usage: studies/degraded-trees.sh [BUILD_DIR] [OUT_MD]
 #   BUILD_DIR  default build (needs BUILD_DIR/ibrt)
@@ -238,236 +239,29 @@ for fam in "fat-tree -m 6 -n 3" "fat-tree -m 8 -n 3" "clos --radix 8 --levels 3"
 done
 tree "t$((n++))" clos --radix 8 --levels 3 --fail-links 0.159 --seed 579307 # issue 19's reproducer
 
-OUT_CSV=
+# The CSV (beside OUT_MD, or in $WORK for '-'), then the page's findings table and tables from it
+# alone (studies/degraded-trees-summary.py, which also reads the committed CSV the same way).
+OUT_CSV="$WORK/degraded-trees.csv"
 [[ "$OUT_MD" == - ]] || OUT_CSV="${OUT_MD%.md}.csv"
-python3 - "$ROWS" "$WORK/generated.md" "$OUT_CSV" "$CMDLINE" "$SECONDS" <<'PY'
+python3 - "$ROWS" "$OUT_CSV" <<'PY'
 import csv, json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-out_md, out_csv, cmdline, secs = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-ROUTINGS = ["mlid", "slid", "separate", "opensm updn", "opensm updn -a top", "opensm minhop"]
-SHORT = {"mlid": "mlid", "slid": "slid", "separate": "separate", "opensm updn": "updn",
-         "opensm updn -a top": "updn -a", "opensm minhop": "minhop"}
-trees = []
-for r in rows:
-    if r["tree"] not in [t["tree"] for t in trees]:
-        trees.append({"tree": r["tree"], "gen": r["gen"], "cas": r.get("cas"),
-                      "components": r.get("components")})
-by = {(r["tree"], r["routing"]): r for r in rows}
 fields = ["tree", "gen", "cas", "components", "routing", "status", "reason", "lmc", "escape",
           "one_vl", "vls_used", "unreachable", "unreachable_ca", "credit_loops", "non_minimal",
           "max_load", "mean_load", "uniform_onset", "uniform_onset_spread", "uniform_max",
           "uniform_max_spread", "uniform_verdicts", "complement_onset", "complement_onset_spread",
           "complement_max", "complement_max_spread", "complement_verdicts"]
-if out_csv:
-    with open(out_csv, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
-
-def ok(r):  # routed by the engine asked, every CA pair reachable, no credit loop
-    return r and r["status"] == "routed" and r["unreachable_ca"] == 0 and r["credit_loops"] == 0
-
-def gen_short(g):
-    return "`" + g + "`"
-
-conn = [t for t in trees if str(t["components"]) == "1"]
-degr = [t for t in conn if "--fail" in t["gen"]]
-L = []
-def p(s=""):
-    L.append(s)
-
-# ---- findings
-def count(pred, ts):
-    return sum(1 for t in ts if pred(t))
-find = []
-for e in ("mlid", "slid", "separate"):
-    routed = [t for t in degr if by[(t["tree"], e)]["status"] == "routed"]
-    esc = [t for t in routed if int(by[(t["tree"], e)].get("escape") or 0) > 0]
-    find.append((f"{e} routes every connected degraded tree",
-                 f"{len(routed)} of {len(degr)}" + (f", {len(esc)} with the escape VL" if e != "separate" else ", 1 VL"),
-                 "yes" if len(routed) == len(degr) else "no"))
-clean = {e: [t for t in conn if ok(by[(t["tree"], e)]) and by[(t["tree"], e)]["unreachable"] == 0]
-         for e in ("mlid", "slid", "separate")}
-routed_all = {e: [t for t in conn if by[(t["tree"], e)]["status"] == "routed"] for e in clean}
-find.append(("`ibrt check` clean (every (CA, LID) pair reachable, no credit loop) with the SLs and SL2VL the engine wrote",
-             ", ".join(f"{e} {len(clean[e])} of {len(routed_all[e])}" for e in clean),
-             "yes" if all(len(clean[e]) == len(routed_all[e]) for e in clean) else "no"))
-esc_trees = [t for t in conn if int(by[(t["tree"], "mlid")].get("escape") or 0) > 0]
-vl2 = [t for t in esc_trees if by[(t["tree"], "mlid")]["vls_used"] == 2]
-nov = [t for t in conn if int(by[(t["tree"], "mlid")].get("escape") or 0) == 0 and by[(t["tree"], "mlid")]["vls_used"] == 1]
-find.append(("VLs used: 2 where the escape VL is needed, 1 elsewhere (mlid)",
-             f"{len(vl2)} trees on 2 VLs, {len(nov)} on 1", "yes" if len(vl2) == len(esc_trees) and len(vl2) + len(nov) == len(conn) else "no"))
-dec1 = [t for t in esc_trees if all(by[(t["tree"], e)].get("one_vl") == "declined" for e in ("mlid", "slid"))]
-find.append(("with one data VL (`--data-vls 1`) mlid and slid decline the trees that need the escape VL",
-             f"{len(dec1)} of {len(esc_trees)}", "yes" if len(dec1) == len(esc_trees) else "no"))
-u_auto = [t for t in degr if by[(t["tree"], "opensm updn")]["status"] == "routed"]
-u_fb = [t for t in degr if by[(t["tree"], "opensm updn")]["status"].startswith("fell back")]
-find.append(("opensm `-R updn` (its own root detection) routes the degraded trees",
-             f"{len(u_auto)} of {len(degr)}; falls back to minhop on {len(u_fb)}", "yes" if not u_fb else "no"))
-u_top = [t for t in degr if by[(t["tree"], "opensm updn -a top")]["status"] == "routed"]
-u_sw = [t for t in u_top if by[(t["tree"], "opensm updn -a top")]["unreachable"] > 0]
-u_ca = [t for t in u_top if by[(t["tree"], "opensm updn -a top")]["unreachable_ca"] > 0]
-find.append(("opensm `-R updn -a <top switches>` reaches every (CA, LID) pair",
-             f"routes {len(u_top)} of {len(degr)}; CA pairs unreachable on {len(u_ca)}, some switch LIDs unreachable on {len(u_sw)}",
-             "yes" if not u_sw and not u_ca else "no"))
-mh_loop = [t for t in degr if by[(t["tree"], "opensm minhop")].get("credit_loops")]
-mh_sim = [t for t in degr if "deadlock" in (by[(t["tree"], "opensm minhop")].get("uniform_verdicts", "") +
-                                            by[(t["tree"], "opensm minhop")].get("complement_verdicts", ""))]
-find.append(("opensm minhop (what updn falls back to) is free of credit loops (SL 0)",
-             f"credit loops on {len(mh_loop)} of {len(degr)} trees; the simulator deadlocked on {len(mh_sim)}",
-             "yes" if not mh_loop else "no"))
-
-def compare(e, ref, key, better_low, label, fmt):
-    both = [t for t in degr if ok(by[(t["tree"], e)]) and ok(by[(t["tree"], ref)])]
-    diffs = []
-    for t in both:
-        a, b = by[(t["tree"], e)][key], by[(t["tree"], ref)][key]
-        d = (a / b if b else 1.0) if better_low else a - b
-        diffs.append((d, t))
-    if better_low:
-        worse = [(d, t) for d, t in diffs if d > 1 + 1e-9]
-        worst = max(diffs, key=lambda x: x[0]) if diffs else None
-        best = min(diffs, key=lambda x: x[0]) if diffs else None
-        cell = f"{len(both) - len(worse)} of {len(both)} trees; {SHORT[e]}/{SHORT[ref]} from {best[0]:.2f} to {worst[0]:.2f}" if diffs else "no tree both route"
-    else:
-        worse = [(d, t) for d, t in diffs if d < -1e-9]
-        worst = min(diffs, key=lambda x: x[0]) if diffs else None
-        best = max(diffs, key=lambda x: x[0]) if diffs else None
-        cell = f"{len(both) - len(worse)} of {len(both)} trees; difference from {worst[0]:+.3f} to {best[0]:+.3f}" if diffs else "no tree both route"
-    holds = "yes" if diffs and not worse else ("no: " + ", ".join(f"{t['tree']} ({fmt(d)})" for d, t in sorted(worse, key=lambda x: x[0], reverse=better_low)) if worse else "n/a")
-    return (label, cell, holds)
-
-for ref in ("opensm updn -a top", "opensm updn"):
-    nm = "updn -a top" if ref.endswith("top") else "updn (own roots)"
-    find.append(compare("mlid", ref, "max_load", True, f"mlid's max link load ≤ {nm}'s on the degraded trees both route", lambda d: f"×{d:.2f}"))
-    find.append(compare("mlid", ref, "uniform_max", False, f"mlid's max accepted uniform traffic ≥ {nm}'s", lambda d: f"{d:+.3f}"))
-    find.append(compare("mlid", ref, "complement_max", False, f"mlid's max accepted bit-complement traffic ≥ {nm}'s", lambda d: f"{d:+.3f}"))
-    find.append(compare("mlid", ref, "uniform_onset", False, f"mlid's uniform saturation onset ≥ {nm}'s", lambda d: f"{d:+.3f}"))
-    find.append(compare("mlid", ref, "complement_onset", False, f"mlid's bit-complement saturation onset ≥ {nm}'s", lambda d: f"{d:+.3f}"))
-find.append(compare("slid", "opensm updn -a top", "max_load", True, "slid's max link load ≤ updn -a top's", lambda d: f"×{d:.2f}"))
-find.append(compare("slid", "opensm updn -a top", "uniform_max", False, "slid's max accepted uniform traffic ≥ updn -a top's", lambda d: f"{d:+.3f}"))
-find.append(compare("separate", "opensm updn -a top", "max_load", True, "separate's max link load ≤ updn -a top's", lambda d: f"×{d:.2f}"))
-find.append(compare("separate", "opensm updn -a top", "uniform_max", False, "separate's max accepted uniform traffic ≥ updn -a top's", lambda d: f"{d:+.3f}"))
-find.append(compare("mlid", "opensm minhop", "max_load", True, "mlid's max link load ≤ minhop's (where minhop has no credit loop)", lambda d: f"×{d:.2f}"))
-find.append(compare("mlid", "opensm minhop", "uniform_max", False, "mlid's max accepted uniform traffic ≥ minhop's (same trees)", lambda d: f"{d:+.3f}"))
-find.append(compare("mlid", "opensm minhop", "complement_max", False, "mlid's max accepted bit-complement traffic ≥ minhop's (same trees)", lambda d: f"{d:+.3f}"))
-find.append(compare("mlid", "separate", "max_load", True, "mlid's max link load ≤ separate's", lambda d: f"×{d:.2f}"))
-spreads = sorted(r[k] for r in rows if r["status"] == "routed" for k in
-                 ("uniform_onset_spread", "uniform_max_spread", "complement_onset_spread", "complement_max_spread"))
-def pct(q):
-    return spreads[min(len(spreads) - 1, int(q * len(spreads)))] if spreads else 0.0
-
-p("# Degraded fat trees: ibrt's engines against opensm's updn and minhop (issue 36)")
-p()
-p(f"Generated by `{cmdline}` ({secs / 60:.1f} min on 2 shared cores) with opensm "
-  "3.3.23 under ibsim. "
-  f"{len(trees)} trees: {sum(1 for t in trees if '--fail' not in t['gen'])} intact, {len(degr)} degraded and connected"
-  + (f", {len(trees) - len(conn)} disconnected" if len(conn) < len(trees) else "") + ". "
-  "Findings are over the degraded connected trees; \"both route\" means the engine asked "
-  "configured the switches, every CA pair is reachable and there is no credit loop. "
-  "Saturation figures are the mean of 3 simulator seeds; the spread (largest minus smallest "
-  f"of the 3) of one figure is {pct(0.5):.3f} at the median, {pct(0.9):.3f} at the 90th percentile "
-  f"and {spreads[-1] if spreads else 0:.3f} at most, which is the noise to read a small "
-  "difference against.")
-p()
-p("| finding | ibrt | holds? |")
-p("|---|---|---|")
-for f_, c, h in find:
-    p(f"| {f_} | {c} | {h} |")
-p()
-
-# ---- full tables
-def cell_status(r):
-    s = r["status"]
-    if s == "routed":
-        bits = []
-        if r.get("escape") not in (None, "", "0", 0):
-            bits.append(f"esc {r['escape']}")
-        bits.append(f"{r['vls_used']} VL" + ("s" if r["vls_used"] != 1 else ""))
-        if r["unreachable_ca"]:
-            bits.append(f"**{r['unreachable_ca']} CA pairs unreachable**")
-        if r["unreachable"] and r["unreachable"] != r["unreachable_ca"]:
-            bits.append(f"{r['unreachable'] - r['unreachable_ca']} (CA, switch) unreachable")
-        if r["credit_loops"]:
-            bits.append(f"**{r['credit_loops']} credit loop{'s' if r['credit_loops'] != 1 else ''}**")
-        sims = {v for k in ("uniform_verdicts", "complement_verdicts") for v in r[k].split("/")} - {"ok"}
-        if sims:
-            bits.append("sim: " + "/".join(sorted(sims)))
-        return ", ".join(bits)
-    if s.startswith("fell back"):
-        return s.replace("fell back to ", "→ ")
-    if s == "declined":
-        return "declined"
-    return "—"
-
-p("## Trees and verdicts")
-p()
-p("`esc N`: destination LIDs on the escape VL; `→ minhop`: opensm fell back; "
-  "`(CA, switch) unreachable`: (CA, switch LID) pairs without an LFT entry on the way.")
-p()
-p("| tree | `ibrt gen` | CAs | " + " | ".join(SHORT[r] for r in ROUTINGS) + " |")
-p("|---|---|---|" + "---|" * len(ROUTINGS))
-for t in trees:
-    p(f"| {t['tree']} | {gen_short(t['gen'])} | {t['cas']} | " +
-      " | ".join(cell_status(by[(t['tree'], r)]) for r in ROUTINGS) + " |")
-p()
-
-def metric_table(title, key, fmt, note):
-    p(f"## {title}")
-    p()
-    if note:
-        p(note)
-        p()
-    p("| tree | " + " | ".join(SHORT[r] for r in ROUTINGS) + " |")
-    p("|---|" + "---|" * len(ROUTINGS))
-    for t in conn:
-        cells = []
-        for r in ROUTINGS:
-            x = by[(t["tree"], r)]
-            if x["status"] != "routed":
-                cells.append("—")
-                continue
-            v = fmt(x[key]) if not isinstance(key, tuple) else " / ".join(fmt(x[k]) for k in key)
-            if x.get("credit_loops") or x.get("unreachable_ca"):
-                v += "*"
-            cells.append(v)
-        p(f"| {t['tree']} | " + " | ".join(cells) + " |")
-    p()
-
-metric_table("Maximum link load, all-to-all", "max_load", lambda v: f"{v:.0f}",
-             "Flows per directed link (`ibrt check`, `links.max`): ibrt's engines with their "
-             "own path selection, opensm's at LMC 0. `*`: the routing has a credit loop or "
-             "unreachable CA pairs. `—`: not routed by that engine.")
-metric_table("Saturation, uniform traffic", ("uniform_onset", "uniform_max"), lambda v: f"{v:.3f}",
-             "Onset (highest offered load accepted within 5 %) / maximum accepted, fractions "
-             "of the link bandwidth per node.")
-metric_table("Saturation, bit-complement traffic", ("complement_onset", "complement_max"),
-             lambda v: f"{v:.3f}", "As above, `--pattern complement`.")
-decl = [r for r in rows if r["status"] == "declined"]
-if decl:
-    p("## Declines")
-    p()
-    for r in decl:
-        p(f"- {r['tree']} `{r['gen']}`, {r['routing']}: {r['reason']}")
-    p()
-fb = [r for r in rows if r["status"].startswith("fell back")]
-if fb:
-    p("## opensm fallbacks")
-    p()
-    for r in fb:
-        p(f"- {r['tree']}, `-R {r['routing'].replace('opensm ', '')}`: {r['status']} (`{r.get('reason', '')}`)")
-    p()
-open(out_md, "w").write("\n".join(L))
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    for line in open(sys.argv[1]):
+        w.writerow(json.loads(line))
 PY
-cat "$WORK/generated.md"
+SUMMARY=(python3 "$ROOT/studies/degraded-trees-summary.py" --csv "$OUT_CSV")
+"${SUMMARY[@]}"
 if [[ "$OUT_MD" != - ]]; then
-    cp "$WORK/generated.md" "$WORK/result.md"
-    # The hand-written part (from `## Method` on) survives a re-run.
-    if [[ -f "$OUT_MD" ]] && grep -q '^## Method' "$OUT_MD"; then
-        sed -n '/^## Method/,$p' "$OUT_MD" >>"$WORK/result.md"
-    fi
-    cp "$WORK/result.md" "$OUT_MD"
+    # A new page starts from the committed one (its markers and hand-written sections).
+    [[ -f "$OUT_MD" ]] || cp "$ROOT/docs/results/degraded-trees.md" "$OUT_MD"
+    "${SUMMARY[@]}" --write --md "$OUT_MD"
     echo "wrote $OUT_MD and $OUT_CSV in ${SECONDS} s" >&2
 fi
 e2e_pass

@@ -25,7 +25,7 @@
 # takes (`ibrt route` data_vls), with the sim's verdict (ok: no deadlock, all progressing).
 # Plus the scale of either family per switch radix (hosts at the balanced maximum).
 #
-# Usage: studies/dragonfly-plus.sh [BUILD_DIR] [OUT_CSV]   (prints the Markdown table)
+# Usage: studies/dragonfly-plus.sh [BUILD_DIR] [OUT_CSV]   (prints the Markdown tables)
 #   BUILD_DIR  default build (needs BUILD_DIR/ibrt)
 #   OUT_CSV    default docs/results/dragonfly-plus.csv
 set -euo pipefail
@@ -74,24 +74,7 @@ for run in "${runs[@]}"; do
     done
 done
 
-echo "| routing | VLs | uniform: accepted at load 1 | uniform: latency at 0.1 (ns) | group shift: accepted at load 1 | group shift: latency at 0.1 (ns) | verdicts |"
-echo "|---|---|---|---|---|---|---|"
-awk -F, 'NR > 1 {
-        k = $1; order[k] || (order[k] = ++n); names[order[k]] = k; vls[k] = $3
-        acc[k, $2] += $5; lat[k, $2] += $6; cnt[k, $2]++; if ($7 !~ /^(ok )+$/) bad[k] = 1 }
-    END { for (i = 1; i <= n; i++) { k = names[i]
-        printf "| %s | %s | %.3f | %.0f | %.3f | %.0f | %s |\n", k, vls[k],
-            acc[k, "uniform"] / cnt[k, "uniform"], lat[k, "uniform"] / cnt[k, "uniform"],
-            acc[k, "rotation"] / cnt[k, "rotation"], lat[k, "rotation"] / cnt[k, "rotation"],
-            bad[k] ? "not all ok" : "all ok" } }' "$OUT"
-
-echo
-echo "| switch radix | Dragonfly (balanced, a = 2p = 2h) | Dragonfly+ (balanced, k/2 each) |"
-echo "|---|---|---|"
-for k in 8 16 24 36 40; do
-    p=$(((k + 1) / 4)) # p + 2p - 1 + p <= k
-    df=$((p * 2 * p * (2 * p * p + 1)))
-    r=$((k / 2))
-    dfp=$((r * r * (r * r + 1)))
-    echo "| $k | $df (p = $p) | $dfp |"
-done
+# The tables (and the findings table) from the CSV: docs/results/dragonfly-plus.md's, rewritten
+# there by studies/dragonfly-plus-summary.py --write.
+# (OUT_CSV named otherwise: the CSV alone.)
+[[ $(basename "$OUT") != dragonfly-plus.csv ]] || python3 "$ROOT/studies/dragonfly-plus-summary.py" --dir "$(dirname "$OUT")"

@@ -99,7 +99,7 @@ def table(rows, ibrt_header, legend, runs=None, ref_header="paper's figure"):
     link in the status cell (tests/e2e/test_findings_tables.sh requires one on every explained
     gap and unexplained row, and a command in its section); runs, the sweep-mean.csv files
     behind the table, adds their verdicts (verdicts()); ref_header names the second column where
-    the reference is not a paper (another simulator, opensm's engines)."""
+    the reference is not a paper (another simulator, opensm's engines, the IBA spec)"""
     for r in rows:
         assert r[3] in STATUSES, r
 

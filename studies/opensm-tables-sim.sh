@@ -4,10 +4,15 @@
 # pattern, and report each one's saturation throughput (`ibrt sim --saturation`).
 # Usage: IBRT=build/ibrt studies/opensm-tables-sim.sh [M N [PATTERN]]  (default FT(8,3))
 # Prints a Markdown table; the model options are `ibrt sim`'s defaults except those below.
+# With no arguments it also writes docs/results/opensm-tables-sim.csv (OUT_CSV=FILE: there;
+# the page's findings: studies/opensm-tables-sim-summary.py --write).
 set -eu
 M=${1:-8}
 N=${2:-3}
 PATTERN=${3:-uniform}
+OUT_CSV=${OUT_CSV:-}
+[[ $# -gt 0 || -n $OUT_CSV ]] || OUT_CSV="$(cd "$(dirname "$0")/.." && pwd)/docs/results/opensm-tables-sim.csv"
+[[ -z $OUT_CSV ]] || echo "routing,saturation_load,accepted_there,max_accepted,latency_mean_ns_0.1,latency_p99_ns_0.1" >"$OUT_CSV"
 source "$(dirname "$0")/../tests/e2e/harness.sh"
 e2e_init sim_opensm_tables
 
@@ -27,13 +32,15 @@ sim() {
     "$IBRT" sim --fabric "$WORK/ft.net" "$@" "${SIM[@]}" --load 0.1 \
         >"$WORK/$name-low.json" || rc=$?
     ((rc <= 1)) || e2e_fail "ibrt sim $* --load 0.1 exited $rc"
-    python3 - "$name" "$WORK/$name.json" "$WORK/$name-low.json" <<'PY'
+    python3 - "$name" "$WORK/$name.json" "$WORK/$name-low.json" "$OUT_CSV" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[2]))["saturation"]
 low = json.load(open(sys.argv[3]))["runs"][0]
-print(f"| {sys.argv[1]} | {s['load']:.3f} | {s['accepted_fraction']:.3f} | "
-      f"{s['max_accepted_fraction']:.3f} | {low['latency_ns']['mean']:.0f} | "
-      f"{low['latency_ns']['p99']:.0f} |")
+cells = (f"{s['load']:.3f}", f"{s['accepted_fraction']:.3f}", f"{s['max_accepted_fraction']:.3f}",
+         f"{low['latency_ns']['mean']:.0f}", f"{low['latency_ns']['p99']:.0f}")
+print(f"| {sys.argv[1]} | " + " | ".join(cells) + " |")
+if sys.argv[4]:
+    open(sys.argv[4], "a").write(",".join((sys.argv[1],) + cells) + "\n")
 PY
 }
 echo "FT($M,$N), $PATTERN traffic, 256-byte packets, 1 KB buffers per VL, 1 VL"

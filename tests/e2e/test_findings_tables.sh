@@ -100,8 +100,9 @@ PY
 }
 
 for page in mlid-vs-slid:paper-000 selection-functions:paper-004 lid-assignment: \
-    congestion-control-drb:paper-002 direct-topologies: booksim-dragonfly: \
-    booksim-agreement: direct-engines: opensm-engines-balance:; do
+    congestion-control-drb:paper-002 direct-topologies: booksim-dragonfly: booksim-agreement: \
+    direct-engines: opensm-engines-balance: congestion-control: opensm-tables-sim: mapping: \
+    degraded-trees: dragonfly-plus:; do
     check "${page%%:*}" ${page#*:}
     gaps_measured "${page%%:*}"
 done
