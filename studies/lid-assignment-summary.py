@@ -365,7 +365,8 @@ def tables(d):
     for b in sorted(figs["lids-fig10a"], key=int):
         out.append(f"| {b} | " + " | ".join(" / ".join(f"{float(figs[k][b][h]):.1f}" for h in ("greedy", "color_l", "ilp"))
                                             for k, _ in FIGS) + " |")
-    for kind, group in (("tori", [o for o in OTHER if "torus" in o[0]]), ("fat trees", [o for o in OTHER if "-ft-" in o[0]])):
+    tori, trees = [o for o in OTHER if "-torus-" in o[0]], [o for o in OTHER if "-ft-" in o[0]]
+    for kind, group in (("tori", tori), ("fat trees", trees)):
         out.append(f"\n### Other {kind} (§VI.C): total LIDs with broken links (greedy / color/L / ILP)\n")
         out.append("| broken links | " + " | ".join(name for _, name in group) + " |")
         out.append("|---" * (len(group) + 1) + "|")
