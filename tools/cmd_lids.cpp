@@ -450,7 +450,7 @@ const CommandRegistrar reg{{
             ->default_val("all");
         sub.add_flag("--study-regular", a->study_regular,
                      "Reproduce paper 001 Figs. 10-11: 16x8 and 8x4x4 tori (DOR) and FT(8,3) "
-                     "with 0-4 broken links, into --out");
+                     "with 0-4 broken links (or --regular-topologies), into --out");
         sub.add_option("--regular-topologies", a->regular_topologies,
                        "--study-regular (issue 39): the topologies, comma-separated: "
                        "torus:AxB[xC...] (DOR) and fat-tree:M,N (FT(M,N), d-mod-k); the paper's "
