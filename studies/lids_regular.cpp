@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -184,6 +185,107 @@ PathSet repair_paths(const Fabric& f, const PathSet& base, std::size_t* repaired
         out.push_back(std::move(nd));
     }
     if (repaired) *repaired = broken.size();
+    return out;
+}
+
+} // namespace ibrt::lidassign
+
+namespace ibrt::lidassign {
+
+namespace {
+
+// A whole number in [lo, hi], or nothing.
+std::optional<int> number_in(std::string_view s, int lo, int hi) {
+    int v = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi)
+        return std::nullopt;
+    return v;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0;;) {
+        const std::size_t j = s.find(sep, i);
+        out.push_back(s.substr(i, j == std::string_view::npos ? s.npos : j - i));
+        if (j == std::string_view::npos) return out;
+        i = j + 1;
+    }
+}
+
+constexpr int kMaxMachines = 4096;
+
+RegularTopology parse_one(std::string_view item) {
+    const std::string quoted = "'" + std::string(item) + "'";
+    RegularTopology t;
+    std::string dims;
+    if (item.starts_with("torus:")) {
+        for (std::string_view d : split(item.substr(6), 'x')) {
+            const auto v = number_in(d, 2, 64);
+            if (!v)
+                throw std::invalid_argument(quoted + ": a torus dimension is a whole number of "
+                                                     "2-64 switches (torus:AxB[xC...])");
+            t.dims.push_back(*v);
+        }
+        if (t.dims.size() > 4) throw std::invalid_argument(quoted + ": a torus has 1-4 dimensions");
+        long machines = 1;
+        for (int d : t.dims) machines *= d;
+        if (machines > kMaxMachines)
+            throw std::invalid_argument(quoted + ": more than 4096 switches");
+        for (int d : t.dims) dims += (dims.empty() ? "" : "x") + std::to_string(d);
+        t.kind = RegularTopology::Kind::Torus;
+        t.name = dims + " torus";
+        t.file = "lids-regular-torus-" + dims + ".csv";
+        if (dims == "16x8") t.file = "lids-fig10a.csv";
+        if (dims == "8x4x4") t.file = "lids-fig10b.csv";
+    } else if (item.starts_with("fat-tree:")) {
+        const auto mn = split(item.substr(9), ',');
+        const auto m = mn.size() == 2 ? number_in(mn[0], 4, 64) : std::nullopt;
+        const auto n = mn.size() == 2 ? number_in(mn[1], 2, 4) : std::nullopt;
+        if (!m || !n || *m % 2 != 0)
+            throw std::invalid_argument(quoted + ": a fat tree is fat-tree:M,N, FT(M,N) with M "
+                                                 "even in 4-64 ports and N in 2-4 levels");
+        long machines = 2;
+        for (int l = 0; l < *n; ++l) machines *= *m / 2;
+        if (machines > kMaxMachines)
+            throw std::invalid_argument(quoted + ": more than 4096 machines");
+        t.kind = RegularTopology::Kind::FatTree;
+        t.dims = {*m, *n};
+        t.name = "FT(" + std::to_string(*m) + "," + std::to_string(*n) + ")";
+        t.file = "lids-regular-ft-" + std::to_string(*m) + "-" + std::to_string(*n) + ".csv";
+        if (*m == 8 && *n == 3) t.file = "lids-fig11.csv";
+    } else {
+        throw std::invalid_argument(quoted + ": unknown topology (torus:AxB[xC...] or "
+                                             "fat-tree:M,N)");
+    }
+    t.figure = t.file.substr(5, t.file.size() - 9);
+    return t;
+}
+
+} // namespace
+
+std::vector<RegularTopology> parse_regular_topologies(std::string_view list) {
+    // The items: a fat tree's "M,N" holds the list's separator, so a bare number joins the
+    // fat tree before it.
+    std::vector<std::string> items;
+    for (std::string_view tok : split(list, ',')) {
+        const bool number = !tok.empty() && tok.find_first_not_of("0123456789") == tok.npos;
+        if (number && !items.empty() && items.back().starts_with("fat-tree:") &&
+            items.back().find(',') == std::string::npos)
+            items.back() += "," + std::string(tok);
+        else
+            items.emplace_back(tok);
+    }
+    std::vector<RegularTopology> out;
+    for (const std::string& item : items) {
+        if (item.empty())
+            throw std::invalid_argument("an empty topology in '" + std::string(list) +
+                                        "' (torus:AxB[xC...] or fat-tree:M,N, comma-separated)");
+        RegularTopology t = parse_one(item);
+        for (const RegularTopology& u : out)
+            if (u.file == t.file) throw std::invalid_argument("'" + item + "': listed twice");
+        out.push_back(std::move(t));
+    }
     return out;
 }
 

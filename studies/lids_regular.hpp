@@ -8,6 +8,8 @@
 #include "lidassign/paths.hpp"
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace ibrt::lidassign {
@@ -38,5 +40,25 @@ PathSet repair_paths(const Fabric& failed, const PathSet& base, std::size_t* rep
 // equally split paths), the ILP's optimum does not depend on it (issue 39: how much of the
 // heuristics' distance to the optimum is the tie order).
 PathSet shuffle_paths(const PathSet& paths, std::uint64_t seed);
+
+// The topologies of `ibrt lids --study-regular` (issue 39: §VI.C's "other 2D and 3D tori and
+// fat-trees"): "torus:AxB[xC...]" (DOR paths; 1-4 dimensions of 2-64 switches each, one machine
+// per switch) or "fat-tree:M,N" (FT(M,N) with d-mod-k paths; M even, 4-64, N 2-4), at most 4096
+// machines each. A list separates them by commas (a fat tree's own comma included:
+// "torus:16x8,fat-tree:8,3"). The paper's three keep their figures' names and files (16x8 torus
+// lids-fig10a.csv, 8x4x4 torus lids-fig10b.csv, FT(8,3) lids-fig11.csv); any other writes
+// lids-regular-<torus-AxB|ft-M-N>.csv. figure: the file's name without "lids-" and ".csv", the
+// per-seed CSVs' figure column.
+struct RegularTopology {
+    enum class Kind { Torus, FatTree } kind = Kind::Torus;
+    std::vector<int> dims; // torus: switches per dimension; fat tree: {M, N}
+    std::string name;      // "16x8 torus", "FT(8,3)"
+    std::string file;      // "lids-fig10a.csv", "lids-regular-torus-8x8.csv"
+    std::string figure;    // "fig10a", "regular-torus-8x8"
+};
+inline constexpr std::string_view kDefaultRegularTopologies = "torus:16x8,torus:8x4x4,fat-tree:8,3";
+// Throws std::invalid_argument naming the bad item (unknown kind, bad size, a duplicate, an
+// empty list).
+std::vector<RegularTopology> parse_regular_topologies(std::string_view list);
 
 } // namespace ibrt::lidassign

@@ -32,6 +32,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 
 namespace ibrt::tools {
 namespace {
@@ -57,6 +58,7 @@ struct LidsArgs {
     std::string repair_order = "destination", repair_weights = "loaded"; // --study-regular
     std::string path_order = "computed"; // --study and --study-regular
     std::string dests_csv;               // --study-regular: per-destination rows, if set
+    std::string regular_topologies{kDefaultRegularTopologies}; // --study-regular
 };
 
 // The studies' shortest widest (Tables I, III, V and VI): source-major by default, the reading of
@@ -127,28 +129,36 @@ PathSet lft_paths(const Fabric& f, const Routing& r) {
 
 // Paper 001 Figs. 10-11: greedy, color/L and the ILP on the 16x8 and 8x4x4 tori (DOR) and
 // FT(8,3) (d-mod-k) with 0-4 random broken switch links, broken paths re-routed by
-// shortest-widest.
+// shortest-widest; --regular-topologies chooses other tori and fat trees (§VI.C's "other 2D and
+// 3D tori and fat-trees").
 int run_regular_study(const LidsArgs& a) {
     struct Topo {
-        std::string name, file;
+        std::string name, file, figure;
         Fabric f;
         PathSet base;
     };
-    std::vector<Topo> topos;
-    for (std::vector<int> k : {std::vector<int>{16, 8}, std::vector<int>{8, 4, 4}}) {
-        gen::TorusParams tp;
-        tp.k = k;
-        Fabric f = gen::torus(tp);
-        PathSet base = dor_paths(f);
-        topos.push_back({k.size() == 2 ? "16x8 torus" : "8x4x4 torus",
-                         k.size() == 2 ? "lids-fig10a.csv" : "lids-fig10b.csv", std::move(f),
-                         std::move(base)});
+    std::vector<RegularTopology> specs;
+    try {
+        specs = parse_regular_topologies(a.regular_topologies);
+    } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "ibrt lids: --regular-topologies: {}\n", e.what());
+        return kExitBadInput;
     }
-    {
-        Fabric f = gen::fat_tree(8, 3);
-        const Routing r = make_engine("slid")->route(f, nullptr, {});
-        PathSet base = lft_paths(f, r);
-        topos.push_back({"FT(8,3)", "lids-fig11.csv", std::move(f), std::move(base)});
+    std::vector<Topo> topos;
+    for (const RegularTopology& t : specs) {
+        Fabric f;
+        PathSet base;
+        if (t.kind == RegularTopology::Kind::Torus) {
+            gen::TorusParams tp;
+            tp.k = t.dims;
+            f = gen::torus(tp);
+            base = dor_paths(f);
+        } else {
+            f = gen::fat_tree(t.dims[0], t.dims[1]);
+            const Routing r = make_engine("slid")->route(f, nullptr, {});
+            base = lft_paths(f, r);
+        }
+        topos.push_back({t.name, t.file, t.figure, std::move(f), std::move(base)});
     }
     RepairOptions ro;
     ro.order = a.repair_order == "source"   ? RepairOptions::Order::Source
@@ -217,18 +227,19 @@ int run_regular_study(const LidsArgs& a) {
                 for (std::size_t d = 0; d < ps.size(); ++d) {
                     rd += changed[d] > 0;
                     if (dest_rows.is_open() && changed[d] > 0)
-                        dest_rows << fmt::format("{},{},{},{},{},{},{},{},{}\n",
-                                                 t.file.substr(5, t.file.size() - 9), broken, s, d,
-                                                 changed[d], pg.per_dest[d].k, pc.per_dest[d].k,
-                                                 e.per_dest[d].best.k, e.per_dest[d].lower_bound);
+                        dest_rows << fmt::format("{},{},{},{},{},{},{},{},{}\n", t.figure, broken,
+                                                 s, d, changed[d], pg.per_dest[d].k,
+                                                 pc.per_dest[d].k, e.per_dest[d].best.k,
+                                                 e.per_dest[d].lower_bound);
                     const std::uint32_t best = lids_for(e.per_dest[d].best.k);
                     ga += lids_for(pg.per_dest[d].k) > best;
                     ca += lids_for(pc.per_dest[d].k) > best;
                 }
-                // The figure (fig10a, fig10b, fig11): FT(8,3)'s name holds a comma.
-                seeds << fmt::format("{},{},{},{},{},{},{},{},{},{}\n",
-                                     t.file.substr(5, t.file.size() - 9), broken, s, repaired, rd,
-                                     pg.total_lids, pc.total_lids, e.total_lids, ga, ca);
+                // The figure (fig10a, fig10b, fig11, regular-torus-8x8, ...): FT(8,3)'s name
+                // holds a comma.
+                seeds << fmt::format("{},{},{},{},{},{},{},{},{},{}\n", t.figure, broken, s,
+                                     repaired, rd, pg.total_lids, pc.total_lids, e.total_lids, ga,
+                                     ca);
             }
             csv << fmt::format("{},{},{:.2f},{:.2f},{:.2f},{:.2f},{},{}\n", broken, runs,
                                rep / runs, g / runs, c / runs, ilp / runs, opt, dests);
@@ -237,9 +248,9 @@ int run_regular_study(const LidsArgs& a) {
         }
         md << "\n";
     }
-    fmt::print("wrote {}/lids-fig10a.csv, lids-fig10b.csv, lids-fig11.csv, lids-regular.md, "
-               "lids-regular-seeds.csv\n",
-               a.out);
+    std::string files;
+    for (const Topo& t : topos) files += t.file + ", ";
+    fmt::print("wrote {}/{}lids-regular.md, lids-regular-seeds.csv\n", a.out, files);
     return kExitOk;
 }
 
@@ -439,7 +450,13 @@ const CommandRegistrar reg{{
             ->default_val("all");
         sub.add_flag("--study-regular", a->study_regular,
                      "Reproduce paper 001 Figs. 10-11: 16x8 and 8x4x4 tori (DOR) and FT(8,3) "
-                     "with 0-4 broken links, into --out");
+                     "with 0-4 broken links (or --regular-topologies), into --out");
+        sub.add_option("--regular-topologies", a->regular_topologies,
+                       "--study-regular (issue 39): the topologies, comma-separated: "
+                       "torus:AxB[xC...] (DOR) and fat-tree:M,N (FT(M,N), d-mod-k); the paper's "
+                       "three write lids-fig10a/10b/11.csv, others lids-regular-<torus-AxB|ft-M-N>"
+                       ".csv")
+            ->default_val(std::string(kDefaultRegularTopologies));
         sub.add_flag("--study-table6", a->study_table6,
                      "Reproduce paper 001 Table VI: separate vs SRD vs destination renaming "
                      "(max link load and LIDs), into --out");

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 
 using namespace ibrt;
 using namespace ibrt::lidassign;
@@ -145,4 +146,68 @@ TEST_CASE("shuffle_paths: the same paths per destination in another order, the s
     CHECK(moved);
     CHECK(shuffle_paths(ps, 9)[3].edges == sh[3].edges); // deterministic per seed
     CHECK(plan_exact(g, sh, 30).total_lids == plan_exact(g, ps, 30).total_lids);
+}
+
+TEST_CASE("ibrt lids --study-regular's topologies: the paper's three keep their figures, others "
+          "their own") {
+    const auto def = parse_regular_topologies(kDefaultRegularTopologies);
+    REQUIRE(def.size() == 3);
+    CHECK(def[0].kind == RegularTopology::Kind::Torus);
+    CHECK(def[0].dims == std::vector<int>{16, 8});
+    CHECK(def[0].name == "16x8 torus");
+    CHECK(def[0].file == "lids-fig10a.csv");
+    CHECK(def[0].figure == "fig10a");
+    CHECK(def[1].dims == std::vector<int>{8, 4, 4});
+    CHECK(def[1].name == "8x4x4 torus");
+    CHECK(def[1].file == "lids-fig10b.csv");
+    CHECK(def[1].figure == "fig10b");
+    CHECK(def[2].kind == RegularTopology::Kind::FatTree);
+    CHECK(def[2].dims == std::vector<int>{8, 3});
+    CHECK(def[2].name == "FT(8,3)");
+    CHECK(def[2].file == "lids-fig11.csv");
+    CHECK(def[2].figure == "fig11");
+    const auto other = parse_regular_topologies("fat-tree:16,2,torus:8x8,fat-tree:4,3,torus:4x4x4");
+    REQUIRE(other.size() == 4);
+    CHECK(other[0].name == "FT(16,2)");
+    CHECK(other[0].file == "lids-regular-ft-16-2.csv");
+    CHECK(other[0].figure == "regular-ft-16-2");
+    CHECK(other[1].name == "8x8 torus");
+    CHECK(other[1].file == "lids-regular-torus-8x8.csv");
+    CHECK(other[1].figure == "regular-torus-8x8");
+    CHECK(other[2].dims == std::vector<int>{4, 3});
+    CHECK(other[3].figure == "regular-torus-4x4x4");
+    // One of the paper's alone keeps its file.
+    CHECK(parse_regular_topologies("fat-tree:8,3")[0].file == "lids-fig11.csv");
+}
+
+TEST_CASE("ibrt lids --study-regular's topologies: bad lists are refused by name") {
+    for (const char* bad : {"",
+                            ",",
+                            "torus:16x8,",
+                            "mesh:4x4",
+                            "torus:",
+                            "torus:4x",
+                            "torus:1x8",
+                            "torus:65x2",
+                            "torus:4x4x4x4x2",
+                            "torus:64x64x2",
+                            "torus:-4x4",
+                            "torus:4.5x4",
+                            "fat-tree:8",
+                            "fat-tree:7,3",
+                            "fat-tree:2,3",
+                            "fat-tree:8,1",
+                            "fat-tree:8,5",
+                            "fat-tree:8,3,4",
+                            "fat-tree:64,3",
+                            "fat-tree:x,2",
+                            "torus:8x8,torus:8x8",
+                            "fat-tree:8,3,fat-tree:8,3",
+                            "torus:16x8 "}) {
+        INFO(bad);
+        CHECK_THROWS_AS(parse_regular_topologies(bad), std::invalid_argument);
+    }
+    CHECK_THROWS_WITH(parse_regular_topologies("torus:8x8,mesh:4x4"),
+                      Catch::Contains("'mesh:4x4'") && Catch::Contains("unknown topology"));
+    CHECK_THROWS_WITH(parse_regular_topologies("torus:8x8,torus:8x8"), Catch::Contains("twice"));
 }
