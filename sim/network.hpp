@@ -77,12 +77,12 @@ inline std::string us_text(Time ps) {
     return buf;
 }
 
-// `Model`: the switch model (sim/switch_models.hpp), a type, so that each model's network is
-// compiled apart and tests of the model are constants.
 // The endpoints: every end port (all_end_ports()), after refusing a CA that has none (no
 // cable, or no LID on any port), by name.
 std::vector<PortId> sim_endpoints(const Fabric& f, const Lids& lids);
 
+// `Model`: the switch model (sim/switch_models.hpp), a type, so that each model's network is
+// compiled apart and tests of the model are constants.
 template <class Model> class Network {
   public:
     // `flat` is r's LFTs in the two-level form the event loop reads (sim/flat_lft.hpp).
