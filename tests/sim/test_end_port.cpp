@@ -8,6 +8,9 @@
 #include "sim/run_json.hpp"
 #include "sim/simulator.hpp"
 
+#include <algorithm>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -90,4 +93,86 @@ TEST_CASE("a dual-port HCA cabled twice is two endpoints, as ibrt check numbers 
         CHECK(res.dropped == 0);
         CHECK(res.generated == res.delivered + res.in_flight);
     }
+}
+
+namespace {
+
+// A two-level tree drawn by its own random stream (not ibrt's generators): 4 leaves of 8 ports
+// (up to 6 hosts each, 2 uplinks) under 2 spines, every leaf's ports shuffled, random GUIDs,
+// hosts single-port or dual-port HCAs, a dual-port one cabled to two different leaves, to one
+// leaf only (either port), or twice to the same leaf.
+Fabric random_dual_port_tree(std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    const auto below = [&](std::uint32_t n) { return std::uint32_t(rng() % n); };
+    FabricBuilder b;
+    std::vector<NodeId> leaves, spines;
+    std::vector<std::vector<PortNum>> free(4); // each leaf's free ports, shuffled
+    std::set<std::uint64_t> guids;
+    const auto guid = [&] {
+        std::uint64_t g;
+        do g = (rng() >> 16) | 1;
+        while (!guids.insert(g).second);
+        return g;
+    };
+    for (int l = 0; l < 4; ++l) {
+        leaves.push_back(b.add_node(NodeType::Switch, 8, guid(), "L" + std::to_string(l)));
+        for (PortNum p = 1; p <= 8; ++p) free[l].push_back(p);
+        std::shuffle(free[l].begin(), free[l].end(), rng);
+    }
+    for (int s = 0; s < 2; ++s)
+        spines.push_back(b.add_node(NodeType::Switch, 4, guid(), "S" + std::to_string(s)));
+    for (int l = 0; l < 4; ++l)
+        for (int s = 0; s < 2; ++s) {
+            b.connect(leaves[l], free[l].back(), spines[s], PortNum(l + 1));
+            free[l].pop_back();
+        }
+    const std::uint32_t hosts = 5 + below(8);
+    for (std::uint32_t h = 0; h < hosts; ++h) {
+        const bool two = below(2) == 1;
+        const NodeId c = b.add_node(NodeType::CA, two ? 2 : 1, guid(), "h" + std::to_string(h));
+        const std::uint32_t l0 = below(4);
+        std::uint32_t l1 = below(4);
+        if (free[l0].empty() || (two && free[l1].size() < (l1 == l0 ? 2u : 1u))) continue;
+        const PortNum first = two ? PortNum(1 + below(2)) : 1; // one-leaf dual: either port
+        b.connect(c, first, leaves[l0], free[l0].back());
+        free[l0].pop_back();
+        if (two && below(3) != 0) { // cabled twice: other leaf or the same one
+            b.connect(c, first == 1 ? 2 : 1, leaves[l1], free[l1].back());
+            free[l1].pop_back();
+        }
+    }
+    return std::move(b).build();
+}
+
+} // namespace
+
+TEST_CASE("random trees with dual-port HCAs: the simulator's endpoints are check's, and every "
+          "packet reaches its port") {
+    std::size_t twice = 0; // end ports beyond one per CA, over the seeds
+    for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+        CAPTURE(seed);
+        const Fabric f = random_dual_port_tree(seed);
+        const Routing r = make_engine("slid")->route(f, nullptr, {});
+        SimConfig c;
+        c.traffic.load = 0.2;
+        c.flow_stats = true;
+        c.seed = seed;
+        const SimResult res = simulate(f, r, c);
+        const std::vector<PortId> ends = check::collect_endpoints(f, r.lids).ports;
+        CHECK(res.endpoints == ends);
+        twice += ends.size() - f.cas().size();
+        CHECK(res.misdelivered == 0);
+        CHECK(res.dropped == 0);
+        CHECK(res.generated == res.delivered + res.in_flight);
+        // Every end port both sends and receives, the second ports of dual-port HCAs too.
+        std::vector<int> sent(ends.size(), 0), got(ends.size(), 0);
+        for (const FlowStat& x : res.flows)
+            if (x.accepted_fraction > 0) ++sent[x.src], ++got[x.dst];
+        for (std::size_t i = 0; i < ends.size(); ++i) {
+            CAPTURE(i);
+            CHECK(sent[i] > 0);
+            CHECK(got[i] > 0);
+        }
+    }
+    CHECK(twice >= 25); // the draw does cable dual-port HCAs twice, often
 }
