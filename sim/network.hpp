@@ -179,7 +179,7 @@ template <class Model> class Network {
     // With forwarding sets every message read two tables scattered over the fabric (its
     // source's SL row, 33 MB on 16,384 hosts, and the CA's VL2VL entry): the rows the CAs use,
     // copied (src_sl_rows_, row src_sl_row_[ca] of src_sl_width_ DLIDs), so that the event
-    // loop can fetch the SL ahead (prefetch_for), and per CA one byte naming its VL table
+    // loop can fetch the SL ahead (prefetch_for), and per endpoint one byte naming its VL table
     // among the few distinct ones. Empty without forwarding sets (the static path reads r_),
     // src_vlt_ also with more than 256 distinct tables.
     void source_tables_setup();
@@ -602,7 +602,7 @@ template <class Model> class Network {
     std::vector<Lid> ep_dlid_;
     std::vector<Lid> ca_base_;
     std::vector<std::uint8_t> ca_lmc_;
-    // Per CA, what generating its next message reads and writes, in one cache line (as five
+    // Per endpoint, what generating its next message reads and writes, in one cache line (as five
     // arrays it was five misses per message at 16,384 hosts).
     struct alignas(64) Source {
         explicit Source(std::uint64_t seed) : rng(seed) {}
@@ -758,7 +758,7 @@ template <class Model> class Network {
     // Packets the CA has queued for `dst` over its flows' SLs; `hint` gets the flow when the
     // CA has used one SL only (so the message's first packet needs no second lookup).
     std::uint32_t cc_dst_queued(std::uint32_t ca, std::uint32_t dst, std::uint32_t& hint) const;
-    // Per CA: the SLs it has had a flow on, so that the count above is one lookup, not 16.
+    // Per endpoint: the SLs it has had a flow on, so that the count above is one lookup, not 16.
     std::vector<std::uint16_t> cc_sls_;
     // The CA whose link is port slot o, or kNil (a switch port); the look-ahead uses it to fetch
     // the flow a CA's arbitration will read first (the ring's next, usually cold: it has waited
@@ -769,7 +769,7 @@ template <class Model> class Network {
         if (ca == kNil) return;
         if (const std::uint32_t f = ring_[ca * V_]; f != kNil) prefetch(&flows_[f]);
     }
-    // Per CA: notifications in its source FIFOs. Most arbitrations find none, and reading the
+    // Per endpoint: notifications in its source FIFOs. Most arbitrations find none, and reading the
     // FIFOs to learn it missed the cache (a third of cc_ca_arbitrate's samples).
     std::vector<std::uint32_t> becn_queued_;
     // `slack`: the CA's link is busy that long anyway, so a delay within it binds nothing.
@@ -786,11 +786,11 @@ template <class Model> class Network {
     std::array<Time, 16> cc_timer_ps_{};
     std::array<std::uint16_t, 16> cc_min_{}, cc_increase_{};
     std::vector<CctEntry> cct_;    // CCT[0..CCTI_Limit]
-    std::vector<Throttle> sl_thr_; // per CA x 16 SLs (per-SL control)
+    std::vector<Throttle> sl_thr_; // per endpoint x 16 SLs (per-SL control)
     std::vector<Flow> flows_;
     std::vector<std::uint32_t> flow_free_;
     FlatMap64 flow_of_;
-    std::vector<std::uint32_t> ring_; // per CA x VL: the flow served next, kNil when none
+    std::vector<std::uint32_t> ring_; // per endpoint x VL: the flow served next, kNil when none
     std::vector<std::uint32_t> park_; // flows a scan found waiting out their delay
     std::uint64_t live_flows_ = 0, becn_live_ = 0, becn_in_window_bytes_ = 0;
     CcStats ccs_;
