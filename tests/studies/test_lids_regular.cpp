@@ -41,17 +41,30 @@ TEST_CASE("DOR on 16x8 and 8x4x4 tori: no splits, one LID per destination") {
     }
 }
 
-TEST_CASE("a broken link re-routes exactly the paths over it") {
+namespace {
+
+Fabric torus_8x4() {
     gen::TorusParams tp;
     tp.k = {8, 4};
-    const Fabric f = gen::torus(tp);
-    const PathSet base = dor_paths(f);
+    return gen::torus(tp);
+}
+
+// `f` with `links` random switch links failed (seed `seed`), kept connected.
+Fabric with_failures(const Fabric& f, int links, std::uint64_t seed, gen::FailureReport& rep) {
     gen::FailureSpec fs;
-    fs.links = 1;
-    fs.seed = 3;
+    fs.links = links;
+    fs.seed = seed;
     fs.keep_connected = true;
+    return gen::inject_failures(f, fs, rep);
+}
+
+} // namespace
+
+TEST_CASE("a broken link re-routes exactly the paths over it") {
+    const Fabric f = torus_8x4();
+    const PathSet base = dor_paths(f);
     gen::FailureReport rep;
-    const Fabric g = gen::inject_failures(f, fs, rep);
+    const Fabric g = with_failures(f, 1, 3, rep);
     REQUIRE(rep.removed_links.size() == 1);
     REQUIRE(g.num_nodes() == f.num_nodes());
     std::size_t broken = 0;
@@ -75,16 +88,10 @@ TEST_CASE("a broken link re-routes exactly the paths over it") {
 
 TEST_CASE("repair variants: same broken paths and valid routes, and fresh weights ignore the kept "
           "paths") {
-    gen::TorusParams tp;
-    tp.k = {8, 4};
-    const Fabric f = gen::torus(tp);
+    const Fabric f = torus_8x4();
     const PathSet base = dor_paths(f);
-    gen::FailureSpec fs;
-    fs.links = 2;
-    fs.seed = 5;
-    fs.keep_connected = true;
     gen::FailureReport rep;
-    const Fabric g = gen::inject_failures(f, fs, rep);
+    const Fabric g = with_failures(f, 2, 5, rep);
     std::size_t want = 0;
     const PathSet def = repair_paths(g, base, &want);
     RepairOptions same; // the defaults: the rule above
@@ -117,15 +124,9 @@ TEST_CASE("repair variants: same broken paths and valid routes, and fresh weight
 }
 
 TEST_CASE("shuffle_paths: the same paths per destination in another order, the same optimum") {
-    gen::TorusParams tp;
-    tp.k = {8, 4};
-    const Fabric f = gen::torus(tp);
-    gen::FailureSpec fs;
-    fs.links = 2;
-    fs.seed = 5;
-    fs.keep_connected = true;
+    const Fabric f = torus_8x4();
     gen::FailureReport rep;
-    const Fabric g = gen::inject_failures(f, fs, rep);
+    const Fabric g = with_failures(f, 2, 5, rep);
     const PathSet ps = repair_paths(g, dor_paths(f));
     const PathSet sh = shuffle_paths(ps, 9);
     REQUIRE(sh.size() == ps.size());
