@@ -29,8 +29,13 @@ class FlatLft {
     // The block cell of (switch, DLID): the simulator carries it in the packet's routing event,
     // so that the lookup and its prefetch need no other memory. The last cell is a shared
     // kNoPath for a DLID past the table's end or a node without a table.
-    std::uint32_t cell(NodeId sw, Lid dlid) const {
-        const std::uint32_t row = row_[sw];
+    std::uint32_t cell(NodeId sw, Lid dlid) const { return cell_in(row(sw), dlid); }
+    // The same in two steps, so that a port can keep its peer switch's row (the simulator's
+    // launch then reads no record of the switch a packet goes to): kNoRow for a node without
+    // a table.
+    static constexpr std::uint32_t kNoRow = 0xffffffffu;
+    std::uint32_t row(NodeId sw) const { return row_[sw]; }
+    std::uint32_t cell_in(std::uint32_t row, Lid dlid) const {
         if (row == kNoRow || dlid >= lids_) return no_path_;
         return row * blocks_ + (std::uint32_t(dlid) >> shift_);
     }
@@ -47,7 +52,6 @@ class FlatLft {
     std::size_t num_patterns() const { return patterns_.size() >> shift_; }
 
   private:
-    static constexpr std::uint32_t kNoRow = 0xffffffffu;
     static constexpr std::uint16_t kPattern = 0x100; // entries from here on name a pattern
     struct Free {
         void operator()(std::uint16_t* p) const;

@@ -62,10 +62,6 @@ template <class Model> inline void Network<Model>::prefetch_for(const Event& x) 
 }
 
 template <class Model> inline void Network<Model>::prefetch_next(const Event& x) const {
-    if (x.type == kOutFree) {
-        if (const PortId d = slots_[x.a].peer; d != kNoPort) prefetch(&slots_[d]);
-        return;
-    }
     if (x.type != kReady || rf_) return;
     const PortNum outp = flat_.at(x.c, pkts_[x.a].dlid);
     const Slot& in = slots_[x.b];

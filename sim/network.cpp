@@ -296,11 +296,11 @@ void Network<Model>::launch(PortId o, std::uint32_t h, std::uint8_t ovl, std::ui
     }
     const PortId d = slots_[o].peer;
     p.tail = start + fly_ + ser;
-    if (slots_[d].sw) {
+    if (slots_[o].peer_sw) {
         // With a routing function: the index of the packet's candidate-set entry (the VL it
         // arrives on is ovl).
         const std::uint32_t cell =
-            rf_ ? rf_entry_index(d, ovl, p.dlid) : flat_.cell(slots_[d].node, p.dlid);
+            rf_ ? rf_entry_index(d, ovl, p.dlid) : flat_.cell_in(slots_[o].peer_row, p.dlid);
         if (early_ && cfg_.select_at == SimConfig::SelectAt::Sent) choose_when_sent(h, d, cell);
         q_.push(start + fly_ + cfg_.routing_ps, kReady, h, d, cell);
     } else {

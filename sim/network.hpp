@@ -321,8 +321,7 @@ template <class Model> class Network {
     // The second stage, for the next event: what prefetch_for fetched is in the cache by now,
     // so a routed packet's output can be read from its LFT entry, and the state its
     // arbitration reads (the output's slot, credits and VLArb state) fetched in turn (at
-    // 16,384 hosts that read missed on most hops); a freed output's next packet goes to the
-    // port at the other end of its cable, whose slot launch reads. Only where the ports' state
+    // 16,384 hosts that read missed on most hops). Only where the ports' state
     // outgrows the caches (prefetch_next_, set in setup): on BookSim's 256-node tree the extra
     // LFT read per event cost 8 % and saved nothing.
     bool prefetch_next_ = false;
@@ -462,20 +461,26 @@ template <class Model> class Network {
     // The node's own facts are copied in too (node, port number, port count), so that the
     // event loop never reads the Fabric's Node records (100 bytes each, with strings).
     struct Slot {
-        std::uint64_t req = 0;        // see req_ below
-        std::uint32_t ppb = 0;        // ps per byte of the link this slot transmits on
-        PortId peer = kNoPort;        // slot at the other end of the cable, kNoPort if none
-        NodeId node = 0;              // the node the port belongs to
-        std::uint16_t waiting = 0;    // FIFO heads routed to this output
-        std::uint8_t rr = 0;          // next input to consider (0-based port index)
-        std::uint8_t pnum = 0;        // port number at its node (0 = the CA's source queue)
-        std::uint8_t nports = 0;      // ports of its node
-        std::uint8_t busy = 0;        // output transmitting
-        std::uint8_t reads = 0;       // crossbar reads in progress from this input
-        std::uint8_t sw = 0;          // the port is a switch's
-        std::uint8_t xbar_busy = 0;   // output buffers: a crossbar move into this output
-        std::uint8_t xvl_rr = 0;      // output buffers: next VL the crossbar serves
-        std::uint8_t xvl_link_rr = 0; // VC router with output buffers: next class the link serves
+        std::uint64_t req = 0; // see req_ below
+        std::uint32_t ppb = 0; // ps per byte of the link this slot transmits on
+        PortId peer = kNoPort; // slot at the other end of the cable, kNoPort if none
+        NodeId node = 0;       // the node the port belongs to
+        // The peer's LFT row (FlatLft::row, kNoRow: a CA or no table) and below whether the
+        // peer is a switch's port: a launch reads them here, not from the peer's slot (a
+        // cache miss on most hops at 16,384 hosts, where the peer is any switch's port).
+        std::uint32_t peer_row = FlatLft::kNoRow;
+        std::uint16_t waiting = 0;      // FIFO heads routed to this output
+        std::uint8_t rr = 0;            // next input to consider (0-based port index)
+        std::uint8_t pnum = 0;          // port number at its node (0 = the CA's source queue)
+        std::uint8_t nports = 0;        // ports of its node
+        std::uint8_t reads = 0;         // crossbar reads in progress from this input
+        std::uint8_t busy : 1 = 0;      // output transmitting
+        std::uint8_t sw : 1 = 0;        // the port is a switch's
+        std::uint8_t peer_sw : 1 = 0;   // the peer is a switch's port
+        std::uint8_t xbar_busy : 1 = 0; // output buffers: a crossbar move into this output
+        // Output buffers: next VL the crossbar serves; VC router with output buffers: next
+        // class the link serves (VLs and classes: at most 16).
+        std::uint8_t xvl_rr : 4 = 0, xvl_link_rr : 4 = 0;
     };
     static_assert(sizeof(Slot) == 32);
     HugeVector<Slot> slots_;

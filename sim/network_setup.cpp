@@ -69,6 +69,8 @@ template <class Model> void Network<Model>::setup() {
             if (!port.connected()) continue;
             const PortId s = f_.port_id(n, p);
             slots_[s].peer = f_.port_id(port.peer_node, port.peer_port);
+            slots_[s].peer_sw = f_.node(port.peer_node).is_switch();
+            if (slots_[s].peer_sw) slots_[s].peer_row = flat_.row(port.peer_node);
             slots_[s].ppb = link_ps_per_byte(port, cfg_);
             for (std::uint32_t v = 0; v < V_; ++v) link_vl_[s * V_ + v].credits = cap;
         }
