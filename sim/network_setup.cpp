@@ -27,6 +27,7 @@ template <class Model> void Network<Model>::setup() {
         for (EventType t : {kDeliverBecn, kOutFreeBecn}) q_.add_lane(t);
     if (cfg_.output_buffer_bytes > 0)
         for (EventType t : {kXbarFree, kLinkFree}) q_.add_lane(t);
+    if (kVcRouter && cfg_.vc_alloc_gap_ps) q_.add_lane(kVcRetry); // a gap after each link-free
     vlarb_ = effective_vlarb(cfg_);
     fly_ = cfg_.fly_ps;
     credit_delay_ = credit_delay_of(cfg_);

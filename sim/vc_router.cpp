@@ -72,10 +72,12 @@ template <class Model> void Network<Model>::try_arbitrate_vc(PortId o) {
     }
     if (out.waiting == 0) return;
     const std::uint32_t np = out.nports;
-    for (std::uint32_t k = 0; k < np; ++k) {
-        const PortId i = first + 1 + (out.rr + k) % np;
-        if (slots_[i].reads >= cfg_.speedup) continue;
-        if (!in_ptr_.empty() && requested_output(i) != o) continue;
+    // Input port j (0-based): true when arbitration is over (a head sent, or one class and a
+    // head that found no VC).
+    const auto visit = [&](std::uint32_t j) {
+        const PortId i = first + 1 + j;
+        if (slots_[i].reads >= cfg_.speedup) return false;
+        if (!in_ptr_.empty() && requested_output(i) != o) return false;
         for (std::uint32_t v = 0; v < V_; ++v)
             if (bufs_[i * V_ + v].out == o &&
                 (in_free_at_.empty() || in_free_at_[i * V_ + v] <= now_)) {
@@ -84,9 +86,22 @@ template <class Model> void Network<Model>::try_arbitrate_vc(PortId o) {
                 // With one class every head wants the same VCs; with several, a head whose
                 // class has none free must not hold back the others' (a dependency the
                 // routing never made).
-                if (sent || vc_lo_[1] == V_) return;
+                if (sent || vc_lo_[1] == V_) return true;
             }
+        return false;
+    };
+    // Inputs rr, rr+1, ..., np-1, 0, ..., rr-1: only those with a head routed here (Slot::req,
+    // as the IB switch's arbitration visits them), or every one past 64 ports.
+    if (use_req_) {
+        const std::uint64_t r = out.req, below = (1ull << out.rr) - 1;
+        for (std::uint64_t m = r & ~below; m; m &= m - 1)
+            if (visit(std::uint32_t(std::countr_zero(m)))) return;
+        for (std::uint64_t m = r & below; m; m &= m - 1)
+            if (visit(std::uint32_t(std::countr_zero(m)))) return;
+        return;
     }
+    for (std::uint32_t k = 0; k < np; ++k)
+        if (visit((out.rr + k) % np)) return;
 }
 
 template <class Model> PortId Network<Model>::requested_output(PortId i) const {
