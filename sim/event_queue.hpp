@@ -137,7 +137,7 @@ class EventQueue {
         }
         for (unsigned l = 0; l < nlanes_; ++l) {
             const Key k = heads_[l];
-            const bool lt = k.time < best.time || (k.time == best.time && k.seq < best.seq);
+            const bool lt = (k.time < best.time) | ((k.time == best.time) & (k.seq < best.seq));
             best.time = lt ? k.time : best.time;
             best.seq = lt ? k.seq : best.seq;
             from = lt ? l : from;
