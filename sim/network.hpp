@@ -455,34 +455,7 @@ template <class Model> class Network {
     std::uint32_t free_ = kNil;
     std::uint64_t live_ = 0;
 
-    // Per port slot.
-    // The per-slot state one event touches, in one struct: arbitration reads most of it at
-    // once, and one cache line beats a dozen arrays.
-    // The node's own facts are copied in too (node, port number, port count), so that the
-    // event loop never reads the Fabric's Node records (100 bytes each, with strings).
-    struct Slot {
-        std::uint64_t req = 0; // see req_ below
-        std::uint32_t ppb = 0; // ps per byte of the link this slot transmits on
-        PortId peer = kNoPort; // slot at the other end of the cable, kNoPort if none
-        NodeId node = 0;       // the node the port belongs to
-        // The peer's LFT row (FlatLft::row, kNoRow: a CA or no table) and below whether the
-        // peer is a switch's port: a launch reads them here, not from the peer's slot (a
-        // cache miss on most hops at 16,384 hosts, where the peer is any switch's port).
-        std::uint32_t peer_row = FlatLft::kNoRow;
-        std::uint16_t waiting = 0;      // FIFO heads routed to this output
-        std::uint8_t rr = 0;            // next input to consider (0-based port index)
-        std::uint8_t pnum = 0;          // port number at its node (0 = the CA's source queue)
-        std::uint8_t nports = 0;        // ports of its node
-        std::uint8_t reads = 0;         // crossbar reads in progress from this input
-        std::uint8_t busy : 1 = 0;      // output transmitting
-        std::uint8_t sw : 1 = 0;        // the port is a switch's
-        std::uint8_t peer_sw : 1 = 0;   // the peer is a switch's port
-        std::uint8_t xbar_busy : 1 = 0; // output buffers: a crossbar move into this output
-        // Output buffers: next VL the crossbar serves; VC router with output buffers: next
-        // class the link serves (VLs and classes: at most 16).
-        std::uint8_t xvl_rr : 4 = 0, xvl_link_rr : 4 = 0;
-    };
-    static_assert(sizeof(Slot) == 32);
+    // Per port slot (Slot: network_records.hpp).
     HugeVector<Slot> slots_;
     // Slot::req, bit j: some FIFO head at input port j+1 of this (switch) output's node is routed
     // here. Arbitration visits only these inputs instead of scanning every port x VL; switches of
@@ -492,14 +465,7 @@ template <class Model> class Network {
     std::vector<std::uint8_t> is_switch_; // by node
     // Per slot x VL: the input buffers (a CA's slot 0: its source queue).
     HugeVector<Buf> bufs_;
-    // Per slot x VL: the credits the link has downstream, and the time it spent sending on the
-    // VL in the window (utilization), side by side: the hop that takes the credits adds the
-    // time (in an array of its own it was a cache miss per hop at 16,384 hosts).
-    struct LinkVl {
-        std::int32_t credits = 0;
-        Time busy_ps = 0;
-    };
-    static_assert(sizeof(LinkVl) == 16);
+    // Per slot x VL: the credits the link has downstream and its busy time (LinkVl).
     HugeVector<LinkVl> link_vl_;
     // Per output buffer, Buf::popped's flag; per buffer (input buffers, then output buffers),
     // whether it was occupied at the last watchdog tick (the stall timer).

@@ -1,11 +1,13 @@
-// The records the simulator's event loop moves (sim/network.hpp): its event types, the packet
-// and the buffer FIFO, laid out for the cache (a packet is half a line, a buffer a quarter).
+// The records the simulator's event loop moves (sim/network.hpp): its event types, the packet,
+// the buffer FIFO, a port's slot and a link's credits per VL, laid out for the cache (a packet
+// is half a line, a buffer a quarter).
 // IBA vol. 1 §7.9 (credits per VL) and annex A10 (FECN/BECN bits) name what they carry.
 // Internal to sim/.
 #pragma once
 
 #include "fabric/fabric.hpp"
 #include "sim/event_queue.hpp"
+#include "sim/flat_lft.hpp"
 
 #include <cstdint>
 
@@ -80,5 +82,42 @@ struct Buf {
     std::uint8_t popped = 0;
 };
 static_assert(sizeof(Buf) == 16);
+
+// Per port slot, the state one event touches, in one struct: arbitration reads most of it at
+// once, and one cache line beats a dozen arrays. The node's own facts are copied in too (node,
+// port number, port count), so that the event loop never reads the Fabric's Node records (100
+// bytes each, with strings).
+struct Slot {
+    std::uint64_t req = 0; // see Network::use_req_
+    std::uint32_t ppb = 0; // ps per byte of the link this slot transmits on
+    PortId peer = kNoPort; // slot at the other end of the cable, kNoPort if none
+    NodeId node = 0;       // the node the port belongs to
+    // The peer's LFT row (FlatLft::row, kNoRow: a CA or no table) and below whether the
+    // peer is a switch's port: a launch reads them here, not from the peer's slot (a
+    // cache miss on most hops at 16,384 hosts, where the peer is any switch's port).
+    std::uint32_t peer_row = FlatLft::kNoRow;
+    std::uint16_t waiting = 0;      // FIFO heads routed to this output
+    std::uint8_t rr = 0;            // next input to consider (0-based port index)
+    std::uint8_t pnum = 0;          // port number at its node (0 = the CA's source queue)
+    std::uint8_t nports = 0;        // ports of its node
+    std::uint8_t reads = 0;         // crossbar reads in progress from this input
+    std::uint8_t busy : 1 = 0;      // output transmitting
+    std::uint8_t sw : 1 = 0;        // the port is a switch's
+    std::uint8_t peer_sw : 1 = 0;   // the peer is a switch's port
+    std::uint8_t xbar_busy : 1 = 0; // output buffers: a crossbar move into this output
+    // Output buffers: next VL the crossbar serves; VC router with output buffers: next
+    // class the link serves (VLs and classes: at most 16).
+    std::uint8_t xvl_rr : 4 = 0, xvl_link_rr : 4 = 0;
+};
+static_assert(sizeof(Slot) == 32);
+
+// Per slot x VL: the credits the link has downstream, and the time it spent sending on the
+// VL in the window (utilization), side by side: the hop that takes the credits adds the
+// time (in an array of its own it was a cache miss per hop at 16,384 hosts).
+struct LinkVl {
+    std::int32_t credits = 0;
+    Time busy_ps = 0;
+};
+static_assert(sizeof(LinkVl) == 16);
 
 } // namespace ibrt::sim::detail
