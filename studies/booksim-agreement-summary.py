@@ -2,16 +2,17 @@
 """Summarises the comparison with BookSim2 on fat trees (issue 14) into
 docs/results/booksim-agreement.md's findings table, BookSim's figures as the reference.
 
-  booksim-agreement-summary.py              print the findings block
-  booksim-agreement-summary.py --findings   the same (what the md holds between
+  booksim-agreement-summary.py              print the findings block and the per-cell tables
+  booksim-agreement-summary.py --findings   the findings block alone (what the md holds between
                                             <!-- findings:begin --> and <!-- findings:end -->)
-  booksim-agreement-summary.py --write      rewrite the md's findings block
+  booksim-agreement-summary.py --write      rewrite the md's findings block and per-cell tables
   --dir DIR                                 read the CSVs from DIR (default: docs/results)
 
-The CSVs hold the page's tables as studies/booksim-agreement.sh printed them (it prints Markdown,
-not CSV; the figures were typed in from the page's tables, 2026-11-26, and are to be rewritten
-when the study is rerun): booksim-agreement.csv, every cell (`nca`, `anca` chosen at the head,
-`anca` chosen when sent; zero-load latency in cycles, saturation in flits per node per cycle);
+The CSVs: booksim-agreement.csv, every cell (`nca`, `anca` chosen at the head, `anca` chosen
+when sent; zero-load latency in cycles, saturation in flits per node per cycle), as
+studies/booksim-agreement.sh writes it with CSV=FILE (ibrt's columns rerun 2026-12-07; BookSim's
+typed from its 2026-11-26 run, which printed Markdown); the page's per-cell tables are made
+from it here (tables());
 booksim-agreement-binding.csv, the binding-point runs (4-ary 4-tree, uniform, 2 and 4 VCs);
 booksim-agreement-speed.csv, the speed measurement (wall seconds, three alternated pairs; and
 instructions per delivered packet and per packet-hop, callgrind). Standard library only."""
@@ -104,11 +105,49 @@ def findings(data):
                  f"pace needs about {need:.0f} per packet-hop, below what its event queue alone spends ({queue:.0f})",
                  status([ratio] if ratio < SPEED else [], explained=lambda c: need < queue), SPEED_MD))
     legend = (REF_LEGEND + " Saturation: BookSim's highest accepted rate over offered 0.5, 0.7, 0.9 (flits per node "
-              "per cycle), ibrt's accepted rate at offered 0.9; VC-router mode (`--vc-router --vc-release sent "
-              "--vc-alloc-gap-ns 1.024 --vc-input-first`); one run per cell. Cells: tree (4×4 the 4-ary 4-tree, 8×3 "
+              "per cycle), ibrt's the same (over offered 0.9 alone for some cells, as the page says); VC-router "
+              "mode (`--sl path --vc-router --vc-release sent --vc-alloc-gap-ns 1.024 --vc-input-first`); one run "
+              "per cell. Cells: tree (4×4 the 4-ary 4-tree, 8×3 "
               "the 8-ary 3-tree), pattern, VCs.")
     return table(rows, "ibrt's figure", legend, ref_header="reference (BookSim2)")
 
 
+def tables(data):
+    """The page's per-cell tables, from booksim-agreement.csv: `nca`, `anca` chosen at the head,
+    and `anca` chosen when sent beside it (a missing figure is —)."""
+    cells = data[0]
+
+    def of(routing, select_at):
+        return [r for r in cells if r["routing"] == routing and r["select_at"] == select_at]
+
+    def fig(x):
+        return x if x else "—"
+
+    def diff(a, b):
+        return f"{float(b) - float(a):+.3f}".replace("-", "−") if a and b else "—"
+
+    def main_table(rows):
+        out = ["| tree | pattern | VCs | zero-load latency: BookSim / ibrt VC-router / ibrt IB | saturation: "
+               "BookSim / **ibrt VC-router** / ibrt IB | VC-router − BookSim |", "|---|---|---|---|---|---|"]
+        for r in rows:
+            out.append(f"| {r['tree']} | {r['pattern']} | {r['vcs']} | {fig(r['booksim_latency'])} / "
+                       f"{fig(r['ibrt_vc_latency'])} / {fig(r['ibrt_ib_latency'])} | {fig(r['booksim_saturation'])} / "
+                       f"**{fig(r['ibrt_vc_saturation'])}** / {fig(r['ibrt_ib_saturation'])} | "
+                       f"{diff(r['booksim_saturation'], r['ibrt_vc_saturation'])} |")
+        return "\n".join(out) + "\n"
+
+    head = {(r["tree"], r["pattern"], r["vcs"]): r for r in of("anca", "head")}
+    sent = ["| tree | pattern | VCs | BookSim | ibrt `--select-at sent` (head) | difference (at head) |",
+            "|---|---|---|---|---|---|"]
+    for r in of("anca", "sent"):
+        h = head[(r["tree"], r["pattern"], r["vcs"])]
+        sent.append(f"| {r['tree']} | {r['pattern']} | {r['vcs']} | {fig(r['booksim_saturation'])} | "
+                    f"{fig(r['ibrt_vc_saturation'])} ({fig(h['ibrt_vc_saturation'])}) | "
+                    f"{diff(r['booksim_saturation'], r['ibrt_vc_saturation'])} "
+                    f"({diff(h['booksim_saturation'], h['ibrt_vc_saturation'])}) |")
+    return {"cells-nca": main_table(of("nca", "head")), "cells-anca": main_table(of("anca", "head")),
+            "cells-anca-sent": "\n".join(sent) + "\n"}
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:], MD, RESULTS, load, findings))
+    sys.exit(main(sys.argv[1:], MD, RESULTS, load, findings, tables))

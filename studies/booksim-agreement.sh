@@ -27,7 +27,9 @@
 #
 # Usage: studies/booksim-agreement.sh path/to/ibrt path/to/booksim   (BookSim2 built
 # from github.com/booksim/booksim2 under /tmp; never part of this project). PATTERNS, VCS and
-# RATES narrow the grid.
+# RATES narrow the grid. CSV=FILE also appends each cell to FILE as a row of
+# docs/results/booksim-agreement.csv (the header first when FILE is new; select_at from
+# IBRT_EXTRA's --select-at, else head; latencies to 0.01 cycle, saturations to 0.001).
 set -eu
 IBRT=${1:?path to ibrt}
 BOOKSIM=${2:?path to booksim}
@@ -37,6 +39,9 @@ N=${N:-4}
 ROUTING=${ROUTING:-nca}
 BOOKSIM_EXTRA=${BOOKSIM_EXTRA:-}
 IBRT_EXTRA=${IBRT_EXTRA:-}
+CSV=${CSV:-}
+SELECT_AT=$(echo " $IBRT_EXTRA " | sed -n 's/.* --select-at \([a-z]*\) .*/\1/p')
+SELECT_AT=${SELECT_AT:-head}
 TAG=${TAG:-}
 SIDES=${SIDES:-both}
 IB=${IB:-1}
@@ -80,12 +85,23 @@ ibrt_run() { # vcs pattern rate mode... -> "accepted latency_cycles"
     # shellcheck disable=SC2086 # IBRT_EXTRA is a list of options
     "$IBRT" sim --fabric "$NET" --engine slid --engine-opt adaptive_up=true --selection "$SELECTION" \
         --packet-bytes 64 --credit-unit 64 --ns-per-byte 0.016 --fly-ns 1.024 --routing-ns "$ROUTING_NS" \
-        --credit-delay-ns 2.048 --buffer-bytes 1024 --vls "$vcs" --sl spread --pattern "$pat" --load "$rate" \
+        --credit-delay-ns 2.048 --buffer-bytes 1024 --vls "$vcs" --pattern "$pat" --load "$rate" \
         --warmup-us 5 --measure-us 20 --drain-us 5 --csv -q $IBRT_EXTRA "$@" 2>/dev/null |
         awk -F, 'NR == 2 {printf "%s %.2f\n", $3, $5 / 1.024}'
 }
 best() { grep -v -e - -e nan | sort -g | tail -1; }
-VC="--vc-router --vc-release sent --vc-alloc-gap-ns $GAP_NS --vc-input-first"
+csv_row() { # pattern vcs, then latencies BookSim ibrt-VC ibrt-IB and saturations in that order
+    [ -s "$CSV" ] || echo "routing,select_at,tree,pattern,vcs,booksim_latency,ibrt_vc_latency,ibrt_ib_latency,booksim_saturation,ibrt_vc_saturation,ibrt_ib_saturation" >"$CSV"
+    echo "$@" | awk -v r="$ROUTING" -v s="$SELECT_AT" -v t="$K-ary $N-tree" '
+        function f(x, d) { return x == "-" || x == "" || x == "nan" ? "" : sprintf(d, x) }
+        { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", r, s, t, $1 == "bitcomp" ? "bit-complement" : $1, $2,
+          f($3, "%.2f"), f($4, "%.2f"), f($5, "%.2f"), f($6, "%.3f"), f($7, "%.3f"), f($8, "%.3f") }' >>"$CSV"
+}
+# IB mode: the SLs spread over the VLs (BookSim's VCs). VC-router mode: one SL, so one class whose
+# range is every VC (BookSim's nca and anca return the whole range each hop); SLs spread would
+# make each SL a class of its own VC (docs/sim-model.md, "VC-router mode").
+IBM="--sl spread"
+VC="--sl path --vc-router --vc-release sent --vc-alloc-gap-ns $GAP_NS --vc-input-first"
 echo "| tree | pattern | VCs | zero-load latency (cycles): BookSim / ibrt IB / ibrt VC-router | saturation: BookSim / ibrt IB / ibrt VC-router |"
 echo "|---|---|---|---|---|"
 for pat in $PATTERNS; do
@@ -94,14 +110,17 @@ for pat in $PATTERNS; do
     for vcs in $VCS; do
         zb=$(booksim_run "$vcs" "$pat" 0.01 | cut -d' ' -f2)
         zi=-
-        [ "$IB" = 1 ] && zi=$(ibrt_run "$vcs" "$ipat" 0.01 | cut -d' ' -f2)
+        # shellcheck disable=SC2086 # IBM and VC are lists of options
+        [ "$IB" = 1 ] && zi=$(ibrt_run "$vcs" "$ipat" 0.01 $IBM | cut -d' ' -f2)
         # shellcheck disable=SC2086 # VC is a list of options
         zv=$(ibrt_run "$vcs" "$ipat" 0.01 $VC | cut -d' ' -f2)
         sb=$(for r in $RATES; do booksim_run "$vcs" "$pat" "$r" | cut -d' ' -f1; done | best)
         si=-
-        [ "$IB" = 1 ] && si=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" | cut -d' ' -f1; done | best)
+        # shellcheck disable=SC2086
+        [ "$IB" = 1 ] && si=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" $IBM | cut -d' ' -f1; done | best)
         # shellcheck disable=SC2086
         sv=$(for r in $RATES; do ibrt_run "$vcs" "$ipat" "$r" $VC | cut -d' ' -f1; done | best)
         echo "| $K-ary $N-tree ($ROUTING) | $pat | $vcs | $zb / $zi / $zv | $sb / $si / $sv |"
+        [ -z "$CSV" ] || csv_row "$pat" "$vcs" "${zb:--}" "${zv:--}" "${zi:--}" "${sb:--}" "${sv:--}" "${si:--}"
     done
 done

@@ -122,8 +122,9 @@ def replace(text, name, block):
 
 def main(argv, md, results_dir, load, findings, tables=None):
     """The summaries' one command line. load(DIR) reads the committed CSVs of DIR (results_dir,
-    or --dir DIR); findings(data) and tables(data) make the two marked blocks of md (tables None:
-    a page whose detail tables its study's script writes has the findings block alone).
+    or --dir DIR); findings(data) and tables(data) make the marked blocks of md: "findings", and
+    "tables" or, where tables returns a dict, one block per key (tables None: a page whose
+    detail tables its study's script writes has the findings block alone).
       (no option)   print both blocks
       --findings    print the findings block alone (what md holds between its markers)
       --write       rewrite both blocks of md"""
@@ -133,14 +134,18 @@ def main(argv, md, results_dir, load, findings, tables=None):
     if "--findings" in argv:
         sys.stdout.write(f)
         return 0
-    t = tables(data) if tables else ""
+    t = tables(data) if tables else {}
+    if isinstance(t, str):
+        t = {"tables": t}
     if "--write" in argv:
         with open(md, encoding="utf-8") as fh:
             text = replace(fh.read(), "findings", f)
+        for name, block in t.items():
+            text = replace(text, name, block)
         with open(md, "w", encoding="utf-8") as fh:
-            fh.write(replace(text, "tables", t) if tables else text)
+            fh.write(text)
         return 0
-    sys.stdout.write(f + t)
+    sys.stdout.write(f + "".join(t.values()))
     return 0
 
 
