@@ -13,10 +13,11 @@ trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL [test_booksim_agreement_cells]: $*" >&2; exit 1; }
 
 cd "$IBRT_SOURCE_DIR"
+unset K N TAG IB ROUTING_NS GAP_NS SELECTION # the study's own defaults, whatever the caller's environment
 # 4-ary 4-tree, uniform, 2 VCs: `nca` (oblivious) and `anca` chosen at the head; offered 0.9 (the
 # curves are flat past saturation, so the best of 0.5/0.7/0.9 the CSV holds is within 0.003).
 for routing in nca anca; do
-    WORK=$T SIDES=ibrt ROUTING=$routing PATTERNS=uniform VCS=2 RATES=0.9 CSV=$T/$routing.csv \
+    IBRT_EXTRA= BOOKSIM_EXTRA= WORK=$T SIDES=ibrt ROUTING=$routing PATTERNS=uniform VCS=2 RATES=0.9 CSV=$T/$routing.csv \
         sh studies/booksim-agreement.sh "$IBRT" /nonexistent/booksim >/dev/null 2>"$T/err" ||
         fail "the study script failed for $routing: $(cat "$T/err")"
 done
