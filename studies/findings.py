@@ -127,8 +127,10 @@ def main(argv, md, results_dir, load, findings, tables=None):
     detail tables its study's script writes has the findings block alone).
       (no option)   print both blocks
       --findings    print the findings block alone (what md holds between its markers)
-      --write       rewrite both blocks of md"""
+      --write       rewrite both blocks of md
+      --md PATH     the page to rewrite, for md (a copy, to test that md is current)"""
     d = argv[argv.index("--dir") + 1] if "--dir" in argv else results_dir
+    md = argv[argv.index("--md") + 1] if "--md" in argv else md
     data = load(d)
     f = findings(data)
     if "--findings" in argv:

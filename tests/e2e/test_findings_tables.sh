@@ -28,6 +28,13 @@ check() {
     diff -u "$T/generated" "$T/md-table" >"$T/diff" ||
         fail "the md's findings table is not what $(basename "$summary") --findings makes of the CSVs (rerun it with --write):
 $(head -40 "$T/diff")"
+    # Every block the summary writes (the findings table, and the detail tables of a summary that
+    # makes them) is current: rewriting a copy of the page changes nothing.
+    cp "$md" "$T/page.md"
+    "$PY" "$summary" --write --md "$T/page.md" || fail "the summary script failed to write"
+    diff -u "$md" "$T/page.md" >"$T/diff" ||
+        fail "the md's generated blocks are not what $(basename "$summary") --write makes of the CSVs:
+$(head -40 "$T/diff")"
     # The table opens the page: only the title and blank lines above it.
     local first
     first=$(grep -n -m1 -x '<!-- findings:begin -->' "$md" | cut -d: -f1)
