@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ibrt against BookSim2 on the same work (issues 14 and 38: 30x with static tables and with the
 # oblivious selection, 15x in VC-router mode): BookSim's 4-ary 4-tree, 2 VCs, `nca`, uniform at
-# 0.5 (12,109 cycles, ~1.55 M packets; the configuration studies/booksim-agreement.sh writes)
+# 0.5 (12,109 cycles, ~1.55 M packets; studies/booksim-fattree-config.sh, as the comparison)
 # against ibrt simulating the same 12.4 us on `ibrt gen kary-ntree --k 4 --n 4` (timing of
 # docs/results/booksim-agreement.md): static LFTs (mlid LMC 6, a random DLID per packet), IB
 # mode with the oblivious selection on slid's up sets, and VC-router mode with BookSim's router
@@ -13,6 +13,8 @@
 # from github.com/booksim/booksim2 with its own Makefile, never part of this project; without
 # BOOKSIM the benchmark says so and does nothing)
 set -euo pipefail
+# shellcheck source=studies/booksim-fattree-config.sh
+. "$(dirname "$0")/../studies/booksim-fattree-config.sh"
 IBRT=$(realpath "${1:-build/ibrt}")
 PAIRS=${PAIRS:-3}
 if [ -z "${BOOKSIM:-}" ]; then
@@ -23,24 +25,14 @@ BOOKSIM=$(realpath "$BOOKSIM")
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T"
-cat >bs.cfg <<'CFG'
-topology = fattree; k = 4; n = 4; routing_function = nca;
-num_vcs = 2; vc_buf_size = 16; packet_size = 1; injection_rate_uses_flits = 1;
-wait_for_tail_credit = 0; hold_switch_for_packet = 1;
-vc_allocator = separable_input_first; sw_allocator = separable_input_first; alloc_iters = 1;
-credit_delay = 2; routing_delay = 0; vc_alloc_delay = 1; sw_alloc_delay = 1; st_final_delay = 1;
-input_speedup = 1; output_speedup = 1; internal_speedup = 1.0;
-traffic = uniform; injection_rate = 0.5; sim_type = latency;
-warmup_periods = 3; sample_period = 2000; sim_count = 1; max_samples = 10; priority = none;
-CFG
+booksim_fattree_cfg 4 4 nca 2 uniform 0.5 >bs.cfg
 "$IBRT" gen -q -o k44.net kary-ntree --k 4 --n 4
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$IBRT" "$BOOKSIM" "$PAIRS" <<'EOF'
+python3 - "$IBRT" "$BOOKSIM" "$PAIRS" "$(ibrt_fattree_timing 3.072)" <<'EOF'
 import resource, statistics, subprocess, sys
-ibrt, booksim, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-work = ("sim --fabric k44.net --packet-bytes 64 --credit-unit 64 --ns-per-byte 0.016 --fly-ns 1.024 "
-        "--routing-ns 3.072 --credit-delay-ns 2.048 --buffer-bytes 1024 --vls 2 --pattern uniform --load 0.5 "
-        "--warmup-us 0 --measure-us 12.4 --drain-us 0 --csv -q").split()
+ibrt, booksim, pairs, timing = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split()
+work = ["sim", "--fabric", "k44.net"] + timing + ("--vls 2 --pattern uniform --load 0.5 --warmup-us 0 "
+                                                  "--measure-us 12.4 --drain-us 0 --csv -q").split()
 oblivious = "--engine slid --engine-opt adaptive_up=true --selection oblivious".split()
 modes = {
     "static LFTs (mlid LMC 6, random DLID)": work + "--engine mlid --lmc 6 --dlid random --sl spread".split(),

@@ -31,6 +31,7 @@
 # docs/results/booksim-agreement.csv (the header first when FILE is new; select_at from
 # IBRT_EXTRA's --select-at, else head; latencies to 0.01 cycle, saturations to 0.001).
 set -eu
+. "$(dirname "$0")/booksim-fattree-config.sh"
 IBRT=${1:?path to ibrt}
 BOOKSIM=${2:?path to booksim}
 WORK=${WORK:-$(mktemp -d)}
@@ -61,17 +62,7 @@ booksim_run() { # vcs traffic rate -> "accepted latency"
     [ "$SIDES" = ibrt ] && echo "- -" && return
     out="$WORK/bs-$ROUTING$TAG-$K-$N-$1-$2-$3"
     if [ ! -s "$out.out" ]; then
-        cat >"$out.cfg" <<CFG
-topology = fattree; k = $K; n = $N; routing_function = $ROUTING;
-num_vcs = $1; vc_buf_size = 16; packet_size = 1; injection_rate_uses_flits = 1;
-wait_for_tail_credit = 0; hold_switch_for_packet = 1;
-vc_allocator = separable_input_first; sw_allocator = separable_input_first; alloc_iters = 1;
-credit_delay = 2; routing_delay = 0; vc_alloc_delay = 1; sw_alloc_delay = 1; st_final_delay = 1;
-input_speedup = 1; output_speedup = 1; internal_speedup = 1.0;
-traffic = $2; injection_rate = $3; sim_type = latency;
-warmup_periods = 3; sample_period = 2000; sim_count = 1; max_samples = 10; priority = none;
-$BOOKSIM_EXTRA
-CFG
+        booksim_fattree_cfg "$K" "$N" "$ROUTING" "$1" "$2" "$3" >"$out.cfg"
         "$BOOKSIM" "$out.cfg" >"$out.tmp" 2>&1 || true
         mv "$out.tmp" "$out.out"
     fi
@@ -83,9 +74,9 @@ ibrt_run() { # vcs pattern rate mode... -> "accepted latency_cycles"
     vcs=$1 pat=$2 rate=$3
     shift 3
     # shellcheck disable=SC2086 # IBRT_EXTRA is a list of options
+    # shellcheck disable=SC2046 # the timing is a list of options
     "$IBRT" sim --fabric "$NET" --engine slid --engine-opt adaptive_up=true --selection "$SELECTION" \
-        --packet-bytes 64 --credit-unit 64 --ns-per-byte 0.016 --fly-ns 1.024 --routing-ns "$ROUTING_NS" \
-        --credit-delay-ns 2.048 --buffer-bytes 1024 --vls "$vcs" --pattern "$pat" --load "$rate" \
+        $(ibrt_fattree_timing "$ROUTING_NS") --vls "$vcs" --pattern "$pat" --load "$rate" \
         --warmup-us 5 --measure-us 20 --drain-us 5 --csv -q $IBRT_EXTRA "$@" 2>/dev/null |
         awk -F, 'NR == 2 {printf "%s %.2f\n", $3, $5 / 1.024}'
 }
