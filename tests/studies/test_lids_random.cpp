@@ -5,15 +5,26 @@
 
 #include <catch2/catch.hpp>
 
+#include <utility>
+#include <vector>
+
 using namespace ibrt::lidassign;
 
-TEST_CASE("study: Table V rows and Tables III/IV on fully proven small topologies") {
+namespace {
+// Two seeds of a 12-switch fabric with 16 machines (heuristics), every destination provable.
+StudyOptions small_study(std::vector<int> machines_exact) {
     StudyOptions o;
     o.seeds = 2;
     o.time_limit_s = 30;
     o.switches = {12};
     o.machines_heuristics = {16};
-    o.machines_exact = {16, 24};
+    o.machines_exact = std::move(machines_exact);
+    return o;
+}
+} // namespace
+
+TEST_CASE("study: Table V rows and Tables III/IV on fully proven small topologies") {
+    const StudyOptions o = small_study({16, 24});
     const StudyResult r = run_study(o);
     REQUIRE(r.table1.size() == 1);
     REQUIRE(r.table3.size() == 2);
@@ -45,12 +56,7 @@ TEST_CASE("study: Table V rows and Tables III/IV on fully proven small topologie
 }
 
 TEST_CASE("study: lids-seeds rows are the topologies behind the tables' means") {
-    StudyOptions o;
-    o.seeds = 2;
-    o.time_limit_s = 30;
-    o.switches = {12};
-    o.machines_heuristics = {16};
-    o.machines_exact = {16};
+    StudyOptions o = small_study({16});
     o.ps_candidates = 4;
     const StudyResult r = run_study(o);
     REQUIRE(r.seeds.size() == 8); // 2 seeds x Tables I, II, III, IV
