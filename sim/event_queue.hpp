@@ -49,7 +49,7 @@ class EventQueue {
     explicit EventQueue(unsigned shift = 8, unsigned ring_bits = 14)
         : shift_(shift), mask_((std::uint64_t(1) << ring_bits) - 1), first_(mask_ + 1, kNone) {
         lane_of_.fill(kNoLane);
-        heads_.fill(Key{kNever, 0});
+        heads_.fill(kNeverKey);
     }
 
     // Events of this type go to their own lane (see above); at most kMaxLanes types.
@@ -72,19 +72,43 @@ class EventQueue {
     // Events are written field by field where they are stored: building one on the stack and
     // copying it read back 16 bytes over the narrower stores just made, and the failed
     // store-to-load forwarding stalled every push.
-    void push(Time t, std::uint8_t type, std::uint32_t a, std::uint32_t b = 0,
-              std::uint32_t c = 0) {
+    // Inline only the common case, a lane with room whose last event is not later; the rest is
+    // out of line (as one call, every push paid a call and its spills: ~85 instructions).
+    [[gnu::always_inline]] void push(Time t, std::uint8_t type, std::uint32_t a,
+                                     std::uint32_t b = 0, std::uint32_t c = 0) {
         const std::uint64_t seq = seq_++;
         if (const unsigned l = type < lane_of_.size() ? lane_of_[type] : kNoLane; l != kNoLane) {
             Lane& x = lanes_[l];
-            if (x.pos == x.end) x.pos = x.end = 0;
-            if (x.end == 0 || t >= x.ev[x.end - 1].time) {
-                if (x.end == x.ev.size()) x.make_room();
-                if (x.pos == x.end) heads_[l] = {t, seq};
+            if (t >= x.last && x.end < x.cap) {
+                if (x.pos == x.end) heads_[l] = Key{t, seq};
                 set(x.ev[x.end++], t, seq, a, b, c, type);
+                x.last = t;
                 return;
             }
+            if (push_lane(l, t, seq, a, b, c, type)) return;
         }
+        push_calendar(t, seq, a, b, c, type);
+    }
+
+  private:
+    // A lane's push that is not the common case: the lane is empty (it starts again at its
+    // front, any time accepted) or full; false when the event would break its order.
+    [[gnu::noinline]] bool push_lane(unsigned l, Time t, std::uint64_t seq, std::uint32_t a,
+                                     std::uint32_t b, std::uint32_t c, std::uint8_t type) {
+        Lane& x = lanes_[l];
+        if (x.pos == x.end)
+            x.pos = x.end = 0;
+        else if (t < x.last)
+            return false;
+        if (x.end == x.cap) x.make_room();
+        if (x.pos == x.end) heads_[l] = Key{t, seq};
+        set(x.ev[x.end++], t, seq, a, b, c, type);
+        x.last = t;
+        return true;
+    }
+
+    [[gnu::noinline]] void push_calendar(Time t, std::uint64_t seq, std::uint32_t a,
+                                         std::uint32_t b, std::uint32_t c, std::uint8_t type) {
         const Event e{t, seq, a, b, c, type};
         ++size_;
         const std::uint64_t k = t >> shift_;
@@ -112,6 +136,7 @@ class EventQueue {
         }
     }
 
+  public:
     // A sequence number for an event the caller keeps outside the queue (and merges itself, by
     // pop_before), so that it has its place in the (time, seq) order and every event pushed
     // after it the number it would have had anyway.
@@ -125,22 +150,26 @@ class EventQueue {
 
     // Pops the earliest event (of the calendar and the lanes) into `out` if its time is at most
     // `limit`; false otherwise (or when empty).
-    // The merge reads the lanes' head keys from one small array and picks the least without a
-    // branch per lane: which source is next is a coin toss, and branches on it mispredicted.
+    // The merge reads the lanes' head keys from one small array (least).
     [[gnu::always_inline]] bool pop_until(Time limit, Event& out,
                                           std::uint64_t limit_seq = ~std::uint64_t(0)) {
-        Key best{kNever, 0};
-        unsigned from = kNoLane;
+        Key best = kNeverKey;
         if (size_ > 0) {
             const Event& c = top();
-            best = {c.time, c.seq};
+            best = Key{c.time, c.seq};
         }
-        for (unsigned l = 0; l < nlanes_; ++l) {
-            const Key k = heads_[l];
-            const bool lt = (k.time < best.time) | ((k.time == best.time) & (k.seq < best.seq));
-            best.time = lt ? k.time : best.time;
-            best.seq = lt ? k.seq : best.seq;
-            from = lt ? l : from;
+        // The usual numbers of lanes as constants, so that the merge is unrolled.
+        unsigned from;
+        switch (nlanes_) {
+        case 4:
+            from = least<4>(best);
+            break;
+        case 6:
+            from = least<6>(best);
+            break;
+        default:
+            from = least<kMaxLanes>(best, nlanes_);
+            break;
         }
         if (from == kNoLane && size_ == 0) return false; // empty
         if (best.time > limit || (best.time == limit && best.seq >= limit_seq)) return false;
@@ -151,9 +180,9 @@ class EventQueue {
             // A lane is read a few lines ahead of where the simulator's look-ahead reads it: at
             // 16,384 hosts the events between its write and its read (a routing delay's worth,
             // ~10^4) have pushed it out of the inner caches.
-            prefetch(x.ev.data() + std::min(x.pos + kLaneAhead, x.ev.size() - 1));
+            prefetch(x.ev.data() + std::min(x.pos + kLaneAhead, x.cap - 1));
             out = x.ev[x.pos++];
-            heads_[from] = x.pos < x.end ? Key{x.ev[x.pos].time, x.ev[x.pos].seq} : Key{kNever, 0};
+            heads_[from] = x.pos < x.end ? Key{x.ev[x.pos].time, x.ev[x.pos].seq} : kNeverKey;
         } else {
             out = pop();
         }
@@ -335,7 +364,8 @@ class EventQueue {
     static constexpr std::size_t kLaneAhead = 16; // events: 8 cache lines
     struct Lane {
         std::vector<Event> ev; // ev[pos, end) are waiting, sorted; its size is the capacity
-        std::size_t pos = 0, end = 0;
+        std::size_t pos = 0, end = 0, cap = 0;
+        Time last = 0; // the time of the last event pushed
         // Full: slide the waiting events to the front when at least half are gone (the same
         // memory, still warm, serves the next lap), else grow. (A ring measured slower.)
         void make_room() {
@@ -346,17 +376,34 @@ class EventQueue {
                 pos = 0;
             } else {
                 ev.resize(std::max<std::size_t>(256, 2 * ev.size()));
+                cap = ev.size();
             }
         }
     };
     std::array<Lane, kMaxLanes> lanes_;
-    // Each lane's first event's key; kNever when the lane is empty (it then never wins: a
-    // lane event at kNever would need a simulated time of 213 days).
     struct Key {
         Time time;
         std::uint64_t seq;
     };
-    static constexpr Time kNever = ~Time(0);
+    // Each lane's first event's key; kNeverKey when the lane is empty (it then never wins: a
+    // lane event at that time would need a simulated time of 213 days).
+    static constexpr Key kNeverKey{~Time(0), 0};
+    // The least of `best` and the first n lanes' heads (N: n as a constant, or its bound),
+    // without a branch per lane: which source is next is a coin toss, and branches on it
+    // mispredicted. Returns its lane, or kNoLane when `best` stays.
+    template <unsigned N> [[gnu::always_inline]] unsigned least(Key& best, unsigned n = N) const {
+        unsigned from = kNoLane;
+#pragma GCC unroll 8
+        for (unsigned l = 0; l < N; ++l) {
+            if (N == kMaxLanes && l == n) break;
+            const Key k = heads_[l];
+            const bool lt = (k.time < best.time) | ((k.time == best.time) & (k.seq < best.seq));
+            best.time = lt ? k.time : best.time;
+            best.seq = lt ? k.seq : best.seq;
+            from = lt ? l : from;
+        }
+        return from;
+    }
     std::array<Key, kMaxLanes> heads_;
     std::array<std::uint8_t, 32> lane_of_; // by event type: its lane, or kNoLane
     unsigned nlanes_ = 0, last_lane_ = kNoLane;
