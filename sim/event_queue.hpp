@@ -158,14 +158,24 @@ class EventQueue {
             const Event& c = top();
             best = Key{c.time, c.seq};
         }
-        // The usual numbers of lanes as constants, so that the merge is unrolled.
+        // The simulator's numbers of lanes (4 to 8, by its options) as constants, so that the
+        // merge is unrolled.
         unsigned from;
         switch (nlanes_) {
         case 4:
             from = least<4>(best);
             break;
+        case 5:
+            from = least<5>(best);
+            break;
         case 6:
             from = least<6>(best);
+            break;
+        case 7:
+            from = least<7>(best);
+            break;
+        case 8:
+            from = least<8>(best);
             break;
         default:
             from = least<kMaxLanes>(best, nlanes_);
@@ -395,7 +405,7 @@ class EventQueue {
         unsigned from = kNoLane;
 #pragma GCC unroll 8
         for (unsigned l = 0; l < N; ++l) {
-            if (N == kMaxLanes && l == n) break;
+            if (l == n) break; // n = N unless called with fewer
             const Key k = heads_[l];
             const bool lt = (k.time < best.time) | ((k.time == best.time) & (k.seq < best.seq));
             best.time = lt ? k.time : best.time;

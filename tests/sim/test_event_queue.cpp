@@ -25,7 +25,7 @@ struct Ref {
 
 // A process like the simulator's: pop the earliest event, schedule a few more at or after it:
 // some at a fixed delay (lane material), some at random delays (near, tiny, far beyond the ring).
-// `lanes`: event types 0 .. lanes - 1 have lanes (4 and 6: the merge's unrolled cases).
+// `lanes`: event types 0 .. lanes - 1 have lanes (4 to 8: the merge is unrolled).
 // `fifo`: the events far beyond the ring are kept by the caller in a FIFO when in time order
 // (as the simulator keeps its idle flows' releases), numbered by take_seq and merged by
 // pop_before.
@@ -110,7 +110,7 @@ TEST_CASE("the calendar queue pops in (time, seq) order") {
 }
 
 TEST_CASE("lanes merged with the calendar keep the (time, seq) order") {
-    for (unsigned lanes : {3u, 4u, 6u})
+    for (unsigned lanes : {3u, 4u, 5u, 6u, 8u})
         for (std::uint32_t seed : {1u, 2u, 3u}) run(lanes, seed);
 }
 
