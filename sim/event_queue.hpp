@@ -90,53 +90,6 @@ class EventQueue {
         push_calendar(t, seq, a, b, c, type);
     }
 
-  private:
-    // A lane's push that is not the common case: the lane is empty (it starts again at its
-    // front, any time accepted) or full; false when the event would break its order.
-    [[gnu::noinline]] bool push_lane(unsigned l, Time t, std::uint64_t seq, std::uint32_t a,
-                                     std::uint32_t b, std::uint32_t c, std::uint8_t type) {
-        Lane& x = lanes_[l];
-        if (x.pos == x.end)
-            x.pos = x.end = 0;
-        else if (t < x.last)
-            return false;
-        if (x.end == x.cap) x.make_room();
-        if (x.pos == x.end) heads_[l] = Key{t, seq};
-        set(x.ev[x.end++], t, seq, a, b, c, type);
-        x.last = t;
-        return true;
-    }
-
-    [[gnu::noinline]] void push_calendar(Time t, std::uint64_t seq, std::uint32_t a,
-                                         std::uint32_t b, std::uint32_t c, std::uint8_t type) {
-        const Event e{t, seq, a, b, c, type};
-        ++size_;
-        const std::uint64_t k = t >> shift_;
-        if (started_ && k <= bucket_) {
-            // The bucket being popped (or, defensively, an earlier one): it is the minimum of
-            // everything but the current bucket, so the side heap serves it in order.
-            heap_push(side_, e);
-        } else if (k - bucket_ <= mask_) {
-            std::uint32_t n = free_;
-            if (n != kNone) {
-                free_ = nodes_[n].next;
-            } else {
-                n = std::uint32_t(nodes_.size());
-                nodes_.emplace_back();
-            }
-            // Linked at the head: appending would write into the bucket's last node, pushed
-            // long ago and no longer cached. load_bucket sorts anyway.
-            const std::size_t slot = k & mask_;
-            set(nodes_[n].e, t, seq, a, b, c, type);
-            nodes_[n].next = first_[slot];
-            first_[slot] = n;
-            ++in_ring_;
-        } else {
-            heap_push(far_, e);
-        }
-    }
-
-  public:
     // A sequence number for an event the caller keeps outside the queue (and merges itself, by
     // pop_before), so that it has its place in the (time, seq) order and every event pushed
     // after it the number it would have had anyway.
@@ -214,6 +167,51 @@ class EventQueue {
     const Event* passed() const { return passed_ != kNone ? &nodes_[passed_].e : nullptr; }
 
   private:
+    // A lane's push that is not the common case: the lane is empty (it starts again at its
+    // front, any time accepted) or full; false when the event would break its order.
+    [[gnu::noinline]] bool push_lane(unsigned l, Time t, std::uint64_t seq, std::uint32_t a,
+                                     std::uint32_t b, std::uint32_t c, std::uint8_t type) {
+        Lane& x = lanes_[l];
+        if (x.pos == x.end)
+            x.pos = x.end = 0;
+        else if (t < x.last)
+            return false;
+        if (x.end == x.cap) x.make_room();
+        if (x.pos == x.end) heads_[l] = Key{t, seq};
+        set(x.ev[x.end++], t, seq, a, b, c, type);
+        x.last = t;
+        return true;
+    }
+
+    [[gnu::noinline]] void push_calendar(Time t, std::uint64_t seq, std::uint32_t a,
+                                         std::uint32_t b, std::uint32_t c, std::uint8_t type) {
+        const Event e{t, seq, a, b, c, type};
+        ++size_;
+        const std::uint64_t k = t >> shift_;
+        if (started_ && k <= bucket_) {
+            // The bucket being popped (or, defensively, an earlier one): it is the minimum of
+            // everything but the current bucket, so the side heap serves it in order.
+            heap_push(side_, e);
+        } else if (k - bucket_ <= mask_) {
+            std::uint32_t n = free_;
+            if (n != kNone) {
+                free_ = nodes_[n].next;
+            } else {
+                n = std::uint32_t(nodes_.size());
+                nodes_.emplace_back();
+            }
+            // Linked at the head: appending would write into the bucket's last node, pushed
+            // long ago and no longer cached. load_bucket sorts anyway.
+            const std::size_t slot = k & mask_;
+            set(nodes_[n].e, t, seq, a, b, c, type);
+            nodes_[n].next = first_[slot];
+            first_[slot] = n;
+            ++in_ring_;
+        } else {
+            heap_push(far_, e);
+        }
+    }
+
     static void set(Event& d, Time t, std::uint64_t seq, std::uint32_t a, std::uint32_t b,
                     std::uint32_t c, std::uint8_t type) {
         d.time = t;
